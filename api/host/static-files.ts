@@ -1,0 +1,115 @@
+/**
+ * Serving the files Astro built, for the Node host: the right media type, a strong ETag and 304,
+ * long-lived caching for fingerprinted assets, and gzip or Brotli when the client accepts it.
+ * Files are read once and kept in memory with their compressed forms (the site is small).
+ */
+import { createHash } from 'node:crypto';
+import { readFile, stat } from 'node:fs/promises';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import path from 'node:path';
+import { brotliCompressSync, gzipSync, constants } from 'node:zlib';
+
+export const mediaTypes: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.md': 'text/markdown; charset=utf-8',
+  '.txt': 'text/plain; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.xml': 'application/xml; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.webp': 'image/webp',
+  '.ico': 'image/x-icon',
+  '.woff2': 'font/woff2',
+  '.ics': 'text/calendar; charset=utf-8',
+};
+
+interface CachedFile {
+  body: Buffer;
+  gzip?: Buffer;
+  br?: Buffer;
+  etag: string;
+  type: string;
+}
+
+const compressible = /^(text\/|application\/(json|xml|linkset\+json)|image\/svg)/;
+
+export class StaticFiles {
+  readonly #dir: string;
+  readonly #cache = new Map<string, CachedFile | null>();
+  /** Media types for extension-less files, such as `api-catalog`. */
+  readonly #overrides: Record<string, string>;
+
+  constructor(dir: string, overrides: Record<string, string> = {}) {
+    this.#dir = dir;
+    this.#overrides = overrides;
+  }
+
+  async #load(pathname: string): Promise<CachedFile | null> {
+    if (this.#cache.has(pathname)) return this.#cache.get(pathname) ?? null;
+    let decoded: string;
+    try {
+      decoded = decodeURIComponent(pathname);
+    } catch {
+      return null;
+    }
+    const candidates = decoded.endsWith('/') ? [`${decoded}index.html`] : [decoded, `${decoded}.html`];
+    let found: CachedFile | null = null;
+    for (const candidate of candidates) {
+      const full = path.join(this.#dir, path.normalize(candidate));
+      if (!full.startsWith(this.#dir + path.sep)) break;
+      const info = await stat(full).catch(() => null);
+      if (!info?.isFile()) continue;
+      const body = await readFile(full);
+      const type = this.#overrides[candidate] ?? mediaTypes[path.extname(full)] ?? 'application/octet-stream';
+      found = { body, type, etag: `"${createHash('sha256').update(body).digest('hex').slice(0, 32)}"` };
+      if (compressible.test(type) && body.length > 512) {
+        found.gzip = gzipSync(body, { level: 9 });
+        found.br = brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } });
+      }
+      break;
+    }
+    this.#cache.set(pathname, found);
+    return found;
+  }
+
+  /** Sends the file for `pathname` if there is one; false when there is none. */
+  async serve(pathname: string, req: IncomingMessage, res: ServerResponse, status = 200): Promise<boolean> {
+    const file = await this.#load(pathname);
+    if (!file) return false;
+    res.setHeader('Content-Type', file.type);
+    res.setHeader('ETag', file.etag);
+    if (!res.hasHeader('Cache-Control')) {
+      res.setHeader('Cache-Control', pathname.startsWith('/_astro/') ? 'public, max-age=31536000, immutable' : 'public, max-age=300');
+    }
+    if (file.gzip) res.setHeader('Vary', [res.getHeader('Vary'), 'Accept-Encoding'].filter(Boolean).join(', '));
+    if (status === 200 && req.headers['if-none-match']?.split(',').some((t) => t.trim().replace(/^W\//, '') === file.etag)) {
+      res.writeHead(304);
+      res.end();
+      return true;
+    }
+    const accepted = String(req.headers['accept-encoding'] ?? '');
+    let body = file.body;
+    if (file.br && /\bbr\b/.test(accepted)) {
+      body = file.br;
+      res.setHeader('Content-Encoding', 'br');
+    } else if (file.gzip && /\bgzip\b/.test(accepted)) {
+      body = file.gzip;
+      res.setHeader('Content-Encoding', 'gzip');
+    }
+    res.setHeader('Content-Length', body.length);
+    res.writeHead(status);
+    res.end(req.method === 'HEAD' ? undefined : body);
+    return true;
+  }
+
+  /** The 404 recovery note: Markdown for Markdown clients, the HTML page for browsers. */
+  async notFound(req: IncomingMessage, res: ServerResponse, markdown: boolean): Promise<void> {
+    res.setHeader('Cache-Control', 'no-store');
+    if (await this.serve(markdown ? '/404.md' : '/404.html', req, res, 404)) return;
+    res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' });
+    res.end('Not found. See /sitemap-index.xml, /developers and /llms.txt.\n');
+  }
+}

@@ -1,0 +1,76 @@
+/**
+ * The one error shape of /v1: `{ error: { code, message, status, documentationUrl, hint? } }`.
+ * Every error response under /v1 is built here, so the shape and the code-to-status table
+ * cannot drift apart.
+ */
+import { z } from 'astro/zod';
+
+export const errorCodes = {
+  invalid_parameter: 400,
+  trip_not_found: 404,
+  peak_not_found: 404,
+  endpoint_not_found: 404,
+  method_not_allowed: 405,
+  not_acceptable: 406,
+  rate_limited: 429,
+  departures_upstream_error: 502,
+  departures_unavailable: 503,
+} as const;
+
+export type ErrorCode = keyof typeof errorCodes;
+
+export const errorBody = z
+  .object({
+    error: z
+      .object({
+        code: z.enum(Object.keys(errorCodes) as [ErrorCode, ...ErrorCode[]]).describe('Stable machine-readable code; branch on this.'),
+        message: z.string().describe('Human-readable explanation.'),
+        status: z.number().int().describe('The HTTP status, repeated.'),
+        documentationUrl: z.url().describe('Where to read about the API.'),
+        hint: z.string().optional().describe('How to fix the request, when a fix exists.'),
+      })
+      .strict(),
+  })
+  .strict();
+export type ErrorBody = z.infer<typeof errorBody>;
+
+export interface ApiErrorInit {
+  message: string;
+  hint?: string | undefined;
+  headers?: HeadersInit | undefined;
+}
+
+/** Thrown by handlers and turned into the error response at the edge of /v1. */
+export class ApiError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly hint: string | undefined;
+  readonly headers: HeadersInit | undefined;
+  constructor(code: ErrorCode, init: ApiErrorInit) {
+    super(init.message);
+    this.code = code;
+    this.status = errorCodes[code];
+    this.hint = init.hint;
+    this.headers = init.headers;
+  }
+}
+
+export function errorDocumentationUrl(siteUrl: string): string {
+  return `${siteUrl}/developers#errors`;
+}
+
+export function errorResponse(error: ApiError, siteUrl: string): Response {
+  const body: ErrorBody = {
+    error: {
+      code: error.code,
+      message: error.message,
+      status: error.status,
+      documentationUrl: errorDocumentationUrl(siteUrl),
+      ...(error.hint ? { hint: error.hint } : {}),
+    },
+  };
+  const headers = new Headers(error.headers);
+  headers.set('Content-Type', 'application/json; charset=utf-8');
+  headers.set('Cache-Control', 'no-store');
+  return new Response(JSON.stringify(body), { status: error.status, headers });
+}

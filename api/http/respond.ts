@@ -1,0 +1,38 @@
+/**
+ * JSON success responses for /v1: UTF-8 content type, cache policy, a strong ETag and
+ * 304 on a matching If-None-Match; HEAD gets the headers without the body.
+ */
+
+export const cachePolicy = {
+  /** Catalogue data changes only with a deploy. */
+  catalogue: 'public, max-age=300, s-maxage=3600',
+  /** Departures change as seats sell; capped at 60 seconds by the contract. */
+  departures: 'public, max-age=30, s-maxage=60',
+} as const;
+
+async function strongEtag(body: string): Promise<string> {
+  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(body));
+  const hex = Array.from(new Uint8Array(digest).slice(0, 16), (b) => b.toString(16).padStart(2, '0')).join('');
+  return `"${hex}"`;
+}
+
+function matchesEtag(ifNoneMatch: string | null, etag: string): boolean {
+  if (!ifNoneMatch) return false;
+  if (ifNoneMatch.trim() === '*') return true;
+  return ifNoneMatch.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
+}
+
+export async function jsonResponse(request: Request, data: unknown, cacheControl: string): Promise<Response> {
+  const body = JSON.stringify(data);
+  const etag = await strongEtag(body);
+  const headers = new Headers({
+    'Content-Type': 'application/json; charset=utf-8',
+    'Cache-Control': cacheControl,
+    ETag: etag,
+  });
+  if (matchesEtag(request.headers.get('If-None-Match'), etag)) {
+    return new Response(null, { status: 304, headers });
+  }
+  headers.set('Content-Length', String(new TextEncoder().encode(body).byteLength));
+  return new Response(request.method === 'HEAD' ? null : body, { status: 200, headers });
+}

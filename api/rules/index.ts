@@ -1,0 +1,91 @@
+/**
+ * The request rules: what must happen to every request before it reaches a static file or a
+ * handler, on either host (server.ts locally, middleware.ts on Vercel).
+ *   - /v1: CORS preflight, rate limit (429 over quota) and rate-limit headers on every answer;
+ *   - pages: `Accept: text/markdown` rewrites to the Markdown twin, `Vary: Accept` always;
+ *   - everything: security headers.
+ */
+import { errorResponse, ApiError } from '../http/errors.ts';
+import { clientIp, type ProxyTrust } from './client-ip.ts';
+import { isPagePath, markdownTwinPath, prefersMarkdown } from './negotiation.ts';
+import { apiRateLimit } from './policy.ts';
+import { rateLimitHeaders, type RateLimiter } from './rate-limiter.ts';
+import { securityHeaders } from './security-headers.ts';
+
+export interface RulesContext {
+  siteUrl: string;
+  /** The limiter for /v1, or null when counting is switched off. */
+  apiLimiter: RateLimiter | null;
+  trustProxy: ProxyTrust;
+  /** The TCP peer address, where the host knows it. */
+  socketAddress?: string | undefined;
+}
+
+export type RulesOutcome =
+  | { kind: 'respond'; response: Response }
+  | { kind: 'continue'; pathname: string; headers: Headers };
+
+export const corsHeaders = {
+  'Access-Control-Allow-Origin': '*',
+  'Access-Control-Allow-Methods': 'GET, HEAD, OPTIONS',
+  'Access-Control-Allow-Headers': 'Accept, Authorization, Content-Type, If-None-Match',
+  'Access-Control-Expose-Headers':
+    'ETag, RateLimit, RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After',
+  'Access-Control-Max-Age': '86400',
+} as const;
+
+function isApiPath(pathname: string): boolean {
+  return pathname === '/v1' || pathname.startsWith('/v1/');
+}
+
+/** Set of headers from several sources; later sources win. */
+function headersOf(...sources: Record<string, string>[]): Headers {
+  const headers = new Headers();
+  for (const source of sources) for (const [k, v] of Object.entries(source)) headers.set(k, v);
+  return headers;
+}
+
+let storeFailureLoggedAt = 0;
+
+export async function applyRules(request: Request, ctx: RulesContext): Promise<RulesOutcome> {
+  const url = new URL(request.url);
+  const pathname = url.pathname;
+  const base = securityHeaders({ https: ctx.siteUrl.startsWith('https:') });
+
+  if (isApiPath(pathname)) {
+    let limitHeaders: Record<string, string> = {};
+    if (ctx.apiLimiter) {
+      try {
+        const decision = await ctx.apiLimiter(clientIp(request, ctx.trustProxy, ctx.socketAddress));
+        limitHeaders = rateLimitHeaders(apiRateLimit, decision);
+        if (!decision.allowed) {
+          const response = errorResponse(
+            new ApiError('rate_limited', {
+              message: `Rate limit exceeded: ${apiRateLimit.requests} requests per ${apiRateLimit.windowSeconds} seconds per client IP.`,
+              hint: `Wait ${decision.resetSeconds} seconds (see Retry-After) and retry.`,
+            }),
+            ctx.siteUrl,
+          );
+          for (const [k, v] of Object.entries({ ...base, ...corsHeaders, ...limitHeaders })) response.headers.set(k, v);
+          return { kind: 'respond', response };
+        }
+      } catch (error) {
+        // Fail open: the API keeps answering, without invented rate-limit numbers.
+        if (Date.now() - storeFailureLoggedAt > 60_000) {
+          storeFailureLoggedAt = Date.now();
+          console.error(`[rate-limit] counter store unavailable, not limiting: ${error instanceof Error ? error.message : String(error)}`);
+        }
+      }
+    }
+    return { kind: 'continue', pathname, headers: headersOf(base, corsHeaders, limitHeaders) };
+  }
+
+  if ((request.method === 'GET' || request.method === 'HEAD') && isPagePath(pathname)) {
+    const headers = headersOf(base, { Vary: 'Accept' });
+    if (prefersMarkdown(request.headers.get('Accept'))) {
+      return { kind: 'continue', pathname: markdownTwinPath(pathname), headers };
+    }
+    return { kind: 'continue', pathname, headers };
+  }
+  return { kind: 'continue', pathname, headers: headersOf(base) };
+}

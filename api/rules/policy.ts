@@ -1,0 +1,38 @@
+/**
+ * The rate-limit policies, defined once and read by the limiter, the response headers,
+ * the service index and the OpenAPI document.
+ */
+export interface RateLimitPolicy {
+  /** Counter key prefix, so two policies never share counts. */
+  name: string;
+  requests: number;
+  windowSeconds: number;
+  scope: string;
+}
+
+export const apiRateLimit: RateLimitPolicy = {
+  name: 'api',
+  requests: 120,
+  windowSeconds: 60,
+  scope: 'client IP, every request under /v1',
+};
+
+export const bookingRateLimit: RateLimitPolicy = {
+  name: 'bookings',
+  requests: 5,
+  windowSeconds: 600,
+  scope: 'client IP, POST /api/bookings',
+};
+
+/** The headers every /v1 response carries (Retry-After only on 429). */
+export const rateLimitHeaderNames = [
+  'RateLimit-Policy',
+  'RateLimit-Limit',
+  'RateLimit-Remaining',
+  'RateLimit-Reset',
+  'RateLimit',
+  'X-RateLimit-Limit',
+  'X-RateLimit-Remaining',
+  'X-RateLimit-Reset',
+  'Retry-After',
+] as const;

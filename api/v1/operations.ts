@@ -1,0 +1,211 @@
+/**
+ * The six /v1 operations, declared once. The router dispatches on these, the service index
+ * lists them, and the OpenAPI document is generated from them.
+ */
+import { z } from 'astro/zod';
+import type { Catalogue } from '../catalogue/index.ts';
+import { toPeakResource } from '../catalogue/peaks.ts';
+import { toDeparture, type DepartureSource } from '../departures/source.ts';
+import { ApiError, type ErrorCode } from '../http/errors.ts';
+import type { cachePolicy } from '../http/respond.ts';
+import { difficulties, slugPattern, tripTypes } from '../../src/schemas/vocabulary.ts';
+import { departureList, peakEnvelope, peakList, serviceIndex, tripEnvelope, tripList } from '../../src/schemas/envelopes.ts';
+import { booleanParam, enumParam, parseQuery, positiveIntegerParam, type QueryParameters } from './params.ts';
+import { buildServiceIndex } from './service-index.ts';
+
+export interface V1Deps {
+  catalogue: Catalogue;
+  /** Null when the deployment has no operational storage. */
+  departures: DepartureSource | null;
+  /** Upper bound on a storage read before answering 502. */
+  storageTimeoutMs?: number;
+}
+
+export interface OperationContext {
+  url: URL;
+  pathParam: string | undefined;
+  deps: V1Deps;
+}
+
+export interface Operation {
+  operationId: string;
+  /** Path relative to the API root, OpenAPI style. */
+  path: string;
+  summary: string;
+  description: string;
+  query: QueryParameters;
+  pathParam?: { name: string; description: string; notFound: ErrorCode };
+  response: { name: string; schema: z.ZodType };
+  errors: ErrorCode[];
+  cache: keyof typeof cachePolicy;
+  run(ctx: OperationContext): Promise<unknown>;
+}
+
+const slugParam = {
+  schema: z.string().regex(slugPattern),
+  accepted: 'a trip slug: lowercase letters, digits and hyphens (see GET /v1/trips)',
+  description: 'Restricts departures to one trip slug.',
+  openapi: { type: 'string', pattern: slugPattern.source, maxLength: 80 },
+};
+
+const regionParam = {
+  schema: z.string().min(2).max(60),
+  accepted: 'text of 2 to 60 characters, matched case-insensitively anywhere in the region (for example "ladakh")',
+  description: "Case-insensitive substring match on the trip's region.",
+  openapi: { type: 'string', minLength: 2, maxLength: 60 },
+};
+
+const tripQuery = {
+  type: enumParam(tripTypes, 'Restricts to walking trips or climbing objectives. Omitting it lists both.', { omitHint: 'omit the parameter to list both' }),
+  region: regionParam,
+  difficulty: enumParam(difficulties, 'Exact, case-insensitive match on the difficulty band.', { caseInsensitive: true }),
+  maxPriceInr: positiveIntegerParam('Only trips priced at or below the amount, in INR. Trips with no published price are excluded when this filter is used.'),
+} satisfies QueryParameters;
+
+const peakQuery = {
+  openPeak: booleanParam('Filter on open-peak list membership.'),
+  firstSixThousanderCandidate: booleanParam('Filter on the first-6,000 m filter.'),
+  operatorOperated: booleanParam('Filter on whether the operator runs a guided expedition to the peak.'),
+  maxAltitudeM: positiveIntegerParam('Only peaks at or below this summit altitude, metres.'),
+} satisfies QueryParameters;
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`storage did not answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+export const operations: Operation[] = [
+  {
+    operationId: 'getServiceIndex',
+    path: '/',
+    summary: 'Service index: every operation, machine-readable file, rate limit and licence.',
+    description: 'Start here. Lists every endpoint of the API with its absolute URL, the machine-readable files of the site, the rate-limit policy actually enforced and the licence terms of the peak dataset.',
+    query: {},
+    response: { name: 'ServiceIndex', schema: serviceIndex },
+    errors: [],
+    cache: 'catalogue',
+    run: async ({ url, deps }) => {
+      parseQuery(url, {});
+      return buildServiceIndex(deps.catalogue);
+    },
+  },
+  {
+    operationId: 'listTrips',
+    path: '/trips',
+    summary: 'List published treks and expeditions, with optional filters.',
+    description: 'Filters combine with AND. An empty result is a 200 with `count` 0. Trips are ordered by slug.',
+    query: tripQuery,
+    response: { name: 'TripList', schema: tripList },
+    errors: ['invalid_parameter'],
+    cache: 'catalogue',
+    run: async ({ url, deps }) => {
+      const q = parseQuery(url, tripQuery);
+      const region = q.region?.toLowerCase();
+      const data = deps.catalogue.trips
+        .map((p) => p.trip)
+        .filter((t) => q.type === undefined || t.type === q.type)
+        .filter((t) => region === undefined || t.region.toLowerCase().includes(region))
+        .filter((t) => q.difficulty === undefined || t.difficulty === q.difficulty)
+        .filter((t) => q.maxPriceInr === undefined || (t.priceInr != null && t.priceInr <= q.maxPriceInr));
+      return { object: 'list', count: data.length, data };
+    },
+  },
+  {
+    operationId: 'getTrip',
+    path: '/trips/{slug}',
+    summary: 'One trip by slug.',
+    description: 'The itinerary, gear list and FAQs are not in this payload; read them at `markdownUrl`.',
+    query: {},
+    pathParam: { name: 'slug', description: 'Trip slug.', notFound: 'trip_not_found' },
+    response: { name: 'TripEnvelope', schema: tripEnvelope },
+    errors: ['trip_not_found'],
+    cache: 'catalogue',
+    run: async ({ url, pathParam, deps }) => {
+      parseQuery(url, {});
+      const page = deps.catalogue.trips.find((t) => t.trip.slug === pathParam);
+      if (!page) {
+        throw new ApiError('trip_not_found', {
+          message: `No trip has the slug "${(pathParam ?? '').slice(0, 80)}".`,
+          hint: `List the published trips at ${deps.catalogue.siteUrl}/v1/trips and use a slug from there.`,
+        });
+      }
+      return { object: 'trip', data: page.trip };
+    },
+  },
+  {
+    operationId: 'listDepartures',
+    path: '/departures',
+    summary: 'Departure dates currently on sale, read live from operational storage.',
+    description: 'Only published departures, earliest start date first. Cached for at most 60 seconds. A Markdown list of the same data is published at `departures.md`.',
+    query: { trip: slugParam },
+    response: { name: 'DepartureList', schema: departureList },
+    errors: ['invalid_parameter', 'departures_unavailable', 'departures_upstream_error'],
+    cache: 'departures',
+    run: async ({ url, deps }) => {
+      const q = parseQuery(url, { trip: slugParam });
+      if (!deps.departures) {
+        throw new ApiError('departures_unavailable', {
+          message: 'This deployment has no operational storage configured, so live departures cannot be read.',
+          hint: `Read ${deps.catalogue.siteUrl}/departures.md or ask about dates through the trip page's enquiry form.`,
+        });
+      }
+      let rows;
+      try {
+        rows = await withTimeout(deps.departures.listPublished({ tripSlug: q.trip }), deps.storageTimeoutMs ?? 3000);
+      } catch (cause) {
+        console.error(`[departures] storage read failed: ${cause instanceof Error ? cause.message : String(cause)}`);
+        throw new ApiError('departures_upstream_error', {
+          message: 'Operational storage could not be read just now.',
+          hint: 'Retry in a minute; trips and peaks are unaffected.',
+        });
+      }
+      const data = rows.flatMap((row) => toDeparture(row, deps.catalogue) ?? []);
+      return { object: 'list', count: data.length, data };
+    },
+  },
+  {
+    operationId: 'listPeaks',
+    path: '/peaks',
+    summary: 'The open dataset of Indian Himalayan climbing peaks (CC-BY-4.0), with optional filters.',
+    description: 'Filters combine with AND. Cite `attribution` with a link back when you use the data. Peaks are ordered by id.',
+    query: peakQuery,
+    response: { name: 'PeakList', schema: peakList },
+    errors: ['invalid_parameter'],
+    cache: 'catalogue',
+    run: async ({ url, deps }) => {
+      const q = parseQuery(url, peakQuery);
+      const data = deps.catalogue.peaks
+        .map(toPeakResource)
+        .filter((p) => q.openPeak === undefined || p.openPeak === q.openPeak)
+        .filter((p) => q.firstSixThousanderCandidate === undefined || p.firstSixThousanderCandidate === q.firstSixThousanderCandidate)
+        .filter((p) => q.operatorOperated === undefined || p.operatorOperated === q.operatorOperated)
+        .filter((p) => q.maxAltitudeM === undefined || p.altitudeM <= q.maxAltitudeM);
+      return { object: 'list', count: data.length, license: 'CC-BY-4.0', attribution: deps.catalogue.attribution, data };
+    },
+  },
+  {
+    operationId: 'getPeak',
+    path: '/peaks/{id}',
+    summary: 'One peak of the dataset by id.',
+    description: 'Coordinates, first ascent and references are in the full dataset file `peak-data/peaks.json`.',
+    query: {},
+    pathParam: { name: 'id', description: 'Peak id.', notFound: 'peak_not_found' },
+    response: { name: 'PeakEnvelope', schema: peakEnvelope },
+    errors: ['peak_not_found'],
+    cache: 'catalogue',
+    run: async ({ url, pathParam, deps }) => {
+      parseQuery(url, {});
+      const record = deps.catalogue.peaks.find((p) => p.id === pathParam);
+      if (!record) {
+        throw new ApiError('peak_not_found', {
+          message: `No peak has the id "${(pathParam ?? '').slice(0, 80)}".`,
+          hint: `List the dataset at ${deps.catalogue.siteUrl}/v1/peaks and use an id from there.`,
+        });
+      }
+      return { object: 'peak', license: 'CC-BY-4.0', data: toPeakResource(record) };
+    },
+  },
+];

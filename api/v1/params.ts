@@ -1,0 +1,90 @@
+/**
+ * Query-string parsing for /v1: each operation declares its parameters once (schema, accepted
+ * form, description) and gets typed values back, or a 400 `invalid_parameter` whose hint names
+ * the accepted form. The same declarations feed the OpenAPI document.
+ */
+import { z } from 'astro/zod';
+import { ApiError } from '../http/errors.ts';
+
+export interface QueryParameter {
+  schema: z.ZodType;
+  /** Plain-language accepted form, used in the hint. */
+  accepted: string;
+  description: string;
+  /** JSON Schema of the raw query value, for the OpenAPI document. */
+  openapi: Record<string, unknown>;
+}
+
+export type QueryParameters = Record<string, QueryParameter>;
+
+export const booleanParam = (description: string): QueryParameter => ({
+  schema: z.enum(['true', 'false']).transform((v) => v === 'true'),
+  accepted: '"true" or "false"',
+  description,
+  openapi: { type: 'boolean' },
+});
+
+export const positiveIntegerParam = (description: string): QueryParameter => ({
+  schema: z
+    .string()
+    .regex(/^[0-9]{1,9}$/)
+    .transform(Number)
+    .pipe(z.number().int().min(1)),
+  accepted: 'a whole number from 1 to 999999999, digits only',
+  description,
+  openapi: { type: 'integer', minimum: 1, maximum: 999999999 },
+});
+
+export const enumParam = (values: readonly string[], description: string, opts: { caseInsensitive?: boolean; omitHint?: string } = {}): QueryParameter => ({
+  schema: z.string().transform((raw, ctx) => {
+    const found = values.find((v) => (opts.caseInsensitive ? v.toLowerCase() === raw.toLowerCase() : v === raw));
+    if (found === undefined) {
+      ctx.addIssue({ code: 'custom', message: 'not an accepted value' });
+      return z.NEVER;
+    }
+    return found;
+  }),
+  accepted: `one of ${values.map((v) => `"${v}"`).join(', ')}${opts.caseInsensitive ? ' (any letter case)' : ''}${opts.omitHint ? `; ${opts.omitHint}` : ''}`,
+  description,
+  openapi: { type: 'string', enum: [...values] },
+});
+
+/** Anything a caller can put in a query string that we refuse before looking at values. */
+const maxQueryLength = 2048;
+
+export function parseQuery<P extends QueryParameters>(url: URL, params: P): { [K in keyof P]?: z.output<P[K]['schema']> } {
+  if (url.search.length > maxQueryLength) {
+    throw new ApiError('invalid_parameter', {
+      message: `The query string is ${url.search.length} characters long; the limit is ${maxQueryLength}.`,
+      hint: 'Send only the documented filters.',
+    });
+  }
+  const names = Object.keys(params);
+  const result: Record<string, unknown> = {};
+  const seen = new Set<string>();
+  for (const [name, raw] of url.searchParams) {
+    const param = params[name];
+    if (!param) {
+      throw new ApiError('invalid_parameter', {
+        message: `Unknown query parameter "${name.slice(0, 60)}".`,
+        hint: names.length > 0 ? `Accepted parameters here: ${names.join(', ')}.` : 'This operation takes no query parameters.',
+      });
+    }
+    if (seen.has(name)) {
+      throw new ApiError('invalid_parameter', {
+        message: `The parameter "${name}" is given more than once.`,
+        hint: `Give "${name}" once; filters combine with AND across different parameters.`,
+      });
+    }
+    seen.add(name);
+    const parsed = param.schema.safeParse(raw);
+    if (!parsed.success) {
+      throw new ApiError('invalid_parameter', {
+        message: `"${raw.slice(0, 80)}" is not a valid value for "${name}".`,
+        hint: `Use ${param.accepted}.`,
+      });
+    }
+    result[name] = parsed.data;
+  }
+  return result as { [K in keyof P]?: z.output<P[K]['schema']> };
+}

@@ -1,0 +1,109 @@
+/**
+ * The local (and any self-hosted Node) host: request rules first, then the static files Astro
+ * built, then Astro's handler for the on-demand routes, then the 404 note.
+ * Run with `npm start`; settings come from the environment (see .env.example).
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+import { readSettings, SettingsError, type Settings } from './api/config.ts';
+import { applyRules } from './api/rules/index.ts';
+import { apiRateLimit } from './api/rules/policy.ts';
+import { createRateLimiter, MemoryCounterStore, type CounterStore } from './api/rules/rate-limiter.ts';
+import { StaticFiles } from './api/host/static-files.ts';
+
+const root = path.dirname(fileURLToPath(import.meta.url));
+
+type AstroHandler = (req: IncomingMessage, res: ServerResponse, next: () => void) => Promise<void>;
+
+function webRequest(req: IncomingMessage, origin: string): Request {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value === undefined) continue;
+    for (const v of Array.isArray(value) ? value : [value]) headers.append(name, v);
+  }
+  return new Request(new URL(req.url ?? '/', origin), { method: req.method ?? 'GET', headers });
+}
+
+async function writeWebResponse(res: ServerResponse, response: Response, method: string): Promise<void> {
+  const headers: Record<string, string | string[]> = {};
+  response.headers.forEach((value, name) => {
+    headers[name] = value;
+  });
+  res.writeHead(response.status, headers);
+  if (method === 'HEAD' || response.body === null) {
+    res.end();
+    return;
+  }
+  res.end(Buffer.from(await response.arrayBuffer()));
+}
+
+export interface ServerOptions {
+  settings: Settings;
+  counterStore?: CounterStore;
+}
+
+export async function startServer({ settings, counterStore }: ServerOptions) {
+  const clientDir = path.join(root, 'dist', 'client');
+  const { handler } = (await import(path.join(root, 'dist', 'server', 'entry.mjs'))) as { handler: AstroHandler };
+  const files = new StaticFiles(clientDir);
+  const store = counterStore ?? (await openCounterStore(settings));
+  const apiLimiter = createRateLimiter(apiRateLimit, store);
+  const origin = `http://${settings.HOST}:${settings.PORT}`;
+
+  const server = createServer(async (req, res) => {
+    const method = req.method ?? 'GET';
+    try {
+      const request = webRequest(req, origin);
+      const outcome = await applyRules(request, {
+        siteUrl: settings.siteUrl,
+        apiLimiter,
+        trustProxy: settings.TRUST_PROXY ?? 'none',
+        socketAddress: req.socket.remoteAddress,
+      });
+      if (outcome.kind === 'respond') {
+        await writeWebResponse(res, outcome.response, method);
+        return;
+      }
+      outcome.headers.forEach((value, name) => res.setHeader(name, value));
+      if (outcome.pathname !== new URL(request.url).pathname) {
+        const search = new URL(request.url).search;
+        req.url = outcome.pathname + search;
+      }
+      if ((method === 'GET' || method === 'HEAD') && (await files.serve(outcome.pathname, req, res))) return;
+      await handler(req, res, () => {
+        void files.notFound(req, res, outcome.pathname.endsWith('.md'));
+      });
+    } catch (error) {
+      console.error(`[server] ${method} ${req.url}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+      if (!res.headersSent) {
+        res.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8' });
+        res.end('Something went wrong on our side. Please try again in a minute.\n');
+      } else {
+        res.destroy();
+      }
+    }
+  });
+  server.headersTimeout = 10_000;
+  server.requestTimeout = 30_000;
+  server.keepAliveTimeout = 5_000;
+  await new Promise<void>((resolve) => server.listen(settings.PORT, settings.HOST, resolve));
+  return server;
+}
+
+async function openCounterStore(settings: Settings): Promise<CounterStore> {
+  if (!settings.REDIS_URL) return new MemoryCounterStore();
+  const { RedisCounterStore } = await import('./api/rules/redis-counter-store.ts');
+  return RedisCounterStore.connect(settings.REDIS_URL);
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  try {
+    const settings = readSettings();
+    await startServer({ settings });
+    console.log(`Serving the site and API on ${settings.siteUrl} (listening on ${settings.HOST}:${settings.PORT})`);
+  } catch (error) {
+    console.error(error instanceof SettingsError ? error.message : error);
+    process.exit(1);
+  }
+}

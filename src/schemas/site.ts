@@ -1,0 +1,19 @@
+/** Site settings: who the operator is and the terms the peak dataset is published under. */
+import { z } from 'astro/zod';
+import { isoDate } from './vocabulary.ts';
+
+export const siteSettings = z.object({
+  operatorName: z.string().min(2),
+  siteUrl: z.url({ error: 'must be the public origin, for example https://example.com' }),
+  contactEmail: z.email({ error: 'must be an email address' }),
+  serviceName: z.string().min(3),
+  description: z.string().min(20),
+  dataset: z.object({
+    name: z.string().min(3),
+    version: z.string().regex(/^\d+\.\d+\.\d+$/, { error: 'must be a semantic version such as 2.0.0' }),
+    lastUpdated: isoDate,
+    license: z.literal('CC-BY-4.0'),
+    licenseUrl: z.url(),
+  }),
+});
+export type SiteSettings = z.infer<typeof siteSettings>;

@@ -1,0 +1,88 @@
+/**
+ * Trips: the public Trip resource of the API (`tripResource`) and the editors' trip file
+ * (`tripContent`: the same fields plus everything the trip page shows).
+ */
+import { z } from 'astro/zod';
+import { alpineGrades, difficulties, isoDate, reference, slug, tags, tripTypes } from './vocabulary.ts';
+
+const altitudeM = z.number().int({ error: 'must be a whole number of metres' }).min(0).max(8900);
+
+/** The Trip fields of the contract, in the order the contract lists them. */
+export const tripResource = z.object({
+  slug: slug.describe('Stable identifier; equals the slug of the public page URL.'),
+  name: z.string().min(3).describe('Published trip name.'),
+  type: z.enum(tripTypes).describe('`trek` walks; `expedition` climbs a named summit.'),
+  region: z.string().min(2).describe('Region the trip runs in (a comma-separated place and country text).'),
+  difficulty: z.enum(difficulties).describe('Published difficulty band.'),
+  alpineGrade: z.enum(alpineGrades).optional().describe('Alpine French grade for climbing objectives. Absent on treks.'),
+  summitAltitudeM: altitudeM.nullable().optional().describe('Highest altitude reached, metres.'),
+  altitudeLabel: z.string().optional().describe('Altitude as published.'),
+  durationDays: z.number().int().min(1).nullable().optional().describe('Trip length in days.'),
+  durationLabel: z.string().optional().describe('Duration as published; may note buffer days.'),
+  season: z.string().min(3).describe('Season the trip runs in.'),
+  seasonWindow: z.string().optional().describe('Tighter climbing window, when one is published.'),
+  groupSize: z.string().optional().describe('Published group-size cap.'),
+  startEnd: z.string().optional().describe('Start and end city text.'),
+  priceInr: z.number().int().min(1).nullable().optional().describe('Per-person price in INR; null when priced on request.'),
+  priceNote: z.string().optional().describe('What the price covers.'),
+  description: z.string().min(40).describe('One-paragraph summary.'),
+  shortAnswer: z.string().optional().describe('Direct answer to what the trip is, written for quoting.'),
+  alternateNames: z.array(z.string()).optional().describe('Other names of the peak or route.'),
+  tags: z.array(z.enum(tags)).optional().describe('Shared taxonomy keys.'),
+  lastUpdated: z.iso.date().optional().describe('Date the trip data was last verified.'),
+  url: z.url().describe('Canonical HTML page of the trip.'),
+  markdownUrl: z.url().describe('The same page as Markdown, with itinerary, inclusions, FAQs and live departures.'),
+});
+export type Trip = z.infer<typeof tripResource>;
+
+const itineraryDay = z.object({
+  day: z.number().int().min(1),
+  title: z.string().min(3),
+  from: z.string().min(2),
+  to: z.string().min(2),
+  startAltitudeM: altitudeM,
+  endAltitudeM: altitudeM,
+  distanceKm: z.number().min(0).max(60).optional(),
+  walkingHours: z.number().min(0).max(18).optional(),
+  description: z.string().min(20),
+});
+
+/** The frontmatter of `content/trips/<slug>.md`. The slug is the file name. */
+export const tripContent = tripResource
+  .omit({ slug: true, url: true, markdownUrl: true, lastUpdated: true })
+  .extend({
+    peak: slug.optional().describe('Expeditions: id of the summit in the peak dataset.'),
+    lastUpdated: isoDate.optional(),
+    distanceKm: z.number().min(0).max(400).optional(),
+    base: z.string().optional(),
+    fitness: z.string().min(20),
+    experience: z.string().min(10),
+    itinerary: z.array(itineraryDay).min(1),
+    inclusions: z.array(z.string().min(3)).min(1),
+    exclusions: z.array(z.string().min(3)).min(1),
+    gear: z.array(z.object({ category: z.string().min(2), items: z.array(z.string().min(2)).min(1) })).min(1),
+    faqs: z.array(z.object({ question: z.string().min(8), answer: z.string().min(20) })).min(5, { error: 'needs at least 5 questions and answers' }),
+    sources: z.array(reference).min(1, { error: 'needs at least one source for its altitudes and distances' }),
+  })
+  .superRefine((trip, ctx) => {
+    if (trip.type === 'expedition') {
+      if (!trip.peak) ctx.addIssue({ code: 'custom', path: ['peak'], message: 'an expedition must name the peak it climbs (an id from content/peaks)' });
+      if (!trip.alpineGrade) ctx.addIssue({ code: 'custom', path: ['alpineGrade'], message: 'an expedition must give the Alpine grade of its route' });
+    } else {
+      if (trip.alpineGrade) ctx.addIssue({ code: 'custom', path: ['alpineGrade'], message: 'treks have no Alpine grade; remove this field' });
+      if (trip.peak) ctx.addIssue({ code: 'custom', path: ['peak'], message: 'only expeditions climb a peak; remove this field or set type: expedition' });
+    }
+    trip.itinerary.forEach((day, index) => {
+      if (day.day !== index + 1) {
+        ctx.addIssue({ code: 'custom', path: ['itinerary', index, 'day'], message: `days must run 1, 2, 3 … in order; expected day ${index + 1}` });
+      }
+    });
+    if (trip.durationDays != null && trip.durationDays !== trip.itinerary.length) {
+      ctx.addIssue({ code: 'custom', path: ['durationDays'], message: `says ${trip.durationDays} days but the itinerary has ${trip.itinerary.length}` });
+    }
+    const highest = Math.max(...trip.itinerary.flatMap((d) => [d.startAltitudeM, d.endAltitudeM]));
+    if (trip.summitAltitudeM != null && trip.summitAltitudeM < highest) {
+      ctx.addIssue({ code: 'custom', path: ['summitAltitudeM'], message: `is ${trip.summitAltitudeM} m but the itinerary reaches ${highest} m` });
+    }
+  });
+export type TripContent = z.infer<typeof tripContent>;

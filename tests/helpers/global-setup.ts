@@ -1,0 +1,18 @@
+/** Builds the fixture site once for every test file that needs a running server. */
+import type { TestProject } from 'vitest/node';
+import { buildProject, copyProject } from './project.ts';
+import { fixtureContent } from './content.ts';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    fixtureSite: string;
+  }
+}
+
+export default function setup(project: TestProject) {
+  const copy = copyProject({ content: fixtureContent });
+  const result = buildProject(copy.dir, { SITE_URL: 'http://127.0.0.1:4321' });
+  if (result.status !== 0) throw new Error(`fixture site build failed:\n${result.output}`);
+  project.provide('fixtureSite', copy.dir);
+  return () => copy.remove();
+}

@@ -1,0 +1,100 @@
+/**
+ * Builds the project in a scratch copy (own dist/ and caches, node_modules linked), so tests
+ * never disturb the working tree, and starts its server.ts as a real child process.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { cpSync, mkdtempSync, symlinkSync, existsSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { createServer } from 'node:net';
+
+export const projectRoot = path.resolve(import.meta.dirname, '..', '..');
+const copied = ['src', 'api', 'public', 'scripts', 'astro.config.mjs', 'tsconfig.json', 'package.json', 'middleware.ts', 'server.ts'];
+
+export interface ProjectCopy {
+  dir: string;
+  remove(): void;
+}
+
+export function copyProject(options: { content: string }): ProjectCopy {
+  const dir = mkdtempSync(path.join(tmpdir(), 'catalogue-'));
+  for (const entry of copied) {
+    const from = path.join(projectRoot, entry);
+    if (existsSync(from)) cpSync(from, path.join(dir, entry), { recursive: true });
+  }
+  cpSync(options.content, path.join(dir, 'content'), { recursive: true });
+  symlinkSync(path.join(projectRoot, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
+  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+export interface BuildResult {
+  status: number;
+  output: string;
+}
+
+export function buildProject(dir: string, env: Record<string, string> = {}): BuildResult {
+  const result = spawnSync(process.execPath, [path.join(dir, 'node_modules', 'astro', 'bin', 'astro.mjs'), 'build'], {
+    cwd: dir,
+    env: { ...process.env, ASTRO_TELEMETRY_DISABLED: '1', CONTENT_DIR: './content', ...env },
+    encoding: 'utf8',
+    timeout: 240_000,
+  });
+  return { status: result.status ?? 1, output: `${result.stdout}\n${result.stderr}` };
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+export interface RunningServer {
+  url: string;
+  port: number;
+  process: ChildProcess;
+  output: () => string;
+  stop(): Promise<void>;
+}
+
+/** Starts `node server.ts` in a built copy and waits until it answers. */
+export async function startServer(dir: string, env: Record<string, string> = {}): Promise<RunningServer> {
+  const port = await freePort();
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'catalogue-data-'));
+  const child = spawn(process.execPath, [path.join(dir, 'server.ts')], {
+    cwd: dir,
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (d) => (output += String(d)));
+  child.stderr?.on('data', (d) => (output += String(d)));
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited early:\n${output}`);
+    try {
+      await fetch(`${url}/robots.txt`);
+      break;
+    } catch {
+      if (Date.now() > deadline) throw new Error(`server did not start:\n${output}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  return {
+    url,
+    port,
+    process: child,
+    output: () => output,
+    stop: async () => {
+      if (child.exitCode === null) {
+        child.kill('SIGTERM');
+        await new Promise((r) => child.once('exit', r));
+      }
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
