@@ -6,7 +6,6 @@
  */
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
 export const rulesFunctionName = '_request-rules';
@@ -39,9 +38,9 @@ export function vercelRequestRules() {
         const config = JSON.parse(await readFile(configPath, 'utf8'));
         const routes = Array.isArray(config.routes) ? config.routes : [];
         const rulesRoute = { src: '^/(.*)$', middlewarePath: rulesFunctionName, middlewareRawSrc: ['/(.*)'], continue: true, override: true };
-        const errorPhase = routes.findIndex((r) => r.handle === 'error');
+        const errorPhase = routes.findIndex((/** @type {{ handle?: string }} */ r) => r.handle === 'error');
         const markdown404 = { src: '^/.*\\.md$', dest: '/404.md', status: 404 };
-        config.routes = [rulesRoute, ...routes.filter((r) => r.middlewarePath !== rulesFunctionName)];
+        config.routes = [rulesRoute, ...routes.filter((/** @type {{ middlewarePath?: string }} */ r) => r.middlewarePath !== rulesFunctionName)];
         if (errorPhase >= 0) config.routes.splice(errorPhase + 2, 0, markdown404);
         await writeFile(configPath, JSON.stringify(config, null, 2));
         logger.info(`request rules bundled as ${rulesFunctionName} ahead of the filesystem phase`);

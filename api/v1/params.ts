@@ -6,8 +6,8 @@
 import { z } from 'astro/zod';
 import { ApiError } from '../http/errors.ts';
 
-export interface QueryParameter {
-  schema: z.ZodType;
+export interface QueryParameter<T = unknown> {
+  schema: z.ZodType<T>;
   /** Plain-language accepted form, used in the hint. */
   accepted: string;
   description: string;
@@ -15,16 +15,19 @@ export interface QueryParameter {
   openapi: Record<string, unknown>;
 }
 
-export type QueryParameters = Record<string, QueryParameter>;
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type QueryParameters = Record<string, QueryParameter<any>>;
 
-export const booleanParam = (description: string): QueryParameter => ({
+type Parsed<P extends QueryParameters> = { [K in keyof P]?: P[K] extends QueryParameter<infer T> ? T : never };
+
+export const booleanParam = (description: string): QueryParameter<boolean> => ({
   schema: z.enum(['true', 'false']).transform((v) => v === 'true'),
   accepted: '"true" or "false"',
   description,
   openapi: { type: 'boolean' },
 });
 
-export const positiveIntegerParam = (description: string): QueryParameter => ({
+export const positiveIntegerParam = (description: string): QueryParameter<number> => ({
   schema: z
     .string()
     .regex(/^[0-9]{1,9}$/)
@@ -35,7 +38,7 @@ export const positiveIntegerParam = (description: string): QueryParameter => ({
   openapi: { type: 'integer', minimum: 1, maximum: 999999999 },
 });
 
-export const enumParam = (values: readonly string[], description: string, opts: { caseInsensitive?: boolean; omitHint?: string } = {}): QueryParameter => ({
+export const enumParam = (values: readonly string[], description: string, opts: { caseInsensitive?: boolean; omitHint?: string } = {}): QueryParameter<string> => ({
   schema: z.string().transform((raw, ctx) => {
     const found = values.find((v) => (opts.caseInsensitive ? v.toLowerCase() === raw.toLowerCase() : v === raw));
     if (found === undefined) {
@@ -52,7 +55,7 @@ export const enumParam = (values: readonly string[], description: string, opts: 
 /** Anything a caller can put in a query string that we refuse before looking at values. */
 const maxQueryLength = 2048;
 
-export function parseQuery<P extends QueryParameters>(url: URL, params: P): { [K in keyof P]?: z.output<P[K]['schema']> } {
+export function parseQuery<P extends QueryParameters>(url: URL, params: P): Parsed<P> {
   if (url.search.length > maxQueryLength) {
     throw new ApiError('invalid_parameter', {
       message: `The query string is ${url.search.length} characters long; the limit is ${maxQueryLength}.`,
@@ -86,5 +89,5 @@ export function parseQuery<P extends QueryParameters>(url: URL, params: P): { [K
     }
     result[name] = parsed.data;
   }
-  return result as { [K in keyof P]?: z.output<P[K]['schema']> };
+  return result as Parsed<P>;
 }
