@@ -45,6 +45,15 @@ function headersOf(...sources: Record<string, string>[]): Headers {
   return headers;
 }
 
+/** Link header of an HTML page: its Markdown twin, and on the home page the API catalog and API description. */
+export function pageLinks(pathname: string): string[] {
+  const links = [`<${markdownTwinPath(pathname)}>; rel="alternate"; type="text/markdown"`];
+  if (pathname === '/' || pathname === '') {
+    links.push('</.well-known/api-catalog>; rel="api-catalog"', '</openapi.json>; rel="service-desc"; type="application/json"', '</developers>; rel="service-doc"; type="text/html"');
+  }
+  return links;
+}
+
 let storeFailureLoggedAt = 0;
 
 export async function applyRules(request: Request, ctx: RulesContext): Promise<RulesOutcome> {
@@ -85,6 +94,7 @@ export async function applyRules(request: Request, ctx: RulesContext): Promise<R
     if (prefersMarkdown(request.headers.get('Accept'))) {
       return { kind: 'continue', pathname: markdownTwinPath(pathname), headers };
     }
+    headers.set('Link', pageLinks(pathname).join(', '));
     return { kind: 'continue', pathname, headers };
   }
   return { kind: 'continue', pathname, headers: headersOf(base) };
