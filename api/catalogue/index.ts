@@ -122,6 +122,13 @@ export function buildCatalogue(source: CatalogueSource, siteUrl: string): Catalo
   for (const page of trips) {
     const peakId = page.content.peak;
     const peak = peakId ? source.peaks.find((p) => p.id === peakId) : undefined;
+    const tripFile = `content/trips/${page.trip.slug}.md`;
+    if (peak && page.trip.alpineGrade !== peak.data.technicalGrade) {
+      problems.push(`${tripFile}: field "alpineGrade" is ${page.trip.alpineGrade}, but ${peak.id}'s technicalGrade is ${peak.data.technicalGrade}; the trip and the dataset must agree`);
+    }
+    if (peak && page.trip.summitAltitudeM !== peak.data.altitudeM) {
+      problems.push(`${tripFile}: field "summitAltitudeM" is ${page.trip.summitAltitudeM}, but ${peak.id}'s altitudeM is ${peak.data.altitudeM}; the trip and the dataset must agree`);
+    }
     if (peak && peak.data.operatorTrip !== page.trip.slug) {
       problems.push(`${fileOf(peak, 'peaks', 'yaml')}: field "operatorTrip" must be "${page.trip.slug}", because that expedition climbs this peak`);
     }

@@ -6,12 +6,12 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildProject, copyProject, type ProjectCopy } from '../helpers/project.ts';
-import { fixtureContent } from '../helpers/content.ts';
+import { realContent } from '../helpers/content.ts';
 
 let copy: ProjectCopy;
 let build: { status: number; output: string };
 beforeAll(() => {
-  copy = copyProject({ content: fixtureContent });
+  copy = copyProject({ content: realContent });
   build = buildProject(copy.dir, { DEPLOY_TARGET: 'vercel', SITE_URL: 'https://example.test' });
 });
 afterAll(() => copy?.remove());

@@ -1,0 +1,76 @@
+/**
+ * The published catalogue itself: counts, coverage, cross-links and the facts every record
+ * must carry (coordinates in the Indian Himalaya, a first ascent or an explicit unknown, a reference).
+ */
+import { describe, expect, it } from 'vitest';
+import { isFirstSixThousanderCandidate } from '../../api/catalogue/peaks.ts';
+import { difficulties } from '../../src/schemas/vocabulary.ts';
+import { loadCatalogue, readContent, realContent } from '../helpers/content.ts';
+
+const source = readContent(realContent);
+const catalogue = loadCatalogue(realContent, 'https://example.test');
+
+describe('published catalogue', () => {
+  it('holds 12 trips and 23 peaks', () => {
+    expect(catalogue.trips).toHaveLength(12);
+    expect(catalogue.peaks).toHaveLength(23);
+  });
+
+  it('covers every difficulty band, several regions, and prices at least one trip on request', () => {
+    expect(new Set(catalogue.trips.map((t) => t.trip.difficulty))).toEqual(new Set(difficulties));
+    for (const region of ['Ladakh', 'Himachal', 'Uttarakhand', 'Sikkim']) {
+      expect(catalogue.trips.some((t) => t.trip.region.includes(region)), region).toBe(true);
+    }
+    expect(catalogue.trips.some((t) => t.trip.priceInr === null)).toBe(true);
+  });
+
+  it('has at least 4 expeditions, each climbing a dataset peak that links back to it', () => {
+    const expeditions = catalogue.trips.filter((t) => t.trip.type === 'expedition');
+    expect(expeditions.length).toBeGreaterThanOrEqual(4);
+    for (const { trip, content } of expeditions) {
+      const peak = catalogue.peaks.find((p) => p.id === content.peak);
+      expect(peak, trip.slug).toBeDefined();
+      expect(peak?.operatorUrl).toBe(trip.url);
+      expect(peak?.technicalGrade).toBe(trip.alpineGrade);
+      expect(peak?.altitudeM).toBe(trip.summitAltitudeM);
+    }
+    const operated = catalogue.peaks.filter((p) => p.operatorOperated);
+    expect(operated.map((p) => p.id).sort()).toEqual(expeditions.map((t) => t.content.peak).sort());
+  });
+
+  it('gives every peak coordinates inside the Indian Himalaya, a first ascent or an explicit unknown, and a reference', () => {
+    for (const peak of catalogue.peaks) {
+      expect(peak.coordinates.latitude, peak.id).toBeGreaterThanOrEqual(26);
+      expect(peak.coordinates.latitude, peak.id).toBeLessThanOrEqual(37);
+      expect(peak.coordinates.longitude, peak.id).toBeGreaterThanOrEqual(72);
+      expect(peak.coordinates.longitude, peak.id).toBeLessThanOrEqual(97);
+      expect(peak.firstAscent === 'unknown' || typeof peak.firstAscent === 'object', peak.id).toBe(true);
+      expect(peak.references.length, peak.id).toBeGreaterThanOrEqual(1);
+      expect(peak.country).toBe('India');
+    }
+  });
+
+  it('applies the first-6,000 m rule to every peak', () => {
+    for (const entry of source.peaks) {
+      const record = catalogue.peaks.find((p) => p.id === entry.id)!;
+      expect(record.firstSixThousanderCandidate, entry.id).toBe(isFirstSixThousanderCandidate(entry.data));
+    }
+    expect(catalogue.peaks.some((p) => p.firstSixThousanderCandidate)).toBe(true);
+  });
+
+  it('gives every trip a full itinerary, inclusions, gear and the questions people ask', () => {
+    for (const { trip, content } of catalogue.trips) {
+      expect(content.itinerary.length, trip.slug).toBe(trip.durationDays);
+      expect(content.faqs.length, trip.slug).toBeGreaterThanOrEqual(5);
+      const questions = content.faqs.map((f) => `${f.question} ${f.answer}`.toLowerCase()).join(' ');
+      for (const topic of [/acclimati[sz]/, /permit/, /weather|temperature|cold/, /signal|network|phone/, /turn(s|ed)? back|descend/, /cancel/]) {
+        expect(questions, `${trip.slug}: ${topic}`).toMatch(topic);
+      }
+      expect(content.inclusions.length).toBeGreaterThan(0);
+      expect(content.exclusions.length).toBeGreaterThan(0);
+      expect(content.gear.length).toBeGreaterThan(0);
+      expect(content.sources.length).toBeGreaterThan(0);
+      expect(trip.lastUpdated).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    }
+  });
+});
