@@ -1,0 +1,59 @@
+/**
+ * How numbers, money and dates read on the site and in its Markdown twins: Indian English
+ * conventions (₹1,25,000; 5 Dec 2026), so the HTML page and its twin never differ.
+ */
+
+const inr = new Intl.NumberFormat('en-IN', { style: 'currency', currency: 'INR', maximumFractionDigits: 0 });
+const integer = new Intl.NumberFormat('en-IN', { maximumFractionDigits: 0 });
+const decimal = new Intl.NumberFormat('en-IN', { maximumFractionDigits: 1 });
+const day = new Intl.DateTimeFormat('en-IN', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
+
+export const priceOnRequest = 'Price on request';
+
+/** ₹1,25,000, or "Price on request" when the trip has no published price. */
+export function formatInr(amount: number | null | undefined): string {
+  return amount == null ? priceOnRequest : inr.format(amount);
+}
+
+/** 4,270 m */
+export function formatMetres(metres: number): string {
+  return `${integer.format(metres)} m`;
+}
+
+/** 14,009 ft, rounded to the foot. */
+export function formatFeet(metres: number): string {
+  return `${integer.format(Math.round(metres / 0.3048))} ft`;
+}
+
+/** 26 km, 12.5 km */
+export function formatKm(km: number): string {
+  return `${decimal.format(km)} km`;
+}
+
+/** 2 h, 8.5 h */
+export function formatHours(hours: number): string {
+  return `${decimal.format(hours)} h`;
+}
+
+export function formatDays(days: number): string {
+  return days === 1 ? '1 day' : `${integer.format(days)} days`;
+}
+
+/** An ISO date (YYYY-MM-DD) as "5 Dec 2026"; anything else is returned unchanged. */
+export function formatDate(iso: string): string {
+  const date = new Date(`${iso}T00:00:00Z`);
+  return Number.isNaN(date.getTime()) ? iso : day.format(date);
+}
+
+/** "+1,030 m" / "−650 m" / "±0 m": the height change of a day. */
+export function formatAltitudeChange(from: number, to: number): string {
+  const change = to - from;
+  if (change === 0) return '±0 m';
+  return `${change > 0 ? '+' : '−'}${integer.format(Math.abs(change))} m`;
+}
+
+/** Joins with commas and a final "and": "a, b and c". */
+export function listInWords(items: readonly string[]): string {
+  if (items.length <= 1) return items.join('');
+  return `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
+}
