@@ -6,7 +6,7 @@
  *   - everything: security headers.
  */
 import { errorResponse, ApiError } from '../http/errors.ts';
-import { clientIp, type ProxyTrust } from './client-ip.ts';
+import { clientIp, clientQuotaKey, type ProxyTrust } from './client-ip.ts';
 import { isPagePath, markdownTwinPath, prefersMarkdown } from './negotiation.ts';
 import { apiRateLimit } from './policy.ts';
 import { rateLimitHeaders, type RateLimiter } from './rate-limiter.ts';
@@ -34,8 +34,19 @@ export const corsHeaders = {
   'Access-Control-Max-Age': '86400',
 } as const;
 
-function isApiPath(pathname: string): boolean {
-  return pathname === '/v1' || pathname.startsWith('/v1/');
+/**
+ * True for paths the /v1 handler answers. Percent-escapes and repeated slashes are undone first,
+ * because the router undoes them too: `/%761/` or `//v1/` must not reach the API uncounted.
+ */
+export function isApiPath(pathname: string): boolean {
+  let path = pathname;
+  try {
+    path = decodeURIComponent(pathname);
+  } catch {
+    // a malformed escape routes nowhere in particular; judge the raw text
+  }
+  path = path.replace(/\/{2,}/g, '/');
+  return path === '/v1' || path.startsWith('/v1/');
 }
 
 /** Set of headers from several sources; later sources win. */
@@ -54,7 +65,30 @@ export function pageLinks(pathname: string): string[] {
   return links;
 }
 
-let storeFailureLoggedAt = 0;
+/**
+ * A counter store that fails is logged once per interval (with how many hits failed since),
+ * and its recovery once, so an outage neither floods the log nor goes unnoticed.
+ */
+const storeFailureLogIntervalMs = 60_000;
+const storeOutage = { since: 0, loggedAt: 0, failures: 0 };
+
+function reportStoreFailure(error: unknown): void {
+  const now = Date.now();
+  storeOutage.failures += 1;
+  if (storeOutage.since === 0) storeOutage.since = now;
+  if (now - storeOutage.loggedAt < storeFailureLogIntervalMs) return;
+  const reason = error instanceof Error ? error.message : String(error);
+  console.error(`[rate-limit] counter store unavailable, not limiting (${storeOutage.failures} requests uncounted so far): ${reason}`);
+  storeOutage.loggedAt = now;
+}
+
+function reportStoreHealthy(): void {
+  if (storeOutage.since === 0) return;
+  console.info(`[rate-limit] counter store reachable again after ${Math.round((Date.now() - storeOutage.since) / 1000)} s; ${storeOutage.failures} requests went uncounted`);
+  storeOutage.since = 0;
+  storeOutage.loggedAt = 0;
+  storeOutage.failures = 0;
+}
 
 export async function applyRules(request: Request, ctx: RulesContext): Promise<RulesOutcome> {
   const url = new URL(request.url);
@@ -65,7 +99,8 @@ export async function applyRules(request: Request, ctx: RulesContext): Promise<R
     let limitHeaders: Record<string, string> = {};
     if (ctx.apiLimiter) {
       try {
-        const decision = await ctx.apiLimiter(clientIp(request, ctx.trustProxy, ctx.socketAddress));
+        const decision = await ctx.apiLimiter(clientQuotaKey(clientIp(request, ctx.trustProxy, ctx.socketAddress)));
+        reportStoreHealthy();
         limitHeaders = rateLimitHeaders(apiRateLimit, decision);
         if (!decision.allowed) {
           const response = errorResponse(
@@ -80,10 +115,7 @@ export async function applyRules(request: Request, ctx: RulesContext): Promise<R
         }
       } catch (error) {
         // Fail open: the API keeps answering, without invented rate-limit numbers.
-        if (Date.now() - storeFailureLoggedAt > 60_000) {
-          storeFailureLoggedAt = Date.now();
-          console.error(`[rate-limit] counter store unavailable, not limiting: ${error instanceof Error ? error.message : String(error)}`);
-        }
+        reportStoreFailure(error);
       }
     }
     return { kind: 'continue', pathname, headers: headersOf(base, corsHeaders, limitHeaders) };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { apiRateLimit } from '../../api/rules/policy.ts';
+import { apiRateLimit, bookingRateLimit } from '../../api/rules/policy.ts';
 import { createRateLimiter, MemoryCounterStore, rateLimitHeaders } from '../../api/rules/rate-limiter.ts';
 
 describe('rate limiter (fixed window, injected clock)', () => {
@@ -19,11 +19,70 @@ describe('rate limiter (fixed window, injected clock)', () => {
     expect(await limit('203.0.113.9')).toMatchObject({ allowed: true, remaining: 119, resetSeconds: 60 });
   });
 
+  it('keeps a window open up to its last millisecond and opens the next at exactly 60 s', async () => {
+    let now = 0;
+    const limit = createRateLimiter({ ...apiRateLimit, requests: 2 }, new MemoryCounterStore(), () => now);
+    expect(await limit('c')).toMatchObject({ allowed: true, remaining: 1, resetSeconds: 60 });
+    now = 59_999;
+    expect(await limit('c')).toMatchObject({ allowed: true, remaining: 0, resetSeconds: 1 });
+    expect(await limit('c')).toMatchObject({ allowed: false, remaining: 0, resetSeconds: 1 });
+    now = 60_000;
+    expect(await limit('c')).toMatchObject({ allowed: true, remaining: 1, resetSeconds: 60 });
+  });
+
+  it('opens each client its own window at its first request, not on a shared clock', async () => {
+    let now = 0;
+    const limit = createRateLimiter({ ...apiRateLimit, requests: 1 }, new MemoryCounterStore(), () => now);
+    await limit('early');
+    now = 30_000;
+    await limit('late');
+    now = 60_000;
+    expect((await limit('early')).allowed).toBe(true);
+    expect(await limit('late')).toMatchObject({ allowed: false, resetSeconds: 30 });
+  });
+
+  it('rounds Retry-After up to whole seconds, never below 1', async () => {
+    let now = 0;
+    const limit = createRateLimiter({ ...apiRateLimit, requests: 1 }, new MemoryCounterStore(), () => now);
+    await limit('r');
+    for (const [at, seconds] of [
+      [29_999, 31],
+      [30_000, 30],
+      [59_001, 1],
+      [59_999, 1],
+    ] as const) {
+      now = at;
+      const d = await limit('r');
+      expect(d.resetSeconds, `at ${at} ms`).toBe(seconds);
+      const headers = rateLimitHeaders(apiRateLimit, d);
+      expect(headers['Retry-After']).toBe(String(seconds));
+      expect(headers['RateLimit-Reset']).toBe(String(seconds));
+    }
+  });
+
+  it('lets exactly the quota through when requests arrive concurrently', async () => {
+    const limit = createRateLimiter(apiRateLimit, new MemoryCounterStore(), () => 0);
+    const decisions = await Promise.all(Array.from({ length: 150 }, () => limit('burst')));
+    expect(decisions.filter((d) => d.allowed)).toHaveLength(120);
+    const remaining = decisions.filter((d) => d.allowed).map((d) => d.remaining);
+    expect(new Set(remaining).size).toBe(120);
+  });
+
   it('counts clients separately', async () => {
     const limit = createRateLimiter({ ...apiRateLimit, requests: 1 }, new MemoryCounterStore(), () => 0);
     expect((await limit('a')).allowed).toBe(true);
     expect((await limit('a')).allowed).toBe(false);
     expect((await limit('b')).allowed).toBe(true);
+  });
+
+  it('keeps the counts of two policies apart in one store', async () => {
+    const store = new MemoryCounterStore();
+    const api = createRateLimiter(apiRateLimit, store, () => 0);
+    const bookings = createRateLimiter(bookingRateLimit, store, () => 0);
+    for (let i = 0; i < 5; i += 1) await bookings('same-client');
+    expect((await bookings('same-client')).allowed).toBe(false);
+    expect(await api('same-client')).toMatchObject({ allowed: true, remaining: 119 });
+    expect(await bookings('other')).toMatchObject({ allowed: true, remaining: 4, resetSeconds: 600 });
   });
 
   it('reports the contract headers and the current draft field', async () => {
@@ -40,5 +99,12 @@ describe('rate limiter (fixed window, injected clock)', () => {
       'X-RateLimit-Reset': '60',
     });
     expect(headers['Retry-After']).toBeUndefined();
+  });
+
+  it('reports an exhausted window with Retry-After equal to the reset', async () => {
+    const limit = createRateLimiter({ ...apiRateLimit, requests: 1 }, new MemoryCounterStore(), () => 0);
+    await limit('y');
+    const headers = rateLimitHeaders(apiRateLimit, await limit('y'));
+    expect(headers).toMatchObject({ 'RateLimit-Remaining': '0', RateLimit: '"default";r=0;t=60', 'Retry-After': '60' });
   });
 });
