@@ -1,18 +1,43 @@
 /** The home page as Markdown. */
 import type { APIRoute } from 'astro';
-import { getCatalogue } from '../lib/catalogue.ts';
 import { markdownResponse } from '../../api/markdown/response.ts';
+import { featuredTrips, homeCopy, tripsOfType } from '../components/trip-index.ts';
+import { formatDays, formatInr } from '../lib/format.ts';
+import { tripDays } from '../components/trip-finder.ts';
+import { getCatalogue } from '../lib/catalogue.ts';
 
 export const GET: APIRoute = async () => {
   const c = await getCatalogue();
+  const tripLine = (page: ReturnType<typeof tripsOfType>[number]) =>
+    `- [${page.trip.name}](${page.trip.markdownUrl}): ${page.trip.difficulty}, ${formatDays(tripDays(page))}, ${page.trip.region}; ${page.trip.priceInr != null ? `${formatInr(page.trip.priceInr)} per person` : formatInr(null)}`;
   const lines = [
-    `# ${c.site.operatorName}: treks and expeditions in the Indian Himalaya`,
+    `# ${c.site.operatorName}: ${homeCopy.heading.toLowerCase().replace(/^g/, 'g')}`,
     '',
-    `> ${c.site.description}`,
+    homeCopy.whatWeDo(c.site.operatorName),
     '',
-    '## Trips',
+    `Find a trek by region, difficulty and length at ${c.siteUrl}/treks (for example ${c.siteUrl}/treks?difficulty=Moderate&days=short), or read every trek at ${c.siteUrl}/treks.md.`,
     '',
-    ...c.trips.map(({ trip }) => `- [${trip.name}](${trip.markdownUrl}): ${trip.difficulty}, ${trip.durationDays ?? '?'} days, ${trip.region}`),
+    '## Featured treks',
+    '',
+    ...featuredTrips(c, 'trek').map(tripLine),
+    '',
+    `All treks: ${c.siteUrl}/treks.md`,
+    '',
+    '## Featured expeditions',
+    '',
+    ...featuredTrips(c, 'expedition').map(tripLine),
+    '',
+    `All expeditions: ${c.siteUrl}/expeditions.md`,
+    '',
+    '## Next departures',
+    '',
+    `Dates, seats left and prices: ${c.siteUrl}/departures.md (live). To book, send an enquiry from the trip page or email ${c.site.contactEmail}; a guide calls you back to confirm fitness and dates.`,
+    '',
+    '## Open data and API',
+    '',
+    `- [Peak dataset](${c.siteUrl}/peak-data.md): ${c.peaks.length} Indian Himalayan climbing peaks, CC-BY-4.0.`,
+    `- [Developer page](${c.siteUrl}/developers.md): the read-only JSON API under ${c.siteUrl}/v1/, no key needed.`,
+    `- [llms.txt](${c.siteUrl}/llms.txt): the guide for agents.`,
     '',
   ];
   return markdownResponse(lines.join('\n'));

@@ -1,0 +1,7 @@
+/** The trek index as Markdown. */
+import type { APIRoute } from 'astro';
+import { markdownResponse } from '../../api/markdown/response.ts';
+import { tripIndexMarkdown } from '../components/trip-index.ts';
+import { getCatalogue } from '../lib/catalogue.ts';
+
+export const GET: APIRoute = async () => markdownResponse(tripIndexMarkdown(await getCatalogue(), 'trek'));
