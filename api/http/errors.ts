@@ -19,13 +19,26 @@ export const errorCodes = {
 
 export type ErrorCode = keyof typeof errorCodes;
 
+/** When each code is answered, in the words of the contract; the OpenAPI document publishes these. */
+export const errorConditions: Record<ErrorCode, string> = {
+  invalid_parameter: 'A query parameter is malformed, unknown, repeated or outside its bounds; `hint` names the accepted form.',
+  trip_not_found: 'No trip has the given slug; `hint` points at the trip list.',
+  peak_not_found: 'No peak has the given id; `hint` points at the peak list.',
+  endpoint_not_found: 'No endpoint at the path.',
+  method_not_allowed: 'The method is not GET, HEAD or OPTIONS; the `Allow` header lists the accepted ones.',
+  not_acceptable: 'The `Accept` header excludes `application/json`.',
+  rate_limited: 'The per-IP quota is used up; `Retry-After` gives the seconds to wait.',
+  departures_upstream_error: 'Operational storage could not be read.',
+  departures_unavailable: 'No operational storage is configured for departures.',
+};
+
 export const errorBody = z
   .object({
     error: z
       .object({
         code: z.enum(Object.keys(errorCodes) as [ErrorCode, ...ErrorCode[]]).describe('Stable machine-readable code; branch on this.'),
         message: z.string().describe('Human-readable explanation.'),
-        status: z.number().int().describe('The HTTP status, repeated.'),
+        status: z.number().int().min(400).max(599).describe('The HTTP status, repeated.'),
         documentationUrl: z.url().describe('Where to read about the API.'),
         hint: z.string().optional().describe('How to fix the request, when a fix exists.'),
       })

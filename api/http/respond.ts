@@ -10,6 +10,9 @@ export const cachePolicy = {
   departures: 'public, max-age=30, s-maxage=60',
 } as const;
 
+/** The form of every ETag /v1 sends: a quoted, truncated SHA-256 of the body. */
+export const etagPattern = /^"[0-9a-f]{32}"$/;
+
 async function strongEtag(body: string): Promise<string> {
   const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(body));
   const hex = Array.from(new Uint8Array(digest).slice(0, 16), (b) => b.toString(16).padStart(2, '0')).join('');

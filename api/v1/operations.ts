@@ -19,12 +19,24 @@ export interface V1Deps {
   departures: DepartureSource | null;
   /** Upper bound on a storage read before answering 502. */
   storageTimeoutMs?: number;
+  /** Where storage failures are reported; console.error unless given. */
+  log?: (line: string) => void;
 }
 
 export interface OperationContext {
   url: URL;
   pathParam: string | undefined;
   deps: V1Deps;
+}
+
+export interface PathParameter {
+  name: string;
+  description: string;
+  /** JSON Schema of the segment, for the OpenAPI document. A segment that breaks it simply finds nothing. */
+  openapi: Record<string, unknown>;
+  notFound: ErrorCode;
+  /** An existing value, for the OpenAPI document's examples. */
+  example(catalogue: Catalogue): string | undefined;
 }
 
 export interface Operation {
@@ -34,7 +46,7 @@ export interface Operation {
   summary: string;
   description: string;
   query: QueryParameters;
-  pathParam?: { name: string; description: string; notFound: ErrorCode };
+  pathParam?: PathParameter;
   response: { name: string; schema: z.ZodType };
   errors: ErrorCode[];
   cache: keyof typeof cachePolicy;
@@ -45,7 +57,8 @@ const slugParam = {
   schema: z.string().regex(slugPattern),
   accepted: 'a trip slug: lowercase letters, digits and hyphens (see GET /v1/trips)',
   description: 'Restricts departures to one trip slug.',
-  openapi: { type: 'string', pattern: slugPattern.source, maxLength: 80 },
+  openapi: { type: 'string', pattern: slugPattern.source },
+  example: (c: Catalogue) => c.trips[0]?.trip.slug,
 };
 
 const regionParam = {
@@ -53,6 +66,7 @@ const regionParam = {
   accepted: 'text of 2 to 60 characters, matched case-insensitively anywhere in the region (for example "ladakh")',
   description: "Case-insensitive substring match on the trip's region.",
   openapi: { type: 'string', minLength: 2, maxLength: 60 },
+  example: (c: Catalogue) => c.trips[0]?.trip.region.split(',')[0]?.trim().toLowerCase(),
 };
 
 const tripQuery = {
@@ -87,10 +101,8 @@ export const operations: Operation[] = [
     response: { name: 'ServiceIndex', schema: serviceIndex },
     errors: [],
     cache: 'catalogue',
-    run: async ({ url, deps }) => {
-      parseQuery(url, {});
-      return buildServiceIndex(deps.catalogue);
-    },
+    // The contract gives invalid_parameter to the list operations only, so a query string here is ignored.
+    run: async ({ deps }) => buildServiceIndex(deps.catalogue),
   },
   {
     operationId: 'listTrips',
@@ -119,12 +131,17 @@ export const operations: Operation[] = [
     summary: 'One trip by slug.',
     description: 'The itinerary, gear list and FAQs are not in this payload; read them at `markdownUrl`.',
     query: {},
-    pathParam: { name: 'slug', description: 'Trip slug.', notFound: 'trip_not_found' },
+    pathParam: {
+      name: 'slug',
+      description: 'Trip slug. A slug no trip has, or one that breaks the pattern, answers 404 `trip_not_found`.',
+      openapi: { type: 'string', pattern: slugPattern.source },
+      notFound: 'trip_not_found',
+      example: (c) => c.trips[0]?.trip.slug,
+    },
     response: { name: 'TripEnvelope', schema: tripEnvelope },
     errors: ['trip_not_found'],
     cache: 'catalogue',
-    run: async ({ url, pathParam, deps }) => {
-      parseQuery(url, {});
+    run: async ({ pathParam, deps }) => {
       const page = deps.catalogue.trips.find((t) => t.trip.slug === pathParam);
       if (!page) {
         throw new ApiError('trip_not_found', {
@@ -156,7 +173,7 @@ export const operations: Operation[] = [
       try {
         rows = await withTimeout(deps.departures.listPublished({ tripSlug: q.trip }), deps.storageTimeoutMs ?? 3000);
       } catch (cause) {
-        console.error(`[departures] storage read failed: ${cause instanceof Error ? cause.message : String(cause)}`);
+        (deps.log ?? console.error)(`[departures] storage read failed: ${cause instanceof Error ? cause.message : String(cause)}`);
         throw new ApiError('departures_upstream_error', {
           message: 'Operational storage could not be read just now.',
           hint: 'Retry in a minute; trips and peaks are unaffected.',
@@ -192,12 +209,17 @@ export const operations: Operation[] = [
     summary: 'One peak of the dataset by id.',
     description: 'Coordinates, first ascent and references are in the full dataset file `peak-data/peaks.json`.',
     query: {},
-    pathParam: { name: 'id', description: 'Peak id.', notFound: 'peak_not_found' },
+    pathParam: {
+      name: 'id',
+      description: 'Peak id. An id no peak has, or one that breaks the pattern, answers 404 `peak_not_found`.',
+      openapi: { type: 'string', pattern: slugPattern.source },
+      notFound: 'peak_not_found',
+      example: (c) => c.peaks[0]?.id,
+    },
     response: { name: 'PeakEnvelope', schema: peakEnvelope },
     errors: ['peak_not_found'],
     cache: 'catalogue',
-    run: async ({ url, pathParam, deps }) => {
-      parseQuery(url, {});
+    run: async ({ pathParam, deps }) => {
       const record = deps.catalogue.peaks.find((p) => p.id === pathParam);
       if (!record) {
         throw new ApiError('peak_not_found', {

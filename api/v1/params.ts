@@ -4,6 +4,7 @@
  * the accepted form. The same declarations feed the OpenAPI document.
  */
 import { z } from 'astro/zod';
+import type { Catalogue } from '../catalogue/index.ts';
 import { ApiError } from '../http/errors.ts';
 
 export interface QueryParameter<T = unknown> {
@@ -13,6 +14,8 @@ export interface QueryParameter<T = unknown> {
   description: string;
   /** JSON Schema of the raw query value, for the OpenAPI document. */
   openapi: Record<string, unknown>;
+  /** A value that finds something in this catalogue, for the OpenAPI document's examples. */
+  example?: (catalogue: Catalogue) => string | undefined;
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
