@@ -1,0 +1,143 @@
+/**
+ * What a booking enquiry is and how a submitted one is checked: the fields, their bounds, and a
+ * plain-language message per field. Input is normalised here (Unicode NFC, whitespace, control
+ * characters) so storage and the email only ever see clean text.
+ */
+import type { Catalogue, TripPage } from '../catalogue/index.ts';
+
+export const enquiryBounds = {
+  nameMax: 100,
+  phoneMaxChars: 30,
+  phoneDigitsMin: 8,
+  phoneDigitsMax: 15,
+  messageMax: 2000,
+  preferredDepartureMax: 100,
+  defaultGroupCap: 12,
+} as const;
+
+/** The honeypot: hidden from people and assistive technology, so only robots fill it in. */
+export const honeypotField = 'website';
+
+export const enquiryFields = ['tripSlug', 'name', 'phone', 'groupSize', 'preferredDeparture', 'message'] as const;
+export type EnquiryField = (typeof enquiryFields)[number] | typeof honeypotField;
+
+/** A checked enquiry, ready to store. */
+export interface EnquiryInput {
+  tripSlug: string;
+  name: string;
+  phone: string;
+  groupSize: number;
+  preferredDeparture: string | null;
+  message: string | null;
+}
+
+export interface FieldError {
+  field: EnquiryField;
+  message: string;
+}
+
+export type EnquiryCheck = { ok: true; enquiry: EnquiryInput } | { ok: false; errors: FieldError[] };
+
+/** The group-size cap in a trip's published text ("Up to 12 trekkers" → 12), else 12. */
+export function groupSizeCap(groupSizeText: string | undefined): number {
+  if (!groupSizeText) return enquiryBounds.defaultGroupCap;
+  const stated = /\b(?:up\s+to|max(?:imum)?|at\s+most)\s*(\d{1,3})\b/i.exec(groupSizeText) ?? /\b(\d{1,3})\b/.exec(groupSizeText);
+  const cap = stated ? Number(stated[1]) : Number.NaN;
+  return Number.isInteger(cap) && cap >= 1 ? cap : enquiryBounds.defaultGroupCap;
+}
+
+/** Trims, applies NFC, drops control characters; `multiline` keeps line breaks (as \n) and tabs. */
+export function cleanText(value: string, multiline = false): string {
+  const normalised = value.normalize('NFC').replace(/\r\n?/g, '\n');
+  const withoutControls = multiline
+    ? normalised.replace(/[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u2028\u2029]/g, '')
+    : normalised.replace(/[\u0000-\u001F\u007F-\u009F\u2028\u2029]+/g, ' ').replace(/\s+/g, ' ');
+  return withoutControls.trim();
+}
+
+/** Digits, spaces, dashes, dots, parentheses and one leading +; 8 to 15 digits in all. */
+export function checkPhone(raw: string): string | null {
+  const phone = cleanText(raw);
+  if (phone.length > enquiryBounds.phoneMaxChars) return null;
+  if (!/^\+?[\d\s().-]+$/.test(phone)) return null;
+  const digits = phone.replace(/\D/g, '').length;
+  if (digits < enquiryBounds.phoneDigitsMin || digits > enquiryBounds.phoneDigitsMax) return null;
+  return phone;
+}
+
+function asText(value: unknown): string | undefined {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+  return undefined;
+}
+
+function findTrip(catalogue: Catalogue, slug: string): TripPage | undefined {
+  return catalogue.trips.find((page) => page.trip.slug === slug);
+}
+
+/**
+ * Checks a submitted enquiry (from JSON or a form). Every field's problem is reported, each in
+ * a sentence a visitor can act on. Unknown fields are ignored.
+ */
+export function checkEnquiry(input: Record<string, unknown>, catalogue: Catalogue): EnquiryCheck {
+  const errors: FieldError[] = [];
+  const fail = (field: EnquiryField, message: string) => errors.push({ field, message });
+
+  const honeypot = input[honeypotField];
+  if (honeypot !== undefined && honeypot !== null && honeypot !== '') {
+    fail(honeypotField, `The "${honeypotField}" field must be left empty. It is there to catch automated spam.`);
+  }
+
+  const slugText = asText(input.tripSlug);
+  const slug = slugText === undefined ? '' : cleanText(slugText);
+  const trip = slug ? findTrip(catalogue, slug) : undefined;
+  if (!slug) fail('tripSlug', 'Choose the trip you are asking about (tripSlug is missing).');
+  else if (!trip) fail('tripSlug', `We have no published trip called "${slug.slice(0, 60)}". Pick a trip from the catalogue.`);
+
+  const nameText = asText(input.name);
+  const name = nameText === undefined ? '' : cleanText(nameText);
+  if (!name) fail('name', 'Tell us your name so the guide knows whom to ask for.');
+  else if ([...name].length > enquiryBounds.nameMax) fail('name', `Your name can be at most ${enquiryBounds.nameMax} characters.`);
+
+  const phoneText = asText(input.phone);
+  const phone = phoneText === undefined ? null : checkPhone(phoneText);
+  if (!phoneText || !cleanText(phoneText)) fail('phone', 'Give a phone number so a guide can call you back.');
+  else if (!phone) {
+    fail('phone', `Give a phone number of ${enquiryBounds.phoneDigitsMin} to ${enquiryBounds.phoneDigitsMax} digits, for example +91 98765 43210; only digits, spaces, dashes, brackets and a leading + are allowed.`);
+  }
+
+  const cap = groupSizeCap(trip?.trip.groupSize);
+  const sizeText = asText(input.groupSize);
+  const size = sizeText !== undefined && /^\s*\d{1,4}\s*$/.test(sizeText) ? Number(sizeText) : Number.NaN;
+  if (sizeText === undefined || sizeText.trim() === '') fail('groupSize', 'Say how many people are coming.');
+  else if (!Number.isInteger(size) || size < 1 || size > cap) {
+    fail('groupSize', `Group size must be a whole number from 1 to ${cap}${trip ? ` for ${trip.trip.name}` : ''}. For a larger group, say so in your message and book the rest separately.`);
+  }
+
+  let preferredDeparture: string | null = null;
+  const datesText = input.preferredDeparture;
+  if (datesText !== undefined && datesText !== null) {
+    if (typeof datesText !== 'string') fail('preferredDeparture', 'Dates wanted must be text, such as "October 2026" or a departure id.');
+    else {
+      preferredDeparture = cleanText(datesText) || null;
+      if (preferredDeparture && [...preferredDeparture].length > enquiryBounds.preferredDepartureMax) {
+        fail('preferredDeparture', `Dates wanted can be at most ${enquiryBounds.preferredDepartureMax} characters.`);
+      }
+    }
+  }
+
+  let message: string | null = null;
+  const messageText = input.message;
+  if (messageText !== undefined && messageText !== null) {
+    if (typeof messageText !== 'string') fail('message', 'The message must be text.');
+    else {
+      message = cleanText(messageText, true) || null;
+      if (message && [...message].length > enquiryBounds.messageMax) {
+        fail('message', `Your message can be at most ${enquiryBounds.messageMax} characters; it has ${[...message].length}.`);
+      }
+    }
+  }
+
+  if (errors.length > 0 || !trip || !phone) return { ok: false, errors };
+  return { ok: true, enquiry: { tripSlug: trip.trip.slug, name, phone, groupSize: size, preferredDeparture, message } };
+}

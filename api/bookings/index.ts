@@ -1,0 +1,132 @@
+/**
+ * POST /api/bookings: a visitor's booking enquiry. Counted per client IP (5 per 10 minutes,
+ * separately from /v1), checked, stored, then emailed to the team. The enquiry is stored
+ * before delivery, so when mail fails it stays stored and `npm run enquiries -- retry`
+ * delivers it later. Seats are confirmed by a guide who calls back, never by this endpoint.
+ */
+import type { Catalogue } from '../catalogue/index.ts';
+import { bookingRateLimit } from '../rules/policy.ts';
+import type { RateLimiter } from '../rules/rate-limiter.ts';
+import { bodyFormat, readEnquiryBody, type BodyFormat } from './body.ts';
+import { deliverEnquiry } from './deliver.ts';
+import { checkEnquiry } from './enquiry.ts';
+import type { Mailer } from './mailer.ts';
+import { htmlAnswer, jsonAnswer, type BookingAnswer } from './responses.ts';
+import type { EnquiryStore } from './store.ts';
+
+export interface BookingDeps {
+  catalogue: Catalogue;
+  /** Null when OPERATIONAL_STORAGE=off: enquiries cannot be kept, so none is taken. */
+  enquiries: EnquiryStore | null;
+  mailer: Mailer;
+  /** The per-IP enquiry limit, or null when counting is switched off. */
+  limiter: RateLimiter | null;
+  clock: () => Date;
+}
+
+export interface BookingRequestContext {
+  /** Who is asking, as the host determined it (socket address or trusted proxy header). */
+  clientIp: string;
+}
+
+let limiterFailureLoggedAt = 0;
+
+function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** A browser form posted from another site: the Origin header names a different origin. */
+function isCrossSite(request: Request, siteUrl: string): boolean {
+  const origin = request.headers.get('Origin');
+  if (!origin || origin === 'null') return origin === 'null';
+  const own = new Set([new URL(request.url).origin, new URL(siteUrl).origin]);
+  return !own.has(origin);
+}
+
+export async function handleBookingEnquiry(request: Request, deps: BookingDeps, context: BookingRequestContext): Promise<Response> {
+  if (request.method !== 'POST') {
+    return jsonAnswer({
+      kind: 'error',
+      code: 'method_not_allowed',
+      message: 'Send a booking enquiry with POST.',
+      headers: { Allow: 'POST' },
+    });
+  }
+  // The plain HTML form (no JavaScript) posts URL-encoded fields and gets an HTML answer.
+  const format = bodyFormat(request.headers.get('Content-Type'));
+  const answer = await answerEnquiry(request, format, deps, context);
+  return format === 'form' ? htmlAnswer(answer, deps.catalogue) : jsonAnswer(answer);
+}
+
+async function answerEnquiry(request: Request, format: BodyFormat | null, deps: BookingDeps, context: BookingRequestContext): Promise<BookingAnswer> {
+  const contact = deps.catalogue.site.contactEmail;
+
+  if (deps.limiter) {
+    try {
+      const decision = await deps.limiter(context.clientIp);
+      if (!decision.allowed) {
+        const minutes = Math.ceil(decision.resetSeconds / 60);
+        return {
+          kind: 'error',
+          code: 'rate_limited',
+          message: `Too many enquiries from your connection: at most ${bookingRateLimit.requests} every ${bookingRateLimit.windowSeconds / 60} minutes. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}, or write to ${contact}.`,
+          headers: { 'Retry-After': String(decision.resetSeconds) },
+        };
+      }
+    } catch (error) {
+      // Fail open: a broken counter store must not turn visitors away.
+      if (Date.now() - limiterFailureLoggedAt > 60_000) {
+        limiterFailureLoggedAt = Date.now();
+        console.error(`[enquiries] rate-limit counters unavailable, not limiting: ${errorMessage(error)}`);
+      }
+    }
+  }
+
+  if (format === 'form' && isCrossSite(request, deps.catalogue.siteUrl)) {
+    return { kind: 'error', code: 'cross_site_form', message: 'This form can only be sent from our own trip pages.' };
+  }
+  const body = await readEnquiryBody(request);
+  if (!body.ok) return { kind: 'error', code: 'invalid_enquiry', message: body.message };
+
+  const check = checkEnquiry(body.fields, deps.catalogue);
+  const tripSlug = typeof body.fields.tripSlug === 'string' ? body.fields.tripSlug : undefined;
+  if (!check.ok) {
+    const [first] = check.errors;
+    const message = check.errors.length === 1 && first ? first.message : `${check.errors.length} fields need another look. ${first?.message ?? ''}`.trim();
+    return { kind: 'error', code: 'invalid_enquiry', message, fields: check.errors, tripSlug };
+  }
+
+  if (!deps.enquiries) {
+    return {
+      kind: 'error',
+      code: 'enquiries_unavailable',
+      message: `Online enquiries are switched off on this site, so yours could not be kept. Please write to ${contact} or call us instead.`,
+      tripSlug,
+    };
+  }
+  const page = deps.catalogue.trips.find((t) => t.trip.slug === check.enquiry.tripSlug);
+  let stored;
+  try {
+    stored = await deps.enquiries.add(check.enquiry, { name: page?.trip.name ?? check.enquiry.tripSlug, url: page?.trip.url ?? deps.catalogue.siteUrl }, deps.clock());
+  } catch (error) {
+    console.error(`[enquiries] could not store an enquiry: ${errorMessage(error)}`);
+    return {
+      kind: 'error',
+      code: 'storage_error',
+      message: `We could not save your enquiry just now. Please try again in a few minutes, or write to ${contact}.`,
+      tripSlug,
+    };
+  }
+
+  const outcome = await deliverEnquiry(stored.id, { enquiries: deps.enquiries, mailer: deps.mailer, clock: deps.clock });
+  if (outcome.state === 'failed') {
+    return {
+      kind: 'error',
+      code: outcome.reason === 'unavailable' ? 'delivery_unavailable' : 'delivery_failed',
+      message: `Your enquiry is saved (reference ${stored.id}) but could not be passed to our team just now. It will be sent as soon as mail works again; for anything urgent write to ${contact}.`,
+      saved: stored,
+      tripSlug,
+    };
+  }
+  return { kind: 'received', enquiry: stored };
+}

@@ -1,0 +1,161 @@
+/**
+ * How an enquiry email reaches the team: through Resend when RESEND_API_KEY is set, otherwise
+ * into a local outbox (one .eml file per enquiry under DATA_DIR/outbox), so a checkout works
+ * offline and the team can still read what arrived. Both are idempotent per enquiry: Resend
+ * through the Idempotency-Key header, the outbox by never replacing a file.
+ */
+import { randomBytes } from 'node:crypto';
+import { link, mkdir, unlink, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { Resend } from 'resend';
+import type { Settings } from '../config.ts';
+import type { EnquiryEmail } from './email.ts';
+
+export interface OutgoingEmail extends EnquiryEmail {
+  /** The enquiry id, used to name the outbox file. */
+  reference: string;
+  idempotencyKey: string;
+}
+
+export type DeliveryResult =
+  | { ok: true; ref: string }
+  /** `upstream`: the mail service failed or did not answer in time; `unavailable`: mail is not set up. */
+  | { ok: false; reason: 'upstream' | 'unavailable'; detail: string };
+
+export interface Mailer {
+  /** Where mail goes, for logs and the enquiries command. */
+  readonly description: string;
+  send(email: OutgoingEmail): Promise<DeliveryResult>;
+}
+
+export const defaultDeliveryTimeoutMs = 10_000;
+
+export class ResendMailer implements Mailer {
+  readonly description: string;
+  readonly #client: Resend;
+  readonly #from: string;
+  readonly #to: string;
+  readonly #timeoutMs: number;
+
+  constructor(options: { apiKey: string; baseUrl?: string | undefined; from: string; to: string; timeoutMs?: number }) {
+    const baseUrl = options.baseUrl?.replace(/\/+$/, '');
+    // Passed explicitly rather than left to the SDK's own RESEND_BASE_URL lookup, so the settings stay the one source.
+    this.#client = new Resend(options.apiKey, baseUrl ? { baseUrl } : undefined);
+    this.#from = options.from;
+    this.#to = options.to;
+    this.#timeoutMs = options.timeoutMs ?? defaultDeliveryTimeoutMs;
+    this.description = `Resend (${baseUrl ?? 'https://api.resend.com'}) to ${options.to}`;
+  }
+
+  async send(email: OutgoingEmail): Promise<DeliveryResult> {
+    try {
+      const { data, error } = await this.#client.emails.send(
+        { from: this.#from, to: [this.#to], subject: email.subject, text: email.text, html: email.html },
+        { idempotencyKey: email.idempotencyKey, signal: AbortSignal.timeout(this.#timeoutMs) },
+      );
+      if (error || !data) {
+        const status = error && 'statusCode' in error && error.statusCode ? `HTTP ${String(error.statusCode)}` : 'no answer';
+        return { ok: false, reason: 'upstream', detail: `Resend: ${status}: ${error?.message ?? 'empty response'}` };
+      }
+      return { ok: true, ref: `resend:${data.id}` };
+    } catch (error) {
+      return { ok: false, reason: 'upstream', detail: `Resend: ${error instanceof Error ? error.message : String(error)}` };
+    }
+  }
+}
+
+/** RFC 2047 for a header that is not plain ASCII. */
+function headerText(value: string): string {
+  return /^[\x20-\x7e]*$/.test(value) ? value : `=?UTF-8?B?${Buffer.from(value, 'utf8').toString('base64')}?=`;
+}
+
+export class OutboxMailer implements Mailer {
+  readonly description: string;
+  readonly #dir: string;
+  readonly #from: string;
+  readonly #to: string;
+
+  constructor(options: { dir: string; from: string; to: string }) {
+    this.#dir = options.dir;
+    this.#from = options.from;
+    this.#to = options.to;
+    this.description = `local outbox ${options.dir}`;
+  }
+
+  /** A MIME message any mail client opens; the text part comes first, so `cat` reads well too. */
+  message(email: OutgoingEmail, date: Date): string {
+    const boundary = `enquiry-${email.reference}`;
+    return [
+      `From: ${headerText(this.#from)}`,
+      `To: ${headerText(this.#to)}`,
+      `Subject: ${headerText(email.subject)}`,
+      `Date: ${date.toUTCString()}`,
+      `Message-ID: <${email.reference}@outbox.invalid>`,
+      `Idempotency-Key: ${email.idempotencyKey}`,
+      'MIME-Version: 1.0',
+      `Content-Type: multipart/alternative; boundary="${boundary}"`,
+      '',
+      `--${boundary}`,
+      'Content-Type: text/plain; charset=utf-8',
+      'Content-Transfer-Encoding: 8bit',
+      '',
+      email.text,
+      `--${boundary}`,
+      'Content-Type: text/html; charset=utf-8',
+      'Content-Transfer-Encoding: 8bit',
+      '',
+      email.html,
+      `--${boundary}--`,
+      '',
+    ].join('\r\n');
+  }
+
+  async send(email: OutgoingEmail): Promise<DeliveryResult> {
+    const file = path.join(this.#dir, `${email.reference}.eml`);
+    const partial = path.join(this.#dir, `.${email.reference}.${randomBytes(4).toString('hex')}.tmp`);
+    try {
+      await mkdir(this.#dir, { recursive: true });
+      await writeFile(partial, this.message(email, new Date()), { flag: 'wx' });
+      // link() never replaces an existing file: a second delivery of the same enquiry is a no-op.
+      await link(partial, file).catch((error: NodeJS.ErrnoException) => {
+        if (error.code !== 'EEXIST') throw error;
+      });
+      return { ok: true, ref: `outbox:${file}` };
+    } catch (error) {
+      return { ok: false, reason: 'unavailable', detail: `outbox ${this.#dir}: ${error instanceof Error ? error.message : String(error)}` };
+    } finally {
+      await unlink(partial).catch(() => undefined);
+    }
+  }
+}
+
+/** Mail is meant to go through Resend but a setting is missing: nothing can be sent. */
+export class UnconfiguredMailer implements Mailer {
+  readonly description: string;
+  constructor(problem: string) {
+    this.description = `not configured: ${problem}`;
+  }
+  async send(): Promise<DeliveryResult> {
+    return { ok: false, reason: 'unavailable', detail: this.description };
+  }
+}
+
+/** The mailer the settings describe; the outbox addresses fall back to the site's contact email. */
+export function mailerFromSettings(settings: Settings, options: { contactEmail: string; timeoutMs?: number }): Mailer {
+  if (settings.RESEND_API_KEY) {
+    const missing = (['BOOKING_EMAIL_TO', 'BOOKING_EMAIL_FROM'] as const).filter((name) => !settings[name]);
+    if (missing.length > 0) return new UnconfiguredMailer(`RESEND_API_KEY is set but ${missing.join(' and ')} ${missing.length > 1 ? 'are' : 'is'} not`);
+    return new ResendMailer({
+      apiKey: settings.RESEND_API_KEY,
+      baseUrl: settings.RESEND_BASE_URL,
+      from: settings.BOOKING_EMAIL_FROM ?? '',
+      to: settings.BOOKING_EMAIL_TO ?? '',
+      ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
+    });
+  }
+  return new OutboxMailer({
+    dir: path.resolve(settings.DATA_DIR, 'outbox'),
+    from: settings.BOOKING_EMAIL_FROM ?? `Booking enquiries <${options.contactEmail}>`,
+    to: settings.BOOKING_EMAIL_TO ?? options.contactEmail,
+  });
+}

@@ -1,0 +1,40 @@
+/**
+ * The endpoint's dependencies as a deployment's settings describe them: the enquiry store on
+ * the shared operational storage, the mailer (Resend or the outbox), and the enquiry limit
+ * counted in-process or in Redis when REDIS_URL is set.
+ */
+import type { Catalogue } from '../catalogue/index.ts';
+import type { Settings } from '../config.ts';
+import { bookingRateLimit } from '../rules/policy.ts';
+import { createRateLimiter, MemoryCounterStore, type CounterStore } from '../rules/rate-limiter.ts';
+import { openOperationalStorage } from '../storage.ts';
+import type { BookingDeps } from './index.ts';
+import { mailerFromSettings } from './mailer.ts';
+import { EnquiryStore } from './store.ts';
+
+/** The enquiry store, or null when OPERATIONAL_STORAGE=off. */
+export async function openEnquiryStore(settings: Settings): Promise<EnquiryStore | null> {
+  const sql = await openOperationalStorage(settings);
+  return sql ? new EnquiryStore(sql) : null;
+}
+
+async function counterStore(settings: Settings): Promise<CounterStore> {
+  if (!settings.REDIS_URL) return new MemoryCounterStore();
+  const { RedisCounterStore } = await import('../rules/redis-counter-store.ts');
+  return RedisCounterStore.connect(settings.REDIS_URL);
+}
+
+export async function openBookingDeps(settings: Settings, catalogue: Catalogue): Promise<BookingDeps> {
+  const enquiries = await openEnquiryStore(settings);
+  // Migrate now so the first visitor does not wait; a store that is not ready retries per request.
+  await enquiries?.ready().catch((error: unknown) => {
+    console.error(`[enquiries] storage not ready yet: ${error instanceof Error ? error.message : String(error)}`);
+  });
+  return {
+    catalogue,
+    enquiries,
+    mailer: mailerFromSettings(settings, { contactEmail: catalogue.site.contactEmail }),
+    limiter: createRateLimiter(bookingRateLimit, await counterStore(settings)),
+    clock: () => new Date(),
+  };
+}

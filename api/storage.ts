@@ -1,0 +1,75 @@
+/**
+ * Operational storage, opened once per process and shared by every store that uses it
+ * (departures, enquiries). The embedded PGlite database is single-process and must never be
+ * opened twice: each caller gets a handle on one shared connection, and the connection closes
+ * when the last handle does.
+ *
+ * The registry lives on globalThis because this module exists twice in a running server: once
+ * as server.ts imports it and once inside Astro's server bundle. Both copies must share it.
+ */
+import path from 'node:path';
+import type { Settings } from './config.ts';
+import { openEmbedded, openServer, type Sql } from './departures/sql.ts';
+
+interface Shared {
+  sql: Promise<Sql>;
+  handles: number;
+}
+
+const registryKey = Symbol.for('catalogue.operationalStorage');
+const registry: Map<string, Shared> = ((globalThis as Record<symbol, unknown>)[registryKey] as Map<string, Shared> | undefined) ?? new Map();
+(globalThis as Record<symbol, unknown>)[registryKey] = registry;
+
+/** Which database the settings point at; equal keys mean the same database. */
+export function storageKey(settings: Settings): string | null {
+  switch (settings.OPERATIONAL_STORAGE) {
+    case 'off':
+      return null;
+    case 'postgres':
+      return `postgres:${settings.DATABASE_URL ?? ''}`;
+    case 'embedded':
+      return `embedded:${path.resolve(settings.DATA_DIR, 'pglite')}`;
+  }
+}
+
+/**
+ * A handle on the process's connection to operational storage, or null when
+ * OPERATIONAL_STORAGE=off. Closing the handle releases it; the connection itself closes with
+ * the last handle.
+ */
+export async function openOperationalStorage(settings: Settings): Promise<Sql | null> {
+  const key = storageKey(settings);
+  if (key === null) return null;
+  let shared = registry.get(key);
+  if (!shared) {
+    const opening: Shared = {
+      sql:
+        settings.OPERATIONAL_STORAGE === 'postgres'
+          ? openServer(settings.DATABASE_URL ?? '')
+          : openEmbedded(path.resolve(settings.DATA_DIR, 'pglite')),
+      handles: 0,
+    };
+    // A failed open is forgotten, so the next caller tries again.
+    opening.sql.catch(() => {
+      if (registry.get(key) === opening) registry.delete(key);
+    });
+    registry.set(key, opening);
+    shared = opening;
+  }
+  const current = shared;
+  const sql = await current.sql;
+  current.handles += 1;
+  let closed = false;
+  return {
+    query: (text, params) => sql.query(text, params),
+    transaction: (work) => sql.transaction(work),
+    close: async () => {
+      if (closed) return;
+      closed = true;
+      current.handles -= 1;
+      if (current.handles > 0) return;
+      if (registry.get(key) === current) registry.delete(key);
+      await sql.close();
+    },
+  };
+}

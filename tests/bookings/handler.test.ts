@@ -1,0 +1,274 @@
+/**
+ * POST /api/bookings as a function of (Request, deps): real embedded PostgreSQL (PGlite), the
+ * real outbox in a temp folder, the real rate limiter on an injected clock.
+ */
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { handleBookingEnquiry, type BookingDeps } from '../../api/bookings/index.ts';
+import { mailerFromSettings } from '../../api/bookings/mailer.ts';
+import { EnquiryStore } from '../../api/bookings/store.ts';
+import { readSettings } from '../../api/config.ts';
+import { openEmbedded, type Sql } from '../../api/departures/sql.ts';
+import { bookingRateLimit } from '../../api/rules/policy.ts';
+import { createRateLimiter, MemoryCounterStore } from '../../api/rules/rate-limiter.ts';
+import { loadCatalogue } from '../helpers/content.ts';
+
+const catalogue = loadCatalogue(undefined, 'http://127.0.0.1:4321');
+const contact = catalogue.site.contactEmail;
+const valid = { tripSlug: 'sample-trek', name: 'Asha Rao', phone: '+91 98765 43210', groupSize: 4, preferredDeparture: 'October 2026', message: 'We are two families.' };
+
+let sql: Sql;
+let enquiries: EnquiryStore;
+let dataDir: string;
+
+beforeAll(async () => {
+  sql = await openEmbedded(null);
+  enquiries = new EnquiryStore(sql);
+  await enquiries.ready();
+});
+afterAll(async () => {
+  await sql.close();
+});
+beforeEach(async () => {
+  dataDir = mkdtempSync(path.join(tmpdir(), 'enquiries-'));
+  await sql.query('DELETE FROM enquiries');
+  return () => rmSync(dataDir, { recursive: true, force: true });
+});
+
+function deps(overrides: Partial<BookingDeps> = {}): BookingDeps {
+  return {
+    catalogue,
+    enquiries,
+    mailer: mailerFromSettings(readSettings({ DATA_DIR: dataDir }), { contactEmail: contact }),
+    limiter: null,
+    clock: () => new Date('2026-11-22T04:30:00Z'),
+    ...overrides,
+  };
+}
+
+function post(body: unknown, init: { type?: string; headers?: Record<string, string> } = {}): Request {
+  const type = init.type ?? 'application/json';
+  const text = typeof body === 'string' ? body : type.includes('json') ? JSON.stringify(body) : new URLSearchParams(body as Record<string, string>).toString();
+  return new Request('http://127.0.0.1:4321/api/bookings', { method: 'POST', body: text, headers: { 'Content-Type': type, ...init.headers } });
+}
+
+const ask = (request: Request, d = deps(), clientIp = '203.0.113.7') => handleBookingEnquiry(request, d, { clientIp });
+const outbox = () => {
+  try {
+    return readdirSync(path.join(dataDir, 'outbox'));
+  } catch {
+    return [];
+  }
+};
+
+describe('a valid enquiry', () => {
+  it('is stored, written to the outbox, and answered 201 with what happens next', async () => {
+    const response = await ask(post(valid));
+    expect(response.status).toBe(201);
+    expect(response.headers.get('Cache-Control')).toBe('no-store');
+    const body = (await response.json()) as { enquiry: { id: string; status: string; tripSlug: string }; next: string };
+    expect(body.enquiry).toEqual({ id: expect.stringMatching(/^enq-20261122-[a-z2-9]{10}$/), status: 'received', tripSlug: 'sample-trek' });
+    expect(body.next).toMatch(/guide will call you on \+91 98765 43210.*nothing is booked until then/);
+
+    const stored = await enquiries.get(body.enquiry.id);
+    expect(stored).toMatchObject({
+      name: 'Asha Rao',
+      groupSize: 4,
+      trip: { name: 'Fixture Trek', url: 'http://127.0.0.1:4321/treks/sample-trek' },
+      deliveryState: 'delivered',
+      attempts: 1,
+      lastError: null,
+      idempotencyKey: `enquiry/${body.enquiry.id}`,
+    });
+    expect(stored?.deliveryRef).toMatch(/^outbox:.*\.eml$/);
+
+    expect(outbox()).toEqual([`${body.enquiry.id}.eml`]);
+    const eml = readFileSync(path.join(dataDir, 'outbox', `${body.enquiry.id}.eml`), 'utf8');
+    expect(eml).toContain(`To: ${contact}`);
+    expect(eml).toContain('Subject: Enquiry: Fixture Trek, 4 people, Asha Rao');
+    expect(eml).toContain('Dates wanted: October 2026');
+    expect(eml).toContain('We are two families.');
+    expect(eml).toContain(`Idempotency-Key: enquiry/${body.enquiry.id}`);
+  });
+
+  it('delivered twice to the outbox still leaves one file, unchanged', async () => {
+    const response = await ask(post(valid));
+    const { enquiry } = (await response.json()) as { enquiry: { id: string } };
+    const file = path.join(dataDir, 'outbox', `${enquiry.id}.eml`);
+    const first = readFileSync(file, 'utf8');
+    await sql.query(`UPDATE enquiries SET delivery_state = 'failed' WHERE id = $1`, [enquiry.id]);
+    const { deliverEnquiry } = await import('../../api/bookings/deliver.ts');
+    const again = await deliverEnquiry(enquiry.id, { enquiries, mailer: deps().mailer, clock: () => new Date() });
+    expect(again.state).toBe('delivered');
+    expect(outbox()).toHaveLength(1);
+    expect(readFileSync(file, 'utf8')).toBe(first);
+  });
+});
+
+describe('refusals', () => {
+  it.each([
+    ['malformed JSON', post('{"tripSlug": ', {}), /not valid JSON/],
+    ['the wrong content type', post(JSON.stringify(valid), { type: 'text/plain' }), /Content-Type: application\/json/],
+    ['an oversize body', post({ ...valid, message: 'x'.repeat(20_000) }), /too large/],
+  ])('%s: 400 in plain language, nothing stored', async (_label, request, message) => {
+    const response = await ask(request);
+    expect(response.status).toBe(400);
+    const body = (await response.json()) as { error: { code: string; message: string; field?: string } };
+    expect(body.error.code).toBe('invalid_enquiry');
+    expect(body.error.message).toMatch(message);
+    expect(await enquiries.list()).toEqual([]);
+  });
+
+  it('names the faulty fields, first one first', async () => {
+    const response = await ask(post({ ...valid, phone: 'call me', groupSize: 40 }));
+    expect(response.status).toBe(400);
+    const { error } = (await response.json()) as { error: { code: string; message: string; field: string; fields: { field: string; message: string }[] } };
+    expect(error.field).toBe('phone');
+    expect(error.fields.map((f) => f.field)).toEqual(['phone', 'groupSize']);
+    expect(error.message).toMatch(/^2 fields need another look\. Give a phone number/);
+    expect(await enquiries.list()).toEqual([]);
+  });
+
+  it('turns away a filled honeypot without storing or sending', async () => {
+    const response = await ask(post({ ...valid, website: 'https://spam.example' }));
+    expect(response.status).toBe(400);
+    expect(((await response.json()) as { error: { field: string } }).error.field).toBe('website');
+    expect(await enquiries.list()).toEqual([]);
+    expect(outbox()).toEqual([]);
+  });
+
+  it.each(['GET', 'PUT', 'DELETE', 'OPTIONS'])('%s: 405 with Allow: POST, as plain JSON', async (method) => {
+    const response = await ask(new Request('http://127.0.0.1:4321/api/bookings', { method }));
+    expect(response.status).toBe(405);
+    expect(response.headers.get('Allow')).toBe('POST');
+    expect(response.headers.get('Content-Type')).toMatch(/^application\/json/);
+    expect(await response.json()).toEqual({ error: { code: 'method_not_allowed', message: 'Send a booking enquiry with POST.' } });
+  });
+});
+
+describe('when an enquiry cannot be kept or sent', () => {
+  it('storage switched off: 503 pointing at the contact email; nothing sent', async () => {
+    const response = await ask(post(valid), deps({ enquiries: null }));
+    expect(response.status).toBe(503);
+    const { error } = (await response.json()) as { error: { code: string; message: string } };
+    expect(error.code).toBe('enquiries_unavailable');
+    expect(error.message).toContain(contact);
+    expect(outbox()).toEqual([]);
+  });
+
+  it('storage failing: 502 pointing at the contact email; nothing sent', async () => {
+    const broken = await openEmbedded(null);
+    await broken.close();
+    const response = await ask(post(valid), deps({ enquiries: new EnquiryStore(broken) }));
+    expect(response.status).toBe(502);
+    const { error } = (await response.json()) as { error: { code: string; message: string } };
+    expect(error.code).toBe('storage_error');
+    expect(error.message).toContain(contact);
+    expect(outbox()).toEqual([]);
+  });
+
+  it('outbox not writable: 503, the enquiry stays stored as failed', async () => {
+    writeFileSync(path.join(dataDir, 'outbox'), 'a file where the folder should be');
+    const response = await ask(post(valid));
+    expect(response.status).toBe(503);
+    const body = (await response.json()) as { error: { code: string }; enquiry: { id: string; status: string }; next: string };
+    expect(body.error.code).toBe('delivery_unavailable');
+    expect(body.enquiry.status).toBe('saved');
+    expect(body.next).toMatch(/do not need to send it again/);
+    expect(await enquiries.get(body.enquiry.id)).toMatchObject({ deliveryState: 'failed', attempts: 1, lastError: expect.stringContaining('outbox') });
+  });
+
+  it('Resend key without recipient or sender: 503, stored as failed', async () => {
+    const mailer = mailerFromSettings(readSettings({ DATA_DIR: dataDir, RESEND_API_KEY: 're_x' }), { contactEmail: contact });
+    const response = await ask(post(valid), deps({ mailer }));
+    expect(response.status).toBe(503);
+    const body = (await response.json()) as { error: { code: string }; enquiry: { id: string } };
+    expect(body.error.code).toBe('delivery_unavailable');
+    expect(await enquiries.get(body.enquiry.id)).toMatchObject({
+      deliveryState: 'failed',
+      lastError: 'not configured: RESEND_API_KEY is set but BOOKING_EMAIL_TO and BOOKING_EMAIL_FROM are not',
+    });
+  });
+});
+
+describe('the per-IP enquiry limit', () => {
+  it('allows 5 per 10 minutes per IP, then 429 with Retry-After and no RateLimit headers', async () => {
+    let now = Date.parse('2026-11-22T04:30:00Z');
+    const limiter = createRateLimiter(bookingRateLimit, new MemoryCounterStore(), () => now);
+    const d = deps({ limiter });
+    for (let i = 0; i < 5; i += 1) {
+      // Refused enquiries count too: the limit is on attempts.
+      const response = await ask(post(i % 2 ? valid : { ...valid, phone: 'x' }), d);
+      expect(response.status).toBe(i % 2 ? 201 : 400);
+    }
+    const limited = await ask(post(valid), d);
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get('Retry-After')).toBe('600');
+    const names = [...limited.headers.keys()];
+    expect(names.filter((n) => n.toLowerCase().includes('ratelimit'))).toEqual([]);
+    const { error } = (await limited.json()) as { error: { code: string; message: string } };
+    expect(error.code).toBe('rate_limited');
+    expect(error.message).toMatch(/at most 5 every 10 minutes\. Try again in 10 minutes/);
+    expect(await enquiries.list()).toHaveLength(2);
+
+    expect((await ask(post(valid), d, '198.51.100.1')).status).toBe(201); // another visitor
+
+    now += 599_500;
+    const stillLimited = await ask(post(valid), d);
+    expect(stillLimited.status).toBe(429);
+    expect(stillLimited.headers.get('Retry-After')).toBe('1');
+
+    now += 500;
+    expect((await ask(post(valid), d)).status).toBe(201);
+  });
+
+  it('counts a plain form post the same way and answers it in HTML', async () => {
+    const now = Date.parse('2026-11-22T04:30:00Z');
+    const limiter = createRateLimiter(bookingRateLimit, new MemoryCounterStore(), () => now);
+    const form = { ...valid, groupSize: '2', website: '' };
+    for (let i = 0; i < 5; i += 1) expect((await ask(post(form, { type: 'application/x-www-form-urlencoded' }), deps({ limiter }))).status).toBe(303);
+    const limited = await ask(post(form, { type: 'application/x-www-form-urlencoded' }), deps({ limiter }));
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get('Content-Type')).toBe('text/html; charset=utf-8');
+    expect(limited.headers.get('Retry-After')).toBe('600');
+  });
+
+  it('lets enquiries through when the counter store fails', async () => {
+    const limiter = createRateLimiter(bookingRateLimit, { hit: () => Promise.reject(new Error('counters down')) });
+    expect((await ask(post(valid), deps({ limiter }))).status).toBe(201);
+  });
+});
+
+describe('the plain HTML form (no JavaScript)', () => {
+  const form = { tripSlug: 'sample-trek', name: 'Asha Rao', phone: '98765 43210', groupSize: '2', preferredDeparture: '', message: '', website: '' };
+
+  it('success: 303 to the thank-you page, the enquiry stored and sent', async () => {
+    const response = await ask(post(form, { type: 'application/x-www-form-urlencoded', headers: { Origin: 'http://127.0.0.1:4321' } }));
+    expect(response.status).toBe(303);
+    expect(response.headers.get('Location')).toBe('/enquiry-sent');
+    const [stored] = await enquiries.list();
+    expect(stored).toMatchObject({ phone: '98765 43210', groupSize: 2, preferredDeparture: null, message: null, deliveryState: 'delivered' });
+  });
+
+  it('errors: an HTML page naming each problem, escaped, with a way back to the trip', async () => {
+    const response = await ask(post({ ...form, name: '', groupSize: '<b>99</b>' }, { type: 'application/x-www-form-urlencoded' }));
+    expect(response.status).toBe(400);
+    expect(response.headers.get('Content-Type')).toBe('text/html; charset=utf-8');
+    const html = await response.text();
+    expect(html).toContain('<h1>Your enquiry was not sent</h1>');
+    expect(html).toContain('<li>Tell us your name so the guide knows whom to ask for.</li>');
+    expect(html).toContain('Group size must be a whole number from 1 to 12 for Fixture Trek');
+    expect(html).not.toContain('<b>99');
+    expect(html).toContain('<a href="/treks/sample-trek#enquiry-form">Back to Fixture Trek</a>');
+    expect(html).toContain(`mailto:${contact}`);
+  });
+
+  it('a form posted from another site: 403, nothing stored', async () => {
+    const response = await ask(post(form, { type: 'application/x-www-form-urlencoded', headers: { Origin: 'https://evil.example' } }));
+    expect(response.status).toBe(403);
+    expect(await response.text()).toContain('only be sent from our own trip pages');
+    expect(await enquiries.list()).toEqual([]);
+  });
+});

@@ -1,0 +1,220 @@
+/** The enquiry's fields and bounds, the body reader, and the email's escaping, as tables. */
+import { describe, expect, it } from 'vitest';
+import { readEnquiryBody, maxBodyBytes } from '../../api/bookings/body.ts';
+import { composeEnquiryEmail, escapeHtml } from '../../api/bookings/email.ts';
+import { checkEnquiry, checkPhone, cleanText, groupSizeCap, type EnquiryField } from '../../api/bookings/enquiry.ts';
+import type { StoredEnquiry } from '../../api/bookings/store.ts';
+import { loadCatalogue } from '../helpers/content.ts';
+
+const catalogue = loadCatalogue();
+const valid = { tripSlug: 'sample-trek', name: 'Asha Rao', phone: '+91 98765 43210', groupSize: 4 };
+
+describe('groupSizeCap', () => {
+  it.each([
+    ['Up to 12 trekkers', 12],
+    ['Up to 12', 12],
+    ['Up to 8 climbers, one guide for every two climbers on summit day', 8],
+    ['Up to 8 climbers, 1 guide to 2 climbers on summit day', 8],
+    ['Maximum 6', 6],
+    ['10 people', 10],
+    ['Small groups', 12],
+    [undefined, 12],
+  ])('%s → %i', (text, cap) => expect(groupSizeCap(text)).toBe(cap));
+});
+
+describe('checkPhone', () => {
+  it.each([
+    ['+91 98765 43210', true],
+    ['9876543210', true],
+    ['098765-43210', true],
+    ['+1 (415) 555-0132', true],
+    ['+44 20 7946 0958', true],
+    ['+977-1-4412345', true],
+    ['  +91 98765 43210  ', true],
+    ['1234567', false], // 7 digits
+    ['+1234567890123456', false], // 16 digits
+    ['98765 ext 43210', false],
+    ['++91 9876543210', false],
+    ['91+9876543210', false],
+    ['', false],
+  ])('%j valid: %s', (phone, ok) => expect(checkPhone(phone) !== null).toBe(ok));
+});
+
+describe('cleanText', () => {
+  it('trims, collapses whitespace and drops control characters on one line', () => {
+    expect(cleanText('  Asha\u0000 \t Rao\r\n ')).toBe('Asha Rao');
+  });
+  it('keeps line breaks in a message and normalises them to \\n', () => {
+    expect(cleanText('Line one\r\nLine two\u0007\n', true)).toBe('Line one\nLine two');
+  });
+  it('applies Unicode NFC', () => {
+    expect(cleanText('Re\u0301nuka')).toBe('Rénuka');
+  });
+});
+
+type Row = [label: string, change: Record<string, unknown>, field: EnquiryField | null];
+
+const rows: Row[] = [
+  ['a minimal valid enquiry', {}, null],
+  ['all optional fields', { message: 'Two of us are vegetarian.', preferredDeparture: 'October 2026' }, null],
+  ['groupSize as a digit string (web form)', { groupSize: '3' }, null],
+  ['groupSize at the cap', { groupSize: 12 }, null],
+  ['a name of exactly 100 characters', { name: 'a'.repeat(100) }, null],
+  ['a message of exactly 2000 characters', { message: 'm'.repeat(2000) }, null],
+  ['null optional fields', { message: null, preferredDeparture: null }, null],
+  ['unknown extra fields', { email: 'x@example.com', utm: 'ad' }, null],
+  ['missing tripSlug', { tripSlug: undefined }, 'tripSlug'],
+  ['an unknown trip', { tripSlug: 'no-such-trip' }, 'tripSlug'],
+  ['tripSlug not a string', { tripSlug: ['sample-trek'] }, 'tripSlug'],
+  ['missing name', { name: undefined }, 'name'],
+  ['a blank name', { name: '   ' }, 'name'],
+  ['a name over 100 characters', { name: 'a'.repeat(101) }, 'name'],
+  ['missing phone', { phone: undefined }, 'phone'],
+  ['a phone with letters', { phone: 'call me' }, 'phone'],
+  ['a phone too short', { phone: '12345' }, 'phone'],
+  ['missing groupSize', { groupSize: undefined }, 'groupSize'],
+  ['groupSize 0', { groupSize: 0 }, 'groupSize'],
+  ['groupSize over the cap', { groupSize: 13 }, 'groupSize'],
+  ['groupSize not whole', { groupSize: 2.5 }, 'groupSize'],
+  ['groupSize negative', { groupSize: -1 }, 'groupSize'],
+  ['groupSize as words', { groupSize: 'two' }, 'groupSize'],
+  ['a message over 2000 characters', { message: 'm'.repeat(2001) }, 'message'],
+  ['a message that is not text', { message: { text: 'hi' } }, 'message'],
+  ['dates wanted over 100 characters', { preferredDeparture: 'd'.repeat(101) }, 'preferredDeparture'],
+  ['dates wanted not text', { preferredDeparture: 20261012 }, 'preferredDeparture'],
+  ['the honeypot filled in', { website: 'http://spam.example' }, 'website'],
+];
+
+describe('checkEnquiry', () => {
+  it.each(rows)('%s', (_label, change, field) => {
+    const result = checkEnquiry({ ...valid, ...change }, catalogue);
+    if (field === null) {
+      expect(result).toMatchObject({ ok: true });
+    } else {
+      expect(result.ok).toBe(false);
+      if (result.ok) return;
+      expect(result.errors.map((e) => e.field)).toEqual([field]);
+      expect(result.errors[0]?.message.length).toBeGreaterThan(10);
+    }
+  });
+
+  it('reports every faulty field at once, each in its own sentence', () => {
+    const result = checkEnquiry({ tripSlug: 'sample-trek', groupSize: 40 }, catalogue);
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.errors.map((e) => e.field)).toEqual(['name', 'phone', 'groupSize']);
+    expect(result.errors[2]?.message).toContain('1 to 12 for Fixture Trek');
+  });
+
+  it('uses the cap in the trip\'s published group size', () => {
+    const capped = { ...catalogue, trips: catalogue.trips.map((t) => (t.trip.slug === 'sample-expedition' ? { ...t, trip: { ...t.trip, groupSize: 'Up to 8 climbers, 1 guide to 2 climbers on summit day' } } : t)) };
+    expect(checkEnquiry({ ...valid, tripSlug: 'sample-expedition', groupSize: 8 }, capped).ok).toBe(true);
+    expect(checkEnquiry({ ...valid, tripSlug: 'sample-expedition', groupSize: 9 }, capped).ok).toBe(false);
+  });
+
+  it('normalises what it keeps', () => {
+    const result = checkEnquiry({ ...valid, name: '  Asha \n Rao ', message: ' Hello\r\nthere \u0000', preferredDeparture: '  ' }, catalogue);
+    expect(result).toEqual({
+      ok: true,
+      enquiry: { tripSlug: 'sample-trek', name: 'Asha Rao', phone: '+91 98765 43210', groupSize: 4, preferredDeparture: null, message: 'Hello\nthere' },
+    });
+  });
+});
+
+function post(body: BodyInit | null, contentType: string | null, headers: Record<string, string> = {}): Request {
+  return new Request('http://127.0.0.1/api/bookings', {
+    method: 'POST',
+    body,
+    headers: { ...(contentType ? { 'Content-Type': contentType } : {}), ...headers },
+    ...(body instanceof ReadableStream ? { duplex: 'half' } : {}),
+  } as RequestInit);
+}
+
+describe('readEnquiryBody', () => {
+  it('reads JSON, with or without a charset', async () => {
+    expect(await readEnquiryBody(post(JSON.stringify(valid), 'application/json; charset=utf-8'))).toEqual({ ok: true, format: 'json', fields: valid });
+  });
+
+  it('reads a URL-encoded web form', async () => {
+    const form = new URLSearchParams({ tripSlug: 'sample-trek', name: 'Asha Rao', groupSize: '2' }).toString();
+    expect(await readEnquiryBody(post(form, 'application/x-www-form-urlencoded'))).toEqual({
+      ok: true,
+      format: 'form',
+      fields: { tripSlug: 'sample-trek', name: 'Asha Rao', groupSize: '2' },
+    });
+  });
+
+  it.each([
+    ['no content type', '{}', null, /application\/json/],
+    ['text/plain', '{}', 'text/plain', /application\/json/],
+    ['multipart', '--x--', 'multipart/form-data; boundary=x', /application\/json/],
+    ['malformed JSON', '{"name": ', 'application/json', /not valid JSON/],
+    ['a JSON array', '[1, 2]', 'application/json', /one JSON object/],
+    ['JSON null', 'null', 'application/json', /one JSON object/],
+    ['invalid UTF-8', new Uint8Array([0x7b, 0xff, 0x7d]), 'application/json', /UTF-8/],
+  ] as const)('refuses %s in plain language', async (_label, body, type, message) => {
+    const result = await readEnquiryBody(post(body as BodyInit, type));
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(result.message).toMatch(message);
+  });
+
+  it('refuses a declared oversize body without reading it', async () => {
+    const result = await readEnquiryBody(post('{}', 'application/json', { 'Content-Length': String(maxBodyBytes + 1) }));
+    expect(result).toMatchObject({ ok: false, message: expect.stringMatching(/too large.*16 KB/) });
+  });
+
+  it('stops reading an oversize streamed body at the cap', async () => {
+    let pulled = 0;
+    const chunk = new TextEncoder().encode('x'.repeat(4096));
+    const endless = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        pulled += chunk.byteLength;
+        controller.enqueue(chunk);
+      },
+    });
+    const result = await readEnquiryBody(post(endless, 'application/json'));
+    expect(result).toMatchObject({ ok: false, message: expect.stringMatching(/too large/) });
+    expect(pulled).toBeLessThanOrEqual(maxBodyBytes + 3 * chunk.byteLength);
+  });
+});
+
+describe('the enquiry email', () => {
+  const enquiry: StoredEnquiry = {
+    id: 'enq-20261122-abcdefghij',
+    tripSlug: 'sample-trek',
+    trip: { name: 'Fixture Trek', url: 'https://example.test/treks/sample-trek' },
+    name: '<script>alert("x")</script> & Co',
+    phone: '+91 98765 43210',
+    groupSize: 3,
+    preferredDeparture: '12 Oct 2026 to 20 Oct 2026',
+    message: 'Line one\n<b>bold?</b>',
+    createdAt: new Date('2026-11-22T04:30:00Z'),
+    deliveryState: 'pending',
+    attempts: 0,
+    lastAttemptAt: null,
+    lastError: null,
+    deliveredAt: null,
+    deliveryRef: null,
+    idempotencyKey: 'enquiry/enq-20261122-abcdefghij',
+  };
+  const email = composeEnquiryEmail(enquiry);
+
+  it('names trip, dates wanted, group, contact and message in the text', () => {
+    for (const part of ['Fixture Trek', 'Dates wanted:', '12 Oct 2026 to 20 Oct 2026', '3 people', '+91 98765 43210', 'Line one\n<b>bold?</b>', '22 Nov 2026', 'IST']) {
+      expect(email.text).toContain(part);
+    }
+    expect(email.subject).toBe('Enquiry: Fixture Trek, 3 people, <script>alert("x")</script> & Co');
+  });
+
+  it('escapes every visitor value in the HTML', () => {
+    expect(email.html).not.toContain('<script>');
+    expect(email.html).not.toContain('<b>bold');
+    expect(email.html).toContain('&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; Co');
+    expect(email.html).toContain('&lt;b&gt;bold?&lt;/b&gt;');
+    expect(escapeHtml(`'"<>&`)).toBe('&#39;&quot;&lt;&gt;&amp;');
+  });
+
+  it('is the same email on every attempt, as the idempotency key requires', () => {
+    expect(composeEnquiryEmail({ ...enquiry, attempts: 3, lastError: 'x' })).toEqual(email);
+  });
+});
