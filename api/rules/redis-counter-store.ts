@@ -1,44 +1,66 @@
 /**
- * Rate-limit counters in Redis, shared by every instance. One Lua script increments the
- * window's counter and sets its expiry in a single atomic step, so concurrent requests on
- * several servers can never both take the last slot.
+ * Rate-limit counters in Redis over TCP (node-redis), shared by every Node instance that points
+ * at the same server. Each hit is the atomic window script (window-script.ts), bounded by a
+ * short timeout so a slow or silent Redis costs a request at most that long before the rules
+ * fail open. Not for the edge runtime: see upstash-counter-store.ts there.
  */
 import { createClient, type RedisClientType } from 'redis';
 import type { CounterStore, WindowCount } from './rate-limiter.ts';
+import { windowCountFromReply, windowHitScript } from './window-script.ts';
 
-const hitScript = `
-local count = redis.call('INCR', KEYS[1])
-if count == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
-local ttl = redis.call('PTTL', KEYS[1])
-if ttl < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]); ttl = tonumber(ARGV[1]) end
-return { count, ttl }
-`;
+export interface RedisCounterStoreOptions {
+  /** Longest a hit may take, in milliseconds. */
+  hitTimeoutMs?: number;
+  /** Longest connect() waits for the first connection before returning anyway. */
+  readyWithinMs?: number;
+}
+
+/** Rejects when `promise` has not settled within `ms`; its late result is dropped. */
+function within<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const expiry = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer from Redis within ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, expiry]).finally(() => clearTimeout(timer));
+}
 
 export class RedisCounterStore implements CounterStore {
   readonly #client: RedisClientType;
+  readonly #hitTimeoutMs: number;
 
-  constructor(client: RedisClientType) {
+  constructor(client: RedisClientType, hitTimeoutMs = 250) {
     this.#client = client;
+    this.#hitTimeoutMs = hitTimeoutMs;
   }
 
-  static async connect(url: string, timeoutMs = 500): Promise<RedisCounterStore> {
+  /**
+   * Connects and reconnects in the background for as long as the process lives. Waits briefly
+   * for the first connection, so a fresh server counts from its first request; a Redis that is
+   * down at start (or later) means failing open until it is back, never failing to start.
+   */
+  static async connect(url: string, { hitTimeoutMs = 250, readyWithinMs = 1000 }: RedisCounterStoreOptions = {}): Promise<RedisCounterStore> {
     const client: RedisClientType = createClient({
       url,
-      socket: { connectTimeout: timeoutMs, reconnectStrategy: (retries) => Math.min(retries * 200, 2000) },
-      // Fail fast while disconnected instead of queueing requests behind a dead server.
+      socket: { connectTimeout: 1000, reconnectStrategy: (retries) => Math.min(50 + retries * 200, 2000) },
+      // Fail at once while disconnected, and when a silent server has let hits pile up,
+      // instead of queueing requests behind it.
       disableOfflineQueue: true,
+      commandsQueueMaxLength: 1000,
     });
-    client.on('error', () => undefined); // reported by the rules when a hit fails
-    await client.connect().catch(() => undefined);
-    return new RedisCounterStore(client);
+    client.on('error', () => undefined); // reported by the rules, once per interval, when a hit fails
+    const connected = client.connect().catch(() => undefined);
+    await within(connected, readyWithinMs).catch(() => undefined);
+    return new RedisCounterStore(client, hitTimeoutMs);
   }
 
   async hit(key: string, windowMs: number): Promise<WindowCount> {
-    const reply = (await this.#client.eval(hitScript, { keys: [key], arguments: [String(windowMs)] })) as [number, number];
-    return { count: Number(reply[0]), resetMs: Number(reply[1]) };
+    // node-redis's own command timeout stops once a command is written; a server that accepts
+    // the bytes and never answers (paused, overloaded) would hold the request without this.
+    const reply = await within(this.#client.eval(windowHitScript, { keys: [key], arguments: [String(windowMs)] }), this.#hitTimeoutMs);
+    return windowCountFromReply(reply);
   }
 
   async close(): Promise<void> {
-    await this.#client.quit().catch(() => undefined);
+    await this.#client.close().catch(() => undefined);
   }
 }

@@ -1,0 +1,149 @@
+/**
+ * Shared counters in a real redis-server (started here on a free loopback port): several
+ * servers share one exact quota, a window ends when Redis expires it, and a Redis that is gone
+ * or silent leaves the API answering (fail open) until counting resumes by itself.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
+import { createClient, type RedisClientType } from 'redis';
+import { startServer, type RunningServer } from '../helpers/project.ts';
+import { startRedis, type RunningRedis } from '../helpers/redis.ts';
+
+let redis: RunningRedis;
+let admin: RedisClientType;
+const started: RunningServer[] = [];
+
+beforeAll(async () => {
+  redis = await startRedis();
+  admin = createClient({ url: redis.url, socket: { reconnectStrategy: () => 100 } });
+  admin.on('error', () => undefined);
+  await admin.connect();
+});
+afterEach(async () => {
+  await Promise.all(started.splice(0).map((s) => s.stop()));
+  await redis.start().catch(() => undefined); // a test may have stopped it
+  await admin.flushAll();
+});
+afterAll(async () => {
+  await admin?.close().catch(() => undefined);
+  await redis?.remove();
+});
+
+async function server(): Promise<RunningServer> {
+  const s = await startServer(inject('fixtureSite'), { REDIS_URL: redis.url });
+  started.push(s);
+  return s;
+}
+
+function remaining(res: Response): number | null {
+  const value = res.headers.get('ratelimit-remaining');
+  return value === null ? null : Number(value);
+}
+
+async function timedGet(url: string): Promise<{ res: Response; ms: number }> {
+  const t0 = performance.now();
+  const res = await fetch(url);
+  await res.arrayBuffer();
+  return { res, ms: performance.now() - t0 };
+}
+
+async function until(check: () => Promise<boolean>, what: string, ms = 8000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+const outageLines = (s: RunningServer) => s.output().split('\n').filter((l) => l.includes('counter store unavailable')).length;
+
+describe('rate limits shared through Redis', () => {
+  it('lets exactly 120 requests through two servers under concurrent load from one client IP', async () => {
+    const [a, b] = await Promise.all([server(), server()]);
+    const responses = await Promise.all(Array.from({ length: 160 }, (_, i) => fetch(`${(i % 2 ? a : b).url}/v1/trips`)));
+    const ok = responses.filter((r) => r.status === 200);
+    expect(ok).toHaveLength(120);
+    expect(responses.filter((r) => r.status === 429)).toHaveLength(40);
+    expect(ok.map((r) => remaining(r)).sort((x, y) => x! - y!)).toEqual(Array.from({ length: 120 }, (_, i) => i));
+    // Both servers took part, and the count lives in Redis under the client's key.
+    expect(new Set(ok.map((r) => r.url.slice(0, r.url.indexOf('/v1')))).size).toBe(2);
+    expect(await admin.keys('rl:api:*')).toEqual(['rl:api:127.0.0.1']);
+    expect(Number(await admin.get('rl:api:127.0.0.1'))).toBe(160);
+    await Promise.all(responses.map((r) => r.arrayBuffer()));
+  });
+
+  it('restores the quota when the window ends (Redis expires the counter)', async () => {
+    const s = await server();
+    const first = await fetch(`${s.url}/v1/`);
+    expect(first.headers.get('ratelimit-reset')).toBe('60');
+    const ttl = await admin.pTTL('rl:api:127.0.0.1');
+    expect(ttl).toBeGreaterThan(0);
+    expect(ttl).toBeLessThanOrEqual(60_000);
+    await Promise.all(Array.from({ length: 119 }, () => fetch(`${s.url}/v1/`).then((r) => r.arrayBuffer())));
+    const over = await fetch(`${s.url}/v1/`);
+    expect(over.status).toBe(429);
+    expect(Number(over.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+
+    // What sixty seconds would do: the window's counter expires.
+    await admin.pExpire('rl:api:127.0.0.1', 1);
+    await new Promise((r) => setTimeout(r, 20));
+    const fresh = await fetch(`${s.url}/v1/`);
+    expect(fresh.status).toBe(200);
+    expect(remaining(fresh)).toBe(119);
+    expect(fresh.headers.get('ratelimit-reset')).toBe('60');
+  });
+
+  it('keeps answering without rate-limit numbers while Redis is down, logs it once, and resumes counting', async () => {
+    const s = await server();
+    for (let i = 0; i < 3; i += 1) await timedGet(`${s.url}/v1/`);
+    expect(remaining((await timedGet(`${s.url}/v1/`)).res)).toBe(116);
+
+    await redis.stop();
+    const during = [...(await Promise.all(Array.from({ length: 20 }, () => timedGet(`${s.url}/v1/trips`))))];
+    for (let i = 0; i < 10; i += 1) during.push(await timedGet(`${s.url}/v1/trips/no-such-trip`));
+    for (const { res, ms } of during) {
+      expect([200, 404]).toContain(res.status);
+      expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
+      for (const name of ['ratelimit', 'ratelimit-remaining', 'ratelimit-limit', 'x-ratelimit-remaining', 'retry-after']) expect(res.headers.get(name)).toBeNull();
+      expect(ms).toBeLessThan(3000); // loose for a busy machine; a hang would never answer
+    }
+    expect(outageLines(s)).toBe(1);
+
+    await redis.start(); // empty: nothing was persisted
+    await until(async () => remaining((await timedGet(`${s.url}/v1/`)).res) !== null, 'counting to resume');
+    const resumed = (await timedGet(`${s.url}/v1/`)).res;
+    expect(remaining(resumed)).toBeLessThanOrEqual(118);
+    expect(resumed.headers.get('ratelimit-policy')).toBe('120;w=60');
+    expect(s.output()).toContain('counter store reachable again');
+    expect(outageLines(s)).toBe(1);
+  });
+
+  it('does not let a Redis that accepts connections but never answers hold requests', async () => {
+    const s = await server();
+    expect(remaining((await timedGet(`${s.url}/v1/`)).res)).toBe(119);
+    redis.pause();
+    try {
+      const during = await Promise.all(Array.from({ length: 10 }, () => timedGet(`${s.url}/v1/peaks`)));
+      for (const { res, ms } of during) {
+        expect(res.status).toBe(200);
+        expect(res.headers.get('ratelimit-remaining')).toBeNull();
+        expect(ms).toBeLessThan(3000); // each hit gives up after 250 ms
+      }
+    } finally {
+      redis.resume();
+    }
+    await until(async () => remaining((await timedGet(`${s.url}/v1/`)).res) !== null, 'counting to resume');
+    expect(outageLines(s)).toBe(1);
+  });
+
+  it('starts and fails open when Redis is down at start, and counts once it appears', async () => {
+    await redis.stop();
+    const t0 = performance.now();
+    const s = await server();
+    expect(performance.now() - t0).toBeLessThan(10_000);
+    const { res } = await timedGet(`${s.url}/v1/`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('ratelimit-remaining')).toBeNull();
+    await redis.start();
+    await until(async () => remaining((await timedGet(`${s.url}/v1/`)).res) !== null, 'counting to begin');
+  });
+});
