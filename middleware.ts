@@ -6,22 +6,42 @@
  */
 import { applyRules } from './api/rules/index.ts';
 import { apiRateLimit } from './api/rules/policy.ts';
-import { createRateLimiter, MemoryCounterStore } from './api/rules/rate-limiter.ts';
+import { createRateLimiter, MemoryCounterStore, type CounterStore } from './api/rules/rate-limiter.ts';
+import { UpstashCounterStore, upstashSettings } from './api/rules/upstash-counter-store.ts';
 
-const siteUrl = (process.env.SITE_URL ?? '').replace(/\/+$/, '');
-// Counts kept per edge instance until a shared store is configured.
-const apiLimiter = createRateLimiter(apiRateLimit, new MemoryCounterStore());
+type Env = Record<string, string | undefined>;
 
-export default async function middleware(request: Request): Promise<Response> {
-  const url = new URL(request.url);
-  const outcome = await applyRules(request, { siteUrl: siteUrl || url.origin, apiLimiter, trustProxy: 'vercel' });
-  if (outcome.kind === 'respond') return outcome.response;
-  // Vercel's middleware protocol: continue (or rewrite) and add these headers to the response.
-  const headers = new Headers(outcome.headers);
-  if (outcome.pathname !== url.pathname) {
-    headers.set('x-middleware-rewrite', new URL(outcome.pathname + url.search, url).href);
-  } else {
-    headers.set('x-middleware-next', '1');
-  }
-  return new Response(null, { headers });
+/**
+ * Counters shared by every edge instance when Upstash Redis (or a Marketplace Redis with the
+ * same REST interface) is configured; otherwise each instance counts alone, which lets a client
+ * spread over several instances exceed the quota.
+ */
+function edgeCounterStore(env: Env): CounterStore {
+  const upstash = upstashSettings(env);
+  if (upstash) return new UpstashCounterStore(upstash);
+  console.warn('[rate-limit] no UPSTASH_REDIS_REST_URL/TOKEN (or KV_REST_API_URL/TOKEN): counting per edge instance');
+  return new MemoryCounterStore();
 }
+
+/** The middleware for one environment; the default export reads the deployment's. */
+export function requestRulesMiddleware(env: Env) {
+  const siteUrl = (env.SITE_URL ?? '').replace(/\/+$/, '');
+  const apiLimiter = createRateLimiter(apiRateLimit, edgeCounterStore(env));
+
+  return async function middleware(request: Request): Promise<Response> {
+    const url = new URL(request.url);
+    // Always behind Vercel here, whose client-IP header cannot be forged by the client.
+    const outcome = await applyRules(request, { siteUrl: siteUrl || url.origin, apiLimiter, trustProxy: 'vercel' });
+    if (outcome.kind === 'respond') return outcome.response;
+    // Vercel's middleware protocol: continue (or rewrite) and add these headers to the response.
+    const headers = new Headers(outcome.headers);
+    if (outcome.pathname !== url.pathname) {
+      headers.set('x-middleware-rewrite', new URL(outcome.pathname + url.search, url).href);
+    } else {
+      headers.set('x-middleware-next', '1');
+    }
+    return new Response(null, { headers });
+  };
+}
+
+export default requestRulesMiddleware(process.env);

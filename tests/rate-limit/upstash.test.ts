@@ -1,0 +1,142 @@
+/**
+ * The Vercel host (middleware.ts) with counters in Redis over Upstash's REST protocol: a real
+ * redis-server behind a loopback translator of that protocol (tests/helpers/upstash-rest.ts).
+ * Each middleware instance stands for one edge instance; they share the quota through Redis.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createClient, type RedisClientType } from 'redis';
+import { requestRulesMiddleware } from '../../middleware.ts';
+import { freePort } from '../helpers/project.ts';
+import { startRedis, type RunningRedis } from '../helpers/redis.ts';
+import { startUpstashRest, type UpstashRest } from '../helpers/upstash-rest.ts';
+
+let redis: RunningRedis;
+let rest: UpstashRest;
+let admin: RedisClientType;
+
+beforeAll(async () => {
+  redis = await startRedis();
+  rest = await startUpstashRest(redis.url);
+  admin = createClient({ url: redis.url });
+  admin.on('error', () => undefined);
+  await admin.connect();
+});
+afterEach(async () => {
+  redis.resume();
+  await admin.flushAll();
+});
+afterAll(async () => {
+  await rest?.close();
+  await admin?.close().catch(() => undefined);
+  await redis?.remove();
+});
+
+const client = '203.0.113.50';
+const site = 'https://catalogue.example';
+
+function edgeRequest(path: string, ip = client): Request {
+  // What Vercel hands the edge function: its own client-IP header, whatever the client sent.
+  return new Request(`${site}${path}`, { headers: { 'x-real-ip': ip, 'x-forwarded-for': ip } });
+}
+
+function upstashEnv(names: 'upstash' | 'marketplace', url = rest.url, token = rest.token) {
+  return names === 'upstash'
+    ? { SITE_URL: site, UPSTASH_REDIS_REST_URL: url, UPSTASH_REDIS_REST_TOKEN: token }
+    : { SITE_URL: site, KV_REST_API_URL: url, KV_REST_API_TOKEN: token };
+}
+
+function remaining(res: Response): number | null {
+  const value = res.headers.get('ratelimit-remaining');
+  return value === null ? null : Number(value);
+}
+
+/** Passed on to static files or the function (Vercel's middleware protocol), with no numbers. */
+function expectFailedOpen(res: Response): void {
+  expect(res.status).toBe(200);
+  expect(res.headers.get('x-middleware-next')).toBe('1');
+  for (const name of ['ratelimit', 'ratelimit-remaining', 'x-ratelimit-remaining', 'retry-after']) expect(res.headers.get(name)).toBeNull();
+}
+
+describe('edge middleware with counters over the Upstash REST protocol', () => {
+  it('lets exactly 120 requests through two edge instances, under either pair of setting names', async () => {
+    const a = requestRulesMiddleware(upstashEnv('upstash'));
+    const b = requestRulesMiddleware(upstashEnv('marketplace'));
+    const before = rest.requests['/'] ?? 0;
+    const responses = await Promise.all(Array.from({ length: 150 }, (_, i) => (i % 2 ? a : b)(edgeRequest('/v1/trips'))));
+    const passed = responses.filter((r) => r.headers.get('x-middleware-next') === '1');
+    expect(passed).toHaveLength(120);
+    expect(passed.map((r) => remaining(r)).sort((x, y) => x! - y!)).toEqual(Array.from({ length: 120 }, (_, i) => i));
+    const refused = responses.filter((r) => r.status === 429);
+    expect(refused).toHaveLength(30);
+    for (const res of refused) {
+      expect(res.headers.get('ratelimit-remaining')).toBe('0');
+      expect(Number(res.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+      const body = await res.json();
+      expect(body.error).toMatchObject({ code: 'rate_limited', status: 429 });
+      expect(body.error.documentationUrl).toBe(`${site}/developers#errors`);
+    }
+    expect(Number(await admin.get(`rl:api:${client}`))).toBe(150);
+    expect((rest.requests['/'] ?? 0) - before).toBe(150); // one EVAL per request
+  });
+
+  it('counts each client IP apart and restores the quota when the window ends', async () => {
+    const edge = requestRulesMiddleware(upstashEnv('upstash'));
+    await Promise.all(Array.from({ length: 120 }, () => edge(edgeRequest('/v1/'))));
+    expect((await edge(edgeRequest('/v1/'))).status).toBe(429);
+    expect(remaining(await edge(edgeRequest('/v1/', '198.51.100.9')))).toBe(119);
+    const ttl = await admin.pTTL(`rl:api:${client}`);
+    expect(ttl).toBeGreaterThan(0);
+    expect(ttl).toBeLessThanOrEqual(60_000);
+
+    await admin.pExpire(`rl:api:${client}`, 1); // what sixty seconds would do
+    await new Promise((r) => setTimeout(r, 20));
+    const fresh = await edge(edgeRequest('/v1/'));
+    expect(fresh.headers.get('x-middleware-next')).toBe('1');
+    expect(remaining(fresh)).toBe(119);
+    expect(fresh.headers.get('ratelimit-reset')).toBe('60');
+  });
+
+  it('leaves paths outside /v1 uncounted', async () => {
+    const edge = requestRulesMiddleware(upstashEnv('upstash'));
+    const before = rest.requests['/'] ?? 0;
+    for (const path of ['/', '/robots.txt', '/treks/sample-trek', '/api/bookings']) {
+      const res = await edge(edgeRequest(path));
+      expect(res.status, path).toBe(200);
+      expect(res.headers.get('ratelimit-policy'), path).toBeNull();
+    }
+    expect(rest.requests['/'] ?? 0).toBe(before);
+    expect(await admin.keys('rl:*')).toEqual([]);
+  });
+
+  it('fails open, quickly, when the REST endpoint refuses, rejects the token or stays silent', async () => {
+    const closedPort = await freePort();
+    const unreachable = requestRulesMiddleware(upstashEnv('upstash', `http://127.0.0.1:${closedPort}`));
+    const wrongToken = requestRulesMiddleware(upstashEnv('upstash', rest.url, 'not-the-token'));
+    const silent = requestRulesMiddleware(upstashEnv('upstash'));
+    for (const edge of [unreachable, wrongToken]) {
+      const t0 = performance.now();
+      expectFailedOpen(await edge(edgeRequest('/v1/trips')));
+      expect(performance.now() - t0).toBeLessThan(3000);
+    }
+
+    redis.pause(); // the translator now waits on Redis for ever
+    const t0 = performance.now();
+    const during = await Promise.all(Array.from({ length: 5 }, () => silent(edgeRequest('/v1/trips'))));
+    during.forEach(expectFailedOpen);
+    expect(performance.now() - t0).toBeLessThan(3000); // each hit gives up after 500 ms
+    redis.resume();
+
+    const deadline = Date.now() + 5000;
+    let resumed: number | null = null;
+    while (resumed === null && Date.now() < deadline) resumed = remaining(await silent(edgeRequest('/v1/trips')));
+    expect(resumed).not.toBeNull();
+  });
+
+  it('without REST settings counts in each edge instance alone', async () => {
+    const a = requestRulesMiddleware({ SITE_URL: site });
+    const b = requestRulesMiddleware({ SITE_URL: site });
+    expect(remaining(await a(edgeRequest('/v1/')))).toBe(119);
+    expect(remaining(await a(edgeRequest('/v1/')))).toBe(118);
+    expect(remaining(await b(edgeRequest('/v1/')))).toBe(119);
+  });
+});
