@@ -1,7 +1,8 @@
 /**
  * The endpoint's dependencies as a deployment's settings describe them: the enquiry store on
  * the shared operational storage, the mailer (Resend or the outbox), and the enquiry limit
- * counted in-process or in Redis when REDIS_URL is set.
+ * counted in-process or in Redis when REDIS_URL is set. Opened once per process, on the first
+ * enquiry.
  */
 import type { Catalogue } from '../catalogue/index.ts';
 import type { Settings } from '../config.ts';
@@ -24,7 +25,7 @@ async function counterStore(settings: Settings): Promise<CounterStore> {
   return RedisCounterStore.connect(settings.REDIS_URL);
 }
 
-export async function openBookingDeps(settings: Settings, catalogue: Catalogue): Promise<BookingDeps> {
+async function openBookingDeps(settings: Settings, catalogue: Catalogue): Promise<BookingDeps> {
   const enquiries = await openEnquiryStore(settings);
   // Migrate now so the first visitor does not wait; a store that is not ready retries per request.
   await enquiries?.ready().catch((error: unknown) => {
@@ -37,4 +38,17 @@ export async function openBookingDeps(settings: Settings, catalogue: Catalogue):
     limiter: createRateLimiter(bookingRateLimit, await counterStore(settings)),
     clock: () => new Date(),
   };
+}
+
+let opened: Promise<BookingDeps> | undefined;
+
+/** The endpoint's dependencies, opened once per process; a failure is retried on the next enquiry. */
+export function bookingDeps(settings: Settings, catalogue: () => Promise<Catalogue>): Promise<BookingDeps> {
+  opened ??= catalogue()
+    .then((loaded) => openBookingDeps(settings, loaded))
+    .catch((error: unknown) => {
+      opened = undefined;
+      throw error;
+    });
+  return opened;
 }

@@ -2,8 +2,10 @@
 import type { APIRoute } from 'astro';
 import { handleBookingEnquiry } from '../../../api/bookings/index.ts';
 import { jsonAnswer } from '../../../api/bookings/responses.ts';
+import { bookingDeps } from '../../../api/bookings/runtime.ts';
 import { clientIp } from '../../../api/rules/client-ip.ts';
-import { getBookingDeps, runtimeSettings } from '../../lib/runtime.ts';
+import { getCatalogue } from '../../lib/catalogue.ts';
+import { runtimeSettings } from '../../lib/runtime.ts';
 
 export const prerender = false;
 
@@ -18,7 +20,7 @@ function socketAddress(read: () => string): string | undefined {
 export const ALL: APIRoute = async (context) => {
   let deps;
   try {
-    deps = await getBookingDeps();
+    deps = await bookingDeps(runtimeSettings(), getCatalogue);
   } catch (error) {
     console.error(`[enquiries] not available: ${error instanceof Error ? error.message : String(error)}`);
     return jsonAnswer({ kind: 'error', code: 'storage_error', message: 'Enquiries cannot be taken just now. Please try again in a few minutes, or email us.' });
