@@ -11,6 +11,7 @@ import { applyRules } from './api/rules/index.ts';
 import { apiRateLimit } from './api/rules/policy.ts';
 import { createRateLimiter, MemoryCounterStore, type CounterStore } from './api/rules/rate-limiter.ts';
 import { StaticFiles } from './api/host/static-files.ts';
+import { extensionlessMediaTypes } from './api/site-files.ts';
 
 const root = path.dirname(fileURLToPath(import.meta.url));
 
@@ -46,7 +47,8 @@ export interface ServerOptions {
 export async function startServer({ settings, counterStore }: ServerOptions) {
   const clientDir = path.join(root, 'dist', 'client');
   const { handler } = (await import(path.join(root, 'dist', 'server', 'entry.mjs'))) as { handler: AstroHandler };
-  const files = new StaticFiles(clientDir);
+  // Published files without an extension (the API catalog, the server card) name their type in api/site-files.ts.
+  const files = new StaticFiles(clientDir, extensionlessMediaTypes());
   const store = counterStore ?? (await openCounterStore(settings));
   const apiLimiter = createRateLimiter(apiRateLimit, store);
   const origin = `http://${settings.HOST}:${settings.PORT}`;

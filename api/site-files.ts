@@ -1,19 +1,92 @@
 /**
  * The machine-readable files the site publishes, declared once: the service index lists them,
- * llms.txt and the developer page link them, and tests fetch every one.
+ * llms.txt links them, the request rules give them CORS and cache headers, the Node host takes
+ * the media types of extension-less ones from here, and tests fetch every one.
  */
+import { skillPath, skillSummaries } from './agents/skill-list.ts';
+
 export interface SiteFile {
   /** Path under the site origin. */
   path: string;
+  /** Short name, as a link text. */
+  title: string;
   description: string;
   mediaType: string;
+  /** Other paths serving the same bytes: the discovery locations agents and scanners probe. */
+  aliases?: string[];
+  /** Answered per request (live data) rather than built once per deploy. */
+  live?: boolean;
+  /** Worth reading first (`llms.txt` lists the others under "Optional"). */
+  essential?: boolean;
 }
 
+/** RFC 9727: the API catalog is a linkset with the RFC's profile. */
+export const apiCatalogMediaType = 'application/linkset+json; profile="https://www.rfc-editor.org/info/rfc9727"';
+export const serverCardMediaType = 'application/mcp-server-card+json';
+
 export const siteFiles: SiteFile[] = [
-  { path: '/openapi.json', description: 'OpenAPI 3.1 description of the /v1 API.', mediaType: 'application/json' },
-  { path: '/peak-data/peaks.json', description: 'The full peak dataset (CC-BY-4.0): every peak with coordinates, first ascent and references.', mediaType: 'application/json' },
+  { path: '/llms.txt', title: 'llms.txt', description: 'Guide for language models: what the site is and links to every Markdown page, the API and the dataset.', mediaType: 'text/plain; charset=utf-8', essential: true },
+  { path: '/llms-full.txt', title: 'The full catalogue as text', description: 'The whole catalogue as one Markdown text: every trip with itinerary and FAQs, the peaks table and the API guide.', mediaType: 'text/plain; charset=utf-8' },
+  { path: '/agent-instructions.md', title: 'Agent instructions', description: 'How an agent should use the API, the Markdown pages and the enquiry path, and what it must not do.', mediaType: 'text/markdown; charset=utf-8', essential: true },
+  { path: '/llm-guidance.json', title: 'Agent guidance as data', description: 'The agent guidance as data: preferred sources, citation and attribution rules, which page wins when numbers disagree, contact.', mediaType: 'application/json' },
+  { path: '/openapi.json', title: 'OpenAPI description', description: 'OpenAPI 3.1 description of the /v1 API.', mediaType: 'application/json', essential: true },
+  { path: '/peak-data/peaks.json', title: 'Peak dataset', description: 'The full peak dataset (CC-BY-4.0): every peak with coordinates, first ascent and references, and the royalty schedule.', mediaType: 'application/json', essential: true },
+  { path: '/departures.md', title: 'Departures', description: 'Live departures as Markdown: the fallback when the JSON API cannot be used.', mediaType: 'text/markdown; charset=utf-8', live: true },
+  { path: '/api-catalog', title: 'API catalog', description: 'RFC 9727 API catalog (linkset) pointing at the API, its description, documentation and status.', mediaType: apiCatalogMediaType, aliases: ['/.well-known/api-catalog'] },
+  { path: '/ai-catalog.json', title: 'AI catalog', description: 'AI Catalog of what agents can use here: the API, the MCP server, the peak dataset and the skills.', mediaType: 'application/json' },
+  { path: '/mcp/server-card.json', title: 'MCP server card (JSON)', description: 'MCP server card for the streamable HTTP endpoint at /mcp.', mediaType: 'application/json', aliases: ['/.well-known/mcp/server-card.json'] },
+  { path: '/mcp/server-card', title: 'MCP server card', description: 'The MCP server card at the location its specification recommends (<endpoint>/server-card).', mediaType: serverCardMediaType },
+  { path: '/agent-skills/index.json', title: 'Agent skills index', description: 'Agent Skills discovery index (v0.2.0) with the SHA-256 digest of every SKILL.md.', mediaType: 'application/json', aliases: ['/.well-known/agent-skills/index.json'] },
+  ...skillSummaries.map((skill) => ({
+    path: skillPath(skill.name),
+    title: `Skill: ${skill.name}`,
+    description: `Agent skill "${skill.name}": ${skill.description}`,
+    mediaType: 'text/markdown; charset=utf-8',
+    aliases: [skillPath(skill.name, { wellKnown: false })],
+  })),
+  { path: '/auth.md', title: 'Agent registration', description: 'Agent registration instructions (optional: the public API needs no credential).', mediaType: 'text/markdown; charset=utf-8' },
+  { path: '/sitemap-index.xml', title: 'Sitemap', description: 'Sitemap index of every page.', mediaType: 'application/xml' },
+  { path: '/404.md', title: 'Not-found note', description: 'The recovery note a missing path answers with, as Markdown.', mediaType: 'text/markdown; charset=utf-8' },
+  { path: '/robots.txt', title: 'robots.txt', description: 'Crawler rules, including AI crawlers and content signals, with the sitemap.', mediaType: 'text/plain; charset=utf-8' },
 ];
 
 export function siteFileUrl(siteUrl: string, file: SiteFile): string {
   return `${siteUrl}${file.path}`;
+}
+
+export function siteFileByPath(path: string): SiteFile | undefined {
+  return siteFiles.find((file) => file.path === path || file.aliases?.includes(path));
+}
+
+/** Media types of published files whose names carry no extension, for static file servers. */
+export function extensionlessMediaTypes(): Record<string, string> {
+  const types: Record<string, string> = {};
+  for (const file of siteFiles) {
+    for (const path of [file.path, ...(file.aliases ?? [])]) {
+      if (!path.slice(path.lastIndexOf('/') + 1).includes('.')) types[path] = file.mediaType;
+    }
+  }
+  return types;
+}
+
+/** Built once per deploy, so an hour of caching is safe; live files set their own policy. */
+export const agentFileCacheControl = 'public, max-age=3600';
+
+/**
+ * Headers of a published file for any client, browsers on other origins included: CORS for
+ * GET, caching, and on the API catalog the Link that RFC 9727 asks HEAD to return.
+ * Null when the path is not a published file.
+ */
+export function agentFileHeaders(pathname: string): Record<string, string> | null {
+  const file = siteFileByPath(pathname);
+  if (!file) return null;
+  return {
+    'Access-Control-Allow-Origin': '*',
+    'Access-Control-Allow-Methods': 'GET, HEAD, OPTIONS',
+    'Access-Control-Allow-Headers': 'Accept, If-None-Match',
+    'Access-Control-Expose-Headers': 'ETag, Link',
+    'Access-Control-Max-Age': '86400',
+    ...(file.live ? {} : { 'Cache-Control': agentFileCacheControl }),
+    ...(file.path === '/api-catalog' ? { Link: '</.well-known/api-catalog>; rel="api-catalog"' } : {}),
+  };
 }

@@ -11,6 +11,7 @@ import { isPagePath, markdownTwinPath, prefersMarkdown } from './negotiation.ts'
 import { apiRateLimit } from './policy.ts';
 import { rateLimitHeaders, type RateLimiter } from './rate-limiter.ts';
 import { securityHeaders } from './security-headers.ts';
+import { agentFileHeaders } from '../site-files.ts';
 
 export interface RulesContext {
   siteUrl: string;
@@ -119,6 +120,14 @@ export async function applyRules(request: Request, ctx: RulesContext): Promise<R
       }
     }
     return { kind: 'continue', pathname, headers: headersOf(base, corsHeaders, limitHeaders) };
+  }
+
+  // Published machine-readable files: CORS for GET (and its preflight) and cache headers.
+  const fileHeaders = agentFileHeaders(pathname);
+  if (fileHeaders) {
+    const headers = headersOf(base, fileHeaders);
+    if (request.method === 'OPTIONS') return { kind: 'respond', response: new Response(null, { status: 204, headers }) };
+    return { kind: 'continue', pathname, headers };
   }
 
   if ((request.method === 'GET' || request.method === 'HEAD') && isPagePath(pathname)) {

@@ -1,0 +1,30 @@
+/**
+ * The RFC 9727 API catalog: a linkset (RFC 9264) whose first context is the API root, with
+ * the RFC 8631 relations to its description, documentation, metadata and status; the second
+ * points an agent at the MCP endpoint that serves the same operations.
+ */
+import type { Catalogue } from '../catalogue/index.ts';
+import { serverCardMediaType } from '../site-files.ts';
+
+export function buildApiCatalog(catalogue: Catalogue) {
+  const site = catalogue.siteUrl;
+  return {
+    linkset: [
+      {
+        anchor: `${site}/v1`,
+        'service-desc': [{ href: `${site}/openapi.json`, type: 'application/json' }],
+        'service-doc': [{ href: `${site}/developers`, type: 'text/html' }],
+        'service-meta': [
+          { href: `${site}/v1/`, type: 'application/json' },
+          { href: `${site}/llms.txt`, type: 'text/plain' },
+        ],
+        status: [{ href: `${site}/v1/`, type: 'application/json' }],
+      },
+      {
+        anchor: `${site}/mcp`,
+        'service-desc': [{ href: `${site}/mcp/server-card`, type: serverCardMediaType }],
+        'service-doc': [{ href: `${site}/agent-instructions.md`, type: 'text/markdown' }],
+      },
+    ],
+  };
+}

@@ -1,0 +1,78 @@
+/**
+ * llms.txt (llmstxt.org): an H1, a one-paragraph summary in a blockquote, a few sentences on
+ * how to use the site, then H2 sections of `- [name](url): notes` links. Trips link their
+ * Markdown twins; every published file is linked once, the skippable ones under "Optional".
+ */
+import type { Catalogue, TripPage } from '../catalogue/index.ts';
+import { siteFiles, siteFileUrl } from '../site-files.ts';
+import { formatInr } from './trip-markdown.ts';
+
+interface Link {
+  name: string;
+  url: string;
+  notes: string;
+}
+
+function linkLine(link: Link): string {
+  return `- [${link.name}](${link.url}): ${link.notes}`;
+}
+
+function tripNotes({ trip }: TripPage): string {
+  const parts = [
+    trip.type === 'expedition' && trip.alpineGrade ? `${trip.difficulty} expedition, grade ${trip.alpineGrade}` : `${trip.difficulty} ${trip.type}`,
+    trip.durationDays != null ? `${trip.durationDays} days` : undefined,
+    trip.summitAltitudeM != null ? `up to ${trip.summitAltitudeM} m` : undefined,
+    trip.region,
+    trip.season,
+    trip.priceInr != null ? `${formatInr(trip.priceInr)} per person` : 'price on request',
+  ];
+  return parts.filter(Boolean).join('; ');
+}
+
+export function buildLlmsTxt(catalogue: Catalogue): string {
+  const site = catalogue.siteUrl;
+  const linked = new Set<string>();
+  const file = (path: string, name?: string, notes?: string): Link => {
+    const found = siteFiles.find((f) => f.path === path);
+    if (!found) throw new Error(`${path} is not in api/site-files.ts`);
+    linked.add(path);
+    return { name: name ?? found.title, url: siteFileUrl(site, found), notes: notes ?? found.description };
+  };
+  const section = (title: string, links: Link[]) => [`## ${title}`, '', ...links.map(linkLine), ''];
+
+  const typeOrder = { trek: 0, expedition: 1 };
+  const trips = [...catalogue.trips].sort((a, b) => typeOrder[a.trip.type] - typeOrder[b.trip.type] || a.trip.name.localeCompare(b.trip.name));
+  const api: Link[] = [
+    file('/openapi.json'),
+    { name: 'Service index', url: `${site}/v1/`, notes: 'Every operation, file, rate limit and licence term of the JSON API (GET, no key).' },
+    { name: 'Developer page', url: `${site}/developers`, notes: 'The API reference for people, with examples and the error and rate-limit rules.' },
+    file('/mcp/server-card', 'MCP server', `Server card of the streamable HTTP MCP endpoint at ${site}/mcp: the API's operations as tools, trips and the dataset as resources.`),
+  ];
+  const dataset: Link[] = [
+    file('/peak-data/peaks.json'),
+    { name: 'Peaks API', url: `${site}/v1/peaks`, notes: `The same peaks, filterable (openPeak, firstSixThousanderCandidate, operatorOperated, maxAltitudeM). Attribution: ${catalogue.attribution}` },
+  ];
+  const agentFiles: Link[] = [
+    file('/agent-instructions.md'),
+    file('/llm-guidance.json'),
+    file('/departures.md'),
+    file('/agent-skills/index.json'),
+  ];
+  const optional = siteFiles.filter((f) => !linked.has(f.path) && f.path !== '/llms.txt').map((f) => ({ name: f.title, url: siteFileUrl(site, f), notes: f.description }));
+
+  return [
+    `# ${catalogue.site.operatorName}: Himalayan treks, expeditions and peak data`,
+    '',
+    `> ${catalogue.site.description.trim()}`,
+    '',
+    `Everything here is public and read-only; no key is needed. Each trip page has a Markdown twin at its address plus \`.md\`, and any page answers \`Accept: text/markdown\`. ` +
+      `The JSON API lives at ${site}/v1/ and the same operations are MCP tools at ${site}/mcp. ` +
+      "Where numbers disagree, the trip page is authoritative. Never book or send an enquiry for someone without their explicit consent.",
+    '',
+    ...section('Trips', trips.map((page) => ({ name: page.trip.name, url: page.trip.markdownUrl, notes: tripNotes(page) }))),
+    ...section('API', api),
+    ...section('Dataset', dataset),
+    ...section('Agent files', agentFiles),
+    ...section('Optional', optional),
+  ].join('\n');
+}

@@ -1,0 +1,26 @@
+/**
+ * Who the MCP server says it is, shared by the server itself (initialize result) and the
+ * server card, so the two never disagree.
+ */
+import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
+import type { Catalogue } from '../catalogue/index.ts';
+
+/** Bumped when the tools or resources change shape. */
+export const mcpServerVersion = '1.0.0';
+
+/** The protocol revisions the SDK's initialize flow accepts (2025-11-25 and earlier). */
+export const mcpProtocolVersions: readonly string[] = SUPPORTED_PROTOCOL_VERSIONS;
+
+/** Reverse-DNS name of the canonical host plus one segment, e.g. `com.example/catalogue`. */
+export function mcpServerName(catalogue: Catalogue): string {
+  const host = new URL(catalogue.site.siteUrl).hostname.replace(/^www\./, '');
+  return `${host.split('.').reverse().join('.')}/catalogue`;
+}
+
+export function mcpServerTitle(catalogue: Catalogue): string {
+  return `${catalogue.site.operatorName} trek and expedition catalogue`;
+}
+
+export function mcpEndpointUrl(catalogue: Catalogue): string {
+  return `${catalogue.siteUrl}/mcp`;
+}

@@ -1,0 +1,141 @@
+/**
+ * The MCP tools: one per /v1 operation that reads the catalogue, with input schemas made from
+ * the operation's own parameter declarations and the operation's `run` doing the work, so a
+ * tool and its /v1 endpoint answer the same data. Results are the /v1 envelope as structured
+ * content plus a readable summary.
+ */
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'astro/zod';
+import { formatInr } from '../agents/trip-markdown.ts';
+import { ApiError } from '../http/errors.ts';
+import { operations, type Operation, type V1Deps } from '../v1/operations.ts';
+import { slugPattern } from '../../src/schemas/vocabulary.ts';
+import type { Departure } from '../../src/schemas/departure.ts';
+import type { Peak } from '../../src/schemas/peak.ts';
+import type { Trip } from '../../src/schemas/trip.ts';
+
+interface ToolDefinition {
+  name: string;
+  title: string;
+  operationId: string;
+  /** Readable text for the model, next to the structured envelope. */
+  summarize(data: never, deps: V1Deps): string;
+}
+
+function tripLine(t: Trip): string {
+  const parts = [
+    `${t.difficulty} ${t.type}`,
+    t.durationDays != null ? `${t.durationDays} days` : undefined,
+    t.summitAltitudeM != null ? `up to ${t.summitAltitudeM} m` : undefined,
+    t.region,
+    t.season,
+    t.priceInr != null ? `${formatInr(t.priceInr)} per person` : 'price on request',
+  ].filter(Boolean);
+  return `- ${t.name} (slug ${t.slug}): ${parts.join('; ')}. ${t.url}`;
+}
+
+function peakLine(p: Peak): string {
+  return `- ${p.name} (id ${p.id}): ${p.altitudeM} m, grade ${p.technicalGrade}, ${p.range}, ${p.region}; open peak: ${p.openPeak ? 'yes' : 'no'}`;
+}
+
+function departureLine(d: Departure): string {
+  const seats = d.seatsLeft != null ? `${d.seatsLeft}${d.seatsTotal != null ? ` of ${d.seatsTotal}` : ''} seats left` : 'seats not published';
+  const price = d.priceInr != null ? `, ${formatInr(d.priceInr)}` : '';
+  return `- ${d.tripName} (${d.tripSlug}): ${d.startDate} to ${d.endDate}, ${d.status}, ${seats}${price}${d.note ? `. ${d.note}` : ''}`;
+}
+
+export const toolDefinitions: ToolDefinition[] = [
+  {
+    name: 'list_trips',
+    title: 'List treks and expeditions',
+    operationId: 'listTrips',
+    summarize: (data: { count: number; data: Trip[] }) =>
+      [`${data.count} trip(s). Each trip's markdownUrl holds its itinerary and FAQs; its page (url) is authoritative.`, ...data.data.map(tripLine)].join('\n'),
+  },
+  {
+    name: 'get_trip',
+    title: 'Get one trip',
+    operationId: 'getTrip',
+    summarize: ({ data: t }: { data: Trip }) =>
+      [tripLine(t), '', t.shortAnswer ?? t.description, '', `Itinerary, inclusions, gear and FAQs: ${t.markdownUrl}`].join('\n'),
+  },
+  {
+    name: 'list_departures',
+    title: 'List live departures',
+    operationId: 'listDepartures',
+    summarize: (data: { count: number; data: Departure[] }) =>
+      [
+        `${data.count} published departure(s), read at ${new Date().toISOString()}, earliest first. Seats are confirmed by a guide after an enquiry; nothing is held by reading this.`,
+        ...data.data.map(departureLine),
+      ].join('\n'),
+  },
+  {
+    name: 'list_peaks',
+    title: 'List peaks of the open dataset',
+    operationId: 'listPeaks',
+    summarize: (data: { count: number; attribution: string; data: Peak[] }) =>
+      [`${data.count} peak(s). CC-BY-4.0; cite with a link: ${data.attribution}`, ...data.data.map(peakLine)].join('\n'),
+  },
+  {
+    name: 'get_peak',
+    title: 'Get one peak of the open dataset',
+    operationId: 'getPeak',
+    summarize: ({ data: p }: { data: Peak }, deps) => [peakLine(p), '', p.summary, '', `CC-BY-4.0; cite with a link: ${deps.catalogue.attribution}`].join('\n'),
+  },
+];
+
+function operationOf(id: string): Operation {
+  const op = operations.find((o) => o.operationId === id);
+  if (!op) throw new Error(`api/mcp/tools.ts names ${id}, which api/v1/operations.ts does not declare`);
+  return op;
+}
+
+/** Typed arguments from the declarations /v1 parses the query string with. */
+export function toolInputSchema(op: Operation) {
+  const shape: Record<string, z.ZodType> = {};
+  if (op.pathParam) shape[op.pathParam.name] = z.string().regex(slugPattern).max(80).describe(op.pathParam.description);
+  for (const [name, param] of Object.entries(op.query)) {
+    shape[name] = z.fromJSONSchema(param.openapi as Parameters<typeof z.fromJSONSchema>[0]).optional().describe(param.description);
+  }
+  return z.object(shape);
+}
+
+/** The /v1 URL the arguments stand for: the operation reads its query from there. */
+export function operationUrl(op: Operation, args: Record<string, unknown>, siteUrl: string): { url: URL; pathParam: string | undefined } {
+  const pathParam = op.pathParam ? String(args[op.pathParam.name]) : undefined;
+  const path = op.pathParam && pathParam !== undefined ? op.path.replace(`{${op.pathParam.name}}`, encodeURIComponent(pathParam)) : op.path;
+  const url = new URL(`${siteUrl}/v1${path}`);
+  for (const name of Object.keys(op.query)) {
+    const value = args[name];
+    if (value !== undefined && value !== null) url.searchParams.set(name, String(value));
+  }
+  return { url, pathParam };
+}
+
+export function registerTools(server: McpServer, deps: V1Deps): void {
+  for (const tool of toolDefinitions) {
+    const op = operationOf(tool.operationId);
+    server.registerTool(
+      tool.name,
+      {
+        title: tool.title,
+        description: `${op.summary} ${op.description} Same data as GET /v1${op.path}.`,
+        inputSchema: toolInputSchema(op),
+        outputSchema: op.response.schema as z.ZodObject,
+        annotations: { title: tool.title, readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+      },
+      async (args: Record<string, unknown>): Promise<CallToolResult> => {
+        const { url, pathParam } = operationUrl(op, args, deps.catalogue.siteUrl);
+        try {
+          const data = (await op.run({ url, pathParam, deps })) as Record<string, unknown>;
+          return { structuredContent: data, content: [{ type: 'text', text: tool.summarize(data as never, deps) }] };
+        } catch (error) {
+          if (!(error instanceof ApiError)) throw error;
+          const text = `${error.message}${error.hint ? ` ${error.hint}` : ''} (code ${error.code}; GET ${url.pathname}${url.search} answers HTTP ${error.status} with the same code)`;
+          return { isError: true, content: [{ type: 'text', text }] };
+        }
+      },
+    );
+  }
+}

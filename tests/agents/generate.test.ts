@@ -1,0 +1,140 @@
+/**
+ * The agent files as the build writes them, generated straight from a catalogue (the fixture
+ * and the real content), without a server: shapes, required members and the rules they state.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { createHash } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { buildAiCatalog } from '../../api/agents/ai-catalog.ts';
+import { buildApiCatalog } from '../../api/agents/api-catalog.ts';
+import { agentGuidance, agentInstructionsMarkdown } from '../../api/agents/guidance.ts';
+import { buildLlmsFull } from '../../api/agents/llms-full.ts';
+import { buildLlmsTxt } from '../../api/agents/llms-txt.ts';
+import { buildPeakDataset, peakDatasetFile } from '../../api/agents/peak-dataset.ts';
+import { aiCrawlers, buildRobotsTxt } from '../../api/agents/robots.ts';
+import { buildServerCard } from '../../api/agents/server-card.ts';
+import { buildSkillsIndex, skillMarkdown, skills } from '../../api/agents/skills.ts';
+import { toPeakResource } from '../../api/catalogue/peaks.ts';
+import { operations } from '../../api/v1/operations.ts';
+import { agentFileHeaders, extensionlessMediaTypes, siteFiles } from '../../api/site-files.ts';
+import { loadCatalogue, realContent } from '../helpers/content.ts';
+import { aiCatalogSchema, apiCatalogSchema, problems, serverCardSchema, skillsIndexSchema } from './shapes.ts';
+import { checkLlmsTxt } from './llms-txt-structure.ts';
+
+const catalogues = {
+  fixture: loadCatalogue(undefined, 'https://example.test'),
+  real: loadCatalogue(realContent, 'https://example.test'),
+};
+
+describe.each(Object.entries(catalogues))('agent files from the %s content', (_, catalogue) => {
+  it('llms.txt has the llmstxt.org structure and links every trip twin and every published file', () => {
+    const text = buildLlmsTxt(catalogue);
+    expect(checkLlmsTxt(text)).toEqual([]);
+    for (const { trip } of catalogue.trips) expect(text).toContain(`](${trip.markdownUrl}): `);
+    for (const file of siteFiles.filter((f) => f.path !== '/llms.txt')) expect(text, file.path).toContain(`](https://example.test${file.path}): `);
+    expect(text).toMatch(/\n## Optional\n/);
+  });
+
+  it('llms-full.txt holds every trip with its itinerary and FAQs, every peak and every operation', () => {
+    const text = buildLlmsFull(catalogue);
+    for (const { trip, content } of catalogue.trips) {
+      expect(text).toContain(`### ${trip.name}`);
+      for (const day of content.itinerary) expect(text).toContain(`**Day ${day.day}: ${day.title}**`);
+      for (const faq of content.faqs) expect(text).toContain(faq.question.trim());
+    }
+    for (const peak of catalogue.peaks) expect(text).toContain(`| \`${peak.id}\` | ${peak.altitudeM} |`);
+    for (const op of operations) expect(text).toContain(`(${op.operationId})`);
+    expect(text).toContain(catalogue.attribution);
+  });
+
+  it('agent-instructions.md and llm-guidance.json state the same rules', () => {
+    const guidance = agentGuidance(catalogue);
+    const text = agentInstructionsMarkdown(catalogue);
+    expect(guidance.authoritativeSource.whenNumbersDisagree).toBe('trip page');
+    expect(guidance.contact.email).toBe(catalogue.site.contactEmail);
+    expect(guidance.citation.peakDataset.attribution).toBe(catalogue.attribution);
+    expect(guidance.enquiry).toMatchObject({ method: 'POST', url: 'https://example.test/api/bookings' });
+    for (const rule of guidance.mustNot) expect(text).toContain(rule.slice(1));
+    expect(text).toContain(guidance.authoritativeSource.rule);
+    expect(text).toContain('POST https://example.test/api/bookings');
+    expect(guidance.mustNot.join(' ')).toMatch(/explicit consent/);
+    expect(guidance.mustNot.join(' ')).toMatch(/Invent availability/);
+    expect(guidance.mustNot.join(' ')).toMatch(/attribution/);
+  });
+
+  it('peaks.json is the full dataset, versioned and licensed, agreeing with /v1/peaks', () => {
+    const file = peakDatasetFile.parse(buildPeakDataset(catalogue));
+    expect(file).toMatchObject({ version: '2.0.0', license: 'CC-BY-4.0', lastUpdated: '2026-04-30', attribution: catalogue.attribution });
+    expect(file.royaltySchedule.source.url).toMatch(/^https:\/\//);
+    expect(file.count).toBe(catalogue.peaks.length);
+    expect(file.peaks.map(toPeakResource)).toEqual(catalogue.peaks.map(toPeakResource));
+  });
+
+  it('the discovery documents have their published shapes', async () => {
+    expect(problems(serverCardSchema, buildServerCard(catalogue))).toEqual([]);
+    expect(problems(apiCatalogSchema, buildApiCatalog(catalogue))).toEqual([]);
+    expect(problems(aiCatalogSchema, buildAiCatalog(catalogue))).toEqual([]);
+    expect(problems(skillsIndexSchema, await buildSkillsIndex(catalogue))).toEqual([]);
+    const catalog = buildApiCatalog(catalogue).linkset[0];
+    expect(catalog).toMatchObject({
+      anchor: 'https://example.test/v1',
+      'service-desc': [{ href: 'https://example.test/openapi.json' }],
+      'service-doc': [{ href: 'https://example.test/developers' }],
+      status: [{ href: 'https://example.test/v1/' }],
+    });
+    expect(catalog?.['service-meta']?.map((l) => l.href)).toEqual(['https://example.test/v1/', 'https://example.test/llms.txt']);
+    const card = buildServerCard(catalogue);
+    expect(card.remotes).toEqual([{ type: 'streamable-http', url: 'https://example.test/mcp', supportedProtocolVersions: expect.arrayContaining(['2025-11-25']) }]);
+    const kinds = buildAiCatalog(catalogue).entries.map((e) => e.identifier.split(':')[3]);
+    expect(new Set(kinds)).toEqual(new Set(['api', 'mcp', 'dataset', 'skill']));
+  });
+
+  it('each skill digest is the SHA-256 of the SKILL.md text, which starts with name and description', async () => {
+    const index = await buildSkillsIndex(catalogue);
+    expect(index.skills.map((s) => s.name)).toEqual(skills.map((s) => s.name));
+    for (const skill of skills) {
+      const text = skillMarkdown(skill, catalogue);
+      const entry = index.skills.find((s) => s.name === skill.name);
+      expect(entry?.digest).toBe(`sha256:${createHash('sha256').update(Buffer.from(text, 'utf8')).digest('hex')}`);
+      expect(text.startsWith(`---\nname: ${skill.name}\ndescription: ${JSON.stringify(skill.description)}\n---\n`)).toBe(true);
+    }
+  });
+
+  it('robots.txt has a sitemap, rules for AI crawlers and a content signal', () => {
+    const text = buildRobotsTxt(catalogue);
+    expect(text).toContain('Sitemap: https://example.test/sitemap-index.xml');
+    expect(text).toMatch(/^User-agent: \*\nAllow: \//m);
+    for (const bot of ['GPTBot', 'ChatGPT-User', 'Google-Extended', 'CCBot', 'anthropic-ai', 'Claude-Web', 'Bytespider', 'PerplexityBot', 'cohere-ai', 'Applebot-Extended', 'Amazonbot', 'meta-externalagent', 'FacebookBot', 'omgilibot', 'Diffbot']) {
+      expect(aiCrawlers).toContain(bot);
+      expect(text).toContain(`User-agent: ${bot}\n`);
+    }
+    expect(text).toMatch(/^Content-Signal: search=yes, ai-input=yes, ai-train=no$/m);
+  });
+});
+
+describe('serving rules of the published files', () => {
+  it('gives extension-less files their media type on both hosts (server.ts and vercel.json)', () => {
+    const types = extensionlessMediaTypes();
+    expect(types).toEqual({
+      '/api-catalog': 'application/linkset+json; profile="https://www.rfc-editor.org/info/rfc9727"',
+      '/.well-known/api-catalog': 'application/linkset+json; profile="https://www.rfc-editor.org/info/rfc9727"',
+      '/mcp/server-card': 'application/mcp-server-card+json',
+    });
+    const vercel = JSON.parse(readFileSync(path.resolve(import.meta.dirname, '../../vercel.json'), 'utf8')) as { headers: { source: string; headers: { key: string; value: string }[] }[] };
+    const fromVercel = Object.fromEntries(vercel.headers.flatMap((h) => h.headers.filter((x) => x.key === 'Content-Type').map((x) => [h.source, x.value])));
+    expect(fromVercel).toEqual(types);
+  });
+
+  it('gives every published path CORS for GET, and a cache policy unless it is live', () => {
+    for (const file of siteFiles) {
+      for (const p of [file.path, ...(file.aliases ?? [])]) {
+        const headers = agentFileHeaders(p);
+        expect(headers?.['Access-Control-Allow-Origin'], p).toBe('*');
+        expect(headers?.['Cache-Control'], p).toBe(file.live ? undefined : 'public, max-age=3600');
+      }
+    }
+    expect(agentFileHeaders('/treks/hampta-pass-trek')).toBeNull();
+    expect(agentFileHeaders('/.well-known/api-catalog')?.Link).toBe('</.well-known/api-catalog>; rel="api-catalog"');
+  });
+});

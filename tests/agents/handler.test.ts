@@ -1,0 +1,112 @@
+/**
+ * The MCP handler as a function of Request, without a server: transport rules (methods, Origin,
+ * protocol versions, body size) and the SDK client talking to it through an in-process fetch.
+ */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { buildServerCard } from '../../api/agents/server-card.ts';
+import { handleMcp, originAllowed } from '../../api/mcp/index.ts';
+import type { V1Deps } from '../../api/v1/operations.ts';
+import { loadCatalogue } from '../helpers/content.ts';
+
+const site = 'https://example.test';
+const deps: V1Deps = { catalogue: loadCatalogue(undefined, site), departures: null };
+const endpoint = `${site}/mcp`;
+const jsonRpcHeaders = { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' };
+
+function initialize(headers: Record<string, string> = {}): Request {
+  return new Request(endpoint, {
+    method: 'POST',
+    headers: { ...jsonRpcHeaders, ...headers },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'test', version: '1.0.0' } } }),
+  });
+}
+
+describe('MCP endpoint transport rules', () => {
+  it('answers GET and DELETE with 405 and Allow: POST (no SSE stream, no sessions)', async () => {
+    for (const method of ['GET', 'DELETE', 'PUT']) {
+      const res = await handleMcp(new Request(endpoint, { method, headers: { Accept: 'text/event-stream' } }), deps);
+      expect(res.status, method).toBe(405);
+      expect(res.headers.get('allow')).toBe('POST');
+      expect(((await res.json()) as { error: { code: number } }).error.code).toBe(-32000);
+    }
+  });
+
+  it('refuses a present Origin other than the site (403) and accepts the site itself', async () => {
+    const foreign = await handleMcp(initialize({ Origin: 'https://evil.example' }), deps);
+    expect(foreign.status).toBe(403);
+    expect(await handleMcp(initialize({ Origin: 'null' }), deps).then((r) => r.status)).toBe(403);
+    expect(await handleMcp(initialize({ Origin: site }), deps).then((r) => r.status)).toBe(200);
+    expect(originAllowed(null, site)).toBe(true);
+    expect(originAllowed('https://example.test:8443', site)).toBe(false);
+  });
+
+  it('answers initialize statelessly with JSON, the card identity and instructions', async () => {
+    const res = await handleMcp(initialize(), deps);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(res.headers.get('mcp-session-id')).toBeNull();
+    const body = (await res.json()) as { result: { protocolVersion: string; serverInfo: { name: string; version: string }; instructions: string } };
+    expect(body.result.protocolVersion).toBe('2025-11-25');
+    const card = buildServerCard(deps.catalogue);
+    expect(body.result.serverInfo).toMatchObject({ name: card.name, version: card.version });
+    expect(body.result.instructions).toMatch(/explicit consent/);
+  });
+
+  it('turns a 2026-07-28 stateless request away with 400 and a non-modern error, so the client falls back', async () => {
+    const res = await handleMcp(
+      new Request(endpoint, {
+        method: 'POST',
+        headers: { ...jsonRpcHeaders, 'MCP-Protocol-Version': '2026-07-28', 'Mcp-Method': 'server/discover' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'server/discover', params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28' } } }),
+      }),
+      deps,
+    );
+    expect(res.status).toBe(400);
+    const body = (await res.json()) as { error: { code: number; message: string } };
+    // -32020 (HeaderMismatch) and -32022 (UnsupportedProtocolVersion) would tell the client this is a modern server.
+    expect([-32020, -32022]).not.toContain(body.error.code);
+    expect(body.error.message).toMatch(/initialize/);
+    // The fallback it then takes works.
+    expect((await handleMcp(initialize(), deps)).status).toBe(200);
+  });
+
+  it('refuses oversized and malformed bodies with a defined answer', async () => {
+    const big = await handleMcp(new Request(endpoint, { method: 'POST', headers: jsonRpcHeaders, body: 'x'.repeat(70_000) }), deps);
+    expect(big.status).toBe(413);
+    const bad = await handleMcp(new Request(endpoint, { method: 'POST', headers: jsonRpcHeaders, body: '{nope' }), deps);
+    expect(bad.status).toBe(400);
+    expect(((await bad.json()) as { error: { code: number } }).error.code).toBe(-32700);
+  });
+});
+
+describe('MCP client in process', () => {
+  let client: Client | undefined;
+  afterEach(async () => client?.close());
+
+  it('lists read-only tools with typed inputs and reports a missing store as the API does', async () => {
+    client = new Client({ name: 'test', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(endpoint), { fetch: (url, init) => handleMcp(new Request(url, init), deps) }));
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name).sort()).toEqual(['get_peak', 'get_trip', 'list_departures', 'list_peaks', 'list_trips']);
+    for (const tool of tools) {
+      expect(tool.annotations?.readOnlyHint, tool.name).toBe(true);
+      expect(tool.outputSchema, tool.name).toBeDefined();
+    }
+    const listTrips = tools.find((t) => t.name === 'list_trips');
+    expect(listTrips?.inputSchema.properties).toMatchObject({
+      type: { type: 'string', enum: ['trek', 'expedition'] },
+      maxPriceInr: { type: 'integer', minimum: 1 },
+    });
+    expect(tools.find((t) => t.name === 'list_peaks')?.inputSchema.properties).toMatchObject({ openPeak: { type: 'boolean' } });
+    expect(tools.find((t) => t.name === 'get_trip')?.inputSchema.required).toEqual(['slug']);
+
+    const departures = await client.callTool({ name: 'list_departures', arguments: {} });
+    expect(departures.isError).toBe(true);
+    expect(JSON.stringify(departures.content)).toContain('departures_unavailable');
+
+    const wrong = await client.callTool({ name: 'list_trips', arguments: { type: 'boat' } });
+    expect(wrong.isError).toBe(true);
+  });
+});
