@@ -1,0 +1,90 @@
+/**
+ * The words of the peak dataset page (licence, attribution, derived-field rules), shared by the
+ * HTML page and its Markdown twin, and the twin itself.
+ */
+import type { Catalogue } from '../../api/catalogue/index.ts';
+import { firstSixThousanderGrades, normalLeaveWindowDays } from '../../api/catalogue/peaks.ts';
+import type { PeakRecord } from '../schemas/peak.ts';
+import { formatDate, formatMetres } from '../lib/format.ts';
+
+export const peakDataPath = '/peak-data';
+export const peakDownloadPath = '/peak-data/peaks.json';
+
+export function peakDatasetCopy(catalogue: Catalogue) {
+  const { dataset } = catalogue.site;
+  const grades = [...firstSixThousanderGrades];
+  return {
+    title: `${dataset.name}: ${catalogue.peaks.length} climbing peaks of the Indian Himalaya`,
+    intro: `An open dataset of ${catalogue.peaks.length} climbing peaks in the Indian Himalaya: altitude, Alpine grade, Indian Mountaineering Foundation (IMF) royalty band, open-peak status, best months and typical duration, each checked against the sources listed with it. Free to reuse under CC-BY-4.0.`,
+    version: `Version ${dataset.version}, last updated ${formatDate(dataset.lastUpdated)}.`,
+    licence: `Licence: Creative Commons Attribution 4.0 (CC-BY-4.0). You may copy, adapt and reuse the data, including commercially, if you credit it with this attribution and a link back:`,
+    attribution: catalogue.attribution,
+    firstSixThousander: `A "first 6,000 m candidate" is a peak on the open-peak list, at least 6,000 m high, graded ${grades[0]} to ${grades.at(-1)}, and climbable in ${normalLeaveWindowDays} days or fewer from the road-head town.`,
+    royalty: `The IMF royalty shown is for a team of two, in US dollars, from the IMF schedule in force since ${formatDate(catalogue.royalty.effectiveFrom)} (source: ${catalogue.royalty.source.title}). Peaks with no band are exempt from the IMF peak royalty.`,
+  };
+}
+
+export function firstAscentText(peak: PeakRecord): string {
+  if (peak.firstAscent === 'unknown') return 'Not recorded in our sources';
+  const { year, party } = peak.firstAscent;
+  return [year, party].filter(Boolean).join(', ') || 'Not recorded in our sources';
+}
+
+export function coordinatesText(peak: PeakRecord): string {
+  const { latitude, longitude } = peak.coordinates;
+  return `${latitude.toFixed(3)}° N, ${longitude.toFixed(3)}° E`;
+}
+
+const yesNo = (value: boolean | undefined) => (value ? 'yes' : 'no');
+const cell = (text: string) => text.replace(/\|/g, '\\|');
+
+export function peakDataMarkdown(catalogue: Catalogue): string {
+  const copy = peakDatasetCopy(catalogue);
+  const peaks = [...catalogue.peaks].sort((a, b) => b.altitudeM - a.altitudeM);
+  const lines = [
+    `# ${copy.title}`,
+    '',
+    copy.intro,
+    '',
+    copy.version,
+    '',
+    `- Download (JSON, every field with coordinates, first ascent and references): ${catalogue.siteUrl}${peakDownloadPath}`,
+    `- API: ${catalogue.siteUrl}/v1/peaks (filters: openPeak, firstSixThousanderCandidate, operatorOperated, maxAltitudeM)`,
+    '',
+    '## Licence and attribution',
+    '',
+    copy.licence,
+    '',
+    `> ${copy.attribution}`,
+    '',
+    `Licence text: ${catalogue.site.dataset.licenseUrl}`,
+    '',
+    '## The peaks, highest first',
+    '',
+    '| Peak | Altitude | Range | Region | Grade | Open peak | IMF band | Royalty (USD, party of 2) | Best months | Typical days | First 6,000 m candidate | Our expedition |',
+    '| --- | ---: | --- | --- | --- | --- | --- | ---: | --- | ---: | --- | --- |',
+    ...peaks.map((p) =>
+      `| ${cell(p.name)} | ${formatMetres(p.altitudeM)} | ${cell(p.range)} | ${cell(p.region)} | ${p.technicalGrade} | ${yesNo(p.openPeak)} | ${p.imfBand ?? 'exempt'} | ${p.imfRoyaltyUsdPartyOf2 ?? '–'} | ${p.bestMonths?.join(', ') ?? '–'} | ${p.typicalDurationDays ?? '–'} | ${yesNo(p.firstSixThousanderCandidate)} | ${p.operatorUrl ? `[yes](${p.operatorUrl}.md)` : 'no'} |`,
+    ),
+    '',
+    '## How the derived columns are worked out',
+    '',
+    `- ${copy.firstSixThousander}`,
+    `- ${copy.royalty}`,
+    '',
+    '## Each peak',
+    '',
+  ];
+  for (const p of [...catalogue.peaks].sort((a, b) => a.name.localeCompare(b.name))) {
+    lines.push(`### ${p.name}`, '');
+    if (p.alternateNames?.length) lines.push(`Also known as ${p.alternateNames.join(', ')}.`, '');
+    lines.push(p.summary, '');
+    lines.push(`- Altitude: ${formatMetres(p.altitudeM)}; ${p.range}, ${p.region}, ${p.country}`);
+    lines.push(`- Coordinates: ${coordinatesText(p)}`);
+    lines.push(`- First ascent: ${firstAscentText(p)}`);
+    if (p.royaltyNote) lines.push(`- Royalty: ${p.royaltyNote}`);
+    lines.push(`- Last verified: ${formatDate(p.lastVerified)}`);
+    lines.push(`- Sources: ${p.references.map((r) => `[${r.title}](${r.url})`).join('; ')}`, '');
+  }
+  return lines.join('\n');
+}

@@ -1,0 +1,7 @@
+/** The peak dataset page as Markdown. */
+import type { APIRoute } from 'astro';
+import { markdownResponse } from '../../api/markdown/response.ts';
+import { peakDataMarkdown } from '../components/peak-dataset.ts';
+import { getCatalogue } from '../lib/catalogue.ts';
+
+export const GET: APIRoute = async () => markdownResponse(peakDataMarkdown(await getCatalogue()));
