@@ -1,0 +1,203 @@
+/**
+ * Delivery through Resend, against a real HTTP server on 127.0.0.1 that speaks Resend's API
+ * (RESEND_BASE_URL points at it), and the retry command as a real child process.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { handleBookingEnquiry, type BookingDeps } from '../../api/bookings/index.ts';
+import { mailerFromSettings } from '../../api/bookings/mailer.ts';
+import { EnquiryStore } from '../../api/bookings/store.ts';
+import { readSettings } from '../../api/config.ts';
+import { openOperationalStorage } from '../../api/storage.ts';
+import { loadCatalogue } from '../helpers/content.ts';
+import { projectRoot } from '../helpers/project.ts';
+import { startFakeResend, type FakeResend } from './resend-fake.ts';
+
+const catalogue = loadCatalogue(undefined, 'http://127.0.0.1:4321');
+const valid = { tripSlug: 'sample-expedition', name: 'Tenzin Dorje', phone: '+977 980-1234567', groupSize: 2, preferredDeparture: 'May 2027' };
+
+let fake: FakeResend;
+let dataDir: string;
+let env: Record<string, string>;
+let store: EnquiryStore;
+
+beforeAll(async () => {
+  fake = await startFakeResend();
+});
+afterAll(async () => {
+  await fake.close();
+});
+beforeEach(async () => {
+  dataDir = mkdtempSync(path.join(tmpdir(), 'enquiries-resend-'));
+  env = {
+    OPERATIONAL_STORAGE: 'embedded',
+    DATA_DIR: dataDir,
+    RESEND_API_KEY: fake.apiKey,
+    RESEND_BASE_URL: fake.url,
+    BOOKING_EMAIL_TO: 'bookings@example.test',
+    BOOKING_EMAIL_FROM: 'Enquiries <enquiries@example.test>',
+    CONTACT_EMAIL: 'hello@example.test',
+  };
+  fake.mode = 'ok';
+  fake.requests.length = 0;
+  fake.sent.length = 0;
+  store = await openStore();
+});
+afterEach(async () => {
+  await store.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+async function openStore(): Promise<EnquiryStore> {
+  const sql = await openOperationalStorage(readSettings(env));
+  return new EnquiryStore(sql!);
+}
+
+function deps(timeoutMs = 1500): BookingDeps {
+  return {
+    catalogue,
+    enquiries: store,
+    mailer: mailerFromSettings(readSettings(env), { contactEmail: env.CONTACT_EMAIL!, timeoutMs }),
+    limiter: null,
+    clock: () => new Date(),
+  };
+}
+
+async function send(body: unknown = valid): Promise<{ status: number; body: Record<string, any> }> {
+  const request = new Request('http://127.0.0.1:4321/api/bookings', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+  const response = await handleBookingEnquiry(request, deps(), { clientIp: '203.0.113.9' });
+  return { status: response.status, body: (await response.json()) as Record<string, any> };
+}
+
+/**
+ * `npm run enquiries -- …` as a real child process, with the test's settings. Asynchronous, so
+ * this process's fake Resend keeps answering while the command runs.
+ */
+function enquiriesCommand(...args: string[]): Promise<{ status: number | null; output: string }> {
+  const child = spawn(process.execPath, [path.join(projectRoot, 'scripts', 'enquiries.ts'), ...args], {
+    cwd: projectRoot,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    timeout: 60_000,
+  });
+  let output = '';
+  child.stdout.on('data', (d) => (output += String(d)));
+  child.stderr.on('data', (d) => (output += String(d)));
+  return new Promise((resolve) => child.on('close', (status) => resolve({ status, output })));
+}
+
+describe('delivery through Resend', () => {
+  it('success: 201 and exactly one email request, authorised and idempotent', async () => {
+    const { status, body } = await send();
+    expect(status).toBe(201);
+    expect(fake.requests).toHaveLength(1);
+    const [request] = fake.requests;
+    expect(request).toMatchObject({ method: 'POST', path: '/emails', authorization: `Bearer ${fake.apiKey}`, idempotencyKey: `enquiry/${body.enquiry.id}` });
+    expect(request?.body).toMatchObject({
+      from: 'Enquiries <enquiries@example.test>',
+      to: ['bookings@example.test'],
+      subject: 'Enquiry: Fixture Expedition, 2 people, Tenzin Dorje',
+    });
+    expect(request?.body.text).toContain('Dates wanted: May 2027');
+    expect(request?.body.html).toContain('<th align="left" valign="top">Phone</th><td>+977 980-1234567</td>');
+    expect(await store.get(body.enquiry.id)).toMatchObject({ deliveryState: 'delivered', attempts: 1, deliveryRef: 'resend:email-1' });
+  });
+
+  it('Resend failing (HTTP 500): 502, the enquiry kept as failed with the reason', async () => {
+    fake.mode = 'fail';
+    const { status, body } = await send();
+    expect(status).toBe(502);
+    expect(body.error.code).toBe('delivery_failed');
+    expect(body.enquiry).toEqual({ id: expect.any(String), status: 'saved', tripSlug: 'sample-expedition' });
+    expect(await store.get(body.enquiry.id)).toMatchObject({ deliveryState: 'failed', attempts: 1, lastError: expect.stringMatching(/HTTP 500.*Something broke/) });
+  });
+
+  it('Resend not answering: 502 once the timeout passes, the enquiry kept as failed', async () => {
+    fake.mode = 'hang';
+    const started = Date.now();
+    const { status, body } = await send();
+    expect(status).toBe(502);
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(await store.get(body.enquiry.id)).toMatchObject({ deliveryState: 'failed', lastError: expect.stringContaining('Resend') });
+  });
+});
+
+describe('npm run enquiries', () => {
+  it('lists undelivered enquiries, then retry delivers each exactly once', async () => {
+    fake.mode = 'fail';
+    const first = await send();
+    const second = await send({ ...valid, name: 'Pema Lhamo' });
+    fake.mode = 'ok';
+    const delivered = await send({ ...valid, name: 'Already Sent' });
+    expect([first.status, second.status, delivered.status]).toEqual([502, 502, 201]);
+    fake.requests.length = 0;
+    fake.sent.length = 0;
+    await store.close(); // the command opens the database itself
+
+    const listing = await enquiriesCommand('list', '--undelivered');
+    expect(listing.status).toBe(0);
+    expect(listing.output).toContain(first.body.enquiry.id);
+    expect(listing.output).toContain(second.body.enquiry.id);
+    expect(listing.output).not.toContain(delivered.body.enquiry.id);
+    expect(listing.output).toMatch(/failed after 1 attempt\(s\)\]\n\s+last error: Resend: HTTP 500: Something broke/);
+    expect(listing.output).toContain('2 enquiries not delivered yet.');
+
+    const retried = await enquiriesCommand('retry', '--all');
+    expect(retried.output).toContain('2 of 2 delivered.');
+    expect(retried.status).toBe(0);
+    expect(fake.sent.map((r) => r.idempotencyKey).sort()).toEqual([`enquiry/${first.body.enquiry.id}`, `enquiry/${second.body.enquiry.id}`].sort());
+    expect(fake.requests).toHaveLength(2);
+
+    const again = await enquiriesCommand('retry', '--all');
+    expect(again.output).toContain('Nothing to retry.');
+    const one = await enquiriesCommand('retry', first.body.enquiry.id);
+    expect(one.output).toContain('already delivered, nothing sent');
+    expect(fake.requests).toHaveLength(2);
+
+    store = await openStore();
+    expect(await store.get(first.body.enquiry.id)).toMatchObject({ deliveryState: 'delivered', attempts: 2, lastError: null });
+    expect((await store.list({ undelivered: true })).length).toBe(0);
+  });
+
+  it('an attempt whose answer was lost is not emailed twice when retried', async () => {
+    // Resend accepts the email but the answer never arrives: the enquiry looks undelivered.
+    fake.mode = 'hang';
+    const lost = await send();
+    expect(lost.status).toBe(502);
+    expect(fake.requests).toHaveLength(1);
+    fake.mode = 'ok';
+    // Here Resend did record the first request under its key (as the real one would have, had it answered).
+    const [firstRequest] = fake.requests;
+    const accepted = await fetch(`${fake.url}/emails`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${fake.apiKey}`, 'Content-Type': 'application/json', 'Idempotency-Key': firstRequest!.idempotencyKey! },
+      body: JSON.stringify(firstRequest!.body),
+    });
+    const { id: emailId } = (await accepted.json()) as { id: string };
+    expect(fake.sent).toHaveLength(1);
+    await store.close();
+
+    const retried = await enquiriesCommand('retry', lost.body.enquiry.id);
+    expect(retried.status).toBe(0);
+    expect(retried.output).toContain(`${lost.body.enquiry.id}: delivered (resend:${emailId})`);
+    expect(fake.sent).toHaveLength(1); // the same key: Resend answered with the first email
+    expect(fake.requests.at(-1)?.body).toEqual(firstRequest?.body); // the same email, byte for byte
+    store = await openStore();
+  });
+
+  it('reports failures with a non-zero exit and keeps the enquiry undelivered', async () => {
+    fake.mode = 'fail';
+    const { body } = await send();
+    await store.close();
+    const retried = await enquiriesCommand('retry', '--all');
+    expect(retried.status).toBe(1);
+    expect(retried.output).toContain(`${body.enquiry.id}: not delivered: Resend: HTTP 500`);
+    expect((await enquiriesCommand('retry')).status).toBe(2);
+    expect((await enquiriesCommand('retry', 'enq-unknown')).output).toContain('no such enquiry');
+    store = await openStore();
+    expect(await store.get(body.enquiry.id)).toMatchObject({ deliveryState: 'failed', attempts: 2 });
+  });
+});
