@@ -1,0 +1,68 @@
+/**
+ * What the agent-registration handlers need, passed in: the site origin (issuer and
+ * resource), storage, keys, the trusted issuers, a clock and per-IP limits. Tests build the
+ * same object around an in-memory database and a test identity provider.
+ */
+import { createRateLimiter, MemoryCounterStore, type RateLimiter } from '../rules/rate-limiter.ts';
+import type { RateLimitPolicy } from '../rules/policy.ts';
+import type { TrustedIssuers } from './assertions.ts';
+import { lifetimes, type MetadataInput } from './metadata.ts';
+import { rateLimited } from './oauth-response.ts';
+import type { AgentRegistry, ClaimWindow } from './registry.ts';
+import type { ServiceTokens } from './service-tokens.ts';
+
+/** Per client IP: registrations create records, claim attempts guess codes, so both are bounded. */
+export const agentAuthLimits = {
+  registration: { name: 'agent-registration', requests: 20, windowSeconds: 600, scope: 'client IP, POST /agent/auth and /agent/identity' },
+  claimAttempt: { name: 'agent-claim', requests: 10, windowSeconds: 60, scope: 'client IP, POST /agent/claim and /agent/identity/claim' },
+  token: { name: 'agent-token', requests: 120, windowSeconds: 60, scope: 'client IP, POST /oauth/token and /oauth/revoke' },
+} satisfies Record<string, RateLimitPolicy>;
+
+export type AgentAuthLimiters = Record<keyof typeof agentAuthLimits, RateLimiter | null>;
+
+export function createAgentAuthLimiters(store = new MemoryCounterStore()): AgentAuthLimiters {
+  return {
+    registration: createRateLimiter(agentAuthLimits.registration, store),
+    claimAttempt: createRateLimiter(agentAuthLimits.claimAttempt, store),
+    token: createRateLimiter(agentAuthLimits.token, store),
+  };
+}
+
+export interface AgentAuthDeps {
+  siteUrl: string;
+  resourceName: string;
+  anonymousEnabled: boolean;
+  issuers: TrustedIssuers;
+  registry: AgentRegistry;
+  tokens: ServiceTokens;
+  /** Milliseconds since the epoch. */
+  clock: () => number;
+  limiters: AgentAuthLimiters;
+  claimWindow: ClaimWindow;
+}
+
+/** Who is asking, as the host knows it. */
+export interface ClientContext {
+  clientIp: string;
+}
+
+export const defaultClaimWindow: ClaimWindow = {
+  userCodeSeconds: lifetimes.userCodeSeconds,
+  claimSeconds: lifetimes.claimSeconds,
+  intervalSeconds: lifetimes.pollIntervalSeconds,
+};
+
+export function metadataInput(deps: Pick<AgentAuthDeps, 'siteUrl' | 'resourceName' | 'anonymousEnabled' | 'issuers'>): MetadataInput {
+  return { siteUrl: deps.siteUrl, resourceName: deps.resourceName, anonymousEnabled: deps.anonymousEnabled, trustedIssuers: deps.issuers.issuers };
+}
+
+/** A 429 when the client is over `limiter`'s quota, else null. A failing counter lets the request through. */
+export async function overLimit(limiter: RateLimiter | null, client: ClientContext): Promise<Response | null> {
+  if (!limiter) return null;
+  try {
+    const decision = await limiter(client.clientIp);
+    return decision.allowed ? null : rateLimited(decision.resetSeconds);
+  } catch {
+    return null;
+  }
+}

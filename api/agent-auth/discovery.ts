@@ -1,0 +1,42 @@
+/**
+ * The public documents of agent registration: protected resource metadata, authorization
+ * server metadata (also at /.well-known/openid-configuration), the JWK Set and auth.md.
+ * Answered per request from the running settings, so SITE_URL at runtime is what they say.
+ */
+import { renderAuthMd } from './auth-md.ts';
+import { authorizationServerMetadata, protectedResourceMetadata, type MetadataInput } from './metadata.ts';
+import { methodNotAllowed } from './oauth-response.ts';
+import type { SigningKeys } from './signing-keys.ts';
+
+const shared = {
+  'Cache-Control': 'public, max-age=300',
+  'Access-Control-Allow-Origin': '*',
+  'X-Content-Type-Options': 'nosniff',
+} as const;
+
+function document(request: Request, body: string, mediaType: string): Response {
+  if (request.method !== 'GET' && request.method !== 'HEAD') return methodNotAllowed('GET');
+  return new Response(request.method === 'HEAD' ? null : body, { status: 200, headers: { 'Content-Type': mediaType, ...shared } });
+}
+
+const json = (request: Request, value: unknown) => document(request, `${JSON.stringify(value, null, 2)}\n`, 'application/json; charset=utf-8');
+
+export function handleProtectedResourceMetadata(request: Request, input: MetadataInput): Response {
+  return json(request, protectedResourceMetadata(input));
+}
+
+export function handleAuthorizationServerMetadata(request: Request, input: MetadataInput): Response {
+  return json(request, authorizationServerMetadata(input));
+}
+
+export function handleJwks(request: Request, keys: SigningKeys): Response {
+  if (request.method !== 'GET' && request.method !== 'HEAD') return methodNotAllowed('GET');
+  return new Response(request.method === 'HEAD' ? null : JSON.stringify(keys.jwks), {
+    status: 200,
+    headers: { 'Content-Type': 'application/jwk-set+json', ...shared },
+  });
+}
+
+export function handleAuthMd(request: Request, input: MetadataInput): Response {
+  return document(request, renderAuthMd(input), 'text/markdown; charset=utf-8');
+}

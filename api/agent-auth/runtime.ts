@@ -1,0 +1,74 @@
+/**
+ * The agent-registration dependencies of one running process, built on first use from the
+ * settings: trusted issuers, signing keys, and the registry on the shared operational storage
+ * (null when OPERATIONAL_STORAGE=off). A failed key load or storage open is retried on the
+ * next request.
+ */
+import type { Settings } from '../config.ts';
+import { openOperationalStorage } from '../storage.ts';
+import { TrustedIssuers } from './assertions.ts';
+import { createAgentAuthLimiters, defaultClaimWindow, type AgentAuthDeps } from './deps.ts';
+import type { MetadataInput } from './metadata.ts';
+import { AgentRegistry } from './registry.ts';
+import { ServiceTokens } from './service-tokens.ts';
+import { readAgentAuthSettings } from './settings.ts';
+import { loadSigningKeys, type SigningKeys } from './signing-keys.ts';
+
+export interface AgentAuthRuntime {
+  metadata: MetadataInput;
+  keys(): Promise<SigningKeys>;
+  deps(): Promise<AgentAuthDeps | null>;
+}
+
+let cached: AgentAuthRuntime | undefined;
+
+function retried<T>(open: () => Promise<T>): () => Promise<T> {
+  let pending: Promise<T> | undefined;
+  return () => {
+    pending ??= open().catch((error: unknown) => {
+      pending = undefined;
+      throw error;
+    });
+    return pending;
+  };
+}
+
+/** Throws SettingsError when an AGENT_* setting is wrong; callers answer 503 and log it. */
+export function agentAuthRuntime(settings: Settings, resourceName: string): AgentAuthRuntime {
+  if (cached) return cached;
+  const agent = readAgentAuthSettings(settings.siteUrl);
+  const issuers = new TrustedIssuers(agent.trustedIssuers);
+  const metadata: MetadataInput = {
+    siteUrl: settings.siteUrl,
+    resourceName,
+    anonymousEnabled: agent.anonymousEnabled,
+    trustedIssuers: issuers.issuers,
+  };
+  const keys = retried(() =>
+    loadSigningKeys({
+      signingKey: agent.signingKey,
+      previousKeys: agent.previousKeys,
+      dataDir: settings.DATA_DIR,
+      requireConfiguredKey: settings.DEPLOY_TARGET === 'vercel',
+    }),
+  );
+  const limiters = createAgentAuthLimiters();
+  const deps = retried(async (): Promise<AgentAuthDeps | null> => {
+    const sql = await openOperationalStorage(settings);
+    if (!sql) return null;
+    return {
+      siteUrl: settings.siteUrl,
+      resourceName,
+      anonymousEnabled: agent.anonymousEnabled,
+      issuers,
+      // Migrates on first use, and again after a failure, so a database that was down recovers.
+      registry: new AgentRegistry(sql),
+      tokens: new ServiceTokens(await keys(), settings.siteUrl),
+      clock: Date.now,
+      limiters,
+      claimWindow: defaultClaimWindow,
+    };
+  });
+  cached = { metadata, keys, deps };
+  return cached;
+}

@@ -1,0 +1,96 @@
+/**
+ * The agent-registration handlers around real parts: an in-memory PGlite database, a fresh
+ * signing key, the test identity provider's JWK Set over HTTP, and a clock the test moves.
+ */
+import { decodeJwt, decodeProtectedHeader } from 'jose';
+import { TrustedIssuers } from '../../api/agent-auth/assertions.ts';
+import { handleClaimRestart, confirmOnClaimPage } from '../../api/agent-auth/claim.ts';
+import { handleCredential } from '../../api/agent-auth/credential.ts';
+import { defaultClaimWindow, type AgentAuthDeps, type AgentAuthLimiters } from '../../api/agent-auth/deps.ts';
+import { handleSecurityEvent } from '../../api/agent-auth/events.ts';
+import { claimGrantType, jwtBearerGrant } from '../../api/agent-auth/metadata.ts';
+import { handleRegistration } from '../../api/agent-auth/registration.ts';
+import { AgentRegistry } from '../../api/agent-auth/registry.ts';
+import { handleRevocation } from '../../api/agent-auth/revocation.ts';
+import { ServiceTokens } from '../../api/agent-auth/service-tokens.ts';
+import { createSigningKeys, generateSigningJwk, type SigningKeys } from '../../api/agent-auth/signing-keys.ts';
+import { handleToken } from '../../api/agent-auth/token.ts';
+import { openEmbedded, type Sql } from '../../api/departures/sql.ts';
+import type { IdentityProvider } from './identity-provider.ts';
+
+export const siteUrl = 'https://catalogue.test';
+const client = { clientIp: '203.0.113.7' };
+const noLimits: AgentAuthLimiters = { registration: null, claimAttempt: null, token: null };
+
+export interface Harness {
+  deps: AgentAuthDeps;
+  keys: SigningKeys;
+  sql: Sql;
+  /** Moves the clock forward. */
+  advance(seconds: number): void;
+  register(body: unknown, init?: RequestInit): Promise<Response>;
+  token(form: Record<string, string>): Promise<Response>;
+  exchange(assertion: string): Promise<Response>;
+  poll(claimToken: string): Promise<Response>;
+  restartClaim(claimToken: string): ReturnType<typeof handleClaimRestart>;
+  confirm(userCode: string, headers?: Record<string, string>): ReturnType<typeof confirmOnClaimPage>;
+  revoke(token: string, hint?: string): Promise<Response>;
+  credential(accessToken: string): Promise<Response>;
+  event(token: string, contentType?: string): Promise<Response>;
+  close(): Promise<void>;
+}
+
+export interface HarnessOptions {
+  anonymousEnabled?: boolean;
+  limiters?: AgentAuthLimiters;
+  trusted?: IdentityProvider[];
+}
+
+export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
+  const sql = await openEmbedded(null);
+  const keys = await createSigningKeys(await generateSigningJwk());
+  let now = Date.now();
+  const deps: AgentAuthDeps = {
+    siteUrl,
+    resourceName: 'Test Catalogue API',
+    anonymousEnabled: options.anonymousEnabled ?? true,
+    issuers: new TrustedIssuers((options.trusted ?? []).map((idp) => ({ issuer: idp.issuer, jwksUri: idp.jwksUri }))),
+    registry: new AgentRegistry(sql),
+    tokens: new ServiceTokens(keys, siteUrl),
+    clock: () => now,
+    limiters: options.limiters ?? noLimits,
+    claimWindow: defaultClaimWindow,
+  };
+  const post = (path: string, body: BodyInit, type: string, headers: Record<string, string> = {}) =>
+    new Request(`${siteUrl}${path}`, { method: 'POST', body, headers: { 'Content-Type': type, ...headers } });
+  const form = (fields: Record<string, string>) => new URLSearchParams(fields).toString();
+  const token = (fields: Record<string, string>) => handleToken(post('/oauth/token', form(fields), 'application/x-www-form-urlencoded'), deps, client);
+
+  return {
+    deps,
+    keys,
+    sql,
+    advance: (seconds) => {
+      now += seconds * 1000;
+    },
+    register: (body, init) =>
+      handleRegistration(new Request(`${siteUrl}/agent/identity`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body), ...init }), deps, client),
+    token,
+    exchange: (assertion) => token({ grant_type: jwtBearerGrant, assertion, resource: siteUrl }),
+    poll: (claimToken) => token({ grant_type: claimGrantType(siteUrl), claim_token: claimToken }),
+    restartClaim: (claimToken) => handleClaimRestart(post('/agent/identity/claim', JSON.stringify({ claim_token: claimToken }), 'application/json'), deps, client),
+    confirm: (userCode, headers = { Origin: siteUrl }) => confirmOnClaimPage(post('/agent/claim', form({ user_code: userCode }), 'application/x-www-form-urlencoded', headers), deps, client),
+    revoke: (tokenValue, hint) => handleRevocation(post('/oauth/revoke', form({ token: tokenValue, ...(hint ? { token_type_hint: hint } : {}) }), 'application/x-www-form-urlencoded'), deps, client),
+    credential: (accessToken) => handleCredential(new Request(`${siteUrl}/agent/credential`, { headers: { Authorization: `Bearer ${accessToken}` } }), deps),
+    event: (tokenValue, contentType = 'application/secevent+jwt') => handleSecurityEvent(post('/agent/event/notify', tokenValue, contentType), deps),
+    close: () => sql.close(),
+  };
+}
+
+export function header(token: string) {
+  return decodeProtectedHeader(token);
+}
+
+export function claims(token: string) {
+  return decodeJwt(token);
+}
