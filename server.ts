@@ -11,6 +11,8 @@ import { applyRules } from './api/rules/index.ts';
 import { apiRateLimit } from './api/rules/policy.ts';
 import { createRateLimiter, MemoryCounterStore, type CounterStore } from './api/rules/rate-limiter.ts';
 import { StaticFiles } from './api/host/static-files.ts';
+import { closeHostedDatabases } from './api/departures/embedded.ts';
+import { openOperationalStorage } from './api/storage.ts';
 import { extensionlessMediaTypes } from './api/site-files.ts';
 
 const root = path.dirname(fileURLToPath(import.meta.url));
@@ -89,8 +91,32 @@ export async function startServer({ settings, counterStore }: ServerOptions) {
   server.headersTimeout = 10_000;
   server.requestTimeout = 30_000;
   server.keepAliveTimeout = 5_000;
+  await hostEmbeddedDatabase(settings, server);
   await new Promise<void>((resolve) => server.listen(settings.PORT, settings.HOST, resolve));
   return server;
+}
+
+/**
+ * With OPERATIONAL_STORAGE=embedded this process hosts the PGlite database from the start, so
+ * the departures CLI can reach it while the site runs (api/departures/embedded.ts). The host
+ * file is removed and the database closed when the server stops.
+ */
+async function hostEmbeddedDatabase(settings: Settings, server: ReturnType<typeof createServer>): Promise<void> {
+  if (settings.OPERATIONAL_STORAGE !== 'embedded') return;
+  try {
+    await openOperationalStorage(settings);
+  } catch (error) {
+    // The site still starts; departures answer 502 and the database is opened again per request.
+    console.error(`[departures] embedded database not opened yet: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  const stop = () => {
+    server.close();
+    server.closeAllConnections();
+    void closeHostedDatabases().finally(() => process.exit(0));
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  server.once('close', () => void closeHostedDatabases());
 }
 
 async function openCounterStore(settings: Settings): Promise<CounterStore> {

@@ -6,6 +6,7 @@
 import { months } from '../../src/schemas/vocabulary.ts';
 import type { Catalogue } from '../catalogue/index.ts';
 import type { AdminDeparture } from './store.ts';
+import { statusForSeats } from './validation.ts';
 
 /** Months named by a season text such as "June to September" or "December to April, and May". */
 export function seasonMonths(season: string): number[] {
@@ -52,7 +53,7 @@ export function seedDepartures(catalogue: Catalogue, today: Date): AdminDepartur
           tripSlug: trip.slug,
           startDate: isoDay(first),
           endDate: isoDay(last),
-          status: left === 0 ? 'sold_out' : left <= 3 ? 'filling' : 'open',
+          status: statusForSeats(left),
           priceInr: null,
           seatsTotal: seats,
           seatsLeft: left,

@@ -2,7 +2,7 @@
  * The one SQL interface the stores use, with two implementations: PGlite (embedded
  * PostgreSQL, the local default) and node-postgres against a real server. Same SQL on both.
  */
-import { mkdirSync } from 'node:fs';
+import { openEmbeddedDatabase } from './embedded.ts';
 
 export interface Sql {
   query<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<{ rows: T[] }>;
@@ -11,10 +11,15 @@ export interface Sql {
   close(): Promise<void>;
 }
 
+/**
+ * The embedded database in `dataDir`. Safe to call from several processes: the first hosts
+ * it, the others reach it through the host (see embedded.ts). `null` gives a private
+ * in-memory database (tests).
+ */
 export async function openEmbedded(dataDir: string | null): Promise<Sql> {
+  if (dataDir !== null) return openEmbeddedDatabase(dataDir);
   const { PGlite } = await import('@electric-sql/pglite');
-  if (dataDir) mkdirSync(dataDir, { recursive: true });
-  const db = dataDir ? await PGlite.create(dataDir) : await PGlite.create();
+  const db = await PGlite.create();
   return {
     query: async (text, params) => ({ rows: (await db.query(text, params)).rows as never[] }),
     transaction: (work) => db.transaction((tx) => work({ query: async (text, params) => ({ rows: (await tx.query(text, params)).rows as never[] }) })),

@@ -3,6 +3,7 @@
  * the catalogue and the departures source (null when OPERATIONAL_STORAGE=off).
  */
 import { readSettings, type Settings } from '../../api/config.ts';
+import { readLiveDepartures, type LiveDepartures } from '../../api/departures/live.ts';
 import type { DepartureSource } from '../../api/departures/source.ts';
 import { openDepartureStore } from '../../api/departures/store.ts';
 import type { V1Deps } from '../../api/v1/operations.ts';
@@ -21,10 +22,25 @@ export function getDepartureSource(): Promise<DepartureSource | null> {
     const catalogue = await getCatalogue();
     return openDepartureStore(runtimeSettings(), catalogue);
   })();
+  // A failure to even create the store (bad settings) is not remembered: the next request retries.
+  departures.catch(() => (departures = undefined));
   return departures;
 }
 
 export async function getV1Deps(): Promise<V1Deps> {
   const [catalogue, source] = await Promise.all([getCatalogue(), getDepartureSource()]);
   return { catalogue, departures: source };
+}
+
+/** Published upcoming departures for a page, or why there are none to show (never throws). */
+export async function getLiveDepartures(tripSlug?: string): Promise<LiveDepartures> {
+  const catalogue = await getCatalogue();
+  let source: DepartureSource | null;
+  try {
+    source = await getDepartureSource();
+  } catch (error) {
+    console.error(`[departures] storage could not be opened: ${error instanceof Error ? error.message : String(error)}`);
+    return { state: 'unavailable' };
+  }
+  return readLiveDepartures(source, catalogue, tripSlug ? { tripSlug } : {});
 }

@@ -1,0 +1,219 @@
+/**
+ * The embedded database (PGlite) is one process's database: two processes opening the same
+ * folder would corrupt it. So the first process to open it becomes its host: it writes a host
+ * file beside the folder (`<DATA_DIR>/pglite.host.json`: pid, loopback port, token), serves
+ * the database on its bridge, and removes the file when it closes. Every other process (the
+ * departures CLI while `npm start` runs) finds the file and talks to the host over the bridge;
+ * when the host has gone, the next process to open the database becomes the host.
+ *
+ * Within a process there is exactly one host per folder, shared through globalThis because the
+ * server and Astro's server bundle each load their own copy of this module.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { PGlite } from '@electric-sql/pglite';
+import { BridgeUnreachable, bridgeSql, startBridge, type BridgeAddress } from './bridge.ts';
+import type { Sql } from './sql.ts';
+
+interface HostFile {
+  pid: number;
+  /** Null while the host is still opening the database. */
+  port: number | null;
+  token: string | null;
+  since: string;
+}
+
+interface Host {
+  db: PGlite;
+  file: string;
+  handles: number;
+  close(): Promise<void>;
+}
+
+const hostsKey = Symbol.for('catalogue.embeddedDatabaseHosts');
+const hosts: Map<string, Promise<Host>> = ((globalThis as Record<symbol, unknown>)[hostsKey] as Map<string, Promise<Host>> | undefined) ?? new Map();
+(globalThis as Record<symbol, unknown>)[hostsKey] = hosts;
+
+export function hostFilePath(dataDir: string): string {
+  return path.join(path.dirname(dataDir), `${path.basename(dataDir)}.host.json`);
+}
+
+function readHostFile(file: string): HostFile | null {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8')) as HostFile;
+  } catch {
+    return null;
+  }
+}
+
+function isRunning(pid: number): boolean {
+  if (pid === process.pid) return false; // our own pid in a file we did not write: left by an earlier run
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function writeHostFile(file: string, content: HostFile, exclusive: boolean): void {
+  const text = `${JSON.stringify(content)}\n`;
+  if (exclusive) {
+    writeFileSync(file, text, { flag: 'wx', mode: 0o600 });
+    return;
+  }
+  const temporary = `${file}.${process.pid}.tmp`;
+  writeFileSync(temporary, text, { mode: 0o600 });
+  renameSync(temporary, file);
+}
+
+function removeHostFileIfOurs(file: string): void {
+  if (readHostFile(file)?.pid !== process.pid) return;
+  try {
+    unlinkSync(file);
+  } catch {
+    // already gone
+  }
+}
+
+/** Claims the folder by creating the host file; false when another process holds it. */
+function claim(file: string): boolean {
+  try {
+    writeHostFile(file, { pid: process.pid, port: null, token: null, since: new Date().toISOString() }, true);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw error;
+  }
+  // Two processes clearing the same stale file could both get here; only the last writer stays.
+  return readHostFile(file)?.pid === process.pid;
+}
+
+async function becomeHost(dataDir: string, file: string): Promise<Host> {
+  try {
+    const { PGlite } = await import('@electric-sql/pglite');
+    mkdirSync(dataDir, { recursive: true });
+    const db = await PGlite.create(dataDir);
+    const token = randomBytes(24).toString('base64url');
+    const bridge = await startBridge(db, token);
+    writeHostFile(file, { pid: process.pid, port: bridge.port, token, since: new Date().toISOString() }, false);
+    const onExit = () => removeHostFileIfOurs(file);
+    process.once('exit', onExit);
+    return {
+      db,
+      file,
+      handles: 0,
+      close: async () => {
+        process.off('exit', onExit);
+        removeHostFileIfOurs(file);
+        await bridge.stop();
+        await db.close();
+      },
+    };
+  } catch (error) {
+    removeHostFileIfOurs(file);
+    throw error;
+  }
+}
+
+type Route = { kind: 'host'; host: Host } | { kind: 'bridge'; address: BridgeAddress };
+
+/**
+ * Where this process reaches the database: its own host, or another process's bridge.
+ * Waits (up to `waitMs`) while another process is still opening it.
+ */
+async function route(dataDir: string, waitMs: number): Promise<Route> {
+  const file = hostFilePath(dataDir);
+  const deadline = Date.now() + waitMs;
+  for (;;) {
+    const local = hosts.get(dataDir);
+    if (local) return { kind: 'host', host: await local };
+    const info = readHostFile(file);
+    if (info && isRunning(info.pid)) {
+      if (info.port !== null && info.token !== null) return { kind: 'bridge', address: { port: info.port, token: info.token } };
+    } else {
+      if (info) removeStale(file, info);
+      mkdirSync(path.dirname(file), { recursive: true });
+      if (claim(file)) {
+        const opening = becomeHost(dataDir, file);
+        hosts.set(dataDir, opening);
+        opening.catch(() => hosts.delete(dataDir));
+        return { kind: 'host', host: await opening };
+      }
+    }
+    if (Date.now() > deadline) {
+      throw new Error(
+        `the embedded database ${dataDir} is held by process ${info?.pid ?? '?'}, which has not opened it within ${Math.round(waitMs / 1000)} s. ` +
+          `If no catalogue server or departures command is running, delete ${file} and try again.`,
+      );
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+function removeStale(file: string, seen: HostFile): void {
+  const current = readHostFile(file);
+  if (current?.pid !== seen.pid || current.since !== seen.since) return;
+  try {
+    unlinkSync(file);
+  } catch {
+    // another process cleared it first
+  }
+}
+
+function localSql(db: PGlite): Omit<Sql, 'close'> {
+  return {
+    query: async (text, params) => ({ rows: (await db.query(text, params)).rows as never[] }),
+    transaction: (work) => db.transaction((tx) => work({ query: async (text, params) => ({ rows: (await tx.query(text, params)).rows as never[] }) })),
+  };
+}
+
+/**
+ * Opens the embedded database in `dataDir`, hosting it here or reaching the process that
+ * hosts it. Closing the last handle in the hosting process closes the database.
+ */
+export async function openEmbeddedDatabase(dataDir: string, options: { waitMs?: number } = {}): Promise<Sql> {
+  const folder = path.resolve(dataDir);
+  const waitMs = options.waitMs ?? 30_000;
+  let current = await route(folder, waitMs);
+  let hosting: Host | undefined = current.kind === 'host' ? current.host : undefined;
+  if (hosting) hosting.handles += 1;
+
+  /** Runs `op` where the database is now; if the other host went away, finds it again once (perhaps hosting it here). */
+  const once = <R>(op: (sql: Omit<Sql, 'close'>) => Promise<R>): Promise<R> =>
+    op(current.kind === 'host' ? localSql(current.host.db) : bridgeSql(current.address));
+  const run = async <R>(op: (sql: Omit<Sql, 'close'>) => Promise<R>): Promise<R> => {
+    try {
+      return await once(op);
+    } catch (error) {
+      if (!(error instanceof BridgeUnreachable)) throw error;
+      current = await route(folder, waitMs);
+      if (current.kind === 'host' && !hosting) {
+        hosting = current.host;
+        hosting.handles += 1;
+      }
+      return once(op);
+    }
+  };
+
+  let closed = false;
+  return {
+    query: (text, params) => run((sql) => sql.query(text, params)),
+    transaction: (work) => run((sql) => sql.transaction(work)),
+    close: async () => {
+      if (closed || !hosting) return;
+      closed = true;
+      hosting.handles -= 1;
+      if (hosting.handles > 0) return;
+      if ((await hosts.get(folder)) === hosting) hosts.delete(folder);
+      await hosting.close();
+    },
+  };
+}
+
+/** Closes every embedded database this process hosts (server shutdown). */
+export async function closeHostedDatabases(): Promise<void> {
+  const all = [...hosts.entries()];
+  hosts.clear();
+  await Promise.all(all.map(async ([, opening]) => (await opening.catch(() => null))?.close()));
+}

@@ -1,0 +1,97 @@
+/**
+ * A trip as clean Markdown: the twin of its page at `<page path>.md`. Everything the page
+ * says, in reading order: facts, overview, itinerary, fitness, inclusions, exclusions, gear,
+ * live departures, price, how to enquire, FAQs and sources.
+ */
+import type { Catalogue, TripPage } from '../catalogue/index.ts';
+import { unavailableSentence, type LiveDepartures } from '../departures/live.ts';
+import { formatDate, formatDays, formatHours, formatInr, formatKm, formatMetres } from '../../src/lib/format.ts';
+import { departuresTable, enquiryLines, readAt, tableCell } from './departures.ts';
+
+function facts(catalogue: Catalogue, page: TripPage): string[] {
+  const { trip, content } = page;
+  const peak = content.peak ? catalogue.peaks.find((p) => p.id === content.peak) : undefined;
+  const rows: [string, string | undefined][] = [
+    ['Type', trip.type === 'trek' ? 'Trek' : `Expedition${trip.alpineGrade ? `, Alpine grade ${trip.alpineGrade}` : ''}`],
+    ['Peak', peak ? `${peak.name}, ${formatMetres(peak.altitudeM)} (dataset record: ${catalogue.siteUrl}/v1/peaks/${peak.id})` : undefined],
+    ['Region', trip.region],
+    ['Difficulty', trip.difficulty],
+    ['Highest point', trip.altitudeLabel ?? (trip.summitAltitudeM != null ? formatMetres(trip.summitAltitudeM) : undefined)],
+    ['Duration', trip.durationLabel ?? (trip.durationDays != null ? formatDays(trip.durationDays) : undefined)],
+    ['Distance', content.distanceKm != null ? formatKm(content.distanceKm) : undefined],
+    ['Season', trip.season],
+    ['Best window', trip.seasonWindow],
+    ['Group size', trip.groupSize],
+    ['Start and end', trip.startEnd],
+    ['Base', content.base],
+    ['Price', `${formatInr(trip.priceInr)}${trip.priceInr != null ? ' per person' : ''}`],
+    ['Last checked', trip.lastUpdated ? formatDate(trip.lastUpdated) : undefined],
+  ];
+  return rows.filter((row): row is [string, string] => row[1] !== undefined).map(([name, value]) => `- **${name}:** ${value}`);
+}
+
+function itinerary(page: TripPage): string[] {
+  const days = page.content.itinerary;
+  const lines = ['| Day | Stage | Altitude | Distance | Walking |', '| ---: | --- | --- | ---: | ---: |'];
+  for (const d of days) {
+    const altitude = d.startAltitudeM === d.endAltitudeM ? formatMetres(d.endAltitudeM) : `${formatMetres(d.startAltitudeM)} to ${formatMetres(d.endAltitudeM)}`;
+    lines.push(`| ${d.day} | ${tableCell(`${d.title} (${d.from} to ${d.to})`)} | ${altitude} | ${d.distanceKm != null ? formatKm(d.distanceKm) : '–'} | ${d.walkingHours != null ? formatHours(d.walkingHours) : '–'} |`);
+  }
+  lines.push('');
+  for (const d of days) lines.push(`**Day ${d.day}: ${d.title}.** ${d.description.trim()}`, '');
+  return lines;
+}
+
+function departuresSection(catalogue: Catalogue, page: TripPage, live: LiveDepartures, now: Date): string[] {
+  const { trip } = page;
+  if (live.state !== 'live') return [`**${unavailableSentence(live)}** Ask us about dates through the enquiry path below.`, ''];
+  const lines = [`Read live at ${readAt(now)}. As JSON: ${catalogue.siteUrl}/v1/departures?trip=${trip.slug}. As a calendar: ${trip.url}.ics`, ''];
+  if (live.departures.length === 0) return [...lines, 'No departures are on sale right now. Ask us about the next dates or a private group.', ''];
+  return [...lines, ...departuresTable(live.departures, { withTrip: false }), ''];
+}
+
+export function tripMarkdown(catalogue: Catalogue, page: TripPage, live: LiveDepartures, now = new Date()): string {
+  const { trip, content } = page;
+  const list = (items: readonly string[]) => items.map((item) => `- ${item}`);
+  const lines = [`# ${trip.name}`, '', `> ${trip.shortAnswer ?? trip.description}`.replace(/\s*\n\s*/g, ' '), ''];
+  if (trip.alternateNames?.length) lines.push(`Also known as: ${trip.alternateNames.join(', ')}.`, '');
+  lines.push('## Facts', '', ...facts(catalogue, page), '');
+  lines.push('## Overview', '', trip.description.trim(), '');
+  if (page.body.trim()) lines.push(page.body.trim(), '');
+  lines.push('## Itinerary', '', ...itinerary(page));
+  lines.push('## Fitness and experience', '', content.fitness.trim(), '', content.experience.trim(), '');
+  lines.push('## What is included', '', ...list(content.inclusions), '');
+  lines.push('## What is not included', '', ...list(content.exclusions), '');
+  lines.push('## Gear', '');
+  for (const group of content.gear) lines.push(`### ${group.category}`, '', ...list(group.items), '');
+  lines.push('## Departures', '', ...departuresSection(catalogue, page, live, now));
+  lines.push('## Price', '', trip.priceInr != null ? `${formatInr(trip.priceInr)} per person.` : 'Price on request.');
+  if (trip.priceNote) lines.push('', trip.priceNote.trim());
+  lines.push('', 'A departure may carry its own price; the departures table shows the price that applies.', '');
+  lines.push('## How to enquire', '', ...enquiryLines(catalogue, page), '');
+  lines.push('## Questions people ask', '');
+  for (const faq of content.faqs) lines.push(`### ${faq.question}`, '', faq.answer.trim(), '');
+  lines.push('## Sources', '', ...content.sources.map((s) => `- [${s.title}](${s.url})`), '');
+  lines.push('---', '', `Page: ${trip.url} · JSON: ${catalogue.siteUrl}/v1/trips/${trip.slug} · Where the page and the API disagree on a number, the page is authoritative.`, '');
+  return lines.join('\n');
+}
+
+/** The answer for a trip slug that does not exist: where to find the trips instead. */
+export function tripNotFoundMarkdown(catalogue: Catalogue, type: 'trek' | 'expedition', slug: string): string {
+  const trips = catalogue.trips.filter((p) => p.trip.type === type);
+  return [
+    `# No ${type} called "${slug.slice(0, 80)}"`,
+    '',
+    `There is no ${type} at this address. The ${type === 'trek' ? 'treks' : 'expeditions'} we run:`,
+    '',
+    ...trips.map(({ trip }) => `- [${trip.name}](${trip.markdownUrl})`),
+    '',
+    `Every trip as JSON: ${catalogue.siteUrl}/v1/trips. Every page: ${catalogue.siteUrl}/sitemap-index.xml.`,
+    '',
+  ].join('\n');
+}
+
+/** The page a trip route names, when the type and slug match one. */
+export function findTripPage(catalogue: Catalogue, type: 'trek' | 'expedition', slug: string | undefined): TripPage | undefined {
+  return catalogue.trips.find((p) => p.trip.type === type && p.trip.slug === slug);
+}
