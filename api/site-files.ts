@@ -44,7 +44,7 @@ export const siteFiles: SiteFile[] = [
     mediaType: 'text/markdown; charset=utf-8',
     aliases: [skillPath(skill.name, { wellKnown: false })],
   })),
-  { path: '/auth.md', title: 'Agent registration', description: 'Agent registration instructions (optional: the public API needs no credential).', mediaType: 'text/markdown; charset=utf-8' },
+  { path: '/auth.md', title: 'Agent registration', description: 'Agent registration instructions (optional: the public API needs no credential).', mediaType: 'text/markdown; charset=utf-8', live: true },
   { path: '/sitemap-index.xml', title: 'Sitemap', description: 'Sitemap index of every page.', mediaType: 'application/xml' },
   { path: '/404.md', title: 'Not-found note', description: 'The recovery note a missing path answers with, as Markdown.', mediaType: 'text/markdown; charset=utf-8' },
   { path: '/robots.txt', title: 'robots.txt', description: 'Crawler rules, including AI crawlers and content signals, with the sitemap.', mediaType: 'text/plain; charset=utf-8' },

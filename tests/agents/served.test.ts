@@ -1,0 +1,154 @@
+/**
+ * The published machine-readable files as the local server serves the built fixture site:
+ * media types, CORS and caching, the API catalog's negotiation and Link, skill digests against
+ * the bytes on the wire, the llms.txt structure, and every same-site link in every agent file.
+ * Prerendered files carry the build-time SITE_URL, so links are resolved by path.
+ */
+import { createHash } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { siteFiles, type SiteFile } from '../../api/site-files.ts';
+import type { RunningServer } from '../helpers/project.ts';
+import { startBuiltSite } from './built-site.ts';
+import { aiCatalogSchema, apiCatalogSchema, problems, serverCardSchema, skillsIndexSchema } from './shapes.ts';
+import { checkLlmsTxt, linksOf } from './llms-txt-structure.ts';
+
+let server: RunningServer;
+beforeAll(async () => {
+  server = await startBuiltSite(inject('fixtureSite'));
+});
+afterAll(() => server?.stop());
+
+const get = (path: string, init?: RequestInit) => fetch(`${server.url}${path}`, init);
+const sha256 = (bytes: ArrayBuffer) => `sha256:${createHash('sha256').update(Buffer.from(bytes)).digest('hex')}`;
+const normalizeType = (type: string | null) => (type ?? '').toLowerCase().replace(/\s+/g, '');
+
+/** The files this feature generates; the others are published by their own parts of the site, with their own cache policies. */
+const generatedElsewhere = ['/openapi.json', '/departures.md', '/auth.md', '/sitemap-index.xml', '/404.md'];
+const generated = siteFiles.filter((f) => !generatedElsewhere.includes(f.path));
+const pathsOf = (file: SiteFile) => [file.path, ...(file.aliases ?? [])];
+
+describe('published files', () => {
+  it.each(siteFiles.flatMap((f) => pathsOf(f).map((p) => [p, f] as const)))('%s is served with its media type, CORS and caching', async (path, file) => {
+    const res = await get(path);
+    expect(res.status).toBe(200);
+    const type = normalizeType(res.headers.get('content-type'));
+    expect(type.startsWith(normalizeType(file.mediaType).replace(/;charset=utf-8$/, ''))).toBe(true);
+    expect(res.headers.get('access-control-allow-origin')).toBe('*');
+    if (!file.live) {
+      if (generated.includes(file)) expect(res.headers.get('cache-control')).toBe('public, max-age=3600');
+      const etag = res.headers.get('etag');
+      expect(etag).toBeTruthy();
+      expect((await get(path, { headers: { 'If-None-Match': etag ?? '' } })).status).toBe(304);
+    }
+    const preflight = await get(path, { method: 'OPTIONS', headers: { Origin: 'https://elsewhere.example', 'Access-Control-Request-Method': 'GET' } });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('access-control-allow-methods')).toContain('GET');
+  });
+
+  it('serves the same bytes at every location of a file', async () => {
+    for (const file of siteFiles.filter((f) => f.aliases)) {
+      const primary = await (await get(file.path)).text();
+      for (const alias of file.aliases ?? []) expect(await (await get(alias)).text(), alias).toBe(primary);
+    }
+  });
+
+  it('lists every published file in the service index', async () => {
+    const index = (await (await get('/v1/')).json()) as { machineReadableFiles: { url: string }[] };
+    const listed = index.machineReadableFiles.map((f) => new URL(f.url).pathname);
+    for (const file of siteFiles) expect(listed, file.path).toContain(file.path);
+  });
+
+  it('validates every JSON document against its published shape', async () => {
+    const json = async (path: string) => (await get(path)).json();
+    expect(problems(serverCardSchema, await json('/.well-known/mcp/server-card.json'))).toEqual([]);
+    expect(problems(skillsIndexSchema, await json('/.well-known/agent-skills/index.json'))).toEqual([]);
+    expect(problems(apiCatalogSchema, await json('/.well-known/api-catalog'))).toEqual([]);
+    expect(problems(aiCatalogSchema, await json('/ai-catalog.json'))).toEqual([]);
+    const guidance = (await json('/llm-guidance.json')) as Record<string, unknown>;
+    for (const member of ['preferredSources', 'authoritativeSource', 'citation', 'enquiry', 'mustNot', 'contact']) expect(guidance, member).toHaveProperty(member);
+    const peaks = (await json('/peak-data/peaks.json')) as { version: string; license: string; lastUpdated: string; count: number; peaks: { id: string }[] };
+    expect(peaks).toMatchObject({ version: '2.0.0', license: 'CC-BY-4.0', lastUpdated: '2026-04-30' });
+    const api = (await json('/v1/peaks')) as { count: number; data: Record<string, unknown>[] };
+    expect(peaks.count).toBe(api.count);
+    for (const peak of api.data) expect(peaks.peaks.find((p) => p.id === peak.id)).toMatchObject(peak);
+  });
+});
+
+describe('API catalog (RFC 9727)', () => {
+  it('answers the scanners request at the well-known path with a linkset and a Link on HEAD', async () => {
+    const res = await get('/.well-known/api-catalog', { headers: { Accept: 'application/linkset+json, application/json' } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/linkset+json; profile="https://www.rfc-editor.org/info/rfc9727"');
+    const body = (await res.json()) as { linkset: { anchor: string }[] };
+    expect(body.linkset.length).toBeGreaterThan(0);
+    const head = await get('/.well-known/api-catalog', { method: 'HEAD' });
+    expect(head.headers.get('link')).toContain('rel="api-catalog"');
+  });
+
+  it('is advertised by the home page', async () => {
+    expect((await get('/')).headers.get('link')).toContain('</.well-known/api-catalog>; rel="api-catalog"');
+  });
+});
+
+describe('agent skills', () => {
+  it('gives each skill the SHA-256 digest of the bytes served at its URL and at its other location', async () => {
+    const index = (await (await get('/.well-known/agent-skills/index.json')).json()) as { skills: { name: string; description: string; url: string; digest: string }[] };
+    expect(await (await get('/agent-skills/index.json')).json()).toEqual(index);
+    for (const skill of index.skills) {
+      const path = new URL(skill.url).pathname;
+      expect(path).toBe(`/.well-known/agent-skills/${skill.name}/SKILL.md`);
+      for (const location of [path, `/agent-skills/${skill.name}/SKILL.md`]) {
+        const res = await get(location, { headers: { 'Accept-Encoding': 'identity' } });
+        expect(res.headers.get('content-type')).toBe('text/markdown; charset=utf-8');
+        const bytes = await res.arrayBuffer();
+        expect(sha256(bytes), location).toBe(skill.digest);
+        const text = Buffer.from(bytes).toString('utf8');
+        expect(text).toMatch(new RegExp(`^---\\nname: ${skill.name}\\ndescription: .+\\n---\\n`));
+      }
+    }
+  });
+});
+
+describe('llms.txt and robots.txt', () => {
+  it('serves llms.txt in the llmstxt.org structure', async () => {
+    const res = await get('/llms.txt');
+    expect(res.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+    expect(checkLlmsTxt(await res.text())).toEqual([]);
+  });
+
+  it('serves robots.txt as text/plain with a Sitemap line and a content signal', async () => {
+    const res = await get('/robots.txt');
+    expect(res.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+    const text = await res.text();
+    expect(text).toMatch(/^Sitemap: https?:\/\/\S+\/sitemap-index\.xml$/m);
+    expect(text).toMatch(/^Content-Signal: /m);
+    expect(text).toMatch(/^User-agent: GPTBot$/m);
+  });
+});
+
+describe('links in the agent files', () => {
+  /** Endpoints that only answer POST: a GET that reaches them gets 405, which shows they exist. */
+  const postOnly = new Set(['/mcp', '/api/bookings']);
+
+  it('resolves every same-site link of every generated file on the local server', async () => {
+    const guidance = (await (await get('/llm-guidance.json')).json()) as { serviceIndexUrl: string; publisher: { url: string } };
+    const origins = new Set([new URL(guidance.serviceIndexUrl).origin, new URL(guidance.publisher.url).origin]);
+    const targets = new Map<string, string>();
+    for (const file of generated) {
+      for (const link of linksOf(await (await get(file.path)).text())) {
+        if (/[{}<>]/.test(link)) continue;
+        const url = new URL(link);
+        if (origins.has(url.origin) && !targets.has(url.pathname + url.search)) targets.set(url.pathname + url.search, file.path);
+      }
+    }
+    expect(targets.size).toBeGreaterThan(20);
+    const broken: string[] = [];
+    for (const [target, source] of targets) {
+      const res = await get(target, { redirect: 'manual' });
+      const path = new URL(target, server.url).pathname;
+      const ok = postOnly.has(path) ? res.status === 405 : res.status === 200;
+      if (!ok) broken.push(`${target} (linked from ${source}) answered ${res.status}`);
+    }
+    expect(broken).toEqual([]);
+  });
+});
