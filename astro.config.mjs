@@ -14,6 +14,9 @@ const site = (process.env.SITE_URL || `http://localhost:${port}`).replace(/\/+$/
 export default defineConfig({
   site,
   output: 'static',
+  // Per-project cache: test builds copy the project and share node_modules through a link, and
+  // Astro's default cache (node_modules/.astro, which holds the content store) would be shared too.
+  cacheDir: './.astro/cache',
   trailingSlash: 'ignore',
   build: { format: 'file', inlineStylesheets: 'never' },
   compressHTML: true,
