@@ -83,7 +83,9 @@ export async function handleV1(request: Request, deps: V1Deps): Promise<Response
     const data = await op.run({ url, pathParam, deps });
     return await jsonResponse(request, data, cachePolicy[op.cache]);
   } catch (error) {
-    if (error instanceof ApiError) return errorResponse(error, deps.catalogue.siteUrl);
-    throw error;
+    if (!(error instanceof ApiError)) throw error;
+    const response = errorResponse(error, deps.catalogue.siteUrl);
+    // HEAD gets an error's status and headers without its body, as it does for successes.
+    return request.method === 'HEAD' ? new Response(null, { status: response.status, headers: response.headers }) : response;
   }
 }
