@@ -1,12 +1,27 @@
 /**
  * llms-full.txt: the whole catalogue as one Markdown text, for agents that would rather read
- * once than follow links: every trip in full, the peaks table and the API guide.
+ * once than follow links: every trip in full (its Markdown twin, nested), the peaks table and
+ * the API guide.
  */
-import type { Catalogue } from '../catalogue/index.ts';
+import type { Catalogue, TripPage } from '../catalogue/index.ts';
+import { tripMarkdown } from '../markdown/trip.ts';
 import type { PeakRecord } from '../../src/schemas/peak.ts';
 import { apiGuideMarkdown } from './api-guide.ts';
 import { agentGuidance, mustNotList } from './guidance.ts';
-import { tripMarkdown } from './trip-markdown.ts';
+
+/**
+ * A trip's Markdown twin, two heading levels down, with its live departures section replaced
+ * by where to read them: a file built once per deploy cannot hold dates that sell by the minute.
+ */
+export function tripSection(catalogue: Catalogue, page: TripPage): string {
+  const lines = tripMarkdown(catalogue, page, { state: 'live', departures: [] }).split('\n');
+  const start = lines.indexOf('## Departures');
+  const end = lines.findIndex((line, i) => i > start && /^#{1,2} /.test(line));
+  if (start < 0 || end < 0) throw new Error('api/markdown/trip.ts no longer has a "## Departures" section followed by another; update tripSection in api/agents/llms-full.ts');
+  const pointer = `Not in this file, because dates and seats change by the minute: read ${catalogue.siteUrl}/v1/departures?trip=${page.trip.slug} or ${page.trip.markdownUrl}.`;
+  lines.splice(start + 1, end - start - 1, '', pointer, '');
+  return lines.map((line) => (/^#{1,4} /.test(line) ? `##${line}` : line)).join('\n');
+}
 
 /** Table cells cannot hold a pipe or a line break. */
 function cell(value: string | number | boolean | null | undefined): string {
@@ -59,7 +74,7 @@ export function buildLlmsFull(catalogue: Catalogue): string {
     '',
     `## Trips (${catalogue.trips.length})`,
     '',
-    ...catalogue.trips.map((page) => tripMarkdown(page, catalogue, 3)),
+    ...catalogue.trips.map((page) => tripSection(catalogue, page)),
     `## Peaks (${catalogue.peaks.length})`,
     '',
     `${dataset.name} v${dataset.version}, last updated ${dataset.lastUpdated}, ${dataset.license}. Full records with coordinates, first ascents and references: ${site}/peak-data/peaks.json. ` +

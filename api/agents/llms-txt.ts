@@ -5,7 +5,7 @@
  */
 import type { Catalogue, TripPage } from '../catalogue/index.ts';
 import { siteFiles, siteFileUrl } from '../site-files.ts';
-import { formatInr } from './trip-markdown.ts';
+import { formatInr, formatMetres } from '../../src/lib/format.ts';
 
 interface Link {
   name: string;
@@ -21,10 +21,10 @@ function tripNotes({ trip }: TripPage): string {
   const parts = [
     trip.type === 'expedition' && trip.alpineGrade ? `${trip.difficulty} expedition, grade ${trip.alpineGrade}` : `${trip.difficulty} ${trip.type}`,
     trip.durationDays != null ? `${trip.durationDays} days` : undefined,
-    trip.summitAltitudeM != null ? `up to ${trip.summitAltitudeM} m` : undefined,
+    trip.summitAltitudeM != null ? `up to ${formatMetres(trip.summitAltitudeM)}` : undefined,
     trip.region,
     trip.season,
-    trip.priceInr != null ? `${formatInr(trip.priceInr)} per person` : 'price on request',
+    trip.priceInr != null ? `${formatInr(trip.priceInr)} per person` : formatInr(null).toLowerCase(),
   ];
   return parts.filter(Boolean).join('; ');
 }

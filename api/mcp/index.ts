@@ -54,7 +54,7 @@ export function createMcpServer(deps: V1Deps): McpServer {
     { instructions: serverInstructions(deps) },
   );
   registerTools(server, deps);
-  registerResources(server, deps.catalogue);
+  registerResources(server, deps);
   return server;
 }
 

@@ -1,25 +1,31 @@
 /**
- * The MCP resources: each trip as Markdown at its twin's address, the full peak dataset and the
- * agent instructions, written by the same functions as the published files.
+ * The MCP resources: each trip's Markdown twin (with live departures) at the twin's address,
+ * the full peak dataset and the agent instructions, written by the same functions as the
+ * published files.
  */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { Catalogue } from '../catalogue/index.ts';
 import { agentInstructionsMarkdown } from '../agents/guidance.ts';
 import { buildPeakDataset } from '../agents/peak-dataset.ts';
-import { tripMarkdown } from '../agents/trip-markdown.ts';
+import { readLiveDepartures } from '../departures/live.ts';
+import { tripMarkdown } from '../markdown/trip.ts';
+import type { V1Deps } from '../v1/operations.ts';
 
 function text(uri: URL, mimeType: string, body: string) {
   return { contents: [{ uri: uri.href, mimeType, text: body }] };
 }
 
-export function registerResources(server: McpServer, catalogue: Catalogue): void {
+export function registerResources(server: McpServer, deps: V1Deps): void {
+  const { catalogue } = deps;
   for (const page of catalogue.trips) {
     const { trip } = page;
     server.registerResource(
       `trip-${trip.slug}`,
       trip.markdownUrl,
       { title: trip.name, description: trip.shortAnswer ?? trip.description, mimeType: 'text/markdown' },
-      (uri) => text(uri, 'text/markdown', tripMarkdown(page, catalogue, 1)),
+      async (uri) => {
+        const live = await readLiveDepartures(deps.departures, catalogue, { tripSlug: trip.slug, timeoutMs: deps.storageTimeoutMs ?? 3000 });
+        return text(uri, 'text/markdown', tripMarkdown(catalogue, page, live));
+      },
     );
   }
   server.registerResource(

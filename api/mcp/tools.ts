@@ -7,7 +7,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'astro/zod';
-import { formatInr } from '../agents/trip-markdown.ts';
+import { formatInr, formatMetres } from '../../src/lib/format.ts';
 import { ApiError } from '../http/errors.ts';
 import { operations, type Operation, type V1Deps } from '../v1/operations.ts';
 import { slugPattern } from '../../src/schemas/vocabulary.ts';
@@ -27,16 +27,16 @@ function tripLine(t: Trip): string {
   const parts = [
     `${t.difficulty} ${t.type}`,
     t.durationDays != null ? `${t.durationDays} days` : undefined,
-    t.summitAltitudeM != null ? `up to ${t.summitAltitudeM} m` : undefined,
+    t.summitAltitudeM != null ? `up to ${formatMetres(t.summitAltitudeM)}` : undefined,
     t.region,
     t.season,
-    t.priceInr != null ? `${formatInr(t.priceInr)} per person` : 'price on request',
+    t.priceInr != null ? `${formatInr(t.priceInr)} per person` : formatInr(null).toLowerCase(),
   ].filter(Boolean);
   return `- ${t.name} (slug ${t.slug}): ${parts.join('; ')}. ${t.url}`;
 }
 
 function peakLine(p: Peak): string {
-  return `- ${p.name} (id ${p.id}): ${p.altitudeM} m, grade ${p.technicalGrade}, ${p.range}, ${p.region}; open peak: ${p.openPeak ? 'yes' : 'no'}`;
+  return `- ${p.name} (id ${p.id}): ${formatMetres(p.altitudeM)}, grade ${p.technicalGrade}, ${p.range}, ${p.region}; open peak: ${p.openPeak ? 'yes' : 'no'}`;
 }
 
 function departureLine(d: Departure): string {

@@ -40,9 +40,12 @@ describe.each(Object.entries(catalogues))('agent files from the %s content', (_,
     const text = buildLlmsFull(catalogue);
     for (const { trip, content } of catalogue.trips) {
       expect(text).toContain(`### ${trip.name}`);
-      for (const day of content.itinerary) expect(text).toContain(`**Day ${day.day}: ${day.title}**`);
-      for (const faq of content.faqs) expect(text).toContain(faq.question.trim());
+      for (const day of content.itinerary) expect(text).toContain(`**Day ${day.day}: ${day.title}.**`);
+      for (const faq of content.faqs) expect(text).toContain(`##### ${faq.question}`);
+      expect(text).toContain(`read https://example.test/v1/departures?trip=${trip.slug}`);
     }
+    // A file built once per deploy must not claim anything about live dates.
+    expect(text).not.toMatch(/No departures are on sale|Read live at/);
     for (const peak of catalogue.peaks) expect(text).toContain(`| \`${peak.id}\` | ${peak.altitudeM} |`);
     for (const op of operations) expect(text).toContain(`(${op.operationId})`);
     expect(text).toContain(catalogue.attribution);
