@@ -105,6 +105,16 @@ function asOptions(issues: Issue[]): Issue[] {
   return issues.map((i) => (optionOf[i.field] ? { ...i, field: `${optionOf[i.field]} (${i.field})` } : i));
 }
 
+/** The store's rule errors, with fields named by the options that set them. */
+async function namingOptions<T>(write: Promise<T>): Promise<T> {
+  try {
+    return await write;
+  } catch (error) {
+    if (error instanceof DepartureRuleError) throw new Refused(asOptions(error.issues));
+    throw error;
+  }
+}
+
 function pad(rows: string[][]): string {
   const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
   return rows.map((r) => r.map((cell, c) => cell.padEnd(widths[c]!)).join('  ').trimEnd()).join('\n');
@@ -163,7 +173,7 @@ async function run(argv: string[], store: () => DepartureStore, trips: readonly 
       }
       const parsed = departureInput.safeParse({ ...fields(values), ...(values.hidden ? { published: false } : {}) });
       if (!parsed.success) throw new Refused(asOptions(inputIssues(parsed.error)));
-      say(`Added ${describe(await store().add(parsed.data))}`);
+      say(`Added ${describe(await namingOptions(store().add(parsed.data)))}`);
       return;
     }
     case 'update': {
@@ -174,7 +184,7 @@ async function run(argv: string[], store: () => DepartureStore, trips: readonly 
       if (Object.keys(changes).length === 0) throw new Refused([{ field: 'update', message: 'nothing to change; give --seats-left, --seats, --status, --price, --note, --start or --end' }]);
       const parsed = departureChanges.safeParse(changes);
       if (!parsed.success) throw new Refused(asOptions(inputIssues(parsed.error)));
-      say(`Updated ${describe(await store().update(id, parsed.data))}`);
+      say(`Updated ${describe(await namingOptions(store().update(id, parsed.data)))}`);
       return;
     }
     case 'hide':

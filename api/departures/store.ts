@@ -181,16 +181,15 @@ export class DepartureStore implements DepartureSource {
     const trip = this.#rules().find((t) => t.slug === input.tripSlug);
     let endDate = input.endDate ?? previous?.endDate ?? null;
     if (endDate === null) {
-      if (!trip?.durationDays) {
-        const why = trip ? `trip "${trip.slug}" has no fixed length` : 'the trip is not known';
-        throw new DepartureRuleError([{ field: 'endDate', message: `is required, because ${why}` }]);
-      }
-      endDate = addDays(input.startDate, trip.durationDays - 1);
+      // An unknown trip is refused by checkDeparture, which names the known ones.
+      if (trip && !trip.durationDays) throw new DepartureRuleError([{ field: 'endDate', message: `is required, because trip "${trip.slug}" has no fixed length` }]);
+      endDate = trip?.durationDays ? addDays(input.startDate, trip.durationDays - 1) : input.startDate;
     }
     const seatsTotal = input.seatsTotal !== undefined ? input.seatsTotal : (previous?.seatsTotal ?? null);
     const seatsLeft = input.seatsLeft !== undefined ? input.seatsLeft : (previous?.seatsLeft ?? seatsTotal);
     const explicit = input.status !== undefined && input.status !== null;
-    const status = explicit ? input.status! : previous ? settleStatus(previous.status, seatsLeft, false) : statusForSeats(seatsLeft);
+    const seatsChanged = !previous || previous.seatsLeft !== seatsLeft || previous.seatsTotal !== seatsTotal;
+    const status = explicit ? input.status! : previous ? settleStatus(previous.status, seatsLeft, { explicit, seatsChanged }) : statusForSeats(seatsLeft);
     return {
       id: input.id ?? previous?.id ?? newId(input.tripSlug, input.startDate, taken),
       tripSlug: input.tripSlug,
@@ -236,7 +235,10 @@ export class DepartureStore implements DepartureSource {
       for (const [key, value] of Object.entries(changes) as [keyof DepartureChanges, unknown][]) {
         if (value !== undefined) (merged as unknown as Record<string, unknown>)[key] = value;
       }
-      merged.status = settleStatus(merged.status, merged.seatsLeft, changes.status !== undefined);
+      merged.status = settleStatus(merged.status, merged.seatsLeft, {
+        explicit: changes.status !== undefined,
+        seatsChanged: merged.seatsLeft !== before.seatsLeft || merged.seatsTotal !== before.seatsTotal,
+      });
       this.#check([{ departure: merged }]);
       if (!sameDeparture(before, merged)) await tx.query(upsertStatement, writeParams(merged));
       return merged;

@@ -5,9 +5,11 @@
  * - dates are real and in order; a departure lasts at most `maxDays`;
  * - seats are whole numbers within bounds and never more left than in total;
  * - the trip slug names a trip in the catalogue;
- * - `sold_out` means 0 seats left: a departure reaching 0 seats becomes sold out, and a sold-out
- *   departure whose seats free up opens again (`filling` at `fillingAt` seats or fewer);
- *   `cancelled` stays cancelled until someone sets another status.
+ * - status follows seats: `sold_out` means 0 seats left, `filling` `fillingAt` seats or fewer,
+ *   `open` more. Changing the seats without naming a status sets the status the seats
+ *   suggest (so a sold-out departure whose seats free up opens again); a status given
+ *   explicitly is kept unless it contradicts the seats; `cancelled` stays cancelled until
+ *   someone sets another status.
  */
 import { listOf } from '../../src/schemas/vocabulary.ts';
 import type { DepartureStatus } from './source.ts';
@@ -61,13 +63,12 @@ export function statusForSeats(seatsLeft: number | null): DepartureStatus {
 
 /**
  * The status after a change. An explicit status is kept (checkDeparture refuses contradictions);
- * otherwise the status follows the seats.
+ * otherwise a change of seats sets the status the seats suggest, except that a cancelled
+ * departure stays cancelled.
  */
-export function settleStatus(status: DepartureStatus, seatsLeft: number | null, explicit: boolean): DepartureStatus {
-  if (explicit || status === 'cancelled' || seatsLeft === null) return status;
-  if (seatsLeft === 0) return 'sold_out';
-  if (status === 'sold_out') return statusForSeats(seatsLeft);
-  return status;
+export function settleStatus(status: DepartureStatus, seatsLeft: number | null, change: { explicit: boolean; seatsChanged: boolean }): DepartureStatus {
+  if (change.explicit || !change.seatsChanged || status === 'cancelled' || seatsLeft === null) return status;
+  return statusForSeats(seatsLeft);
 }
 
 export function checkDeparture(d: AdminDeparture, trips: readonly KnownTrip[]): Issue[] {

@@ -1,0 +1,91 @@
+/**
+ * A real PostgreSQL server for the tests: Debian's binaries, a cluster in a temp folder, a
+ * free loopback port, trust authentication on 127.0.0.1 only. Stopped (and removed) after.
+ * PostgreSQL refuses to run as root, so as root the commands run as the `postgres` user.
+ */
+import { spawnSync } from 'node:child_process';
+import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { freePort } from '../helpers/project.ts';
+
+function binaries(): string {
+  const root = '/usr/lib/postgresql';
+  const version = existsSync(root) ? readdirSync(root).sort((a, b) => Number(b) - Number(a))[0] : undefined;
+  const dir = version ? path.join(root, version, 'bin') : '';
+  if (!dir || !existsSync(path.join(dir, 'pg_ctl'))) throw new Error('PostgreSQL server binaries not found under /usr/lib/postgresql (apt-get install postgresql)');
+  return dir;
+}
+
+export interface TestPostgres {
+  /** Connection string of the `postgres` database. */
+  url: string;
+  port: number;
+  start(): void;
+  /** Stops at once, as a crash or an outage would. */
+  stop(): void;
+  /** A fresh, empty database on this server. */
+  createDatabase(name: string): Promise<string>;
+  remove(): void;
+}
+
+export async function startPostgres(): Promise<TestPostgres> {
+  const bin = binaries();
+  const dir = mkdtempSync(path.join(tmpdir(), 'catalogue-pg-'));
+  const data = path.join(dir, 'data');
+  const asRoot = process.getuid?.() === 0;
+  if (asRoot) {
+    const { uid, gid } = userIds('postgres');
+    chownSync(dir, uid, gid);
+    chmodSync(dir, 0o700);
+  }
+  const run = (command: string, args: string[]) => {
+    const [file, argv] = asRoot ? ['runuser', ['-u', 'postgres', '--', path.join(bin, command), ...args]] : [path.join(bin, command), args];
+    const result = spawnSync(file, argv, { encoding: 'utf8', timeout: 120_000 });
+    if (result.status !== 0) {
+      const log = existsSync(path.join(dir, 'server.log')) ? readFileSync(path.join(dir, 'server.log'), 'utf8') : '';
+      throw new Error(`${command} failed (${result.status}): ${result.stderr || result.stdout}\n${log}`);
+    }
+  };
+  const port = await freePort();
+  run('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '--no-locale', '-E', 'UTF8', '--no-sync']);
+  const options = `-p ${port} -c listen_addresses=127.0.0.1 -k ${dir} -c fsync=off -c synchronous_commit=off -c full_page_writes=off`;
+  const start = () => run('pg_ctl', ['-D', data, '-o', options, '-l', path.join(dir, 'server.log'), '-w', '-t', '60', 'start']);
+  const stop = () => run('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']);
+  start();
+  const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
+  return {
+    url,
+    port,
+    start,
+    stop,
+    createDatabase: async (name) => {
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      try {
+        await client.query(`CREATE DATABASE "${name}"`);
+      } finally {
+        await client.end();
+      }
+      return `postgres://postgres@127.0.0.1:${port}/${name}`;
+    },
+    remove: () => {
+      try {
+        stop();
+      } catch {
+        // already stopped
+      }
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+function userIds(name: string): { uid: number; gid: number } {
+  const line = readFileSync('/etc/passwd', 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith(`${name}:`));
+  if (!line) throw new Error(`no "${name}" user to run PostgreSQL as`);
+  const [, , uid, gid] = line.split(':');
+  return { uid: Number(uid), gid: Number(gid) };
+}
