@@ -132,7 +132,8 @@ If \`status\` is \`pending\`, the answer also has a \`claim\` block: go to Step 
 
 1. Show the user the \`verification_uri\` and the \`user_code\`, and ask them to open the page
    and type the code. Nothing is emailed. The code works for ${minutes(lifetimes.userCodeSeconds)}.
-2. Meanwhile poll the token endpoint, no faster than every \`interval\` seconds:
+2. Meanwhile poll the token endpoint with the claim grant (\`${claimGrant}\`), no faster than
+   every \`interval\` seconds:
 
    \`\`\`http
    POST ${as.token_endpoint}

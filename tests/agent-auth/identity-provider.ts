@@ -8,6 +8,8 @@ import { exportJWK, exportSPKI, generateKeyPair, SignJWT, type JWK, type JWTPayl
 
 export interface IdentityProvider {
   issuer: string;
+  /** The `aud` its tokens carry (the site's resource); settable once the site is known. */
+  audience: string;
   jwksUri: string;
   kid: string;
   publicJwk: JWK;
@@ -60,25 +62,31 @@ export async function startIdentityProvider(audience: string): Promise<IdentityP
     return new SignJWT(payload).setProtectedHeader({ alg: 'ES256', kid, typ, ...options.header } as { alg: string }).sign(privateKey);
   }
 
-  return {
+  const provider: IdentityProvider = {
     issuer,
+    audience,
     jwksUri,
     kid,
     publicJwk,
     publicPem,
     trustSetting: `${issuer}=${jwksUri}`,
     jwksFetches: () => fetches,
-    idJag: (options = {}) => mint('oauth-id-jag+jwt', { iss: issuer, sub: 'user-1', aud: audience, client_id: 'agent-client-1' }, options),
+    idJag: (options = {}) => mint('oauth-id-jag+jwt', { iss: issuer, sub: 'user-1', aud: provider.audience, client_id: 'agent-client-1' }, options),
     securityEvent: (options = {}) =>
       mint(
         'secevent+jwt',
         {
           iss: issuer,
-          aud: audience,
+          aud: provider.audience,
           events: { 'https://schemas.openid.net/secevent/caep/event-type/session-revoked': { subject: { format: 'iss_sub', iss: issuer, sub: 'user-1' } } },
         },
         options,
       ),
-    stop: () => new Promise((resolve) => server.close(() => resolve())),
+    stop: () =>
+      new Promise((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
+  return provider;
 }

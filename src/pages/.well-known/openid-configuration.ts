@@ -1,0 +1,12 @@
+/** GET /.well-known/openid-configuration: the same document as oauth-authorization-server (RFC 8414 §5). */
+import type { APIRoute } from 'astro';
+import { handleAuthorizationServerMetadata } from '../../../api/agent-auth/discovery.ts';
+import { unavailable } from '../../../api/agent-auth/oauth-response.ts';
+import { getAgentAuth } from '../agent/_runtime.ts';
+
+export const prerender = false;
+
+export const ALL: APIRoute = async ({ request }) => {
+  const runtime = await getAgentAuth();
+  return runtime ? handleAuthorizationServerMetadata(request, runtime.metadata) : unavailable();
+};
