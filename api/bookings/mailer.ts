@@ -140,8 +140,15 @@ export class UnconfiguredMailer implements Mailer {
   }
 }
 
-/** The mailer the settings describe; the outbox addresses fall back to the site's contact email. */
-export function mailerFromSettings(settings: Settings, options: { contactEmail: string; timeoutMs?: number }): Mailer {
+/**
+ * The mailer the settings describe; the outbox addresses fall back to the site's contact email.
+ * On a serverless host the outbox would vanish with the instance, so there mail without
+ * RESEND_API_KEY counts as not configured and enquiries stay stored until it is.
+ */
+export function mailerFromSettings(settings: Settings, options: { contactEmail: string; timeoutMs?: number; serverless?: boolean }): Mailer {
+  if (!settings.RESEND_API_KEY && options.serverless) {
+    return new UnconfiguredMailer('RESEND_API_KEY is not set, and a serverless host keeps no local outbox');
+  }
   if (settings.RESEND_API_KEY) {
     const missing = (['BOOKING_EMAIL_TO', 'BOOKING_EMAIL_FROM'] as const).filter((name) => !settings[name]);
     if (missing.length > 0) return new UnconfiguredMailer(`RESEND_API_KEY is set but ${missing.join(' and ')} ${missing.length > 1 ? 'are' : 'is'} not`);

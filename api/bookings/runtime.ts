@@ -34,7 +34,8 @@ async function openBookingDeps(settings: Settings, catalogue: Catalogue): Promis
   return {
     catalogue,
     enquiries,
-    mailer: mailerFromSettings(settings, { contactEmail: catalogue.site.contactEmail }),
+    // VERCEL=1 is set by the platform in every function: no local disk survives there.
+    mailer: mailerFromSettings(settings, { contactEmail: catalogue.site.contactEmail, serverless: process.env.VERCEL === '1' }),
     limiter: createRateLimiter(bookingRateLimit, await counterStore(settings)),
     clock: () => new Date(),
   };

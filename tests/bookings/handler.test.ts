@@ -191,6 +191,14 @@ describe('when an enquiry cannot be kept or sent', () => {
       lastError: 'not configured: RESEND_API_KEY is set but BOOKING_EMAIL_TO and BOOKING_EMAIL_FROM are not',
     });
   });
+  it('no Resend key on a serverless host: 503, stored, nothing written to a disk that will vanish', async () => {
+    const mailer = mailerFromSettings(readSettings({ DATA_DIR: dataDir }), { contactEmail: contact, serverless: true });
+    const response = await ask(post(valid), deps({ mailer }));
+    expect(response.status).toBe(503);
+    const body = (await response.json()) as { enquiry: { id: string } };
+    expect(await enquiries.get(body.enquiry.id)).toMatchObject({ deliveryState: 'failed', lastError: expect.stringContaining('serverless') });
+    expect(outbox()).toEqual([]);
+  });
 });
 
 describe('the per-IP enquiry limit', () => {
