@@ -74,13 +74,16 @@ export const agentFileCacheControl = 'public, max-age=3600';
 
 /**
  * Headers of a published file for any client, browsers on other origins included: CORS for
- * GET, caching, and on the API catalog the Link that RFC 9727 asks HEAD to return.
- * Null when the path is not a published file.
+ * GET, caching, and on the API catalog the Link that RFC 9727 asks HEAD to return. Files
+ * without an extension also get their media type here, which static hosts cannot guess
+ * (vercel.json names it too). Null when the path is not a published file.
  */
 export function agentFileHeaders(pathname: string): Record<string, string> | null {
   const file = siteFileByPath(pathname);
   if (!file) return null;
+  const extensionless = extensionlessMediaTypes()[pathname];
   return {
+    ...(extensionless ? { 'Content-Type': extensionless } : {}),
     'Access-Control-Allow-Origin': '*',
     'Access-Control-Allow-Methods': 'GET, HEAD, OPTIONS',
     'Access-Control-Allow-Headers': 'Accept, If-None-Match',

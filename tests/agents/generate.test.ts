@@ -139,5 +139,7 @@ describe('serving rules of the published files', () => {
     }
     expect(agentFileHeaders('/treks/hampta-pass-trek')).toBeNull();
     expect(agentFileHeaders('/.well-known/api-catalog')?.Link).toBe('</.well-known/api-catalog>; rel="api-catalog"');
+    for (const [p, type] of Object.entries(extensionlessMediaTypes())) expect(agentFileHeaders(p)?.['Content-Type'], p).toBe(type);
+    expect(agentFileHeaders('/llms.txt')?.['Content-Type']).toBeUndefined();
   });
 });
