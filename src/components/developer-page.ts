@@ -123,6 +123,8 @@ export function slug(text: string): string {
 /** The same Markdown as HTML, with ids on headings so sections can be linked (`/developers#errors`). */
 export function developerHtml(markdown: string): string {
   const renderer = new Renderer();
+  // Descriptions mention placeholders such as <quota>; they are text, never markup.
+  renderer.html = ({ text }) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
   renderer.heading = function ({ tokens, depth }) {
     const text = this.parser.parseInline(tokens);
     // The page's own <h1> comes from the layout around this document.

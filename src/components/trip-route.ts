@@ -6,9 +6,6 @@ import type { TripPage } from '../../api/catalogue/index.ts';
 import type { Trip } from '../schemas/trip.ts';
 import { getCatalogue } from '../lib/catalogue.ts';
 
-/** Trip pages show live departures, so shared caches keep them for at most a minute. */
-export const tripPageCacheControl = 'public, max-age=60, s-maxage=60';
-
 export type TripLookup = { kind: 'page'; page: TripPage } | { kind: 'moved'; path: string } | { kind: 'missing' };
 
 export async function lookupTrip(type: Trip['type'], slug: string | undefined): Promise<TripLookup> {
