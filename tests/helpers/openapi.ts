@@ -5,6 +5,7 @@
  * the response is what the document promises.
  */
 import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { rateLimitHeaderNames } from '../../api/rules/policy.ts';
@@ -64,6 +65,11 @@ export class OpenApiContract {
 
   static fromFile(file: string): OpenApiContract {
     return new OpenApiContract(JSON.parse(readFileSync(file, 'utf8')));
+  }
+
+  /** The document a built site publishes, e.g. `OpenApiContract.fromSite(inject('fixtureSite'))`. */
+  static fromSite(siteDir: string): OpenApiContract {
+    return OpenApiContract.fromFile(path.join(siteDir, 'dist', 'client', 'openapi.json'));
   }
 
   /** Every operationId of the document, in document order. */
