@@ -98,7 +98,9 @@ export function toolInputSchema(op: Operation) {
   for (const [name, param] of Object.entries(op.query)) {
     shape[name] = z.fromJSONSchema(param.openapi as Parameters<typeof z.fromJSONSchema>[0]).optional().describe(param.description);
   }
-  return z.object(shape);
+  // Unknown arguments are refused, as /v1 refuses unknown query parameters: a misspelt filter
+  // must not quietly return the unfiltered list.
+  return z.strictObject(shape);
 }
 
 /** The /v1 URL the arguments stand for: the operation reads its query from there. */

@@ -106,7 +106,10 @@ describe('MCP client in process', () => {
     expect(departures.isError).toBe(true);
     expect(JSON.stringify(departures.content)).toContain('departures_unavailable');
 
-    const wrong = await client.callTool({ name: 'list_trips', arguments: { type: 'boat' } });
-    expect(wrong.isError).toBe(true);
+    for (const args of [{ type: 'boat' }, { maxPriceInr: 0 }, { colour: 'red' }]) {
+      const wrong = await client.callTool({ name: 'list_trips', arguments: args });
+      expect(wrong.isError, JSON.stringify(args)).toBe(true);
+    }
+    expect((await client.callTool({ name: 'get_trip', arguments: { slug: 'Not A Slug' } })).isError).toBe(true);
   });
 });
