@@ -16,17 +16,28 @@ type Env = Record<string, string | undefined>;
  * same REST interface) is configured; otherwise each instance counts alone, which lets a client
  * spread over several instances exceed the quota.
  */
-function edgeCounterStore(env: Env): CounterStore {
+function edgeCounterStore(env: Env, hitTimeoutMs: number | undefined): CounterStore {
   const upstash = upstashSettings(env);
-  if (upstash) return new UpstashCounterStore(upstash);
-  console.warn('[rate-limit] no UPSTASH_REDIS_REST_URL/TOKEN (or KV_REST_API_URL/TOKEN): counting per edge instance');
-  return new MemoryCounterStore();
+  if (!upstash) {
+    console.warn('[rate-limit] no UPSTASH_REDIS_REST_URL/TOKEN (or KV_REST_API_URL/TOKEN): counting per edge instance');
+    return new MemoryCounterStore();
+  }
+  try {
+    return new UpstashCounterStore({ ...upstash, ...(hitTimeoutMs ? { hitTimeoutMs } : {}) });
+  } catch (error) {
+    // A malformed URL must not take every request down with the module.
+    console.error(`[rate-limit] Upstash settings rejected, counting per edge instance: ${error instanceof Error ? error.message : String(error)}`);
+    return new MemoryCounterStore();
+  }
 }
 
-/** The middleware for one environment; the default export reads the deployment's. */
-export function requestRulesMiddleware(env: Env) {
+/**
+ * The middleware for one environment; the default export reads the deployment's.
+ * `storeTimeoutMs` overrides how long a counter hit may take (tests on a busy machine).
+ */
+export function requestRulesMiddleware(env: Env, { storeTimeoutMs }: { storeTimeoutMs?: number } = {}) {
   const siteUrl = (env.SITE_URL ?? '').replace(/\/+$/, '');
-  const apiLimiter = createRateLimiter(apiRateLimit, edgeCounterStore(env));
+  const apiLimiter = createRateLimiter(apiRateLimit, edgeCounterStore(env, storeTimeoutMs));
 
   return async function middleware(request: Request): Promise<Response> {
     const url = new URL(request.url);

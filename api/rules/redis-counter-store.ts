@@ -19,7 +19,8 @@ export interface RedisCounterStoreOptions {
 function within<T>(promise: Promise<T>, ms: number): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const expiry = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer from Redis within ${ms} ms`)), ms);
+    // setImmediate lets a reply that already arrived (but waited behind a busy event loop) win.
+    timer = setTimeout(() => setImmediate(() => reject(new Error(`no answer from Redis within ${ms} ms`))), ms);
   });
   return Promise.race([promise, expiry]).finally(() => clearTimeout(timer));
 }

@@ -10,14 +10,14 @@ import { windowCountFromReply, windowHitScript } from './window-script.ts';
 export interface UpstashCounterStoreOptions {
   url: string;
   token: string;
-  /** Longest a hit may take, in milliseconds, the HTTPS round trip included. */
+  /** Longest a hit may take, in milliseconds: HTTPS, and a new edge instance's first TLS handshake, included. */
   hitTimeoutMs?: number;
 }
 
 export class UpstashCounterStore implements CounterStore {
   readonly #redis: Redis;
 
-  constructor({ url, token, hitTimeoutMs = 500 }: UpstashCounterStoreOptions) {
+  constructor({ url, token, hitTimeoutMs = 1000 }: UpstashCounterStoreOptions) {
     this.#redis = new Redis({
       url,
       token,
@@ -37,7 +37,8 @@ export class UpstashCounterStore implements CounterStore {
 
 /** The REST settings, under Upstash's names or the Vercel Marketplace's; null when absent. */
 export function upstashSettings(env: Record<string, string | undefined>): { url: string; token: string } | null {
-  const url = env.UPSTASH_REDIS_REST_URL || env.KV_REST_API_URL;
-  const token = env.UPSTASH_REDIS_REST_TOKEN || env.KV_REST_API_TOKEN;
+  // Pasted values often bring a trailing newline along.
+  const url = (env.UPSTASH_REDIS_REST_URL || env.KV_REST_API_URL)?.trim();
+  const token = (env.UPSTASH_REDIS_REST_TOKEN || env.KV_REST_API_TOKEN)?.trim();
   return url && token ? { url, token } : null;
 }

@@ -13,7 +13,8 @@ afterEach(async () => {
 });
 
 async function server(env: Record<string, string> = {}): Promise<RunningServer> {
-  const s = await startServer(inject('fixtureSite'), env);
+  // No departures database: these tests never read it, and it would only slow the start.
+  const s = await startServer(inject('fixtureSite'), { OPERATIONAL_STORAGE: 'off', ...env });
   started.push(s);
   return s;
 }
@@ -63,7 +64,8 @@ async function expectRateLimited(res: Response): Promise<void> {
   expect(body.error.hint).toMatch(/retry/i);
 }
 
-describe('the /v1 quota on the local server', () => {
+// Each test starts a server; a busy machine needs more than the default 30 s.
+describe('the /v1 quota on the local server', { timeout: 90_000 }, () => {
   it('answers the 121st request in a window with 429 rate_limited, Retry-After and a hint', async () => {
     const s = await server();
     await exhaust(s);

@@ -59,8 +59,10 @@ function expectFailedOpen(res: Response): void {
 
 describe('edge middleware with counters over the Upstash REST protocol', () => {
   it('lets exactly 120 requests through two edge instances, under either pair of setting names', async () => {
-    const a = requestRulesMiddleware(upstashEnv('upstash'));
-    const b = requestRulesMiddleware(upstashEnv('marketplace'));
+    // Generous hit timeouts: this test is about exact counting, and a busy test machine can
+    // take longer than production's bound to answer 150 concurrent hits.
+    const a = requestRulesMiddleware(upstashEnv('upstash'), { storeTimeoutMs: 10_000 });
+    const b = requestRulesMiddleware(upstashEnv('marketplace'), { storeTimeoutMs: 10_000 });
     const before = rest.requests['/'] ?? 0;
     const responses = await Promise.all(Array.from({ length: 150 }, (_, i) => (i % 2 ? a : b)(edgeRequest('/v1/trips'))));
     const passed = responses.filter((r) => r.headers.get('x-middleware-next') === '1');
@@ -80,7 +82,7 @@ describe('edge middleware with counters over the Upstash REST protocol', () => {
   });
 
   it('counts each client IP apart and restores the quota when the window ends', async () => {
-    const edge = requestRulesMiddleware(upstashEnv('upstash'));
+    const edge = requestRulesMiddleware(upstashEnv('upstash'), { storeTimeoutMs: 10_000 });
     await Promise.all(Array.from({ length: 120 }, () => edge(edgeRequest('/v1/'))));
     expect((await edge(edgeRequest('/v1/'))).status).toBe(429);
     expect(remaining(await edge(edgeRequest('/v1/', '198.51.100.9')))).toBe(119);
@@ -123,7 +125,7 @@ describe('edge middleware with counters over the Upstash REST protocol', () => {
     const t0 = performance.now();
     const during = await Promise.all(Array.from({ length: 5 }, () => silent(edgeRequest('/v1/trips'))));
     during.forEach(expectFailedOpen);
-    expect(performance.now() - t0).toBeLessThan(3000); // each hit gives up after 500 ms
+    expect(performance.now() - t0).toBeLessThan(4000); // each hit gives up after 1000 ms
     redis.resume();
 
     const deadline = Date.now() + 5000;
@@ -132,11 +134,17 @@ describe('edge middleware with counters over the Upstash REST protocol', () => {
     expect(resumed).not.toBeNull();
   });
 
-  it('without REST settings counts in each edge instance alone', async () => {
+  it('without REST settings, or with a malformed URL, counts in each edge instance alone', async () => {
     const a = requestRulesMiddleware({ SITE_URL: site });
-    const b = requestRulesMiddleware({ SITE_URL: site });
+    const b = requestRulesMiddleware({ SITE_URL: site, KV_REST_API_URL: 'example.upstash.io', KV_REST_API_TOKEN: 't' });
     expect(remaining(await a(edgeRequest('/v1/')))).toBe(119);
     expect(remaining(await a(edgeRequest('/v1/')))).toBe(118);
     expect(remaining(await b(edgeRequest('/v1/')))).toBe(119);
+  });
+
+  it('accepts settings pasted with surrounding whitespace', async () => {
+    const edge = requestRulesMiddleware(upstashEnv('upstash', `${rest.url}\n`, ` ${rest.token}\n`));
+    expect(remaining(await edge(edgeRequest('/v1/')))).toBe(119);
+    expect(Number(await admin.get(`rl:api:${client}`))).toBe(1);
   });
 });
