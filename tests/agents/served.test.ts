@@ -126,6 +126,37 @@ describe('llms.txt and robots.txt', () => {
   });
 });
 
+describe('discovery without HTML', () => {
+  /** Follows Link headers and the links in non-HTML bodies, breadth first, on this site only. */
+  async function reachableFrom(start: string, origins: Set<string>): Promise<Set<string>> {
+    const seen = new Set<string>([start]);
+    const queue = [start];
+    while (queue.length > 0 && seen.size < 200) {
+      const path = queue.shift() ?? '/';
+      const res = await get(path, { headers: { Accept: 'application/json, text/markdown;q=0.9, text/plain;q=0.8, */*;q=0.1' } });
+      const found = [...(res.headers.get('link') ?? '').matchAll(/<([^>]+)>/g)].map((m) => new URL(m[1] ?? '', server.url).href);
+      if (!(res.headers.get('content-type') ?? '').startsWith('text/html')) found.push(...linksOf(await res.text()));
+      for (const link of found) {
+        if (/[{}<>]/.test(link)) continue;
+        const url = new URL(link);
+        const target = url.pathname + url.search;
+        if ((origins.has(url.origin) || url.origin === server.url) && !seen.has(target)) {
+          seen.add(target);
+          if (url.pathname !== '/mcp' && !url.pathname.startsWith('/api/')) queue.push(target);
+        }
+      }
+    }
+    return seen;
+  }
+
+  it.each(['/', '/robots.txt', '/llms.txt', '/.well-known/api-catalog'])('from %s an agent reaches the API, a Markdown trip, the dataset and the MCP server', async (start) => {
+    const guidance = (await (await get('/llm-guidance.json')).json()) as { serviceIndexUrl: string; publisher: { url: string } };
+    const reached = await reachableFrom(start, new Set([new URL(guidance.serviceIndexUrl).origin, new URL(guidance.publisher.url).origin]));
+    for (const needed of ['/openapi.json', '/v1/', '/peak-data/peaks.json', '/mcp', '/mcp/server-card', '/agent-instructions.md']) expect(reached, needed).toContain(needed);
+    expect([...reached].some((p) => /^\/(treks|expeditions)\/[a-z0-9-]+\.md$/.test(p))).toBe(true);
+  });
+});
+
 describe('links in the agent files', () => {
   /** Endpoints that only answer POST: a GET that reaches them gets 405, which shows they exist. */
   const postOnly = new Set(['/mcp', '/api/bookings']);
