@@ -79,13 +79,13 @@ function reportStoreFailure(error: unknown): void {
   if (storeOutage.since === 0) storeOutage.since = now;
   if (now - storeOutage.loggedAt < storeFailureLogIntervalMs) return;
   const reason = error instanceof Error ? error.message : String(error);
-  console.error(`[rate-limit] counter store unavailable, not limiting (${storeOutage.failures} requests uncounted so far): ${reason}`);
+  console.error(`[rate-limit] counter store unavailable, not limiting (uncounted requests so far: ${storeOutage.failures}): ${reason}`);
   storeOutage.loggedAt = now;
 }
 
 function reportStoreHealthy(): void {
   if (storeOutage.since === 0) return;
-  console.info(`[rate-limit] counter store reachable again after ${Math.round((Date.now() - storeOutage.since) / 1000)} s; ${storeOutage.failures} requests went uncounted`);
+  console.info(`[rate-limit] counter store reachable again after ${Math.round((Date.now() - storeOutage.since) / 1000)} s (uncounted requests: ${storeOutage.failures})`);
   storeOutage.since = 0;
   storeOutage.loggedAt = 0;
   storeOutage.failures = 0;
