@@ -62,8 +62,8 @@ function jwkList(value: unknown, setting: string): JWK[] {
 }
 
 export async function createSigningKeys(privateJwk: JWK, previous: JWK[] = []): Promise<SigningKeys> {
-  if (typeof privateJwk.d !== 'string') throw new SettingsError('Invalid settings:\n- AGENT_SIGNING_KEY: must be a private JWK (with "d")');
   const current = await publicJwk(privateJwk, 'AGENT_SIGNING_KEY');
+  if (typeof privateJwk.d !== 'string') throw new SettingsError('Invalid settings:\n- AGENT_SIGNING_KEY: must be a private JWK (with "d")');
   const retired = await Promise.all(previous.map((k) => publicJwk(k, 'AGENT_SIGNING_KEYS_PREVIOUS')));
   const keys = [current, ...retired.filter((k) => k.kid !== current.kid)];
   if (new Set(keys.map((k) => k.kid)).size !== keys.length) throw new SettingsError('Invalid settings:\n- AGENT_SIGNING_KEYS_PREVIOUS: two keys share a kid');
