@@ -102,10 +102,6 @@ export function skillMarkdown(skill: Skill, catalogue: Catalogue): string {
   return `---\nname: ${skill.name}\ndescription: ${JSON.stringify(skill.description)}\n---\n\n${skill.body(catalogue)}`;
 }
 
-export function skillByName(name: string): Skill | undefined {
-  return skills.find((skill) => skill.name === name);
-}
-
 /** `sha256:` and the lowercase hex SHA-256 of the UTF-8 bytes of `text`. */
 export async function sha256Digest(text: string): Promise<string> {
   const hash = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
