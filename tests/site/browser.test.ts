@@ -1,0 +1,147 @@
+/**
+ * Every page of the sitemap in a real Chromium through the local server: key content, working
+ * links, no axe violations (light and dark, phone and desktop), readable with JavaScript off.
+ * Screenshots of the home page and a trip page go to test-results/ for people to look at.
+ */
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { projectRoot, startServer, type RunningServer } from '../helpers/project.ts';
+import { isTripPath, launchChromium, sitemapPaths } from './site.ts';
+
+let server: RunningServer;
+let browser: Browser;
+let paths: string[];
+const screenshots = path.join(projectRoot, 'test-results', 'site');
+
+beforeAll(async () => {
+  server = await startServer(inject('fixtureSite'));
+  browser = await launchChromium();
+  paths = await sitemapPaths(server.url);
+}, 60_000);
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+async function withPage<T>(options: Parameters<Browser['newContext']>[0], run: (page: Page, context: BrowserContext) => Promise<T>): Promise<T> {
+  const context = await browser.newContext(options);
+  try {
+    return await run(await context.newPage(), context);
+  } finally {
+    await context.close();
+  }
+}
+
+describe('pages in a browser', () => {
+  it('the sitemap lists the home page, both indexes, every trip, the dataset and the developer page', () => {
+    for (const p of ['/', '/treks', '/expeditions', '/peak-data', '/developers', '/treks/sample-trek', '/expeditions/sample-expedition']) expect(paths).toContain(p);
+  });
+
+  it('every page loads with one h1, a canonical URL, a Markdown alternate and no console errors', async () => {
+    await withPage({}, async (page) => {
+      const errors: string[] = [];
+      page.on('console', (m) => m.type() === 'error' && errors.push(`${page.url()}: ${m.text()}`));
+      page.on('pageerror', (e) => errors.push(`${page.url()}: ${e.message}`));
+      for (const p of paths) {
+        const response = await page.goto(`${server.url}${p}`);
+        expect(response?.status(), p).toBe(200);
+        expect(await page.locator('h1').count(), p).toBe(1);
+        expect(await page.locator('link[rel="canonical"]').getAttribute('href'), p).toMatch(new RegExp(`${p === '/' ? '/' : p}$`));
+        const twin = await page.locator('link[rel="alternate"][type="text/markdown"]').getAttribute('href');
+        expect(twin, p).toBe(p === '/' ? '/index.md' : `${p}.md`);
+      }
+      expect(errors).toEqual([]);
+    });
+  }, 120_000);
+
+  it('every link on every page leads somewhere', async () => {
+    const links = new Set<string>();
+    await withPage({}, async (page) => {
+      for (const p of paths) {
+        await page.goto(`${server.url}${p}`);
+        for (const href of await page.locator('a[href]').evaluateAll((as) => as.map((a) => (a as HTMLAnchorElement).href))) {
+          const url = new URL(href);
+          if (url.origin === server.url) links.add(url.pathname + url.search);
+        }
+      }
+    });
+    const broken: string[] = [];
+    for (const link of links) {
+      const res = await fetch(`${server.url}${link}`, { redirect: 'manual' });
+      if (res.status >= 400) broken.push(`${link} ${res.status}`);
+    }
+    expect(broken).toEqual([]);
+    expect(links.size).toBeGreaterThan(20);
+  }, 120_000);
+
+  for (const colorScheme of ['light', 'dark'] as const) {
+    it(`axe finds no violations on any page (${colorScheme}, phone and desktop)`, async () => {
+      const found: string[] = [];
+      for (const width of [360, 1280]) {
+        await withPage({ viewport: { width, height: 800 }, colorScheme }, async (page) => {
+          for (const p of paths) {
+            await page.goto(`${server.url}${p}`);
+            const result = await new AxeBuilder({ page }).analyze();
+            for (const v of result.violations) found.push(`${width}px ${p}: ${v.id} (${v.impact}) ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+          }
+        });
+      }
+      expect(found).toEqual([]);
+    }, 180_000);
+  }
+
+  it('a trip page reads in full with JavaScript off: facts, profile, itinerary, departures, price, how to enquire', async () => {
+    await withPage({ javaScriptEnabled: false }, async (page) => {
+      await page.goto(`${server.url}/treks/sample-trek`);
+      const text = (await page.locator('main').textContent()) ?? '';
+      for (const part of ['Fixture Trek', 'Max altitude', 'Itinerary', 'Day 1: Start to camp', 'Fitness', 'Included', 'Not included', 'Gear list', 'Departures', '₹15,000', 'Questions people ask', 'Sources']) {
+        expect(text, part).toContain(part);
+      }
+      expect(await page.locator('svg[role="img"] title').textContent()).toContain('Altitude profile');
+      expect(await page.locator('a[href^="mailto:"]').first().getAttribute('href')).toContain('subject=');
+      expect(await page.locator('form[action="/api/bookings"][method="post"]').count()).toBe(1);
+    });
+  });
+
+  it('the filters work with JavaScript off: submitting the form narrows the list', async () => {
+    await withPage({ javaScriptEnabled: false }, async (page) => {
+      await page.goto(`${server.url}/`);
+      await page.selectOption('#finder-difficulty', 'Moderate');
+      await Promise.all([page.waitForURL(/\/treks\?/), page.click('form.finder button[type="submit"]')]);
+      expect(page.url()).toContain('difficulty=Moderate');
+      expect(await page.locator('.cards .card').count()).toBe(1);
+      await page.goto(`${server.url}/treks?difficulty=Easy`);
+      expect(await page.locator('.cards .card').count()).toBe(0);
+      expect(await page.locator('main').innerText()).toContain('No treks match');
+    });
+  });
+
+  it('the peak table sorts by its column links without JavaScript', async () => {
+    await withPage({ javaScriptEnabled: false }, async (page) => {
+      await page.goto(`${server.url}/peak-data`);
+      await page.click('#peak-table th a:text("Peak")');
+      expect(page.url()).toContain('sort=name');
+      const names = await page.locator('#peak-table tbody th > a:first-child').allInnerTexts();
+      expect(names).toEqual([...names].sort((a, b) => a.localeCompare(b)));
+      expect(await page.locator('#peak-table th[aria-sort="ascending"]').count()).toBe(1);
+    });
+  });
+
+  it('saves screenshots of the home page and a trip page at phone and desktop widths', async () => {
+    mkdirSync(screenshots, { recursive: true });
+    const trip = paths.find(isTripPath) ?? '/treks/sample-trek';
+    for (const [name, p] of [['home', '/'], ['trip', trip]] as const) {
+      for (const width of [360, 1280]) {
+        await withPage({ viewport: { width, height: 900 } }, async (page) => {
+          await page.goto(`${server.url}${p}`);
+          // No horizontal scrolling of the page itself; wide tables scroll inside their own box.
+          expect(await page.evaluate(() => document.documentElement.scrollWidth), `${p} at ${width}px`).toBeLessThanOrEqual(width);
+          await page.screenshot({ path: path.join(screenshots, `${name}-${width}.png`), fullPage: true });
+        });
+      }
+    }
+  }, 60_000);
+});

@@ -1,0 +1,114 @@
+/** The site's pure rules: Indian formatting, the altitude profile's geometry, the filters and the peak table. */
+import { describe, expect, it } from 'vitest';
+import { altitudeProfile, describeProfile } from '../../src/components/altitude-profile.ts';
+import { parsePeakQuery, peakQueryString, selectPeaks, sortLink } from '../../src/components/peak-table.ts';
+import { applyFilters, parseFilters, regionsOf } from '../../src/components/trip-finder.ts';
+import { jsonLdText } from '../../src/components/structured-data.ts';
+import { formatAltitudeChange, formatDate, formatInr, formatMetres } from '../../src/lib/format.ts';
+import { loadCatalogue, realContent } from '../helpers/content.ts';
+
+describe('format', () => {
+  it('writes rupees the Indian way, and says so when there is no price', () => {
+    expect(formatInr(125000)).toBe('₹1,25,000');
+    expect(formatInr(16500)).toBe('₹16,500');
+    expect(formatInr(12345678)).toBe('₹1,23,45,678');
+    expect(formatInr(null)).toBe('Price on request');
+  });
+
+  it('writes metres, dates and height changes', () => {
+    expect(formatMetres(6250)).toBe('6,250 m');
+    expect(formatDate('2026-12-05')).toBe('5 Dec 2026');
+    expect(formatAltitudeChange(2050, 3080)).toBe('+1,030 m');
+    expect(formatAltitudeChange(3950, 3380)).toBe('−570 m');
+  });
+});
+
+describe('altitude profile', () => {
+  const days = [
+    { day: 1, from: 'Manali', to: 'Chika', startAltitudeM: 2050, endAltitudeM: 3080 },
+    { day: 2, from: 'Chika', to: 'Balu ka Ghera', startAltitudeM: 3080, endAltitudeM: 3600 },
+    { day: 3, from: 'Balu ka Ghera', to: 'Shea Goru', startAltitudeM: 3600, endAltitudeM: 3950 },
+  ];
+
+  it('has a point for the start and each night, higher altitudes drawn higher, inside the plot', () => {
+    const chart = altitudeProfile(days, 4270);
+    expect(chart.points.map((p) => p.altitudeM)).toEqual([2050, 3080, 3600, 3950]);
+    const ys = chart.points.map((p) => p.y);
+    expect(ys).toEqual([...ys].sort((a, b) => b - a));
+    for (const p of chart.points) {
+      expect(p.x).toBeGreaterThanOrEqual(chart.plot.left);
+      expect(p.x).toBeLessThanOrEqual(chart.plot.right);
+      expect(p.y).toBeGreaterThanOrEqual(chart.plot.top);
+      expect(p.y).toBeLessThanOrEqual(chart.plot.bottom);
+    }
+    expect(chart.line.startsWith('M')).toBe(true);
+  });
+
+  it('marks a high point crossed during a day, and only when it is above every camp', () => {
+    expect(altitudeProfile(days, 4270).highPoint?.label).toBe('4,270 m');
+    expect(altitudeProfile(days, 3950).highPoint).toBeNull();
+    expect(describeProfile(days, 4270)).toContain('Highest point reached during the trip: 4,270 m');
+  });
+
+  it('adds a point when a day starts somewhere other than the last camp', () => {
+    const jump = [...days, { day: 4, from: 'Roadhead', to: 'Town', startAltitudeM: 3000, endAltitudeM: 2000 }];
+    expect(altitudeProfile(jump, null).points.map((p) => p.altitudeM)).toEqual([2050, 3080, 3600, 3950, 3000, 2000]);
+  });
+
+  it('draws every real itinerary', () => {
+    for (const page of loadCatalogue(realContent).trips) {
+      const chart = altitudeProfile(page.content.itinerary, page.trip.summitAltitudeM);
+      expect(chart.points.length, page.trip.slug).toBeGreaterThan(page.content.itinerary.length);
+      expect(chart.yTicks.length, page.trip.slug).toBeGreaterThanOrEqual(2);
+    }
+  });
+});
+
+describe('trip filters', () => {
+  const { trips } = loadCatalogue(realContent);
+
+  it('reads known values in any case and reports the rest', () => {
+    const { filters, ignored } = parseFilters(new URLSearchParams('region=ladakh&difficulty=MODERATE&days=never'));
+    expect(filters).toEqual({ region: 'Ladakh', difficulty: 'Moderate' });
+    expect(ignored).toEqual(['length "never"']);
+  });
+
+  it('matches a trip in every state its region names', () => {
+    const both = trips.find((t) => t.trip.region.includes('Uttarakhand') && t.trip.region.includes('Himachal Pradesh'));
+    if (both) expect(regionsOf(both)).toEqual(['Himachal Pradesh', 'Uttarakhand']);
+    const ladakh = applyFilters(trips, { region: 'Ladakh' });
+    expect(ladakh.length).toBeGreaterThan(0);
+    expect(ladakh.every((t) => t.trip.region.includes('Ladakh'))).toBe(true);
+    const short = applyFilters(trips, { days: 'short' });
+    expect(short.every((t) => (t.trip.durationDays ?? 0) <= 6)).toBe(true);
+  });
+});
+
+describe('peak table', () => {
+  const { peaks } = loadCatalogue(realContent);
+  const regions = [...new Set(peaks.map((p) => p.region))];
+
+  it('sorts by altitude, highest first, unless asked otherwise', () => {
+    const { query } = parsePeakQuery(new URLSearchParams(''), regions);
+    const sorted = selectPeaks(peaks, query).map((p) => p.altitudeM);
+    expect(sorted).toEqual([...sorted].sort((a, b) => b - a));
+    const byGrade = selectPeaks(peaks, parsePeakQuery(new URLSearchParams('sort=grade&order=asc'), regions).query);
+    expect(byGrade[0]?.technicalGrade.startsWith('F')).toBe(true);
+  });
+
+  it('filters, and builds links that keep the filters and flip the direction of the current column', () => {
+    const { query, ignored } = parsePeakQuery(new URLSearchParams('first6000=true&maxAltitude=6500&order=up'), regions);
+    expect(ignored).toEqual(['order "up"']);
+    const shown = selectPeaks(peaks, query);
+    expect(shown.every((p) => p.firstSixThousanderCandidate && p.altitudeM <= 6500)).toBe(true);
+    expect(sortLink(query, 'altitude')).toBe('?sort=altitude&order=asc&first6000=true&maxAltitude=6500');
+    expect(sortLink(query, 'name')).toBe('?sort=name&order=asc&first6000=true&maxAltitude=6500');
+    expect(peakQueryString({ sort: 'altitude', order: 'desc' })).toBe('');
+  });
+});
+
+describe('JSON-LD text', () => {
+  it('cannot close its script element', () => {
+    expect(jsonLdText({ name: '</script><script>alert(1)</script>' })).not.toContain('</script');
+  });
+});
