@@ -27,5 +27,6 @@ export function checkLlmsTxt(text: string): string[] {
 
 /** Every link target of a Markdown or plain text, in order of appearance. */
 export function linksOf(text: string): string[] {
-  return [...text.matchAll(/https?:\/\/[^\s)"'<>`,]+/g)].map((m) => m[0].replace(/[.:;]+$/, ''));
+  // A backslash ends a link too: in JSON text it starts an escape such as \n.
+  return [...text.matchAll(/https?:\/\/[^\s)"'<>`,\\]+/g)].map((m) => m[0].replace(/[.:;]+$/, ''));
 }
