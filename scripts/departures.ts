@@ -26,8 +26,9 @@ Usage: npm run departures -- <command> [options]
         the status to what the seats say. The price defaults to the trip's price.
   update <id> [--seats-left <n>] [--seats <total>] [--status <status>] [--price <INR>|trip]
       [--note <text>] [--start <YYYY-MM-DD>] [--end <YYYY-MM-DD>]
-        Changes a departure. The status follows the seats: 0 seats left makes it sold_out,
-        freed seats reopen a sold-out departure; cancelled stays cancelled. --note "" clears the note.
+        Changes a departure. Changing the seats sets the status they suggest (sold_out at 0,
+        filling at 3 or fewer, open above) unless --status is given; cancelled stays cancelled.
+        --price trip uses the trip's price again; --note "" clears the note.
   hide <id>...          Takes departures off every public page, feed and the API.
   publish <id>...       Shows hidden departures again.
   import <file.csv>     Adds or replaces departures from a CSV file (columns as in export).
@@ -101,16 +102,16 @@ function fields(values: Values): Record<string, unknown> {
 }
 
 /** Names CLI fields by their option, so "--seats-left: …" points at what to retype. */
-function asOptions(issues: Issue[]): Issue[] {
-  return issues.map((i) => (optionOf[i.field] ? { ...i, field: `${optionOf[i.field]} (${i.field})` } : i));
+function asOptions(issues: Issue[], positional: string[] = []): Issue[] {
+  return issues.map((i) => (optionOf[i.field] && !positional.includes(i.field) ? { ...i, field: `${optionOf[i.field]} (${i.field})` } : i));
 }
 
 /** The store's rule errors, with fields named by the options that set them. */
-async function namingOptions<T>(write: Promise<T>): Promise<T> {
+async function namingOptions<T>(write: Promise<T>, positional: string[] = []): Promise<T> {
   try {
     return await write;
   } catch (error) {
-    if (error instanceof DepartureRuleError) throw new Refused(asOptions(error.issues));
+    if (error instanceof DepartureRuleError) throw new Refused(asOptions(error.issues, positional));
     throw error;
   }
 }
@@ -184,7 +185,7 @@ async function run(argv: string[], store: () => DepartureStore, trips: readonly 
       if (Object.keys(changes).length === 0) throw new Refused([{ field: 'update', message: 'nothing to change; give --seats-left, --seats, --status, --price, --note, --start or --end' }]);
       const parsed = departureChanges.safeParse(changes);
       if (!parsed.success) throw new Refused(asOptions(inputIssues(parsed.error)));
-      say(`Updated ${describe(await namingOptions(store().update(id, parsed.data)))}`);
+      say(`Updated ${describe(await namingOptions(store().update(id, parsed.data), ['id']))}`);
       return;
     }
     case 'hide':

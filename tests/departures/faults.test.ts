@@ -1,0 +1,111 @@
+/**
+ * Storage failing under a running site: a real server with OPERATIONAL_STORAGE=postgres and
+ * a real PostgreSQL server that is stopped mid-run and started again, and a site with
+ * OPERATIONAL_STORAGE=off. Trips and peaks must keep answering; departures must say plainly
+ * that they are unavailable, quickly, and come back by themselves.
+ */
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { startServer, type RunningServer } from '../helpers/project.ts';
+import { runCli } from './cli.ts';
+import { startPostgres, type TestPostgres } from './postgres.ts';
+
+let site: string;
+let postgres: TestPostgres;
+let databaseUrl: string;
+let server: RunningServer;
+
+beforeAll(async () => {
+  site = inject('fixtureSite');
+  postgres = await startPostgres();
+  databaseUrl = await postgres.createDatabase('departures_faults');
+  const env = { OPERATIONAL_STORAGE: 'postgres', DATABASE_URL: databaseUrl };
+  for (const start of ['2031-06-10', '2031-07-10']) {
+    const added = await runCli(site, ['add', '--trip', 'sample-trek', '--start', start, '--seats', '12'], env);
+    if (added.code !== 0) throw new Error(added.stderr);
+  }
+  server = await startServer(site, env);
+}, 180_000);
+afterAll(async () => {
+  await server?.stop();
+  postgres?.remove();
+});
+
+async function timed(pathname: string, init?: RequestInit): Promise<{ status: number; type: string | null; body: string; ms: number }> {
+  const started = Date.now();
+  const res = await fetch(`${server.url}${pathname}`, init);
+  const body = await res.text();
+  return { status: res.status, type: res.headers.get('content-type'), body, ms: Date.now() - started };
+}
+
+describe('departures when PostgreSQL stops and starts again', () => {
+  it('reads live departures while the server is up', async () => {
+    const res = await timed('/v1/departures');
+    expect(res.status).toBe(200);
+    expect(JSON.parse(res.body).data.map((d: { id: string }) => d.id)).toEqual(['sample-trek-2031-06-10', 'sample-trek-2031-07-10']);
+  });
+
+  it('answers 502 JSON quickly while storage is down, keeps trips and peaks answering, and says so on every page', async () => {
+    postgres.stop();
+    const failed = await timed('/v1/departures');
+    expect(failed.status).toBe(502);
+    expect(failed.type).toBe('application/json; charset=utf-8');
+    expect(JSON.parse(failed.body).error).toMatchObject({ code: 'departures_upstream_error', status: 502 });
+    expect(failed.ms).toBeLessThan(5000);
+
+    for (const p of ['/v1/trips', '/v1/peaks', '/v1/trips/sample-trek']) expect((await timed(p)).status, p).toBe(200);
+
+    for (const p of ['/departures', '/departures.md', '/treks/sample-trek.md', '/treks/sample-trek']) {
+      const page = await timed(p);
+      expect(page.status, p).toBe(200);
+      expect(page.ms, p).toBeLessThan(5000);
+      expect(page.body, p).toContain('cannot be read just now');
+      expect(page.body, p).not.toContain('2031');
+      expect(page.body, p).toMatch(/enquir/i);
+      expect(page.body, p).toContain('hello@theverticaltribe.com');
+    }
+    const feed = await timed('/departures.ics');
+    expect(feed.status).toBe(503);
+    expect(feed.body).toContain('cannot be read just now');
+
+    const cli = await runCli(site, ['list'], { OPERATIONAL_STORAGE: 'postgres', DATABASE_URL: databaseUrl });
+    expect(cli.code).toBe(2);
+    expect(cli.stderr).toContain('Storage could not be used');
+  });
+
+  it('recovers by itself when storage is back, without restarting the site', async () => {
+    postgres.start();
+    const deadline = Date.now() + 20_000;
+    let status = 0;
+    while (Date.now() < deadline) {
+      status = (await timed('/v1/departures')).status;
+      if (status === 200) break;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    expect(status).toBe(200);
+    expect((await timed('/departures.md')).body).toContain('| [Fixture Trek](');
+    expect(server.process.exitCode).toBeNull();
+  });
+});
+
+describe('a site without operational storage', () => {
+  let off: RunningServer;
+  beforeAll(async () => {
+    off = await startServer(site, { OPERATIONAL_STORAGE: 'off' });
+  }, 120_000);
+  afterAll(() => off?.stop());
+
+  it('answers 503 on the API and says plainly on every page that dates are not published here', async () => {
+    const res = await fetch(`${off.url}/v1/departures`);
+    expect(res.status).toBe(503);
+    expect((await res.json()).error.code).toBe('departures_unavailable');
+    expect((await fetch(`${off.url}/v1/trips`)).status).toBe(200);
+    for (const p of ['/departures', '/departures.md', '/expeditions/sample-expedition.md']) {
+      const page = await fetch(`${off.url}${p}`);
+      const body = await page.text();
+      expect(page.status, p).toBe(200);
+      expect(body, p).toContain('Live departure dates are not published on this site.');
+      expect(body, p).toMatch(/enquir/i);
+    }
+    expect((await fetch(`${off.url}/departures.ics`)).status).toBe(503);
+  });
+});

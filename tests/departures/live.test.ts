@@ -1,0 +1,166 @@
+/**
+ * Departures live everywhere, through a real server with embedded storage, changed by the
+ * real CLI while the server runs: the API, the board, the trip page, its Markdown twin,
+ * departures.md and the calendar feeds. Hidden departures never appear in any of them.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { startServer, type RunningServer } from '../helpers/project.ts';
+import { runCli } from './cli.ts';
+
+let site: string;
+let server: RunningServer;
+let dataDir: string;
+
+beforeAll(async () => {
+  site = inject('fixtureSite');
+  dataDir = mkdtempSync(path.join(tmpdir(), 'departures-live-'));
+  server = await startServer(site, { DATA_DIR: dataDir, OPERATIONAL_STORAGE: 'embedded' });
+}, 120_000);
+afterAll(async () => {
+  await server?.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+const cli = (...args: string[]) => runCli(site, args, { DATA_DIR: dataDir, OPERATIONAL_STORAGE: 'embedded' });
+const text = async (pathname: string, init?: RequestInit) => {
+  const res = await fetch(`${server.url}${pathname}`, init);
+  return { res, body: await res.text() };
+};
+interface ApiDeparture {
+  id: string;
+  status: string;
+  seatsLeft: number | null;
+  note?: string;
+  startDate: string;
+  endDate: string;
+}
+const api = async (query = ''): Promise<ApiDeparture[]> => (await (await fetch(`${server.url}/v1/departures${query}`)).json()).data;
+
+/** Every output that shows departures, as text. */
+async function everyOutput(): Promise<Record<string, string>> {
+  const paths = ['/v1/departures', '/v1/departures?trip=sample-trek', '/departures', '/departures?trip=sample-trek', '/departures.md', '/treks/sample-trek', '/treks/sample-trek.md', '/departures.ics', '/treks/sample-trek.ics'];
+  return Object.fromEntries(await Promise.all(paths.map(async (p) => [p, (await text(p)).body] as const)));
+}
+
+function maxAge(header: string | null): number {
+  const ages = [...(header ?? '').matchAll(/(?:s-)?max-age=(\d+)/g)].map((m) => Number(m[1]));
+  return ages.length && !/no-store/.test(header ?? '') ? Math.max(...ages) : 0;
+}
+
+describe('live departures with the server running', () => {
+  it('shows a change made with the CLI at once on the API, the board, the trip page, its twin and departures.md', async () => {
+    const [first] = await api('?trip=sample-trek');
+    expect(first).toBeDefined();
+    const changed = await cli('update', first!.id, '--seats-left', '0', '--note', 'Changed while the site runs');
+    expect(changed.stderr).toBe('');
+    expect(changed.code).toBe(0);
+    expect(changed.ms).toBeLessThan(20_000);
+
+    expect((await api('?trip=sample-trek')).find((d) => d.id === first!.id)).toMatchObject({ status: 'sold_out', seatsLeft: 0, note: 'Changed while the site runs' });
+    const board = await text('/departures');
+    expect(board.res.status).toBe(200);
+    const row = new RegExp(`<tr data-departure="${first!.id}">.*?</tr>`, 's').exec(board.body)?.[0] ?? '';
+    expect(row).toContain('Sold out');
+    expect(row).toContain('Changed while the site runs');
+    expect((await text('/treks/sample-trek')).body).toContain('Changed while the site runs');
+    const twin = await text('/treks/sample-trek.md');
+    expect(twin.body).toMatch(/\| .*\(Changed while the site runs\) \| Sold out \| 0 of 12 \| ₹15,000 \|/);
+    expect((await text('/departures.md')).body).toMatch(/\(Changed while the site runs\) \| \[Fixture Trek\]\(.*\/treks\/sample-trek\) \| Sold out \|/);
+
+    // Seats freed: the departure opens again everywhere.
+    expect((await cli('update', first!.id, '--seats-left', '5')).code).toBe(0);
+    expect((await api('?trip=sample-trek')).find((d) => d.id === first!.id)).toMatchObject({ status: 'open', seatsLeft: 5 });
+    expect((await text('/treks/sample-trek.md')).body).toMatch(/\(Changed while the site runs\) \| Open \| 5 of 12 \|/);
+  });
+
+  it('never shows a hidden departure in any output, and shows it again once published', async () => {
+    const [, second] = await api('?trip=sample-trek');
+    const marker = 'Marker-of-a-departure-to-hide';
+    expect((await cli('update', second!.id, '--note', marker)).code).toBe(0);
+    let outputs = await everyOutput();
+    for (const [where, body] of Object.entries(outputs)) expect(body.includes(marker) || body.includes(second!.id), where).toBe(true);
+
+    expect((await cli('hide', second!.id)).code).toBe(0);
+    outputs = await everyOutput();
+    for (const [where, body] of Object.entries(outputs)) {
+      expect(body, where).not.toContain(marker);
+      expect(body, where).not.toContain(second!.id);
+    }
+    expect((await cli('list', '--json')).stdout).toContain(second!.id);
+
+    expect((await cli('publish', second!.id)).code).toBe(0);
+    expect((await api()).map((d) => d.id)).toContain(second!.id);
+  });
+
+  it('answers Markdown and calendars with the right types, and caches nothing with departures for more than 60 s', async () => {
+    for (const p of ['/departures.md', '/treks/sample-trek.md', '/expeditions/sample-expedition.md']) {
+      const { res, body } = await text(p);
+      expect(res.status, p).toBe(200);
+      expect(res.headers.get('content-type'), p).toBe('text/markdown; charset=utf-8');
+      expect(res.headers.get('vary'), p).toContain('Accept');
+      expect(maxAge(res.headers.get('cache-control')), p).toBeLessThanOrEqual(60);
+      expect(body, p).toMatch(/^# /);
+    }
+    for (const p of ['/departures', '/treks/sample-trek', '/v1/departures', '/departures.ics', '/treks/sample-trek.ics']) {
+      const { res } = await text(p);
+      expect(res.status, p).toBe(200);
+      expect(maxAge(res.headers.get('cache-control')), p).toBeGreaterThan(0);
+      expect(maxAge(res.headers.get('cache-control')), p).toBeLessThanOrEqual(60);
+    }
+    const negotiated = await text('/departures', { headers: { Accept: 'text/markdown' } });
+    expect(negotiated.res.headers.get('content-type')).toBe('text/markdown; charset=utf-8');
+    expect(negotiated.body).toMatch(/^# Departures: live availability/);
+
+    const twin = (await text('/treks/sample-trek.md')).body;
+    for (const section of ['## Facts', '## Itinerary', '## Fitness and experience', '## What is included', '## What is not included', '## Gear', '## Departures', '## Price', '## How to enquire', '## Questions people ask', '## Sources']) {
+      expect(twin).toContain(section);
+    }
+    expect(twin).toContain('| Day | Stage | Altitude | Distance | Walking |');
+    expect(twin).toContain('₹15,000 per person');
+
+    const missing = await text('/treks/no-such-trek.md');
+    expect(missing.res.status).toBe(404);
+    expect(missing.res.headers.get('content-type')).toBe('text/markdown; charset=utf-8');
+    expect(missing.body).toContain('[Fixture Trek]');
+    expect((await text('/expeditions/sample-trek.ics')).res.status).toBe(404);
+  });
+
+  it('publishes RFC 5545 calendars: CRLF, folded lines, all-day dates with an exclusive end, stable UIDs, cancellations', async () => {
+    const departures = await api('?trip=sample-trek');
+    const cancelled = departures.at(-1)!;
+    expect((await cli('update', cancelled.id, '--status', 'cancelled', '--note', 'Cancelled: the road to the trailhead is closed for repairs this month, so we cannot run it')).code).toBe(0);
+
+    const { res, body } = await text('/treks/sample-trek.ics');
+    expect(res.headers.get('content-type')).toBe('text/calendar; charset=utf-8');
+    expect(body.startsWith('BEGIN:VCALENDAR\r\nVERSION:2.0\r\n')).toBe(true);
+    expect(body.endsWith('END:VCALENDAR')).toBe(true);
+    expect(body.replace(/\r\n/g, '')).not.toMatch(/[\r\n]/);
+    for (const line of body.split('\r\n')) expect(Buffer.byteLength(line), line).toBeLessThanOrEqual(75);
+    const unfolded = body.replace(/\r\n[ \t]/g, '');
+    const events = unfolded.split('BEGIN:VEVENT').slice(1);
+    expect(events).toHaveLength(departures.length);
+    for (const d of departures) {
+      const event = events.find((e) => e.includes(`UID:departure-${d.id}@`));
+      expect(event, d.id).toBeDefined();
+      expect(event).toContain(`DTSTART;VALUE=DATE:${d.startDate.replace(/-/g, '')}`);
+      const dayAfter = new Date(Date.parse(`${d.endDate}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10).replace(/-/g, '');
+      expect(event).toContain(`DTEND;VALUE=DATE:${dayAfter}`);
+      expect(event).toMatch(/DTSTAMP:\d{8}T\d{6}Z/);
+      expect(event).toContain('URL;VALUE=URI:');
+      expect(event).toMatch(/SUMMARY:/);
+    }
+    const cancelledEvent = events.find((e) => e.includes(`UID:departure-${cancelled.id}@`))!;
+    expect(cancelledEvent).toContain('STATUS:CANCELLED');
+    expect(cancelledEvent).toContain('the road to the trailhead is closed for repairs this month\\, so we cannot run it');
+    expect(events.filter((e) => e.includes('STATUS:CANCELLED'))).toHaveLength(1);
+
+    const again = (await text('/treks/sample-trek.ics')).body;
+    const uids = (ics: string) => [...ics.matchAll(/^UID:(.*)$/gm)].map((m) => m[1]);
+    expect(uids(again)).toEqual(uids(body));
+    const all = (await text('/departures.ics')).body;
+    expect(uids(all)).toEqual(expect.arrayContaining(uids(body)));
+  });
+});
