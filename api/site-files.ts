@@ -45,6 +45,10 @@ export const siteFiles: SiteFile[] = [
     aliases: [skillPath(skill.name, { wellKnown: false })],
   })),
   { path: '/auth.md', title: 'Agent registration', description: 'Agent registration instructions (optional: the public API needs no credential).', mediaType: 'text/markdown; charset=utf-8', live: true },
+  // Agent registration discovery (api/agent-auth), answered per request from the running origin.
+  { path: '/.well-known/oauth-protected-resource', title: 'Protected resource metadata', description: 'RFC 9728 metadata of the site as a protected resource: the resource, its one scope and its authorization server.', mediaType: 'application/json', live: true },
+  { path: '/.well-known/oauth-authorization-server', title: 'Authorization server metadata', description: 'RFC 8414 metadata of the optional agent registration: endpoints, grant types and the agent_auth block.', mediaType: 'application/json', aliases: ['/.well-known/openid-configuration'], live: true },
+  { path: '/.well-known/jwks.json', title: 'Signing keys', description: 'Public keys (JWK Set) of the tokens the site signs for registered agents.', mediaType: 'application/jwk-set+json', live: true },
   { path: '/sitemap-index.xml', title: 'Sitemap', description: 'Sitemap index of every page.', mediaType: 'application/xml' },
   { path: '/404.md', title: 'Not-found note', description: 'The recovery note a missing path answers with, as Markdown.', mediaType: 'text/markdown; charset=utf-8' },
   { path: '/robots.txt', title: 'robots.txt', description: 'Crawler rules, including AI crawlers and content signals, with the sitemap.', mediaType: 'text/plain; charset=utf-8' },
@@ -62,6 +66,8 @@ export function siteFileByPath(path: string): SiteFile | undefined {
 export function extensionlessMediaTypes(): Record<string, string> {
   const types: Record<string, string> = {};
   for (const file of siteFiles) {
+    // Live files are answered by their routes, which set their own media type.
+    if (file.live) continue;
     for (const path of [file.path, ...(file.aliases ?? [])]) {
       if (!path.slice(path.lastIndexOf('/') + 1).includes('.')) types[path] = file.mediaType;
     }
