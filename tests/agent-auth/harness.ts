@@ -44,10 +44,12 @@ export interface HarnessOptions {
   anonymousEnabled?: boolean;
   limiters?: AgentAuthLimiters;
   trusted?: IdentityProvider[];
+  /** Storage to use instead of a fresh in-memory PGlite (left open on close). */
+  sql?: Sql;
 }
 
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
-  const sql = await openEmbedded(null);
+  const sql = options.sql ?? (await openEmbedded(null));
   const keys = await createSigningKeys(await generateSigningJwk());
   let now = Date.now();
   const deps: AgentAuthDeps = {
@@ -83,7 +85,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     revoke: (tokenValue, hint) => handleRevocation(post('/oauth/revoke', form({ token: tokenValue, ...(hint ? { token_type_hint: hint } : {}) }), 'application/x-www-form-urlencoded'), deps, client),
     credential: (accessToken) => handleCredential(new Request(`${siteUrl}/agent/credential`, { headers: { Authorization: `Bearer ${accessToken}` } }), deps),
     event: (tokenValue, contentType = 'application/secevent+jwt') => handleSecurityEvent(post('/agent/event/notify', tokenValue, contentType), deps),
-    close: () => sql.close(),
+    close: () => (options.sql ? Promise.resolve() : sql.close()),
   };
 }
 

@@ -1,0 +1,55 @@
+/**
+ * The same storage on a real PostgreSQL server (OPERATIONAL_STORAGE=postgres): the flows, and
+ * the races that only a real server shows, where one code or one jti must win exactly once.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openServer, type Sql } from '../../api/departures/sql.ts';
+import { startPostgres, type TestPostgres } from '../departures/postgres.ts';
+import { siteUrl, startHarness, type Harness } from './harness.ts';
+import { startIdentityProvider, type IdentityProvider } from './identity-provider.ts';
+
+let postgres: TestPostgres;
+let sql: Sql;
+let idp: IdentityProvider;
+let h: Harness;
+
+beforeAll(async () => {
+  postgres = await startPostgres();
+  sql = await openServer(await postgres.createDatabase('agent_auth'));
+  idp = await startIdentityProvider(siteUrl);
+  h = await startHarness({ trusted: [idp], sql });
+});
+afterAll(async () => {
+  await sql?.close();
+  await idp?.stop();
+  postgres?.remove();
+});
+
+const idJag = 'urn:ietf:params:oauth:token-type:id-jag';
+
+describe('agent registration on PostgreSQL', () => {
+  it('registers with an ID-JAG, exchanges, and is revoked by a security event', async () => {
+    const registration = await (await h.register({ type: 'identity_assertion', assertion_type: idJag, assertion: await idp.idJag() })).json();
+    expect(registration.status).toBe('active');
+    expect((await h.exchange(registration.identity_assertion)).status).toBe(200);
+    expect((await h.event(await idp.securityEvent())).status).toBe(202);
+    expect(await (await h.exchange(registration.identity_assertion)).json()).toMatchObject({ error: 'invalid_grant', reason: 'registration_revoked' });
+  });
+
+  it('accepts a jti once even when the same ID-JAG arrives many times at once', async () => {
+    const assertion = await idp.idJag({ claims: { sub: 'racer' } });
+    const answers = await Promise.all(Array.from({ length: 8 }, () => h.register({ type: 'identity_assertion', assertion_type: idJag, assertion })));
+    expect(answers.map((r) => r.status).sort()).toEqual([200, 400, 400, 400, 400, 400, 400, 400]);
+  });
+
+  it('confirms a code once even when it is typed many times at once, then hands the token out once', async () => {
+    const registration = await (await h.register({ type: 'anonymous' })).json();
+    expect(await (await h.poll(registration.claim_token)).json()).toMatchObject({ error: 'authorization_pending' });
+    expect(await (await h.poll(registration.claim_token)).json()).toMatchObject({ error: 'slow_down', interval: 10 });
+    const outcomes = await Promise.all(Array.from({ length: 6 }, () => h.confirm(registration.claim.user_code)));
+    expect(outcomes.filter((o) => o.kind === 'confirmed')).toHaveLength(1);
+    h.advance(10);
+    const polls = await Promise.all(Array.from({ length: 4 }, () => h.poll(registration.claim_token)));
+    expect(polls.filter((r) => r.status === 200)).toHaveLength(1);
+  });
+});
