@@ -1,0 +1,120 @@
+/** The departure rules, the input shapes and the CSV format as pure functions. */
+import { describe, expect, it } from 'vitest';
+import { departuresToCsv, parseCsv, readDepartureCsv } from '../../api/departures/csv.ts';
+import { departureChanges, departureInput, inputIssues } from '../../api/departures/input.ts';
+import { todayInIndia, type AdminDeparture } from '../../api/departures/store.ts';
+import { addDays, settleStatus, statusForSeats } from '../../api/departures/validation.ts';
+import { departuresCalendar } from '../../api/calendar/departures.ts';
+import { tableCell } from '../../api/markdown/departures.ts';
+import { loadCatalogue } from '../helpers/content.ts';
+
+describe('status follows seats', () => {
+  it('suggests sold_out at 0, filling at 3 or fewer, open above, and open when seats are not counted', () => {
+    expect([0, 1, 3, 4, 12, null].map(statusForSeats)).toEqual(['sold_out', 'filling', 'filling', 'open', 'open', 'open']);
+  });
+
+  it('changes the status only when the seats change and no status is given, and never un-cancels', () => {
+    const seats = { explicit: false, seatsChanged: true };
+    expect(settleStatus('open', 0, seats)).toBe('sold_out');
+    expect(settleStatus('sold_out', 5, seats)).toBe('open');
+    expect(settleStatus('sold_out', 2, seats)).toBe('filling');
+    expect(settleStatus('cancelled', 0, seats)).toBe('cancelled');
+    expect(settleStatus('filling', 10, { explicit: true, seatsChanged: true })).toBe('filling');
+    expect(settleStatus('filling', 10, { explicit: false, seatsChanged: false })).toBe('filling');
+  });
+
+  it('counts days across months and years', () => {
+    expect(addDays('2030-12-30', 3)).toBe('2031-01-02');
+    expect(addDays('2032-02-28', 1)).toBe('2032-02-29');
+  });
+
+  it("takes today's date in India, which is ahead of UTC in the evening", () => {
+    expect(todayInIndia(new Date('2030-06-09T19:00:00Z'))).toBe('2030-06-10');
+    expect(todayInIndia(new Date('2030-06-09T18:00:00Z'))).toBe('2030-06-09');
+  });
+});
+
+describe('departure input from people', () => {
+  it('reads numbers with Indian digit grouping, loose status spellings and yes/no', () => {
+    expect(departureInput.parse({ tripSlug: ' sample-trek ', startDate: '2030-06-10', priceInr: '1,25,000', status: 'Sold Out', published: 'No', note: '  ' })).toEqual({
+      tripSlug: 'sample-trek',
+      startDate: '2030-06-10',
+      priceInr: 125000,
+      status: 'sold_out',
+      published: false,
+      note: null,
+    });
+    expect(departureChanges.parse({ priceInr: 'trip', seatsLeft: '' })).toEqual({ priceInr: null, seatsLeft: null });
+  });
+
+  it('names each field that is not in the right form', () => {
+    const result = departureInput.safeParse({ tripSlug: 'Sample Trek', startDate: '10/06/2030', seatsLeft: '2.5', status: 'full', colour: 'red' });
+    expect(result.success).toBe(false);
+    const issues = inputIssues(result.error!).map((i) => `${i.field}: ${i.message}`);
+    expect(issues).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^tripSlug: must use only lowercase letters/),
+        'startDate: "10/06/2030" is not a real date; write it as YYYY-MM-DD, for example 2027-05-14',
+        'seatsLeft: must be a whole number',
+        'status: must be one of "open", "filling", "sold_out", "cancelled"',
+        expect.stringMatching(/^input: unknown field\(s\) "colour"/),
+      ]),
+    );
+  });
+});
+
+describe('CSV', () => {
+  it('reads quoted cells with commas, quotes and line breaks, CRLF or LF, with or without a byte order mark', () => {
+    const records = parseCsv('\uFEFFa,b,c\r\n1,"two, ""2""",3\n"multi\nline",,\n\n');
+    expect(records).toEqual([
+      { line: 1, cells: ['a', 'b', 'c'] },
+      { line: 2, cells: ['1', 'two, "2"', '3'] },
+      { line: 3, cells: ['multi\nline', '', ''] },
+    ]);
+    expect(() => parseCsv('a\n"open')).toThrow('a quoted cell is never closed');
+  });
+
+  it('writes what it reads back', () => {
+    const departure: AdminDeparture = {
+      id: 'sample-trek-2030-06-10',
+      tripSlug: 'sample-trek',
+      startDate: '2030-06-10',
+      endDate: '2030-06-11',
+      status: 'filling',
+      priceInr: null,
+      seatsTotal: 12,
+      seatsLeft: 2,
+      note: 'Say "hello", bring water',
+      published: false,
+    };
+    const csv = departuresToCsv([departure]);
+    expect(csv).toBe('id,tripSlug,startDate,endDate,status,priceInr,seatsTotal,seatsLeft,note,published\r\nsample-trek-2030-06-10,sample-trek,2030-06-10,2030-06-11,filling,,12,2,"Say ""hello"", bring water",no\r\n');
+    const [row] = readDepartureCsv(csv);
+    const { id, ...rest } = departureInput.parse(row!.record);
+    expect({ id, ...rest }).toEqual({ ...departure, priceInr: null });
+  });
+});
+
+describe('calendar and Markdown text', () => {
+  it('escapes text for Markdown tables', () => {
+    expect(tableCell('a | b\nc')).toBe('a \\| b c');
+  });
+
+  it('writes an empty calendar without events, and escapes commas and semicolons in text', () => {
+    const catalogue = loadCatalogue();
+    const trek = catalogue.trips.find((p) => p.trip.slug === 'sample-trek')!;
+    const ics = departuresCalendar(catalogue, [], { page: trek }, new Date('2030-01-01T00:00:00Z'));
+    expect(ics).not.toContain('BEGIN:VEVENT');
+    const withNote = departuresCalendar(
+      catalogue,
+      [{ id: 'x', tripSlug: 'sample-trek', tripName: 'Fixture Trek', tripUrl: trek.trip.url, startDate: '2030-06-10', endDate: '2030-06-10', status: 'open', priceInr: 125000, seatsTotal: 12, seatsLeft: 12, note: 'Meet at 6; bring ID, please' }],
+      {},
+      new Date('2030-01-01T00:00:00Z'),
+    );
+    const unfolded = withNote.replace(/\r\n[ \t]/g, '');
+    expect(unfolded).toContain('Meet at 6\\; bring ID\\, please');
+    expect(unfolded).toContain('DTSTART;VALUE=DATE:20300610\r\nDTEND;VALUE=DATE:20300611');
+    expect(unfolded).toContain('DTSTAMP:20300101T000000Z');
+    expect(unfolded).toContain('₹1\\,25\\,000');
+  });
+});
