@@ -125,10 +125,15 @@ export function developerHtml(markdown: string): string {
   const renderer = new Renderer();
   // Descriptions mention placeholders such as <quota>; they are text, never markup.
   renderer.html = ({ text }) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  let section = 'Reference';
   renderer.heading = function ({ tokens, depth }) {
     const text = this.parser.parseInline(tokens);
+    section = text.replace(/<[^>]+>/g, '');
     // The page's own <h1> comes from the layout around this document.
     return depth === 1 ? '' : `<h${depth} id="${slug(text)}">${text}</h${depth}>\n`;
   };
+  // Wide tables scroll inside their own labelled, focusable box instead of widening a phone screen.
+  const table = renderer.table.bind(renderer);
+  renderer.table = (token) => `<div class="table-scroll" tabindex="0" role="region" aria-label="${section.replace(/"/g, '&quot;')}, table">${table(token)}</div>\n`;
   return marked.parse(markdown, { async: false, gfm: true, renderer });
 }
