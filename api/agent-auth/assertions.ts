@@ -91,7 +91,7 @@ function precheck(token: unknown, typ: string): { issuer: string; issuerKeys: (i
 }
 
 /** Translates jose's verdicts into refusal reasons; a key set fetch failure is IssuerUnreachable. */
-function refusalOf(error: unknown): Error {
+export function refusalOf(error: unknown): Error {
   if (error instanceof AssertionRefused) return error;
   if (error instanceof errors.JWTExpired) return new AssertionRefused('credential_expired', 'The assertion has expired or was issued too long ago.');
   if (error instanceof errors.JWTClaimValidationFailed) {

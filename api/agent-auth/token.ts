@@ -5,7 +5,7 @@
  *   - the claim grant: polling while a person confirms (RFC 8628 §3.5 semantics:
  *     authorization_pending, slow_down, expired_token), then the access token once.
  */
-import { errors } from 'jose';
+import { AssertionRefused, refusalOf } from './assertions.ts';
 import { overLimit, type AgentAuthDeps, type ClientContext } from './deps.ts';
 import { guarded } from './guard.ts';
 import { agentAuthPaths, claimGrantType, jwtBearerGrant, lifetimes, publicReadScope, resourceAudiences } from './metadata.ts';
@@ -46,7 +46,8 @@ async function jwtBearer(form: Map<string, string>, deps: AgentAuthDeps): Promis
   try {
     registrationId = await deps.tokens.verifyIdentityAssertion(assertion, nowMs);
   } catch (error) {
-    const reason = error instanceof errors.JWTExpired ? 'credential_expired' : 'invalid_signature';
+    const refusal = refusalOf(error);
+    const reason = refusal instanceof AssertionRefused ? refusal.reason : 'malformed_token';
     return oauthError('invalid_grant', 'The assertion is not a current identity_assertion issued by this site; register again.', { reason });
   }
   const registration = await deps.registry.findRegistration(registrationId);

@@ -180,6 +180,8 @@ describe('token endpoint attacks', () => {
       expect(res.status).toBe(400);
       expect(await res.json()).toMatchObject({ error: 'invalid_grant' });
     }
+    expect(await (await h.exchange(access)).json()).toMatchObject({ reason: 'invalid_type' });
+    expect(await (await h.exchange(forged)).json()).toMatchObject({ reason: 'unsupported_algorithm' });
     // An identity assertion is not an access token either.
     expect((await h.credential(registration.identity_assertion)).status).toBe(401);
   });
