@@ -7,6 +7,7 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { build } from 'esbuild';
+import { extensionlessMediaTypes } from '../api/site-files.ts';
 
 export const rulesFunctionName = '_request-rules';
 
@@ -38,10 +39,19 @@ export function vercelRequestRules() {
         const config = JSON.parse(await readFile(configPath, 'utf8'));
         const routes = Array.isArray(config.routes) ? config.routes : [];
         const rulesRoute = { src: '^/(.*)$', middlewarePath: rulesFunctionName, middlewareRawSrc: ['/(.*)'], continue: true, override: true };
-        const errorPhase = routes.findIndex((/** @type {{ handle?: string }} */ r) => r.handle === 'error');
         const markdown404 = { src: '^/.*\\.md$', dest: '/404.md', status: 404 };
-        config.routes = [rulesRoute, ...routes.filter((/** @type {{ middlewarePath?: string }} */ r) => r.middlewarePath !== rulesFunctionName)];
-        if (errorPhase >= 0) config.routes.splice(errorPhase + 2, 0, markdown404);
+        // Static files without an extension (the API catalog) get their media type from a route:
+        // Vercel cannot guess it, and the adapter drops prerendered endpoints' headers.
+        const mediaTypeRoutes = Object.entries(extensionlessMediaTypes()).map(([path, type]) => ({
+          src: `^${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`,
+          headers: { 'Content-Type': type },
+          continue: true,
+        }));
+        config.routes = [rulesRoute, ...mediaTypeRoutes, ...routes.filter((/** @type {{ middlewarePath?: string }} */ r) => r.middlewarePath !== rulesFunctionName)];
+        // Markdown clients that miss get the Markdown recovery note, just before the adapter's
+        // catch-all HTML 404.
+        const catchAll = config.routes.findIndex((/** @type {{ src?: string, status?: number }} */ r) => r.src === '^/.*$' && r.status === 404);
+        config.routes.splice(catchAll >= 0 ? catchAll : config.routes.length, 0, markdown404);
         await writeFile(configPath, JSON.stringify(config, null, 2));
         logger.info(`request rules bundled as ${rulesFunctionName} ahead of the filesystem phase`);
       },

@@ -33,6 +33,24 @@ describe('DEPLOY_TARGET=vercel build', () => {
     expect(bundle).not.toMatch(/from ?["']node:/);
   });
 
+  it('gives extension-less published files their media type before the filesystem phase', () => {
+    const config = JSON.parse(readFileSync(path.join(copy.dir, '.vercel/output/config.json'), 'utf8'));
+    const filesystem = config.routes.findIndex((r: { handle?: string }) => r.handle === 'filesystem');
+    const catalog = config.routes.findIndex((r: { src?: string }) => r.src === '^/\\.well-known/api-catalog$');
+    expect(catalog).toBeGreaterThan(0);
+    expect(catalog).toBeLessThan(filesystem);
+    expect(config.routes[catalog].headers['Content-Type']).toContain('application/linkset+json');
+  });
+
+  it('answers missing Markdown paths with the Markdown recovery note before the HTML 404', () => {
+    const config = JSON.parse(readFileSync(path.join(copy.dir, '.vercel/output/config.json'), 'utf8'));
+    const markdown = config.routes.findIndex((r: { dest?: string }) => r.dest === '/404.md');
+    const html = config.routes.findIndex((r: { dest?: string }) => r.dest === '/404.html');
+    expect(config.routes[markdown]).toEqual({ src: '^/.*\\.md$', dest: '/404.md', status: 404 });
+    expect(markdown).toBeLessThan(html);
+    expect(markdown).toBeGreaterThan(config.routes.findIndex((r: { handle?: string }) => r.handle === 'filesystem'));
+  });
+
   it('holds the Astro function on Node 24 and the prerendered pages', () => {
     const func = path.join(copy.dir, '.vercel/output/functions/_render.func/.vc-config.json');
     expect(existsSync(func)).toBe(true);

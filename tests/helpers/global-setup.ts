@@ -12,7 +12,10 @@ declare module 'vitest' {
 export default function setup(project: TestProject) {
   const copy = copyProject({ content: fixtureContent });
   const result = buildProject(copy.dir, { SITE_URL: 'http://127.0.0.1:4321' });
-  if (result.status !== 0) throw new Error(`fixture site build failed:\n${result.output}`);
+  if (result.status !== 0) {
+    copy.remove();
+    throw new Error(`fixture site build failed:\n${result.output}`);
+  }
   project.provide('fixtureSite', copy.dir);
   return () => copy.remove();
 }

@@ -60,8 +60,21 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
-/** Starts `node server.ts` in a built copy and waits until it answers. */
+/**
+ * Starts `node server.ts` in a built copy and waits until it answers. A free port can be taken
+ * by another test between being found and being bound, so a start that hits EADDRINUSE retries.
+ */
 export async function startServer(dir: string, env: Record<string, string> = {}): Promise<RunningServer> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await startServerOnce(dir, env);
+    } catch (error) {
+      if (attempt >= 3 || !String(error).includes('EADDRINUSE')) throw error;
+    }
+  }
+}
+
+async function startServerOnce(dir: string, env: Record<string, string>): Promise<RunningServer> {
   const port = await freePort();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'catalogue-data-'));
   const child = spawn(process.execPath, [path.join(dir, 'server.ts')], {
