@@ -25,7 +25,10 @@ function webRequest(req: IncomingMessage, origin: string): Request {
     if (value === undefined) continue;
     for (const v of Array.isArray(value) ? value : [value]) headers.append(name, v);
   }
-  return new Request(new URL(req.url ?? '/', origin), { method: req.method ?? 'GET', headers });
+  // A path like `//v1/trips` must stay a path: resolved against the origin it would name a host.
+  const target = req.url ?? '/';
+  const url = target.startsWith('/') ? new URL(origin + target) : new URL(target, origin);
+  return new Request(url, { method: req.method ?? 'GET', headers });
 }
 
 async function writeWebResponse(res: ServerResponse, response: Response, method: string): Promise<void> {
