@@ -14,7 +14,7 @@ export function peakDatasetCopy(catalogue: Catalogue) {
   const { dataset } = catalogue.site;
   const grades = [...firstSixThousanderGrades];
   return {
-    title: `${dataset.name}: ${catalogue.peaks.length} Himalayan climbing peaks, open data`,
+    title: `${dataset.name}: ${catalogue.peaks.length} climbing peaks, open data`,
     intro: `An open dataset of ${catalogue.peaks.length} climbing peaks in the Indian Himalaya: altitude, Alpine grade, Indian Mountaineering Foundation (IMF) royalty band, open-peak status, best months and typical duration, each checked against the sources listed with it. Free to reuse under CC-BY-4.0.`,
     version: `Version ${dataset.version}, last updated ${formatDate(dataset.lastUpdated)}.`,
     licence: `Licence: Creative Commons Attribution 4.0 (CC-BY-4.0). You may copy, adapt and reuse the data, including commercially, if you credit it with this attribution and a link back:`,

@@ -11,7 +11,7 @@ export const GET: APIRoute = async () => {
   const tripLine = (page: ReturnType<typeof tripsOfType>[number]) =>
     `- [${page.trip.name}](${page.trip.markdownUrl}): ${page.trip.difficulty}, ${formatDays(tripDays(page))}, ${page.trip.region}; ${page.trip.priceInr != null ? `${formatInr(page.trip.priceInr)} per person` : formatInr(null)}`;
   const lines = [
-    `# ${c.site.operatorName}: ${homeCopy.heading.toLowerCase().replace(/^g/, 'g')}`,
+    `# ${c.site.operatorName}: ${homeCopy.heading}`,
     '',
     homeCopy.whatWeDo(c.site.operatorName),
     '',

@@ -90,7 +90,7 @@ describe('pages in a browser', () => {
         });
       }
       expect(found).toEqual([]);
-    }, 180_000);
+    }, 300_000);
   }
 
   it('a trip page reads in full with JavaScript off: facts, profile, itinerary, departures, price, how to enquire', async () => {
@@ -127,6 +127,15 @@ describe('pages in a browser', () => {
       const names = await page.locator('#peak-table tbody th > a:first-child').allInnerTexts();
       expect(names).toEqual([...names].sort((a, b) => a.localeCompare(b)));
       expect(await page.locator('#peak-table th[aria-sort="ascending"]').count()).toBe(1);
+    });
+  });
+
+  it('no page is wider than a 320 px screen (wide tables scroll inside their own box)', async () => {
+    await withPage({ viewport: { width: 320, height: 700 } }, async (page) => {
+      for (const p of paths) {
+        await page.goto(`${server.url}${p}`);
+        expect(await page.evaluate(() => document.documentElement.scrollWidth), p).toBeLessThanOrEqual(320);
+      }
     });
   });
 
