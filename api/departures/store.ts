@@ -8,56 +8,15 @@ import type { Catalogue } from '../catalogue/index.ts';
 import { openOperationalStorage } from '../storage.ts';
 import type { DepartureChanges, DepartureInput } from './input.ts';
 import { migrate } from './migrations.ts';
+import { columns, fromRow, upsertStatement, writeParams, type Row } from './rows.ts';
 import { seedDepartures } from './seed.ts';
-import type { DepartureSource, DepartureStatus, StoredDeparture } from './source.ts';
+import type { DepartureSource, StoredDeparture } from './source.ts';
 import type { Sql } from './sql.ts';
 import { knownTrips, type KnownTrip } from './trips.ts';
 import { addDays, checkDeparture, DepartureRuleError, settleStatus, statusForSeats, type Issue } from './validation.ts';
 
 export interface AdminDeparture extends StoredDeparture {
   published: boolean;
-}
-
-const columns = `id, trip_slug, to_char(start_date, 'YYYY-MM-DD') AS start_date, to_char(end_date, 'YYYY-MM-DD') AS end_date,
-  status, price_inr, seats_total, seats_left, note, published`;
-
-interface Row {
-  id: string;
-  trip_slug: string;
-  start_date: string;
-  end_date: string;
-  status: DepartureStatus;
-  price_inr: number | null;
-  seats_total: number | null;
-  seats_left: number | null;
-  note: string | null;
-  published: boolean;
-}
-
-function fromRow(row: Row): AdminDeparture {
-  return {
-    id: row.id,
-    tripSlug: row.trip_slug,
-    startDate: row.start_date,
-    endDate: row.end_date,
-    status: row.status,
-    priceInr: row.price_inr,
-    seatsTotal: row.seats_total,
-    seatsLeft: row.seats_left,
-    note: row.note,
-    published: row.published,
-  };
-}
-
-const upsertStatement = `INSERT INTO departures (id, trip_slug, start_date, end_date, status, price_inr, seats_total, seats_left, note, published)
-  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
-  ON CONFLICT (id) DO UPDATE SET trip_slug = EXCLUDED.trip_slug, start_date = EXCLUDED.start_date,
-    end_date = EXCLUDED.end_date, status = EXCLUDED.status, price_inr = EXCLUDED.price_inr,
-    seats_total = EXCLUDED.seats_total, seats_left = EXCLUDED.seats_left, note = EXCLUDED.note,
-    published = EXCLUDED.published, updated_at = now()`;
-
-function writeParams(d: AdminDeparture): unknown[] {
-  return [d.id, d.tripSlug, d.startDate, d.endDate, d.status, d.priceInr, d.seatsTotal, d.seatsLeft, d.note, d.published];
 }
 
 function sameDeparture(a: AdminDeparture, b: AdminDeparture): boolean {

@@ -2,10 +2,12 @@
  * The operations CLI as people run it: a real child process against embedded storage (no
  * server running) and against a real PostgreSQL server, with its exit codes.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { hostFilePath, openEmbeddedDatabase } from '../../api/departures/embedded.ts';
+import type { Sql } from '../../api/departures/sql.ts';
 import { freePort } from '../helpers/project.ts';
 import { runCli } from './cli.ts';
 import { startPostgres, type TestPostgres } from './postgres.ts';
@@ -27,12 +29,18 @@ afterAll(() => {
 });
 
 const storages = [
-  { name: 'embedded storage', env: () => ({ OPERATIONAL_STORAGE: 'embedded', DATA_DIR: path.join(scratch, 'data') }) },
-  { name: 'a PostgreSQL server', env: () => ({ OPERATIONAL_STORAGE: 'postgres', DATABASE_URL: postgresUrl }) },
+  // The database is hosted by this test process, as `npm start` would host it: each run of the tool goes through the bridge.
+  { name: 'embedded storage while another process hosts it', env: () => ({ OPERATIONAL_STORAGE: 'embedded', DATA_DIR: path.join(scratch, 'data') }), host: true },
+  { name: 'a PostgreSQL server', env: () => ({ OPERATIONAL_STORAGE: 'postgres', DATABASE_URL: postgresUrl }), host: false },
 ];
 
 describe.each(storages)('npm run departures against $name', (storage) => {
   const cli = (...args: string[]) => runCli(site, args, storage.env());
+  let host: Sql | undefined;
+  beforeAll(async () => {
+    if (storage.host) host = await openEmbeddedDatabase(path.join(scratch, 'data', 'pglite'));
+  }, 120_000);
+  afterAll(() => host?.close());
 
   it('adds, lists, updates, hides and publishes, with status following seats', async () => {
     const added = await cli('add', '--trip', 'sample-trek', '--start', '2031-06-10', '--seats', '12', '--price', '18,500', '--note', 'First of the season');
@@ -126,6 +134,18 @@ describe.each(storages)('npm run departures against $name', (storage) => {
     expect(csv).not.toContain('2031-10-01');
     expect((await cli('import', file)).stdout).toMatch(/0 added, 0 updated, \d+ unchanged/);
   });
+});
+
+describe('npm run departures with nothing else running', () => {
+  it('opens the embedded database itself and releases it when done', async () => {
+    const env = { OPERATIONAL_STORAGE: 'embedded', DATA_DIR: path.join(scratch, 'alone') };
+    const added = await runCli(site, ['add', '--trip', 'sample-expedition', '--start', '2031-08-01', '--end', '2031-08-20', '--seats', '8'], env);
+    expect(added.stderr).toBe('');
+    expect(added.code).toBe(0);
+    expect(existsSync(hostFilePath(path.join(env.DATA_DIR, 'pglite')))).toBe(false);
+    const listed = await runCli(site, ['list', '--json'], env);
+    expect(JSON.parse(listed.stdout).map((d: { id: string }) => d.id)).toEqual(['sample-expedition-2031-08-01']);
+  }, 180_000);
 });
 
 describe('npm run departures when storage cannot be used', () => {
