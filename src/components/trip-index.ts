@@ -4,12 +4,14 @@
  */
 import type { Catalogue, TripPage } from '../../api/catalogue/index.ts';
 import type { Trip } from '../schemas/trip.ts';
-import { formatDays, formatInr, formatMetres } from '../lib/format.ts';
+import { countOf, formatDays, formatInr, formatMetres } from '../lib/format.ts';
 import { byDifficultyThenLength, durationBands, finderOptions, tripDays } from './trip-finder.ts';
 
 export interface TripIndexCopy {
   path: string;
   noun: string;
+  /** One of them: trek, expedition. */
+  singular: string;
   title: string;
   heading: string;
   intro: string;
@@ -19,6 +21,7 @@ export const tripIndexCopy: Record<Trip['type'], TripIndexCopy> = {
   trek: {
     path: '/treks',
     noun: 'treks',
+    singular: 'trek',
     title: 'Treks in the Indian Himalaya',
     heading: 'Treks in the Indian Himalaya',
     intro:
@@ -27,6 +30,7 @@ export const tripIndexCopy: Record<Trip['type'], TripIndexCopy> = {
   expedition: {
     path: '/expeditions',
     noun: 'expeditions',
+    singular: 'expedition',
     title: 'Mountaineering expeditions in the Indian Himalaya',
     heading: 'Mountaineering expeditions',
     intro:
@@ -54,7 +58,7 @@ export function tripIndexMarkdown(catalogue: Catalogue, type: Trip['type']): str
     '',
     copy.intro,
     '',
-    `${pages.length} ${copy.noun}, easiest first. The HTML page at ${catalogue.siteUrl}${copy.path} filters them by region (\`region=${options.regions[0] ?? 'Ladakh'}\`), difficulty (\`difficulty=Moderate\`) and length (\`days=${durationBands.map((b) => b.id).join('|')}\`); the same data as JSON is at ${catalogue.siteUrl}/v1/trips?type=${type}.`,
+    `${countOf(pages.length, copy.singular)}, easiest first. The HTML page at ${catalogue.siteUrl}${copy.path} filters them by region (\`region=${options.regions[0] ?? 'Ladakh'}\`), difficulty (\`difficulty=Moderate\`) and length (\`days=${durationBands.map((b) => b.id).join('|')}\`); the same data as JSON is at ${catalogue.siteUrl}/v1/trips?type=${type}.`,
     '',
   ];
   for (const page of pages) {

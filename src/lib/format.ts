@@ -57,3 +57,8 @@ export function listInWords(items: readonly string[]): string {
   if (items.length <= 1) return items.join('');
   return `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
 }
+
+/** "1 trek", "7 treks". */
+export function countOf(count: number, singular: string, plural = `${singular}s`): string {
+  return `${integer.format(count)} ${count === 1 ? singular : plural}`;
+}
