@@ -5,12 +5,15 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { hostFilePath, openEmbeddedDatabase } from '../../api/departures/embedded.ts';
 import type { Sql } from '../../api/departures/sql.ts';
 import { freePort } from '../helpers/project.ts';
 import { runCli } from './cli.ts';
 import { startPostgres, type TestPostgres } from './postgres.ts';
+
+// Real databases and processes on a shared machine: opening PGlite alone can take seconds.
+vi.setConfig({ testTimeout: 120_000 });
 
 let site: string;
 let scratch: string;

@@ -7,10 +7,13 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { bridgeSql } from '../../api/departures/bridge.ts';
 import { hostFilePath, openEmbeddedDatabase } from '../../api/departures/embedded.ts';
 import type { Sql } from '../../api/departures/sql.ts';
+
+// Real databases and processes on a shared machine: opening PGlite alone can take seconds.
+vi.setConfig({ testTimeout: 120_000 });
 
 const root = path.resolve(import.meta.dirname, '..', '..');
 let dir: string;

@@ -4,10 +4,13 @@
  * OPERATIONAL_STORAGE=off. Trips and peaks must keep answering; departures must say plainly
  * that they are unavailable, quickly, and come back by themselves.
  */
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { startServer, type RunningServer } from '../helpers/project.ts';
 import { runCli } from './cli.ts';
 import { startPostgres, type TestPostgres } from './postgres.ts';
+
+// Real databases and processes on a shared machine: opening PGlite alone can take seconds.
+vi.setConfig({ testTimeout: 120_000 });
 
 let site: string;
 let postgres: TestPostgres;

@@ -6,9 +6,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { startServer, type RunningServer } from '../helpers/project.ts';
 import { runCli } from './cli.ts';
+
+// Real databases and processes on a shared machine: opening PGlite alone can take seconds.
+vi.setConfig({ testTimeout: 120_000 });
 
 let site: string;
 let server: RunningServer;

@@ -5,7 +5,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { departuresToCsv, readDepartureCsv } from '../../api/departures/csv.ts';
 import { departureInput, type DepartureInput } from '../../api/departures/input.ts';
 import { migrate, migrations } from '../../api/departures/migrations.ts';
@@ -15,6 +15,9 @@ import { knownTrips } from '../../api/departures/trips.ts';
 import { DepartureRuleError } from '../../api/departures/validation.ts';
 import { loadCatalogue } from '../helpers/content.ts';
 import { startPostgres, type TestPostgres } from './postgres.ts';
+
+// Real databases and processes on a shared machine: opening PGlite alone can take seconds.
+vi.setConfig({ testTimeout: 120_000 });
 
 const trips = knownTrips(loadCatalogue());
 
