@@ -35,7 +35,7 @@ function itinerary(page: TripPage): string[] {
   const lines = ['| Day | Stage | Altitude | Distance | Walking |', '| ---: | --- | --- | ---: | ---: |'];
   for (const d of days) {
     const altitude = d.startAltitudeM === d.endAltitudeM ? formatMetres(d.endAltitudeM) : `${formatMetres(d.startAltitudeM)} to ${formatMetres(d.endAltitudeM)}`;
-    lines.push(`| ${d.day} | ${tableCell(`${d.title} (${d.from} to ${d.to})`)} | ${altitude} | ${d.distanceKm != null ? formatKm(d.distanceKm) : '–'} | ${d.walkingHours != null ? formatHours(d.walkingHours) : '–'} |`);
+    lines.push(`| ${d.day} | ${tableCell(d.from === d.to ? d.title : `${d.title} (${d.from} to ${d.to})`)} | ${altitude} | ${d.distanceKm != null ? formatKm(d.distanceKm) : '–'} | ${d.walkingHours != null ? formatHours(d.walkingHours) : '–'} |`);
   }
   lines.push('');
   for (const d of days) lines.push(`**Day ${d.day}: ${d.title}.** ${d.description.trim()}`, '');
