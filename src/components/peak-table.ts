@@ -5,14 +5,15 @@
 import type { PeakRecord } from '../schemas/peak.ts';
 import { alpineGrades } from '../schemas/vocabulary.ts';
 
+/** Each sortable column: its heading, how a caption names it, how its two directions read, and its order. */
 export const peakSortKeys = {
-  name: { label: 'Peak', compare: (a: PeakRecord, b: PeakRecord) => a.name.localeCompare(b.name) },
-  altitude: { label: 'Altitude', compare: (a: PeakRecord, b: PeakRecord) => a.altitudeM - b.altitudeM },
-  grade: { label: 'Grade', compare: (a: PeakRecord, b: PeakRecord) => alpineGrades.indexOf(a.technicalGrade) - alpineGrades.indexOf(b.technicalGrade) },
-  region: { label: 'Region', compare: (a: PeakRecord, b: PeakRecord) => a.region.localeCompare(b.region) },
-  royalty: { label: 'IMF royalty', compare: (a: PeakRecord, b: PeakRecord) => (a.imfRoyaltyUsdPartyOf2 ?? 0) - (b.imfRoyaltyUsdPartyOf2 ?? 0) },
-  days: { label: 'Days', compare: (a: PeakRecord, b: PeakRecord) => (a.typicalDurationDays ?? 999) - (b.typicalDurationDays ?? 999) },
-} as const;
+  name: { noun: 'name', order: ['A to Z', 'Z to A'], label: 'Peak', compare: (a: PeakRecord, b: PeakRecord) => a.name.localeCompare(b.name) },
+  altitude: { noun: 'altitude', order: ['lowest first', 'highest first'], label: 'Altitude', compare: (a: PeakRecord, b: PeakRecord) => a.altitudeM - b.altitudeM },
+  grade: { noun: 'grade', order: ['easiest first', 'hardest first'], label: 'Grade', compare: (a: PeakRecord, b: PeakRecord) => alpineGrades.indexOf(a.technicalGrade) - alpineGrades.indexOf(b.technicalGrade) },
+  region: { noun: 'region', order: ['A to Z', 'Z to A'], label: 'Region', compare: (a: PeakRecord, b: PeakRecord) => a.region.localeCompare(b.region) },
+  royalty: { noun: 'IMF royalty', order: ['lowest first', 'highest first'], label: 'IMF royalty', compare: (a: PeakRecord, b: PeakRecord) => (a.imfRoyaltyUsdPartyOf2 ?? 0) - (b.imfRoyaltyUsdPartyOf2 ?? 0) },
+  days: { noun: 'typical days', order: ['shortest first', 'longest first'], label: 'Days', compare: (a: PeakRecord, b: PeakRecord) => (a.typicalDurationDays ?? 999) - (b.typicalDurationDays ?? 999) },
+} as const satisfies Record<string, { noun: string; order: readonly [string, string]; label: string; compare: (a: PeakRecord, b: PeakRecord) => number }>;
 export type PeakSortKey = keyof typeof peakSortKeys;
 
 export interface PeakQuery {
@@ -96,4 +97,10 @@ export function sortLink(q: PeakQuery, key: PeakSortKey): string {
 
 export function isFiltered(q: PeakQuery): boolean {
   return q.region !== undefined || q.openPeak !== undefined || q.firstSixThousander !== undefined || q.operated !== undefined || q.maxAltitudeM !== undefined;
+}
+
+/** "3 of 23 peaks, sorted by altitude, highest first" */
+export function describePeakQuery(q: PeakQuery, shown: number, total: number): string {
+  const key = peakSortKeys[q.sort];
+  return `${shown} of ${total} peaks, sorted by ${key.noun}, ${key.order[q.order === 'asc' ? 0 : 1]}`;
 }

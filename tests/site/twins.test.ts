@@ -39,6 +39,7 @@ describe('Markdown twins and negotiation', () => {
       const direct = await get(twin);
       expect(direct.status, twin).toBe(200);
       expect(direct.headers.get('content-type'), twin).toBe('text/markdown; charset=utf-8');
+      expect(await direct.text(), twin).not.toMatch(/undefined|NaN|\[object Object\]/);
     }
   });
 
