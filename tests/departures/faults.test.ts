@@ -47,6 +47,25 @@ describe('departures when PostgreSQL stops and starts again', () => {
     expect(JSON.parse(res.body).data.map((d: { id: string }) => d.id)).toEqual(['sample-trek-2031-06-10', 'sample-trek-2031-07-10']);
   });
 
+  it('answers 502 within its time bound when PostgreSQL hangs instead of refusing', async () => {
+    postgres.pause();
+    try {
+      const hung = await timed('/v1/departures');
+      expect(hung.status).toBe(502);
+      expect(hung.ms).toBeGreaterThan(1000);
+      expect(hung.ms).toBeLessThan(5000);
+      expect((await timed('/v1/trips')).status).toBe(200);
+      const page = await timed('/treks/sample-trek.md');
+      expect(page.body).toContain('cannot be read just now');
+      expect(page.ms).toBeLessThan(5000);
+    } finally {
+      postgres.resume();
+    }
+    const deadline = Date.now() + 20_000;
+    while ((await timed('/v1/departures')).status !== 200 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 250));
+    expect((await timed('/v1/departures')).status).toBe(200);
+  });
+
   it('answers 502 JSON quickly while storage is down, keeps trips and peaks answering, and says so on every page', async () => {
     postgres.stop();
     const failed = await timed('/v1/departures');

@@ -25,6 +25,9 @@ export interface TestPostgres {
   start(): void;
   /** Stops at once, as a crash or an outage would. */
   stop(): void;
+  /** Freezes the server's processes: connections stay open but nothing answers (a hung server). */
+  pause(): void;
+  resume(): void;
   /** A fresh, empty database on this server. */
   createDatabase(name: string): Promise<string>;
   remove(): void;
@@ -55,11 +58,33 @@ export async function startPostgres(): Promise<TestPostgres> {
   const stop = () => run('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']);
   start();
   const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
+  /** This cluster's postmaster and its children, found by pid (never by name). */
+  const processes = (): number[] => {
+    const postmaster = Number(readFileSync(path.join(data, 'postmaster.pid'), 'utf8').split('\n')[0]);
+    const children = readdirSync('/proc')
+      .filter((entry) => /^\d+$/.test(entry))
+      .filter((pid) => {
+        try {
+          // Field 4 of /proc/<pid>/stat is the parent pid (after the parenthesised command name).
+          return Number(readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /s, '').split(' ')[1]) === postmaster;
+        } catch {
+          return false;
+        }
+      })
+      .map(Number);
+    return [postmaster, ...children];
+  };
   return {
     url,
     port,
     start,
     stop,
+    pause: () => {
+      for (const pid of processes()) process.kill(pid, 'SIGSTOP');
+    },
+    resume: () => {
+      for (const pid of processes().reverse()) process.kill(pid, 'SIGCONT');
+    },
     createDatabase: async (name) => {
       const client = new pg.Client({ connectionString: url });
       await client.connect();
