@@ -29,6 +29,35 @@ interface BridgeReply {
   error?: { message: string; code?: string };
 }
 
+/**
+ * JSON with the values PGlite gives and takes beyond JSON's own: dates, big integers and bytes
+ * travel tagged, so a statement returns the same values through the bridge as in process.
+ */
+function encode(message: unknown): string {
+  return JSON.stringify(message, function (this: Record<string, unknown>, key, value: unknown) {
+    const raw = this[key];
+    if (raw instanceof Date) return { $date: raw.toISOString() };
+    if (typeof raw === 'bigint') return { $bigint: raw.toString() };
+    if (raw instanceof Uint8Array) return { $bytes: Buffer.from(raw).toString('base64') };
+    return value;
+  });
+}
+
+function decode(text: string): unknown {
+  return JSON.parse(text, (_key, value: unknown) => {
+    if (value && typeof value === 'object' && !Array.isArray(value)) {
+      const tagged = value as Record<string, unknown>;
+      const keys = Object.keys(tagged);
+      if (keys.length === 1 && typeof tagged[keys[0]!] === 'string') {
+        if (keys[0] === '$date') return new Date(tagged.$date as string);
+        if (keys[0] === '$bigint') return BigInt(tagged.$bigint as string);
+        if (keys[0] === '$bytes') return new Uint8Array(Buffer.from(tagged.$bytes as string, 'base64'));
+      }
+    }
+    return value;
+  });
+}
+
 /** A client that stops talking inside a transaction loses it, so it cannot block the site. */
 const transactionIdleMs = 15_000;
 const maxLineBytes = 8 * 1024 * 1024;
@@ -138,7 +167,7 @@ function serveConnection(db: PGlite, token: string, socket: Socket): void {
   lines(socket, (line) => {
     let message: unknown;
     try {
-      message = JSON.parse(line);
+      message = decode(line);
     } catch {
       socket.destroy();
       return;
@@ -149,10 +178,14 @@ function serveConnection(db: PGlite, token: string, socket: Socket): void {
       else socket.write('{"ready":true}\n');
       return;
     }
-    chain = chain.then(async () => {
-      const reply = await handle(message as BridgeRequest);
-      if (!socket.destroyed) socket.write(`${JSON.stringify(reply)}\n`);
-    });
+    chain = chain
+      .then(async () => {
+        const reply = await handle(message as BridgeRequest);
+        if (!socket.destroyed) socket.write(`${encode(reply)}\n`);
+      })
+      .catch(() => {
+        socket.destroy();
+      });
   });
 }
 
@@ -196,7 +229,7 @@ class BridgeSession {
     this.#socket = socket;
     this.#timeoutMs = timeoutMs;
     lines(socket, (line) => {
-      const reply = JSON.parse(line) as BridgeReply;
+      const reply = decode(line) as BridgeReply;
       this.#waiting.get(reply.id)?.resolve(reply);
       this.#waiting.delete(reply.id);
     });
@@ -222,7 +255,7 @@ class BridgeSession {
         resolve: (r) => (clearTimeout(timer), resolve(r)),
         reject: (e) => (clearTimeout(timer), reject(e)),
       });
-      this.#socket.write(`${JSON.stringify({ ...body, id })}\n`);
+      this.#socket.write(`${encode({ ...body, id })}\n`);
     });
     if (reply.error) throw Object.assign(new Error(reply.error.message), reply.error.code ? { code: reply.error.code } : {});
     return reply.rows ?? [];

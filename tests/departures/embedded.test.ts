@@ -129,6 +129,18 @@ describe('the embedded database across processes', () => {
     expect((await host.query('SELECT count(*)::int AS n FROM t')).rows).toEqual([{ n: 2 }]);
   });
 
+  it('returns the same values through the bridge as in process: dates, big integers, bytes', async () => {
+    const dataDir = path.join(dir, 'values');
+    host = await openEmbeddedDatabase(dataDir);
+    const { port, token } = JSON.parse(readFileSync(hostFilePath(dataDir), 'utf8'));
+    const statement = "SELECT $1::timestamptz AS at, 12345678901234::bigint AS big, '\\x0102ff'::bytea AS bytes, count(*) AS n, $2::text AS text FROM pg_class";
+    const params = [new Date('2030-06-10T04:30:00Z'), 'a "quoted" line\nand more'];
+    const local = (await host.query(statement, params)).rows;
+    const remote = (await bridgeSql({ port, token }).query(statement, params)).rows;
+    expect(remote).toEqual(local);
+    expect(remote[0]).toMatchObject({ at: new Date('2030-06-10T04:30:00Z'), text: 'a "quoted" line\nand more' });
+  });
+
   it('refuses a client without the token', async () => {
     const dataDir = path.join(dir, 'token');
     host = await openEmbeddedDatabase(dataDir);
