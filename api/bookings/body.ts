@@ -55,11 +55,17 @@ export async function readEnquiryBody(request: Request, maxBytes = maxBodyBytes)
   const declared = Number(request.headers.get('Content-Length'));
   if (Number.isFinite(declared) && declared > maxBytes) return { ok: false, format, message: tooLarge };
 
-  let text: string;
+  let bytes: Uint8Array;
   try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(await readCapped(request, maxBytes));
+    bytes = await readCapped(request, maxBytes);
   } catch (error) {
     if (error instanceof TooLarge) return { ok: false, format, message: tooLarge };
+    return { ok: false, format, message: 'The enquiry could not be read: the connection ended before the whole body arrived.' };
+  }
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
     return { ok: false, format, message: 'The enquiry could not be read: the body is not valid UTF-8 text.' };
   }
 

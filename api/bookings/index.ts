@@ -12,7 +12,7 @@ import { deliverEnquiry } from './deliver.ts';
 import { checkEnquiry } from './enquiry.ts';
 import type { Mailer } from './mailer.ts';
 import { htmlAnswer, jsonAnswer, type BookingAnswer } from './responses.ts';
-import type { EnquiryStore } from './store.ts';
+import type { EnquiryStore, StoredEnquiry } from './store.ts';
 
 export interface BookingDeps {
   catalogue: Catalogue;
@@ -105,7 +105,7 @@ async function answerEnquiry(request: Request, format: BodyFormat | null, deps: 
     };
   }
   const page = deps.catalogue.trips.find((t) => t.trip.slug === check.enquiry.tripSlug);
-  let stored;
+  let stored: StoredEnquiry;
   try {
     stored = await deps.enquiries.add(check.enquiry, { name: page?.trip.name ?? check.enquiry.tripSlug, url: page?.trip.url ?? deps.catalogue.siteUrl }, deps.clock());
   } catch (error) {
@@ -118,7 +118,11 @@ async function answerEnquiry(request: Request, format: BodyFormat | null, deps: 
     };
   }
 
-  const outcome = await deliverEnquiry(stored.id, { enquiries: deps.enquiries, mailer: deps.mailer, clock: deps.clock });
+  const outcome = await deliverEnquiry(stored.id, { enquiries: deps.enquiries, mailer: deps.mailer, clock: deps.clock }).catch((error: unknown) => {
+    // Storage failed between keeping the enquiry and sending it: it stays pending for `retry --all`.
+    console.error(`[enquiries] ${stored.id} stored but not attempted: ${errorMessage(error)}`);
+    return { state: 'failed', reason: 'upstream' } as const;
+  });
   if (outcome.state === 'failed') {
     return {
       kind: 'error',

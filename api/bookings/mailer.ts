@@ -48,18 +48,29 @@ export class ResendMailer implements Mailer {
   }
 
   async send(email: OutgoingEmail): Promise<DeliveryResult> {
+    const signal = AbortSignal.timeout(this.#timeoutMs);
+    let result = await this.#attempt(email, signal);
+    // A request that never got an HTTP answer (a stale keep-alive connection, a reset) is tried
+    // once more at once: the idempotency key makes that safe even if the first one arrived.
+    if (!result.ok && result.connectionFailed && !signal.aborted) result = await this.#attempt(email, signal);
+    if (result.ok) return { ok: true, ref: result.ref };
+    // The SDK reports an aborted request as a generic fetch failure; say what happened.
+    const detail = signal.aborted ? `Resend: no answer within ${this.#timeoutMs} ms` : result.detail;
+    return { ok: false, reason: 'upstream', detail };
+  }
+
+  async #attempt(email: OutgoingEmail, signal: AbortSignal): Promise<{ ok: true; ref: string } | { ok: false; connectionFailed: boolean; detail: string }> {
     try {
       const { data, error } = await this.#client.emails.send(
         { from: this.#from, to: [this.#to], subject: email.subject, text: email.text, html: email.html },
-        { idempotencyKey: email.idempotencyKey, signal: AbortSignal.timeout(this.#timeoutMs) },
+        { idempotencyKey: email.idempotencyKey, signal },
       );
-      if (error || !data) {
-        const status = error && 'statusCode' in error && error.statusCode ? `HTTP ${String(error.statusCode)}` : 'no answer';
-        return { ok: false, reason: 'upstream', detail: `Resend: ${status}: ${error?.message ?? 'empty response'}` };
-      }
-      return { ok: true, ref: `resend:${data.id}` };
+      if (data && !error) return { ok: true, ref: `resend:${data.id}` };
+      const statusCode = error && 'statusCode' in error ? error.statusCode : null;
+      const status = statusCode ? `HTTP ${String(statusCode)}` : 'no answer';
+      return { ok: false, connectionFailed: !statusCode, detail: `Resend: ${status}: ${error?.message ?? 'empty response'}` };
     } catch (error) {
-      return { ok: false, reason: 'upstream', detail: `Resend: ${error instanceof Error ? error.message : String(error)}` };
+      return { ok: false, connectionFailed: true, detail: `Resend: ${error instanceof Error ? error.message : String(error)}` };
     }
   }
 }

@@ -10,10 +10,11 @@ import { handleBookingEnquiry, type BookingDeps } from '../../api/bookings/index
 import { mailerFromSettings } from '../../api/bookings/mailer.ts';
 import { EnquiryStore } from '../../api/bookings/store.ts';
 import { readSettings } from '../../api/config.ts';
-import { openEmbedded, type Sql } from '../../api/departures/sql.ts';
+import { openEmbedded, openServer, type Sql } from '../../api/departures/sql.ts';
 import { bookingRateLimit } from '../../api/rules/policy.ts';
 import { createRateLimiter, MemoryCounterStore } from '../../api/rules/rate-limiter.ts';
 import { loadCatalogue } from '../helpers/content.ts';
+import { freePort } from '../helpers/project.ts';
 
 const catalogue = loadCatalogue(undefined, 'http://127.0.0.1:4321');
 const contact = catalogue.site.contactEmail;
@@ -159,14 +160,15 @@ describe('when an enquiry cannot be kept or sent', () => {
   });
 
   it('storage failing: 502 pointing at the contact email; nothing sent', async () => {
-    const broken = await openEmbedded(null);
-    await broken.close();
+    // A PostgreSQL address where nothing listens: every statement fails at once.
+    const broken = await openServer(`postgres://postgres@127.0.0.1:${await freePort()}/none`, { timeoutMs: 1000 });
     const response = await ask(post(valid), deps({ enquiries: new EnquiryStore(broken) }));
     expect(response.status).toBe(502);
     const { error } = (await response.json()) as { error: { code: string; message: string } };
     expect(error.code).toBe('storage_error');
     expect(error.message).toContain(contact);
     expect(outbox()).toEqual([]);
+    await broken.close();
   });
 
   it('outbox not writable: 503, the enquiry stays stored as failed', async () => {

@@ -46,7 +46,7 @@ async function send(): Promise<{ status: number; body: Record<string, any> }> {
   const deps: BookingDeps = {
     catalogue,
     enquiries: store,
-    mailer: mailerFromSettings(readSettings(env), { contactEmail: 'hello@example.test', timeoutMs: 1500 }),
+    mailer: mailerFromSettings(readSettings(env), { contactEmail: 'hello@example.test' }),
     limiter: null,
     clock: () => new Date(),
   };

@@ -2,7 +2,8 @@
  * A real HTTP server on 127.0.0.1 that speaks the part of Resend's API the enquiries use:
  * POST /emails with a Bearer key and a JSON body, answering `{ id }`. Like Resend it honours
  * Idempotency-Key: a repeated key gets the first answer back and sends nothing new. It records
- * every request, and can be told to fail (HTTP 500) or to hang (never answer).
+ * every request, and can be told to fail (HTTP 500), to hang (never answer) or to cut one
+ * connection.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -15,7 +16,8 @@ export interface RecordedRequest {
   body: Record<string, unknown>;
 }
 
-export type FakeMode = 'ok' | 'fail' | 'hang';
+/** `reset-once`: the next request's connection is cut without an answer, then back to `ok`. */
+export type FakeMode = 'ok' | 'fail' | 'hang' | 'reset-once';
 
 export interface FakeResend {
   url: string;
@@ -67,6 +69,11 @@ export async function startFakeResend(apiKey = 're_test_key'): Promise<FakeResen
     fake.requests.push(recorded);
     if (req.method !== 'POST' || req.url !== '/emails') return reply(res, 404, { statusCode: 404, name: 'not_found', message: 'Not found' });
     if (req.headers.authorization !== `Bearer ${apiKey}`) return reply(res, 401, { statusCode: 401, name: 'missing_api_key', message: 'Missing API key' });
+    if (fake.mode === 'reset-once') {
+      fake.mode = 'ok';
+      req.socket.destroy();
+      return;
+    }
     if (fake.mode === 'hang') {
       hanging.add(res);
       return;
@@ -81,6 +88,8 @@ export async function startFakeResend(apiKey = 're_test_key'): Promise<FakeResen
     fake.sent.push(recorded);
     return reply(res, 200, { id });
   });
+  // Idle connections stay open as long as a test runs, so only the modes above ever cut one.
+  server.keepAliveTimeout = 120_000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   fake.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   fake.close = () =>
