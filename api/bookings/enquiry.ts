@@ -111,7 +111,7 @@ export function checkEnquiry(input: Record<string, unknown>, catalogue: Catalogu
   const size = sizeText !== undefined && /^\s*\d{1,4}\s*$/.test(sizeText) ? Number(sizeText) : Number.NaN;
   if (sizeText === undefined || sizeText.trim() === '') fail('groupSize', 'Say how many people are coming.');
   else if (!Number.isInteger(size) || size < 1 || size > cap) {
-    fail('groupSize', `Group size must be a whole number from 1 to ${cap}${trip ? ` for ${trip.trip.name}` : ''}. For a larger group, say so in your message and book the rest separately.`);
+    fail('groupSize', `Group size must be a whole number from 1 to ${cap}${trip ? ` for ${trip.trip.name}` : ''}. For a larger group, enter ${cap} and say how many you are in your message.`);
   }
 
   let preferredDeparture: string | null = null;
