@@ -4,6 +4,7 @@
  * Run with `npm start`; settings come from the environment (see .env.example).
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import compression from 'compression';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { readSettings, SettingsError, type Settings } from './api/config.ts';
@@ -16,6 +17,8 @@ import { openOperationalStorage } from './api/storage.ts';
 import { extensionlessMediaTypes } from './api/site-files.ts';
 
 const root = path.dirname(fileURLToPath(import.meta.url));
+
+const compressResponses = compression({ threshold: 1024 });
 
 type AstroHandler = (req: IncomingMessage, res: ServerResponse, next: () => void) => Promise<void>;
 
@@ -78,8 +81,14 @@ export async function startServer({ settings, counterStore }: ServerOptions) {
         req.url = outcome.pathname + search;
       }
       if ((method === 'GET' || method === 'HEAD') && (await files.serve(outcome.pathname, req, res))) return;
-      await handler(req, res, () => {
-        void files.notFound(req, res, outcome.pathname.endsWith('.md'));
+      // Pages rendered per request (trip pages, indexes, twins) are compressed on the fly;
+      // static files come precompressed from StaticFiles.
+      await new Promise<void>((resolve, reject) => {
+        compressResponses(req as never, res as never, () => {
+          handler(req, res, () => {
+            void files.notFound(req, res, outcome.pathname.endsWith('.md'));
+          }).then(resolve, reject);
+        });
       });
     } catch (error) {
       console.error(`[server] ${method} ${req.url}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);

@@ -23,9 +23,9 @@ function group(userAgents: readonly string[]): string[] {
     ...userAgents.map((ua) => `User-agent: ${ua}`),
     'Allow: /',
     ...notForCrawling.map((path) => `Disallow: ${path}`),
+    // Content Signals only: the IETF aipref `Content-Usage` line says the same but is still a
+    // draft, and robots.txt validators (Lighthouse among them) reject the unknown directive.
     `Content-Signal: ${contentSignal}`,
-    // The IETF aipref vocabulary for the same preference.
-    'Content-Usage: train-ai=n',
     '',
   ];
 }

@@ -55,7 +55,9 @@ export class StaticFiles {
     } catch {
       return null;
     }
-    const candidates = decoded.endsWith('/') ? [`${decoded}index.html`] : [decoded, `${decoded}.html`];
+    // `/developers/` is the same page as `/developers` (the site ignores trailing slashes).
+    const trimmed = decoded.replace(/\/+$/, '');
+    const candidates = decoded.endsWith('/') ? [`${decoded}index.html`, ...(trimmed ? [`${trimmed}.html`] : [])] : [decoded, `${decoded}.html`];
     let found: CachedFile | null = null;
     for (const candidate of candidates) {
       const full = path.join(this.#dir, path.normalize(candidate));
