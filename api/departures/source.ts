@@ -24,6 +24,11 @@ export interface StoredDeparture {
 export interface DepartureSource {
   /** Published departures only, ordered by start date then id. Throws when storage cannot be read. */
   listPublished(filter?: { tripSlug?: string | undefined }): Promise<StoredDeparture[]>;
+  /**
+   * Resolves once storage is open and migrated. Opening is bounded by the connection's own
+   * timeouts, not by the read timeout, so a slow first open of the embedded database is waited for.
+   */
+  ready?(): Promise<unknown>;
 }
 
 /** The API's Departure: storage row plus trip name and URL, price falling back to the trip's. */

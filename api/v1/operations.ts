@@ -171,6 +171,7 @@ export const operations: Operation[] = [
       }
       let rows;
       try {
+        await deps.departures.ready?.();
         rows = await withTimeout(deps.departures.listPublished({ tripSlug: q.trip }), deps.storageTimeoutMs ?? 3000);
       } catch (cause) {
         (deps.log ?? console.error)(`[departures] storage read failed: ${cause instanceof Error ? cause.message : String(cause)}`);

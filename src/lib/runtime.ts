@@ -27,9 +27,25 @@ export function getDepartureSource(): Promise<DepartureSource | null> {
   return departures;
 }
 
+/**
+ * Opens storage only when departures are asked for, so trips and peaks never wait for the
+ * database (the first open of the embedded one can take seconds).
+ */
+const lazyDepartures: DepartureSource = {
+  ready: async () => {
+    const source = await getDepartureSource();
+    await source?.ready?.();
+  },
+  listPublished: async (filter) => {
+    const source = await getDepartureSource();
+    if (!source) throw new Error('operational storage is off');
+    return source.listPublished(filter);
+  },
+};
+
 export async function getV1Deps(): Promise<V1Deps> {
-  const [catalogue, source] = await Promise.all([getCatalogue(), getDepartureSource()]);
-  return { catalogue, departures: source };
+  const catalogue = await getCatalogue();
+  return { catalogue, departures: runtimeSettings().OPERATIONAL_STORAGE === 'off' ? null : lazyDepartures };
 }
 
 /** Published upcoming departures for a page, or why there are none to show (never throws). */
