@@ -10,6 +10,7 @@ import { lifetimes, type MetadataInput } from './metadata.ts';
 import { rateLimited } from './oauth-response.ts';
 import type { AgentRegistry, ClaimWindow } from './registry.ts';
 import type { ServiceTokens } from './service-tokens.ts';
+import { clientQuotaKey } from '../rules/client-ip.ts';
 
 /** Per client IP: registrations create records, claim attempts guess codes, so both are bounded. */
 export const agentAuthLimits = {
@@ -60,7 +61,7 @@ export function metadataInput(deps: Pick<AgentAuthDeps, 'siteUrl' | 'resourceNam
 export async function overLimit(limiter: RateLimiter | null, client: ClientContext): Promise<Response | null> {
   if (!limiter) return null;
   try {
-    const decision = await limiter(client.clientIp);
+    const decision = await limiter(clientQuotaKey(client.clientIp));
     return decision.allowed ? null : rateLimited(decision.resetSeconds);
   } catch {
     return null;

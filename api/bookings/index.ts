@@ -13,6 +13,7 @@ import { checkEnquiry } from './enquiry.ts';
 import type { Mailer } from './mailer.ts';
 import { htmlAnswer, jsonAnswer, type BookingAnswer } from './responses.ts';
 import type { EnquiryStore, StoredEnquiry } from './store.ts';
+import { clientQuotaKey } from '../rules/client-ip.ts';
 
 export interface BookingDeps {
   catalogue: Catalogue;
@@ -63,7 +64,7 @@ async function answerEnquiry(request: Request, format: BodyFormat | null, deps: 
 
   if (deps.limiter) {
     try {
-      const decision = await deps.limiter(context.clientIp);
+      const decision = await deps.limiter(clientQuotaKey(context.clientIp));
       if (!decision.allowed) {
         const minutes = Math.ceil(decision.resetSeconds / 60);
         return {
