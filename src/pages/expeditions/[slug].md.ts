@@ -1,17 +1,6 @@
-/** The Markdown twin of a expedition page, with its live departures. */
-import type { APIRoute } from 'astro';
-import { cacheControlFor } from '../../../api/departures/live.ts';
-import { markdownResponse } from '../../../api/markdown/response.ts';
-import { findTripPage, tripMarkdown, tripNotFoundMarkdown } from '../../../api/markdown/trip.ts';
-import { getCatalogue } from '../../lib/catalogue.ts';
-import { getLiveDepartures } from '../../lib/runtime.ts';
+/** The Markdown twin of an expedition page, with its live departures. */
+import { tripMarkdownRoute } from '../../lib/trip-routes.ts';
 
 export const prerender = false;
 
-export const GET: APIRoute = async ({ params }) => {
-  const catalogue = await getCatalogue();
-  const page = findTripPage(catalogue, 'expedition', params.slug);
-  if (!page) return markdownResponse(tripNotFoundMarkdown(catalogue, 'expedition', params.slug ?? ''), { status: 404 });
-  const live = await getLiveDepartures(page.trip.slug);
-  return markdownResponse(tripMarkdown(catalogue, page, live), { cacheControl: cacheControlFor(live) });
-};
+export const GET = tripMarkdownRoute('expedition');
