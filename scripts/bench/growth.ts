@@ -1,0 +1,125 @@
+/**
+ * Build time and server memory as the catalogue grows (generate-catalogue.ts): `astro build`
+ * wall time in a scratch copy, and the server's resident memory at start and after a warm-up
+ * of every list (the /v1 lists, the index pages, the feeds built from every trip).
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { copyProject } from '../../tests/helpers/project.ts';
+import { realContent } from '../../tests/helpers/content.ts';
+import { generateCatalogue } from './generate-catalogue.ts';
+import { median } from './load.ts';
+import { fixed, kib, mib, ratio, type Section } from './report.ts';
+import { benchSiteUrl, startBenchServer } from './site.ts';
+
+const warmUpPaths = ['/v1/trips', '/v1/trips?type=trek', '/v1/peaks', '/v1/departures', '/treks', '/expeditions', '/departures', '/sitemap-0.xml', '/llms.txt', '/llms-full.txt'];
+
+interface BuildRun {
+  ok: boolean;
+  seconds: number;
+  /** Peak resident memory of the build process, when /usr/bin/time can tell. */
+  peakBytes: number | null;
+  tail: string;
+}
+
+function timedBuild(dir: string, timeoutMs: number): Promise<BuildRun> {
+  const astro = path.join(dir, 'node_modules', 'astro', 'bin', 'astro.mjs');
+  const timed = existsSync('/usr/bin/time');
+  const [file, args] = timed ? ['/usr/bin/time', ['-f', 'peak-rss-kb=%M', process.execPath, astro, 'build']] : [process.execPath, [astro, 'build']];
+  const started = performance.now();
+  const child = spawn(file, args, { cwd: dir, env: { ...process.env, ASTRO_TELEMETRY_DISABLED: '1', CONTENT_DIR: './content', SITE_URL: benchSiteUrl, NODE_OPTIONS: '--max-old-space-size=8192' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout.on('data', (d) => (output = (output + String(d)).slice(-20_000)));
+  child.stderr.on('data', (d) => (output = (output + String(d)).slice(-20_000)));
+  const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+  return new Promise((resolve) => {
+    child.once('close', (code) => {
+      clearTimeout(timer);
+      const kb = /peak-rss-kb=(\d+)/.exec(output)?.[1];
+      resolve({ ok: code === 0, seconds: (performance.now() - started) / 1000, peakBytes: kb ? Number(kb) * 1024 : null, tail: output.slice(-3000) });
+    });
+  });
+}
+
+interface Size {
+  trips: number;
+  build: BuildRun;
+  rssStart?: number;
+  rssWarm?: number;
+  /** Median time of one GET /v1/trips, and its size. */
+  listMs?: number;
+  listBytes?: number;
+  problem?: string;
+}
+
+async function measure(trips: number, buildTimeoutMs: number): Promise<Size> {
+  const content = mkdtempSync(path.join(tmpdir(), 'bench-content-'));
+  rmSync(content, { recursive: true });
+  generateCatalogue(realContent, content, trips);
+  const copy = copyProject({ content });
+  rmSync(content, { recursive: true, force: true });
+  try {
+    console.log(`[bench] building ${trips} trips`);
+    const build = await timedBuild(copy.dir, buildTimeoutMs);
+    if (!build.ok) return { trips, build, problem: build.seconds * 1000 >= buildTimeoutMs ? `build stopped after ${fixed(build.seconds)} s` : `build failed: ${build.tail.slice(-600)}` };
+    // Departures live in external storage in production; off here, so the figures are the catalogue's.
+    const server = await startBenchServer(copy.dir, { OPERATIONAL_STORAGE: 'off' });
+    try {
+      const rssStart = server.rss();
+      for (let round = 0; round < 2; round += 1) {
+        for (const p of warmUpPaths) await (await fetch(`${server.url}${p}`)).arrayBuffer();
+      }
+      const times: number[] = [];
+      let listBytes = 0;
+      for (let i = 0; i < 5; i += 1) {
+        const started = performance.now();
+        listBytes = (await (await fetch(`${server.url}/v1/trips`)).arrayBuffer()).byteLength;
+        times.push(performance.now() - started);
+      }
+      return { trips, build, rssStart, rssWarm: server.rss(), listMs: median(times), listBytes };
+    } finally {
+      await server.stop();
+    }
+  } finally {
+    copy.remove();
+  }
+}
+
+/** Marginal cost per trip above the smallest catalogue. */
+const perTrip = (value: number | undefined, base: number | undefined, trips: number, baseTrips: number) => (value === undefined || base === undefined || trips === baseTrips ? NaN : (value - base) / (trips - baseTrips));
+
+export async function growthSection(counts: number[], buildTimeoutMs: number): Promise<Section> {
+  const sizes: Size[] = [];
+  for (const n of counts) sizes.push(await measure(n, buildTimeoutMs));
+  const base = sizes[0]!;
+  const rows = sizes.map((s) => [
+    fixed(s.trips),
+    s.build.ok ? fixed(s.build.seconds, 1) : `${s.problem}`,
+    s.build.ok ? fixed(perTrip(s.build.seconds * 1000, base.build.seconds * 1000, s.trips, base.trips), 2) : '—',
+    s.build.peakBytes ? mib(s.build.peakBytes) : 'n/a',
+    s.rssStart ? mib(s.rssStart) : '—',
+    s.rssWarm ? mib(s.rssWarm) : '—',
+    s.rssWarm ? fixed(perTrip(s.rssWarm, base.rssWarm, s.trips, base.trips) / 1024, 1) : '—',
+    s.listMs !== undefined ? `${fixed(s.listMs, 1)} ms, ${kib(s.listBytes ?? 0)}` : '—',
+  ]);
+  const findings: string[] = [];
+  const mid = sizes.find((s) => s.trips === 1000);
+  const top = sizes.find((s) => s.trips === 10000);
+  if (mid && top) {
+    const buildRatio = perTrip(top.build.seconds, base.build.seconds, top.trips, base.trips) / perTrip(mid.build.seconds, base.build.seconds, mid.trips, base.trips);
+    const memoryRatio = perTrip(top.rssWarm, base.rssWarm, top.trips, base.trips) / perTrip(mid.rssWarm, base.rssWarm, mid.trips, base.trips);
+    const verdict = (r: number) => (!Number.isFinite(r) ? 'not measured' : r <= 1.25 ? 'no worse than linear' : 'worse than linear');
+    findings.push(`Build time per added trip at 10,000 / at 1,000: ${ratio(buildRatio)} (${verdict(buildRatio)}).`);
+    findings.push(`Server memory per added trip at 10,000 / at 1,000: ${ratio(memoryRatio)} (${verdict(memoryRatio)}).`);
+  }
+  for (const s of sizes) if (s.problem) findings.push(`${fixed(s.trips)} trips: ${s.problem}.`);
+  return {
+    title: 'Growth of the catalogue',
+    about: `Generated catalogues (\`scripts/bench/generate-catalogue.ts\`: the real content plus varied copies of its treks; 23 peaks). \`astro build\` wall time in a scratch copy; the server's resident memory (RSS) at start and after serving ${warmUpPaths.map((p) => `\`${p}\``).join(', ')} twice, with departures storage off (in production they live in PostgreSQL). Per-trip figures are the marginal cost above ${fixed(base.trips)} trips. Ratios up to 1.25 are counted as linear (noise on a shared machine).`,
+    header: ['Trips', 'Build s', 'Build ms per added trip', 'Build peak RSS', 'Server RSS at start', 'Server RSS warm', 'KiB per added trip (warm)', 'One GET /v1/trips'],
+    rows,
+    findings,
+  };
+}

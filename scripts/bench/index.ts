@@ -1,0 +1,110 @@
+/**
+ * `npm run bench`: how fast the site and API are against the limit of the runtime, what the
+ * request rules cost, how builds and memory grow with the catalogue, page weight and Vercel
+ * bundle sizes. Writes docs/benchmarks.md after a full run; `--only` runs some sections and
+ * prints them without writing.
+ *
+ *   npm run bench -- [--only http,rules,departures,growth,weight,vercel] [--seconds 5]
+ *                    [--rounds 3] [--connections 10] [--growth 12,1000,10000]
+ */
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { loadCatalogue, realContent } from '../../tests/helpers/content.ts';
+import { departuresSection } from './departures.ts';
+import { growthSection } from './growth.ts';
+import { httpSection, type Target } from './http.ts';
+import type { LoadSettings } from './load.ts';
+import { pageWeightSection } from './page-weight.ts';
+import type { ChildServer } from './processes.ts';
+import { keptNotes, machineFacts, renderReport, type Section } from './report.ts';
+import { rulesSection } from './rules.ts';
+import { benchSiteUrl, buildSite, startBenchServer, type BuiltSite } from './site.ts';
+import { vercelSection } from './vercel-bundles.ts';
+
+const allSections = ['http', 'rules', 'departures', 'growth', 'weight', 'vercel'] as const;
+type SectionName = (typeof allSections)[number];
+
+const { values } = parseArgs({
+  options: {
+    only: { type: 'string' },
+    seconds: { type: 'string', default: '5' },
+    rounds: { type: 'string', default: '3' },
+    connections: { type: 'string', default: '10' },
+    growth: { type: 'string', default: '12,1000,10000' },
+    'build-timeout-minutes': { type: 'string', default: '10' },
+  },
+});
+
+const only = values.only ? (values.only.split(',') as SectionName[]) : [...allSections];
+const unknown = only.filter((s) => !allSections.includes(s));
+if (unknown.length) {
+  console.error(`Unknown section ${unknown.join(', ')}; sections: ${allSections.join(', ')}`);
+  process.exit(1);
+}
+const load: LoadSettings = { seconds: Number(values.seconds), rounds: Number(values.rounds), connections: Number(values.connections) };
+const growthCounts = values.growth.split(',').map(Number);
+
+const catalogue = loadCatalogue(realContent, benchSiteUrl);
+const treks = catalogue.trips.filter((t) => t.trip.type === 'trek');
+const trek = treks.find((t) => t.trip.slug === 'hampta-pass-trek') ?? treks[0];
+if (!trek) throw new Error('the real content has no trek to measure');
+const trekPrices = treks
+  .map((t) => t.trip.priceInr)
+  .filter((p): p is number => p !== null)
+  .sort((a, b) => a - b);
+const maxPrice = trekPrices[trekPrices.length >> 1] ?? 20000;
+const peak = catalogue.peaks[0];
+if (!peak) throw new Error('the real content has no peak to measure');
+
+const targets: Target[] = [
+  { label: 'Home page (static)', path: '/', api: false },
+  { label: 'Its Markdown twin (static)', path: '/index.md', api: false },
+  { label: 'Trip page (on demand)', path: trek.path, api: false },
+  { label: 'Its Markdown twin (on demand)', path: `${trek.path}.md`, api: false },
+  { label: 'Trip list', path: '/v1/trips', api: true },
+  { label: 'Trip list, filtered', path: `/v1/trips?type=trek&maxPriceInr=${maxPrice}`, api: true },
+  { label: 'One peak', path: `/v1/peaks/${peak.id}`, api: true },
+];
+
+const facts = machineFacts();
+const sections: Section[] = [];
+let site: BuiltSite | undefined;
+let server: ChildServer | undefined;
+try {
+  if (only.some((s) => s === 'http' || s === 'rules' || s === 'departures' || s === 'weight')) {
+    console.log('[bench] building the real content');
+    site = buildSite();
+    server = await startBenchServer(site.copy.dir);
+    // The first departures request opens (and seeds) the embedded store.
+    await (await fetch(`${server.url}/v1/departures`)).arrayBuffer();
+  }
+  for (const name of only) {
+    console.log(`[bench] ${name}`);
+    if (name === 'http') sections.push(await httpSection(server!, targets, load));
+    if (name === 'rules') sections.push(await rulesSection(server!, site!.copy.dir, '/', load));
+    if (name === 'departures') sections.push(await departuresSection(server!, site!.copy.dir, load));
+    if (name === 'weight') sections.push(await pageWeightSection(server!, [{ label: 'Home', path: '/' }, { label: 'Trip', path: trek.path }]));
+    if (name === 'growth') sections.push(await growthSection(growthCounts, Number(values['build-timeout-minutes']) * 60_000));
+    if (name === 'vercel') sections.push(vercelSection());
+  }
+} finally {
+  await server?.stop();
+  site?.copy.remove();
+}
+
+const reportFile = path.resolve(import.meta.dirname, '..', '..', 'docs', 'benchmarks.md');
+const previous = existsSync(reportFile) ? readFileSync(reportFile, 'utf8') : null;
+const loadAtEnd = os
+  .loadavg()
+  .map((l) => l.toFixed(2))
+  .join(', ');
+const settings = `${load.rounds} rounds of ${load.seconds} s per contender, ${load.connections} connections, autocannon 9`;
+const report = renderReport(facts, settings, sections, keptNotes(previous), loadAtEnd);
+if (only.length === allSections.length) {
+  writeFileSync(reportFile, report);
+  console.log(`[bench] written to ${path.relative(process.cwd(), reportFile)}`);
+} else {
+  console.log(report);
+}

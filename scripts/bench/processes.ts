@@ -1,0 +1,77 @@
+/**
+ * Child processes of the benchmark: servers started with `node <script>` on a free loopback
+ * port, awaited until they answer, measured (resident memory) and stopped.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { freePort } from '../../tests/helpers/project.ts';
+
+export interface ChildServer {
+  url: string;
+  port: number;
+  /** DATA_DIR of the server, a temp folder removed when it stops. */
+  dataDir: string;
+  process: ChildProcess;
+  output(): string;
+  /** Resident set size of the server process, in bytes. */
+  rss(): number;
+  stop(): Promise<void>;
+}
+
+export interface ChildServerOptions {
+  cwd: string;
+  args?: string[];
+  env?: Record<string, string>;
+  /** A path that answers once the server is ready. */
+  readyPath?: string;
+  readyWithinMs?: number;
+}
+
+export async function startChildServer(script: string, options: ChildServerOptions): Promise<ChildServer> {
+  const port = await freePort();
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'bench-data-'));
+  const child = spawn(process.execPath, [script, ...(options.args ?? [])], {
+    cwd: options.cwd,
+    env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), DATA_DIR: dataDir, ASTRO_TELEMETRY_DISABLED: '1', ...options.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (d) => (output += String(d)));
+  child.stderr?.on('data', (d) => (output += String(d)));
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + (options.readyWithinMs ?? 60_000);
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+      await exited;
+      clearTimeout(timer);
+    }
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`${script} exited early:\n${output}`);
+    try {
+      const res = await fetch(`${url}${options.readyPath ?? '/robots.txt'}`);
+      await res.arrayBuffer();
+      break;
+    } catch {
+      if (Date.now() > deadline) {
+        await stop();
+        throw new Error(`${script} did not answer within the time allowed:\n${output}`);
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  return { url, port, dataDir, process: child, output: () => output, rss: () => residentBytes(child.pid!), stop };
+}
+
+export function residentBytes(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = /^VmRSS:\s+(\d+)\s+kB/m.exec(status)?.[1];
+  if (!kb) throw new Error(`no VmRSS for process ${pid}`);
+  return Number(kb) * 1024;
+}

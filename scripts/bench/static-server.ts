@@ -1,0 +1,17 @@
+/**
+ * The host without its rules: a bare node:http server that serves the built files through the
+ * same StaticFiles as server.ts, and nothing else. Compared with server.ts on a static page it
+ * shows what the request rules and the web Request around them cost over HTTP.
+ * Usage, in a built project: node scripts/bench/static-server.ts  (PORT and HOST from the environment)
+ */
+import { createServer } from 'node:http';
+import path from 'node:path';
+import { StaticFiles } from '../../api/host/static-files.ts';
+import { extensionlessMediaTypes } from '../../api/site-files.ts';
+
+const files = new StaticFiles(path.resolve(import.meta.dirname, '..', '..', 'dist', 'client'), extensionlessMediaTypes());
+
+createServer(async (req, res) => {
+  const pathname = new URL(req.url ?? '/', 'http://localhost').pathname;
+  if (!(await files.serve(pathname, req, res))) await files.notFound(req, res, false);
+}).listen(Number(process.env.PORT), process.env.HOST ?? '127.0.0.1');
