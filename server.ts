@@ -4,6 +4,7 @@
  * Run with `npm start`; settings come from the environment (see .env.example).
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import compression from 'compression';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
@@ -12,6 +13,8 @@ import { applyRules } from './api/rules/index.ts';
 import { apiRateLimit } from './api/rules/policy.ts';
 import { createRateLimiter, MemoryCounterStore, type CounterStore } from './api/rules/rate-limiter.ts';
 import { StaticFiles } from './api/host/static-files.ts';
+import { answerAndClose, answerClientError, methodRefusal, unrepresentableMethods, type RefusalContext } from './api/host/client-errors.ts';
+import { securityHeaders } from './api/rules/security-headers.ts';
 import { closeHostedDatabases } from './api/departures/embedded.ts';
 import { openOperationalStorage } from './api/storage.ts';
 import { extensionlessMediaTypes } from './api/site-files.ts';
@@ -22,12 +25,17 @@ const compressResponses = compression({ threshold: 1024 });
 
 type AstroHandler = (req: IncomingMessage, res: ServerResponse, next: () => void) => Promise<void>;
 
-function webRequest(req: IncomingMessage, origin: string): Request {
+function requestHeaders(req: IncomingMessage): Headers {
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
     if (value === undefined) continue;
     for (const v of Array.isArray(value) ? value : [value]) headers.append(name, v);
   }
+  return headers;
+}
+
+function webRequest(req: IncomingMessage, origin: string): Request {
+  const headers = requestHeaders(req);
   // A path like `//v1/trips` must stay a path: resolved against the origin it would name a host.
   const target = req.url ?? '/';
   const url = target.startsWith('/') ? new URL(origin + target) : new URL(target, origin);
@@ -60,17 +68,27 @@ export async function startServer({ settings, counterStore }: ServerOptions) {
   const store = counterStore ?? (await openCounterStore(settings));
   const apiLimiter = createRateLimiter(apiRateLimit, store);
   const origin = `http://${settings.HOST}:${settings.PORT}`;
+  const rulesFor = (socketAddress: string | undefined) => (request: Request) =>
+    applyRules(request, { siteUrl: settings.siteUrl, apiLimiter, trustProxy: settings.TRUST_PROXY ?? 'none', socketAddress });
+  const refusals = (socketAddress: string | undefined): RefusalContext => ({
+    siteUrl: settings.siteUrl,
+    origin,
+    securityHeaders: securityHeaders({ https: settings.siteUrl.startsWith('https:') }),
+    rules: rulesFor(socketAddress),
+  });
 
-  const server = createServer(async (req, res) => {
+  // Header timeouts are enforced on this interval; Node's default (30 s) would let a client
+  // dribbling its headers hold a connection for up to 40 s instead of headersTimeout.
+  const server = createServer({ connectionsCheckingInterval: 1_000 }, async (req, res) => {
     const method = req.method ?? 'GET';
     try {
+      // A web Request cannot carry these methods; they are refused as unknown ones are.
+      if (unrepresentableMethods.has(method)) {
+        await writeWebResponse(res, await methodRefusal(method, req.url ?? '/', requestHeaders(req), refusals(req.socket.remoteAddress)), method);
+        return;
+      }
       const request = webRequest(req, origin);
-      const outcome = await applyRules(request, {
-        siteUrl: settings.siteUrl,
-        apiLimiter,
-        trustProxy: settings.TRUST_PROXY ?? 'none',
-        socketAddress: req.socket.remoteAddress,
-      });
+      const outcome = await rulesFor(req.socket.remoteAddress)(request);
       if (outcome.kind === 'respond') {
         await writeWebResponse(res, outcome.response, method);
         return;
@@ -99,6 +117,14 @@ export async function startServer({ settings, counterStore }: ServerOptions) {
         res.destroy();
       }
     }
+  });
+  // What Node's parser refuses (unknown methods, malformed requests, oversized or slow headers)
+  // gets a defined answer instead of a bare 400; CONNECT would otherwise be dropped unanswered.
+  server.on('clientError', (error: Error, socket: Socket) => answerClientError(error, socket, refusals(socket.remoteAddress)));
+  server.on('connect', (req: IncomingMessage, socket: Socket) => {
+    methodRefusal('CONNECT', req.url ?? '/', requestHeaders(req), refusals(socket.remoteAddress))
+      .then((response) => answerAndClose(socket, response))
+      .catch(() => socket.destroy());
   });
   server.headersTimeout = 10_000;
   server.requestTimeout = 30_000;

@@ -4,7 +4,8 @@
  * Files are read once and kept in memory with their compressed forms (the site is small).
  */
 import { createHash } from 'node:crypto';
-import { readFile, stat } from 'node:fs/promises';
+import { readdirSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
 import { brotliCompressSync, gzipSync, constants } from 'node:zlib';
@@ -38,17 +39,47 @@ const compressible = /^(text\/|application\/(json|xml|linkset\+json)|image\/svg)
 
 export class StaticFiles {
   readonly #dir: string;
-  readonly #cache = new Map<string, CachedFile | null>();
+  /**
+   * The built files, listed once, and those read so far, keyed by file. Keying by file rather
+   * than by request path bounds memory by the size of the site: a path that names no file, or
+   * another spelling of one (`//a`, `/%61`), adds nothing and costs no file-system call.
+   */
+  readonly #files: Set<string>;
+  readonly #cache = new Map<string, Promise<CachedFile>>();
   /** Media types for extension-less files, such as `api-catalog`. */
   readonly #overrides: Record<string, string>;
 
   constructor(dir: string, overrides: Record<string, string> = {}) {
-    this.#dir = dir;
+    this.#dir = path.resolve(dir);
     this.#overrides = overrides;
+    this.#files = new Set(
+      readdirSync(this.#dir, { recursive: true, withFileTypes: true })
+        .filter((entry) => entry.isFile())
+        .map((entry) => path.join(entry.parentPath, entry.name)),
+    );
+  }
+
+  #read(full: string): Promise<CachedFile> {
+    let file = this.#cache.get(full);
+    if (!file) {
+      file = readFile(full).then((body) => {
+        const published = `/${path.relative(this.#dir, full).split(path.sep).join('/')}`;
+        const type = this.#overrides[published] ?? mediaTypes[path.extname(full)] ?? 'application/octet-stream';
+        const found: CachedFile = { body, type, etag: `"${createHash('sha256').update(body).digest('hex').slice(0, 32)}"` };
+        if (compressible.test(type) && body.length > 512) {
+          found.gzip = gzipSync(body, { level: 9 });
+          found.br = brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } });
+        }
+        return found;
+      });
+      // A file that cannot be read now is tried again next time.
+      file.catch(() => this.#cache.delete(full));
+      this.#cache.set(full, file);
+    }
+    return file;
   }
 
   async #load(pathname: string): Promise<CachedFile | null> {
-    if (this.#cache.has(pathname)) return this.#cache.get(pathname) ?? null;
     let decoded: string;
     try {
       decoded = decodeURIComponent(pathname);
@@ -58,23 +89,12 @@ export class StaticFiles {
     // `/developers/` is the same page as `/developers` (the site ignores trailing slashes).
     const trimmed = decoded.replace(/\/+$/, '');
     const candidates = decoded.endsWith('/') ? [`${decoded}index.html`, ...(trimmed ? [`${trimmed}.html`] : [])] : [decoded, `${decoded}.html`];
-    let found: CachedFile | null = null;
     for (const candidate of candidates) {
       const full = path.join(this.#dir, path.normalize(candidate));
       if (!full.startsWith(this.#dir + path.sep)) break;
-      const info = await stat(full).catch(() => null);
-      if (!info?.isFile()) continue;
-      const body = await readFile(full);
-      const type = this.#overrides[candidate] ?? mediaTypes[path.extname(full)] ?? 'application/octet-stream';
-      found = { body, type, etag: `"${createHash('sha256').update(body).digest('hex').slice(0, 32)}"` };
-      if (compressible.test(type) && body.length > 512) {
-        found.gzip = gzipSync(body, { level: 9 });
-        found.br = brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } });
-      }
-      break;
+      if (this.#files.has(full)) return this.#read(full).catch(() => null);
     }
-    this.#cache.set(pathname, found);
-    return found;
+    return null;
   }
 
   /** Sends the file for `pathname` if there is one; false when there is none. */
