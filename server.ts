@@ -94,10 +94,11 @@ export async function startServer({ settings, counterStore }: ServerOptions) {
         return;
       }
       outcome.headers.forEach((value, name) => res.setHeader(name, value));
-      if (outcome.pathname !== new URL(request.url).pathname) {
-        const search = new URL(request.url).search;
-        req.url = outcome.pathname + search;
-      }
+      // Astro's handler gets the path as the rules read it (backslashes and dot segments
+      // resolved), with repeated trailing slashes folded: it answers those with an HTML
+      // redirect page, which under /v1 would break the API's one error shape.
+      const target = outcome.pathname.replace(/\/{2,}$/, '/') + new URL(request.url).search;
+      if (target !== req.url) req.url = target;
       if ((method === 'GET' || method === 'HEAD') && (await files.serve(outcome.pathname, req, res))) return;
       // Pages rendered per request (trip pages, indexes, twins) are compressed on the fly;
       // static files come precompressed from StaticFiles.
