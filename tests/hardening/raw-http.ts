@@ -30,6 +30,8 @@ export interface RawOptions {
   timeoutMs?: number;
   /** Stop reading once this many complete responses arrived (default 1). */
   responses?: number;
+  /** Keep reading until the server closes (or the time is up), whatever has arrived. */
+  untilClose?: boolean;
   /** The request was HEAD: responses carry no body. */
   head?: boolean;
   /** Pause between pieces, for a client that dribbles its request. */
@@ -121,7 +123,7 @@ export function rawExchange(pieces: Buffer | Buffer[], options: RawOptions): Pro
     socket.on('data', (chunk: Buffer) => {
       data = Buffer.concat([data, chunk]);
       // 100 Continue and other interim answers do not count.
-      if (parseResponses(data, options.head ?? false, false).responses.filter((r) => r.status >= 200).length >= wanted) finish(false, false);
+      if (!options.untilClose && parseResponses(data, options.head ?? false, false).responses.filter((r) => r.status >= 200).length >= wanted) finish(false, false);
     });
     socket.on('close', () => finish(true, false));
     socket.on('error', () => undefined); // a reset shows as a close
