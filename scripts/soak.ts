@@ -1,0 +1,177 @@
+/**
+ * `npm run soak`: a few minutes of mixed load against the local server with departures in a
+ * real PostgreSQL server that is stopped and started again halfway through. Clients within the
+ * /v1 quota, clients far over it, page readers and a departures probe run side by side, each
+ * from its own loopback address (its own quota). Passes when the server never crashes, answers
+ * only what the contract documents (200, 304, 400, 404, 429; 502 from departures while the
+ * database is down) and serves departures again within seconds of the database's return.
+ *
+ *   npm run soak -- [--minutes 3] [--outage-seconds 6]     (or SOAK_MINUTES=…)
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { Agent, request } from 'node:http';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { departuresToCsv } from '../api/departures/csv.ts';
+import { seedDepartures } from '../api/departures/seed.ts';
+import { loadCatalogue, realContent } from '../tests/helpers/content.ts';
+import { startPostgres } from '../tests/departures/postgres.ts';
+import { buildProject, copyProject, startServer, type RunningServer } from '../tests/helpers/project.ts';
+
+const { values } = parseArgs({ options: { minutes: { type: 'string', default: process.env.SOAK_MINUTES ?? '3' }, 'outage-seconds': { type: 'string', default: '6' } } });
+const durationMs = Number(values.minutes) * 60_000;
+const outageMs = Number(values['outage-seconds']) * 1000;
+/** How soon departures must answer 200 again once PostgreSQL is back. */
+const recoveryLimitMs = 10_000;
+const siteUrl = 'http://127.0.0.1:4321';
+
+interface Sample {
+  group: string;
+  path: string;
+  status: number | 'error' | 'timeout';
+  ms: number;
+  at: number;
+}
+
+const samples: Sample[] = [];
+let stopRequested = false;
+
+function get(origin: string, pathname: string, agent: Agent, headers: Record<string, string> = {}): Promise<{ status: Sample['status']; etag?: string; ms: number }> {
+  const started = performance.now();
+  return new Promise((resolve) => {
+    const req = request(`${origin}${pathname}`, { agent, headers, timeout: 15_000 }, (res) => {
+      res.resume();
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, ms: performance.now() - started, ...(typeof res.headers.etag === 'string' ? { etag: res.headers.etag } : {}) }));
+      res.on('error', () => resolve({ status: 'error', ms: performance.now() - started }));
+    });
+    req.on('timeout', () => {
+      req.destroy();
+      resolve({ status: 'timeout', ms: performance.now() - started });
+    });
+    req.on('error', () => resolve({ status: 'error', ms: performance.now() - started }));
+    req.end();
+  });
+}
+
+const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const pick = <T>(items: readonly T[]): T => items[Math.floor(Math.random() * items.length)]!;
+
+/** A client looping until the end: its own address, its own keep-alive connections. */
+async function client(origin: string, group: string, address: string, paths: readonly string[], gapMs: number, deadline: number): Promise<void> {
+  const agent = new Agent({ keepAlive: true, localAddress: address, maxSockets: 1 });
+  const etags = new Map<string, string>();
+  while (Date.now() < deadline && !stopRequested) {
+    const pathname = pick(paths);
+    const known = etags.get(pathname);
+    const result = await get(origin, pathname, agent, known && Math.random() < 0.3 ? { 'If-None-Match': known } : {});
+    if (result.etag) etags.set(pathname, result.etag);
+    samples.push({ group, path: pathname, status: result.status, ms: result.ms, at: Date.now() });
+    if (gapMs) await pause(gapMs * (0.5 + Math.random()));
+  }
+  agent.destroy();
+}
+
+/** Departures every 250 ms, each from a fresh address so the probe never meets the quota. */
+async function probe(origin: string, deadline: number): Promise<void> {
+  for (let i = 0; Date.now() < deadline && !stopRequested; i += 1) {
+    const agent = new Agent({ keepAlive: false, localAddress: `127.0.${20 + ((i / 250) | 0) % 20}.${1 + (i % 250)}` });
+    const result = await get(origin, '/v1/departures', agent);
+    samples.push({ group: 'probe', path: '/v1/departures', status: result.status, ms: result.ms, at: Date.now() });
+    await pause(250);
+  }
+}
+
+const residentMiB = (pid: number) => Number(/^VmRSS:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN) / 1024;
+
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+}
+
+async function main(): Promise<number> {
+  const catalogue = loadCatalogue(realContent, siteUrl);
+  const trip = catalogue.trips[0]!.trip;
+  const peak = catalogue.peaks[0]!;
+  const api = ['/v1/', '/v1/trips', '/v1/trips?type=trek', `/v1/trips/${trip.slug}`, '/v1/peaks', `/v1/peaks/${peak.id}`, '/v1/departures', `/v1/departures?trip=${trip.slug}`, '/v1/trips/no-such-trip', '/v1/trips?type=boat'];
+  const pages = ['/', '/index.md', `/treks/${catalogue.trips.find((t) => t.trip.type === 'trek')?.trip.slug}`, '/departures', '/departures.md', '/developers', '/llms.txt', '/openapi.json'];
+
+  console.log('[soak] building the real content, starting PostgreSQL');
+  const copy = copyProject({ content: realContent });
+  const scratch = mkdtempSync(path.join(tmpdir(), 'soak-'));
+  const postgres = await startPostgres();
+  let server: RunningServer | undefined;
+  const onSignal = () => (stopRequested = true);
+  process.once('SIGINT', onSignal);
+  try {
+    const build = buildProject(copy.dir, { SITE_URL: siteUrl });
+    if (build.status !== 0) throw new Error(`build failed:\n${build.output.slice(-3000)}`);
+    const env = { OPERATIONAL_STORAGE: 'postgres', DATABASE_URL: await postgres.createDatabase('soak'), SITE_URL: siteUrl };
+    const csv = path.join(scratch, 'departures.csv');
+    writeFileSync(csv, departuresToCsv(seedDepartures(catalogue, new Date())));
+    const imported = spawnSync(process.execPath, [path.join(copy.dir, 'scripts', 'departures.ts'), 'import', csv], { cwd: copy.dir, env: { ...process.env, ...env }, encoding: 'utf8' });
+    if (imported.status !== 0) throw new Error(`departures import failed: ${imported.stderr}`);
+    server = await startServer(copy.dir, env);
+    const pid = server.process.pid!;
+    const rssStart = residentMiB(pid);
+
+    const started = Date.now();
+    const deadline = started + durationMs;
+    const load = [
+      ...Array.from({ length: 6 }, (_, i) => client(server!.url, 'within quota', `127.0.1.${i + 1}`, api, 700, deadline)),
+      ...Array.from({ length: 2 }, (_, i) => client(server!.url, 'over quota', `127.0.2.${i + 1}`, ['/v1/trips', '/v1/peaks'], 20, deadline)),
+      ...Array.from({ length: 3 }, (_, i) => client(server!.url, 'pages', `127.0.3.${i + 1}`, pages, 100, deadline)),
+      probe(server.url, deadline),
+    ];
+    console.log(`[soak] ${values.minutes} min of load; PostgreSQL stops for ${outageMs / 1000} s at the half`);
+    await pause(durationMs / 2);
+    const stoppedAt = Date.now();
+    postgres.stop();
+    await pause(outageMs);
+    postgres.start();
+    const restartedAt = Date.now();
+    console.log(`[soak] PostgreSQL back after ${((restartedAt - stoppedAt) / 1000).toFixed(1)} s`);
+    await Promise.all(load);
+
+    // Verdict.
+    const alive = server.process.exitCode === null && (await fetch(`${server.url}/`).then((r) => r.status, () => 0)) === 200;
+    const recovered = samples.find((s) => s.group === 'probe' && s.at > restartedAt && s.status === 200);
+    const recoveryMs = recovered ? recovered.at - restartedAt : Infinity;
+    const outageWindow = (s: Sample) => s.at >= stoppedAt && s.at <= restartedAt + recoveryLimitMs;
+    const expected = (s: Sample) => {
+      if (typeof s.status !== 'number') return false;
+      if (s.group === 'pages') return s.status === 200 || s.status === 304;
+      if ([200, 304, 400, 404, 429].includes(s.status)) return true;
+      return s.status === 502 && s.path.startsWith('/v1/departures') && outageWindow(s);
+    };
+    const unexpected = samples.filter((s) => !expected(s));
+    const serverErrors = server.output().split('\n').filter((l) => l.startsWith('[server]'));
+
+    console.log(`\n[soak] ${samples.length} requests in ${((Date.now() - started) / 1000).toFixed(0)} s; server RSS ${rssStart.toFixed(0)} → ${residentMiB(pid).toFixed(0)} MiB`);
+    for (const group of ['within quota', 'over quota', 'pages', 'probe']) {
+      const own = samples.filter((s) => s.group === group);
+      const counts = new Map<string, number>();
+      for (const s of own) counts.set(String(s.status), (counts.get(String(s.status)) ?? 0) + 1);
+      const ms = own.filter((s) => typeof s.status === 'number').map((s) => s.ms);
+      console.log(`  ${group.padEnd(13)} ${String(own.length).padStart(6)} requests  ${[...counts].sort().map(([k, v]) => `${k}×${v}`).join(' ')}  p50 ${percentile(ms, 50).toFixed(1)} ms, p99 ${percentile(ms, 99).toFixed(1)} ms`);
+    }
+    console.log(`  departures answered 200 again ${Number.isFinite(recoveryMs) ? `${(recoveryMs / 1000).toFixed(1)} s` : 'never'} after PostgreSQL was back (limit ${recoveryLimitMs / 1000} s)`);
+    const failures = [
+      ...(alive ? [] : ['the server is not answering at the end']),
+      ...(recoveryMs <= recoveryLimitMs ? [] : ['departures did not recover in time']),
+      ...(unexpected.length ? [`${unexpected.length} unexpected answers, e.g. ${unexpected.slice(0, 5).map((s) => `${s.group} ${s.path} → ${s.status}`).join('; ')}`] : []),
+      ...(serverErrors.length ? [`${serverErrors.length} server errors logged, e.g. ${serverErrors[0]}`] : []),
+    ];
+    console.log(failures.length ? `\n[soak] FAILED:\n- ${failures.join('\n- ')}` : '\n[soak] passed: no crash, no unexpected status, departures recovered');
+    return failures.length ? 1 : 0;
+  } finally {
+    process.off('SIGINT', onSignal);
+    await server?.stop();
+    postgres.remove();
+    copy.remove();
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+process.exitCode = await main();
