@@ -85,6 +85,16 @@ async function probe(origin: string, deadline: number): Promise<void> {
 
 const residentMiB = (pid: number) => Number(/^VmRSS:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN) / 1024;
 
+/** Live heap after a full collection, from the server's heap probe (tests/hardening/heap-probe.ts). */
+async function liveHeapMiB(server: RunningServer): Promise<number> {
+  const count = () => server.output().split('[heap-probe]').length;
+  const before = count();
+  server.process.kill('SIGUSR2');
+  for (let i = 0; i < 100 && count() === before; i += 1) await pause(50);
+  const line = server.output().split('[heap-probe]').at(-1) ?? '';
+  return (Number(/used=(\d+)/.exec(line)?.[1] ?? NaN) + Number(/external=(\d+)/.exec(line)?.[1] ?? NaN)) / 2 ** 20;
+}
+
 function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
@@ -112,9 +122,16 @@ async function main(): Promise<number> {
     writeFileSync(csv, departuresToCsv(seedDepartures(catalogue, new Date())));
     const imported = spawnSync(process.execPath, [path.join(copy.dir, 'scripts', 'departures.ts'), 'import', csv], { cwd: copy.dir, env: { ...process.env, ...env }, encoding: 'utf8' });
     if (imported.status !== 0) throw new Error(`departures import failed: ${imported.stderr}`);
-    server = await startServer(copy.dir, env);
+    // The heap probe only adds a signal handler that reports memory after a full collection.
+    const probeFile = path.join(import.meta.dirname, '..', 'tests', 'hardening', 'heap-probe.ts');
+    server = await startServer(copy.dir, { ...env, NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --expose-gc --import=${probeFile}`.trim() });
     const pid = server.process.pid!;
+    // One pass over every path first, so lazily loaded routes and file caches count as the start.
+    const warmUp = new Agent({ keepAlive: true, localAddress: '127.0.9.1' });
+    for (const p of [...api, ...pages]) await get(server.url, p, warmUp);
+    warmUp.destroy();
     const rssStart = residentMiB(pid);
+    const heapStart = await liveHeapMiB(server);
 
     const started = Date.now();
     const deadline = started + durationMs;
@@ -148,7 +165,8 @@ async function main(): Promise<number> {
     const unexpected = samples.filter((s) => !expected(s));
     const serverErrors = server.output().split('\n').filter((l) => l.startsWith('[server]'));
 
-    console.log(`\n[soak] ${samples.length} requests in ${((Date.now() - started) / 1000).toFixed(0)} s; server RSS ${rssStart.toFixed(0)} → ${residentMiB(pid).toFixed(0)} MiB`);
+    const heapEnd = await liveHeapMiB(server);
+    console.log(`\n[soak] ${samples.length} requests in ${((Date.now() - started) / 1000).toFixed(0)} s; server RSS ${rssStart.toFixed(0)} → ${residentMiB(pid).toFixed(0)} MiB, live heap after a full collection ${heapStart.toFixed(1)} → ${heapEnd.toFixed(1)} MiB`);
     for (const group of ['within quota', 'over quota', 'pages', 'probe']) {
       const own = samples.filter((s) => s.group === group);
       const counts = new Map<string, number>();

@@ -29,7 +29,7 @@ function timedBuild(dir: string, timeoutMs: number): Promise<BuildRun> {
   const timed = existsSync('/usr/bin/time');
   const [file, args] = timed ? ['/usr/bin/time', ['-f', 'peak-rss-kb=%M', process.execPath, astro, 'build']] : [process.execPath, [astro, 'build']];
   const started = performance.now();
-  const child = spawn(file, args, { cwd: dir, env: { ...process.env, ASTRO_TELEMETRY_DISABLED: '1', CONTENT_DIR: './content', SITE_URL: benchSiteUrl, NODE_OPTIONS: '--max-old-space-size=8192' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(file, args, { cwd: dir, env: { ...process.env, ASTRO_TELEMETRY_DISABLED: '1', CONTENT_DIR: './content', SITE_URL: benchSiteUrl }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout.on('data', (d) => (output = (output + String(d)).slice(-20_000)));
   child.stderr.on('data', (d) => (output = (output + String(d)).slice(-20_000)));
