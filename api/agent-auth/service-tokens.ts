@@ -31,17 +31,22 @@ export class ServiceTokens {
     this.#issuer = siteUrl;
   }
 
-  async identityAssertion(registration: Registration, nowMs: number): Promise<IssuedToken> {
+  /** Signs a token for a registration: our issuer and audience, the one scope, a fixed lifetime. */
+  async #issue(registration: Registration, typ: string, lifetimeSeconds: number, nowMs: number, extra: JWTPayload = {}): Promise<IssuedToken> {
     const claims: JWTPayload = {
       iss: this.#issuer,
       sub: registration.id,
       aud: this.#issuer,
       client_id: registration.id,
-      registration_type: registration.kind,
+      ...extra,
       scope: publicReadScope,
     };
-    const token = await this.#keys.sign(claims, { typ: tokenTypes.idJag, lifetimeSeconds: lifetimes.identityAssertionSeconds, nowMs });
-    return { token, expiresAt: new Date(Math.floor(nowMs / 1000) * 1000 + lifetimes.identityAssertionSeconds * 1000) };
+    const token = await this.#keys.sign(claims, { typ, lifetimeSeconds, nowMs });
+    return { token, expiresAt: new Date(Math.floor(nowMs / 1000) * 1000 + lifetimeSeconds * 1000) };
+  }
+
+  identityAssertion(registration: Registration, nowMs: number): Promise<IssuedToken> {
+    return this.#issue(registration, tokenTypes.idJag, lifetimes.identityAssertionSeconds, nowMs, { registration_type: registration.kind });
   }
 
   /** The registration id of one of our identity assertions; throws jose's errors otherwise. */
@@ -50,16 +55,8 @@ export class ServiceTokens {
     return payload.sub ?? '';
   }
 
-  async accessToken(registration: Registration, nowMs: number): Promise<IssuedToken> {
-    const claims: JWTPayload = {
-      iss: this.#issuer,
-      sub: registration.id,
-      aud: this.#issuer,
-      client_id: registration.id,
-      scope: publicReadScope,
-    };
-    const token = await this.#keys.sign(claims, { typ: tokenTypes.accessToken, lifetimeSeconds: lifetimes.accessTokenSeconds, nowMs });
-    return { token, expiresAt: new Date(Math.floor(nowMs / 1000) * 1000 + lifetimes.accessTokenSeconds * 1000) };
+  accessToken(registration: Registration, nowMs: number): Promise<IssuedToken> {
+    return this.#issue(registration, tokenTypes.accessToken, lifetimes.accessTokenSeconds, nowMs);
   }
 
   async verifyAccessToken(token: string, nowMs: number): Promise<AccessTokenClaims> {
