@@ -2,12 +2,12 @@
  * The Vercel host of the request rules: an edge function that runs before the filesystem
  * (static files) and the Astro function, so rate limits, Markdown negotiation and security
  * headers apply to every request. Bundled into the Build Output by
- * scripts/vercel-request-rules.mjs; the rules themselves live in api/rules.
+ * scripts/vercel-request-rules.mjs; the rules themselves live in service/rules.
  */
-import { applyRules } from './api/rules/index.ts';
-import { apiRateLimit } from './api/rules/policy.ts';
-import { createRateLimiter, MemoryCounterStore, type CounterStore } from './api/rules/rate-limiter.ts';
-import { UpstashCounterStore, upstashSettings } from './api/rules/upstash-counter-store.ts';
+import { applyRules } from './service/rules/index.ts';
+import { apiRateLimit } from './service/rules/policy.ts';
+import { createRateLimiter, MemoryCounterStore, type CounterStore } from './service/rules/rate-limiter.ts';
+import { UpstashCounterStore, upstashSettings } from './service/rules/upstash-counter-store.ts';
 
 type Env = Record<string, string | undefined>;
 

@@ -8,16 +8,16 @@ import type { Socket } from 'node:net';
 import compression from 'compression';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
-import { readSettings, SettingsError, type Settings } from './api/config.ts';
-import { applyRules } from './api/rules/index.ts';
-import { apiRateLimit } from './api/rules/policy.ts';
-import { createRateLimiter, MemoryCounterStore, type CounterStore } from './api/rules/rate-limiter.ts';
-import { StaticFiles } from './api/host/static-files.ts';
-import { answerAndClose, answerClientError, methodRefusal, unrepresentableMethods, type RefusalContext } from './api/host/client-errors.ts';
-import { securityHeaders } from './api/rules/security-headers.ts';
-import { closeHostedDatabases } from './api/departures/embedded.ts';
-import { openOperationalStorage } from './api/storage.ts';
-import { extensionlessMediaTypes } from './api/site-files.ts';
+import { readSettings, SettingsError, type Settings } from './service/config.ts';
+import { applyRules } from './service/rules/index.ts';
+import { apiRateLimit } from './service/rules/policy.ts';
+import { createRateLimiter, MemoryCounterStore, type CounterStore } from './service/rules/rate-limiter.ts';
+import { StaticFiles } from './service/host/static-files.ts';
+import { answerAndClose, answerClientError, methodRefusal, unrepresentableMethods, type RefusalContext } from './service/host/client-errors.ts';
+import { securityHeaders } from './service/rules/security-headers.ts';
+import { closeHostedDatabases } from './service/departures/embedded.ts';
+import { openOperationalStorage } from './service/storage.ts';
+import { extensionlessMediaTypes } from './service/site-files.ts';
 
 const root = path.dirname(fileURLToPath(import.meta.url));
 
@@ -63,7 +63,7 @@ export interface ServerOptions {
 export async function startServer({ settings, counterStore }: ServerOptions) {
   const clientDir = path.join(root, 'dist', 'client');
   const { handler } = (await import(path.join(root, 'dist', 'server', 'entry.mjs'))) as { handler: AstroHandler };
-  // Published files without an extension (the API catalog, the server card) name their type in api/site-files.ts.
+  // Published files without an extension (the API catalog, the server card) name their type in service/site-files.ts.
   const files = new StaticFiles(clientDir, extensionlessMediaTypes());
   const store = counterStore ?? (await openCounterStore(settings));
   const apiLimiter = createRateLimiter(apiRateLimit, store);
@@ -137,7 +137,7 @@ export async function startServer({ settings, counterStore }: ServerOptions) {
 
 /**
  * With OPERATIONAL_STORAGE=embedded this process hosts the PGlite database from the start, so
- * the departures CLI can reach it while the site runs (api/departures/embedded.ts). The host
+ * the departures CLI can reach it while the site runs (service/departures/embedded.ts). The host
  * file is removed and the database closed when the server stops.
  */
 async function hostEmbeddedDatabase(settings: Settings, server: ReturnType<typeof createServer>): Promise<void> {
@@ -160,7 +160,7 @@ async function hostEmbeddedDatabase(settings: Settings, server: ReturnType<typeo
 
 async function openCounterStore(settings: Settings): Promise<CounterStore> {
   if (!settings.REDIS_URL) return new MemoryCounterStore();
-  const { RedisCounterStore } = await import('./api/rules/redis-counter-store.ts');
+  const { RedisCounterStore } = await import('./service/rules/redis-counter-store.ts');
   return RedisCounterStore.connect(settings.REDIS_URL);
 }
 

@@ -7,12 +7,12 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { readSettings, SettingsError } from '../api/config.ts';
-import { CsvError, departuresToCsv, readDepartureCsv } from '../api/departures/csv.ts';
-import { departureChanges, departureInput, inputIssues } from '../api/departures/input.ts';
-import { createDepartureStore, todayInIndia, type AdminDeparture, type DepartureStore } from '../api/departures/store.ts';
-import { readKnownTrips, type KnownTrip } from '../api/departures/trips.ts';
-import { DepartureRuleError, type Issue } from '../api/departures/validation.ts';
+import { readSettings, SettingsError } from '../service/config.ts';
+import { CsvError, departuresToCsv, readDepartureCsv } from '../service/departures/csv.ts';
+import { departureChanges, departureInput, inputIssues } from '../service/departures/input.ts';
+import { createDepartureStore, todayInIndia, type AdminDeparture, type DepartureStore } from '../service/departures/store.ts';
+import { readKnownTrips, type KnownTrip } from '../service/departures/trips.ts';
+import { DepartureRuleError, type Issue } from '../service/departures/validation.ts';
 
 const usage = `Departures in operational storage.
 

@@ -12,12 +12,12 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { load } from 'js-yaml';
-import { deliverEnquiry } from '../api/bookings/deliver.ts';
-import { composeEnquiryEmail } from '../api/bookings/email.ts';
-import { mailerFromSettings } from '../api/bookings/mailer.ts';
-import { EnquiryStore, type StoredEnquiry } from '../api/bookings/store.ts';
-import { readSettings, SettingsError, type Settings } from '../api/config.ts';
-import { openOperationalStorage } from '../api/storage.ts';
+import { deliverEnquiry } from '../service/bookings/deliver.ts';
+import { composeEnquiryEmail } from '../service/bookings/email.ts';
+import { mailerFromSettings } from '../service/bookings/mailer.ts';
+import { EnquiryStore, type StoredEnquiry } from '../service/bookings/store.ts';
+import { readSettings, SettingsError, type Settings } from '../service/config.ts';
+import { openOperationalStorage } from '../service/storage.ts';
 import { siteSettings } from '../src/schemas/site.ts';
 
 const usage = `Usage: npm run enquiries -- <command>

@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { readSettings, SettingsError } from '../api/config.ts';
+import { readSettings, SettingsError } from '../service/config.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 const stampFile = path.join(root, 'dist', '.build-stamp');

@@ -7,7 +7,7 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { build } from 'esbuild';
-import { extensionlessMediaTypes } from '../api/site-files.ts';
+import { extensionlessMediaTypes } from '../service/site-files.ts';
 
 export const rulesFunctionName = '_request-rules';
 

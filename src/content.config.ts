@@ -1,7 +1,7 @@
 /**
  * The editors' content, validated at build time by the schemas in src/schemas.
  * A record that breaks a rule stops `npm run build` with the file, the field and the reason.
- * Links between collections (a trip's peak, a peak's trip) are checked in api/catalogue.
+ * Links between collections (a trip's peak, a peak's trip) are checked in service/catalogue.
  */
 import { defineCollection } from 'astro:content';
 import { file, glob } from 'astro/loaders';

@@ -6,7 +6,7 @@
  * Usage: node scripts/bench/api-server.ts [content-dir]  (PORT and HOST from the environment)
  */
 import { createServer } from 'node:http';
-import { handleV1 } from '../../api/v1/index.ts';
+import { handleV1 } from '../../service/v1/index.ts';
 import { loadCatalogue, realContent } from '../../tests/helpers/content.ts';
 
 const deps = { catalogue: loadCatalogue(process.argv[2] ?? realContent, process.env.SITE_URL ?? 'http://127.0.0.1:4321'), departures: null };

@@ -4,7 +4,7 @@
  * thousands of requests a second from one address; with this store the full request-rules path
  * still runs (key derivation, the store call, the headers) and nothing is refused with 429.
  */
-import type { CounterStore, WindowCount } from '../../api/rules/rate-limiter.ts';
+import type { CounterStore, WindowCount } from '../../service/rules/rate-limiter.ts';
 
 export class NeverLimitingCounterStore implements CounterStore {
   readonly #windows = new Map<string, { count: number; endsAt: number }>();

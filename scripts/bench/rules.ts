@@ -5,10 +5,10 @@
  * node:http server without rules (scripts/bench/static-server.ts).
  */
 import path from 'node:path';
-import { applyRules } from '../../api/rules/index.ts';
-import { apiRateLimit } from '../../api/rules/policy.ts';
-import { createRateLimiter, MemoryCounterStore } from '../../api/rules/rate-limiter.ts';
-import { handleV1 } from '../../api/v1/index.ts';
+import { applyRules } from '../../service/rules/index.ts';
+import { apiRateLimit } from '../../service/rules/policy.ts';
+import { createRateLimiter, MemoryCounterStore } from '../../service/rules/rate-limiter.ts';
+import { handleV1 } from '../../service/v1/index.ts';
 import { loadCatalogue, realContent } from '../../tests/helpers/content.ts';
 import { interleaved, median, type LoadSettings } from './load.ts';
 import { startChildServer, type ChildServer } from './processes.ts';

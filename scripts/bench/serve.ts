@@ -4,7 +4,7 @@
  * while every request still passes the request rules. Not a production setting: nothing in
  * the site can select this store.
  */
-import { readSettings } from '../../api/config.ts';
+import { readSettings } from '../../service/config.ts';
 import { startServer } from '../../server.ts';
 import { NeverLimitingCounterStore } from './counter-store.ts';
 

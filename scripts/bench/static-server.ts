@@ -6,8 +6,8 @@
  */
 import { createServer } from 'node:http';
 import path from 'node:path';
-import { StaticFiles } from '../../api/host/static-files.ts';
-import { extensionlessMediaTypes } from '../../api/site-files.ts';
+import { StaticFiles } from '../../service/host/static-files.ts';
+import { extensionlessMediaTypes } from '../../service/site-files.ts';
 
 const files = new StaticFiles(path.resolve(import.meta.dirname, '..', '..', 'dist', 'client'), extensionlessMediaTypes());
 

@@ -3,12 +3,12 @@
  * drift from /openapi.json) plus the error table, rate-limit policy and published files.
  * The HTML page and its Markdown twin both render this one model.
  */
-import type { Catalogue } from '../../api/catalogue/index.ts';
-import { errorCodes, errorConditions, type ErrorCode } from '../../api/http/errors.ts';
-import { cachePolicy } from '../../api/http/respond.ts';
-import { apiRateLimit, bookingRateLimit } from '../../api/rules/policy.ts';
-import { siteFiles, siteFileUrl } from '../../api/site-files.ts';
-import { buildOpenApiDocument } from '../../api/v1/openapi.ts';
+import type { Catalogue } from '../../service/catalogue/index.ts';
+import { errorCodes, errorConditions, type ErrorCode } from '../../service/http/errors.ts';
+import { cachePolicy } from '../../service/http/respond.ts';
+import { apiRateLimit, bookingRateLimit } from '../../service/rules/policy.ts';
+import { siteFiles, siteFileUrl } from '../../service/site-files.ts';
+import { buildOpenApiDocument } from '../../service/v1/openapi.ts';
 
 type Json = Record<string, unknown>;
 

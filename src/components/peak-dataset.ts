@@ -2,8 +2,8 @@
  * The words of the peak dataset page (licence, attribution, derived-field rules), shared by the
  * HTML page and its Markdown twin, and the twin itself.
  */
-import type { Catalogue } from '../../api/catalogue/index.ts';
-import { firstSixThousanderGrades, normalLeaveWindowDays } from '../../api/catalogue/peaks.ts';
+import type { Catalogue } from '../../service/catalogue/index.ts';
+import { firstSixThousanderGrades, normalLeaveWindowDays } from '../../service/catalogue/peaks.ts';
 import type { PeakRecord } from '../schemas/peak.ts';
 import { formatDate, formatMetres } from '../lib/format.ts';
 

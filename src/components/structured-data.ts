@@ -2,7 +2,7 @@
  * schema.org JSON-LD for the pages: the trip as a Product and TouristTrip with one Offer per
  * departure, its FAQPage, and breadcrumbs. Built from the same values the page prints.
  */
-import type { Catalogue, TripPage } from '../../api/catalogue/index.ts';
+import type { Catalogue, TripPage } from '../../service/catalogue/index.ts';
 import type { Departure } from '../schemas/departure.ts';
 
 type JsonLd = Record<string, unknown>;

@@ -2,7 +2,7 @@
  * Finding a trip without JavaScript: the index pages read region, difficulty and length from the
  * query string (a plain GET form), so every filtered view is a shareable URL.
  */
-import type { TripPage } from '../../api/catalogue/index.ts';
+import type { TripPage } from '../../service/catalogue/index.ts';
 import { difficulties } from '../schemas/vocabulary.ts';
 
 type Difficulty = (typeof difficulties)[number];

@@ -2,7 +2,7 @@
  * The treks and expeditions index pages: their words (shared by the HTML page and its Markdown
  * twin, so the two say the same) and the twin itself.
  */
-import type { Catalogue, TripPage } from '../../api/catalogue/index.ts';
+import type { Catalogue, TripPage } from '../../service/catalogue/index.ts';
 import type { Trip } from '../schemas/trip.ts';
 import { countOf, formatDays, formatInr, formatMetres } from '../lib/format.ts';
 import { byDifficultyThenLength, durationBands, finderOptions, tripDays } from './trip-finder.ts';

@@ -2,7 +2,7 @@
  * What a trip URL resolves to: the trip page, a redirect to the right section when the slug
  * belongs to the other type, or nothing (the route answers 404).
  */
-import type { TripPage } from '../../api/catalogue/index.ts';
+import type { TripPage } from '../../service/catalogue/index.ts';
 import type { Trip } from '../schemas/trip.ts';
 import { getCatalogue } from '../lib/catalogue.ts';
 

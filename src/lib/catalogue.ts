@@ -1,7 +1,7 @@
 /** The catalogue as the site and the on-demand routes see it: built once per process. */
 import { getCollection, getEntry } from 'astro:content';
-import { buildCatalogue, type Catalogue } from '../../api/catalogue/index.ts';
-import { readSettings } from '../../api/config.ts';
+import { buildCatalogue, type Catalogue } from '../../service/catalogue/index.ts';
+import { readSettings } from '../../service/config.ts';
 
 let cached: Promise<Catalogue> | undefined;
 

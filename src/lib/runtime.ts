@@ -2,11 +2,11 @@
  * Dependencies of the on-demand routes, created once per process from the settings:
  * the catalogue and the departures source (null when OPERATIONAL_STORAGE=off).
  */
-import { readSettings, type Settings } from '../../api/config.ts';
-import { readLiveDepartures, type LiveDepartures } from '../../api/departures/live.ts';
-import type { DepartureSource } from '../../api/departures/source.ts';
-import { openDepartureStore } from '../../api/departures/store.ts';
-import type { V1Deps } from '../../api/v1/operations.ts';
+import { readSettings, type Settings } from '../../service/config.ts';
+import { readLiveDepartures, type LiveDepartures } from '../../service/departures/live.ts';
+import type { DepartureSource } from '../../service/departures/source.ts';
+import { openDepartureStore } from '../../service/departures/store.ts';
+import type { V1Deps } from '../../service/v1/operations.ts';
 import { getCatalogue } from './catalogue.ts';
 
 let departures: Promise<DepartureSource | null> | undefined;

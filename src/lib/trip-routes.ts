@@ -3,10 +3,10 @@
  * sections: each section's route file only names its trip type.
  */
 import type { APIRoute } from 'astro';
-import { calendarResponse } from '../../api/calendar/departures.ts';
-import { cacheControlFor } from '../../api/departures/live.ts';
-import { markdownResponse } from '../../api/markdown/response.ts';
-import { findTripPage, tripMarkdown, tripNotFoundMarkdown } from '../../api/markdown/trip.ts';
+import { calendarResponse } from '../../service/calendar/departures.ts';
+import { cacheControlFor } from '../../service/departures/live.ts';
+import { markdownResponse } from '../../service/markdown/response.ts';
+import { findTripPage, tripMarkdown, tripNotFoundMarkdown } from '../../service/markdown/trip.ts';
 import type { Trip } from '../schemas/trip.ts';
 import { getCatalogue } from './catalogue.ts';
 import { getLiveDepartures } from './runtime.ts';

@@ -1,6 +1,6 @@
 /** The 404 recovery note for Markdown clients (also published as /404.md). */
 import type { APIRoute } from 'astro';
-import { markdownResponse } from '../../api/markdown/response.ts';
+import { markdownResponse } from '../../service/markdown/response.ts';
 import { getCatalogue } from '../lib/catalogue.ts';
 
 export const GET: APIRoute = async () => {

@@ -1,7 +1,7 @@
 /** agent-instructions.md: how an agent should use the catalogue, and what it must not do. */
 import type { APIRoute } from 'astro';
-import { agentInstructionsMarkdown } from '../../api/agents/guidance.ts';
-import { publishedFile } from '../../api/agents/published-file.ts';
+import { agentInstructionsMarkdown } from '../../service/agents/guidance.ts';
+import { publishedFile } from '../../service/agents/published-file.ts';
 import { getCatalogue } from '../lib/catalogue.ts';
 
 export const GET: APIRoute = async () => publishedFile('/agent-instructions.md', agentInstructionsMarkdown(await getCatalogue()));

@@ -1,7 +1,7 @@
 /** GET /auth.md: the agent registration flow, step by step, from the running settings. */
 import type { APIRoute } from 'astro';
-import { handleAuthMd } from '../../api/agent-auth/discovery.ts';
-import { unavailable } from '../../api/agent-auth/oauth-response.ts';
+import { handleAuthMd } from '../../service/agent-auth/discovery.ts';
+import { unavailable } from '../../service/agent-auth/oauth-response.ts';
 import { getAgentAuth } from './agent/_runtime.ts';
 
 export const prerender = false;

@@ -1,6 +1,6 @@
 /** departures.ics: every published upcoming departure as an iCalendar feed. */
 import type { APIRoute } from 'astro';
-import { calendarResponse } from '../../api/calendar/departures.ts';
+import { calendarResponse } from '../../service/calendar/departures.ts';
 import { getCatalogue } from '../lib/catalogue.ts';
 import { getLiveDepartures } from '../lib/runtime.ts';
 

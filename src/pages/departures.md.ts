@@ -1,8 +1,8 @@
 /** departures.md: live availability as Markdown, the contract's fallback for the JSON API. */
 import type { APIRoute } from 'astro';
-import { cacheControlFor } from '../../api/departures/live.ts';
-import { departuresMarkdown } from '../../api/markdown/departures.ts';
-import { markdownResponse } from '../../api/markdown/response.ts';
+import { cacheControlFor } from '../../service/departures/live.ts';
+import { departuresMarkdown } from '../../service/markdown/departures.ts';
+import { markdownResponse } from '../../service/markdown/response.ts';
 import { getCatalogue } from '../lib/catalogue.ts';
 import { getLiveDepartures } from '../lib/runtime.ts';
 

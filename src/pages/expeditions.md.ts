@@ -1,6 +1,6 @@
 /** The expedition index as Markdown. */
 import type { APIRoute } from 'astro';
-import { markdownResponse } from '../../api/markdown/response.ts';
+import { markdownResponse } from '../../service/markdown/response.ts';
 import { tripIndexMarkdown } from '../components/trip-index.ts';
 import { getCatalogue } from '../lib/catalogue.ts';
 

@@ -1,6 +1,6 @@
 /** The home page as Markdown. */
 import type { APIRoute } from 'astro';
-import { markdownResponse } from '../../api/markdown/response.ts';
+import { markdownResponse } from '../../service/markdown/response.ts';
 import { featuredTrips, homeCopy, tripsOfType } from '../components/trip-index.ts';
 import { formatDays, formatInr } from '../lib/format.ts';
 import { tripDays } from '../components/trip-finder.ts';

@@ -1,6 +1,6 @@
 /** The MCP endpoint: every method goes to the framework-free handler (which answers 405 to all but POST). */
 import type { APIRoute } from 'astro';
-import { handleMcp } from '../../api/mcp/index.ts';
+import { handleMcp } from '../../service/mcp/index.ts';
 import { getV1Deps } from '../lib/runtime.ts';
 
 export const prerender = false;

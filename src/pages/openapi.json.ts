@@ -1,6 +1,6 @@
 /** /openapi.json: the OpenAPI 3.1 document of /v1, generated at build time for this SITE_URL. */
 import type { APIRoute } from 'astro';
-import { buildOpenApiDocument } from '../../api/v1/openapi.ts';
+import { buildOpenApiDocument } from '../../service/v1/openapi.ts';
 import { getCatalogue } from '../lib/catalogue.ts';
 
 export const prerender = true;

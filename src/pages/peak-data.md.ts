@@ -1,6 +1,6 @@
 /** The peak dataset page as Markdown. */
 import type { APIRoute } from 'astro';
-import { markdownResponse } from '../../api/markdown/response.ts';
+import { markdownResponse } from '../../service/markdown/response.ts';
 import { peakDataMarkdown } from '../components/peak-dataset.ts';
 import { getCatalogue } from '../lib/catalogue.ts';
 

@@ -6,12 +6,12 @@
 import fc from 'fast-check';
 import { base64url, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { claimGrantType, jwtBearerGrant } from '../../api/agent-auth/metadata.ts';
-import { handleRegistration } from '../../api/agent-auth/registration.ts';
-import { handleToken } from '../../api/agent-auth/token.ts';
-import { handleSecurityEvent } from '../../api/agent-auth/events.ts';
-import { handleRevocation } from '../../api/agent-auth/revocation.ts';
-import { handleClaimRestart } from '../../api/agent-auth/claim.ts';
+import { claimGrantType, jwtBearerGrant } from '../../service/agent-auth/metadata.ts';
+import { handleRegistration } from '../../service/agent-auth/registration.ts';
+import { handleToken } from '../../service/agent-auth/token.ts';
+import { handleSecurityEvent } from '../../service/agent-auth/events.ts';
+import { handleRevocation } from '../../service/agent-auth/revocation.ts';
+import { handleClaimRestart } from '../../service/agent-auth/claim.ts';
 import { siteUrl, startHarness, type Harness } from './harness.ts';
 import { startIdentityProvider, type IdentityProvider } from './identity-provider.ts';
 

@@ -4,7 +4,7 @@
  * security events; anonymous and email registration through the claim ceremony.
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createAgentAuthLimiters } from '../../api/agent-auth/deps.ts';
+import { createAgentAuthLimiters } from '../../service/agent-auth/deps.ts';
 import { claims, header, siteUrl, startHarness, type Harness } from './harness.ts';
 import { startIdentityProvider, type IdentityProvider } from './identity-provider.ts';
 

@@ -3,19 +3,19 @@
  * signing key, the test identity provider's JWK Set over HTTP, and a clock the test moves.
  */
 import { decodeJwt, decodeProtectedHeader } from 'jose';
-import { TrustedIssuers } from '../../api/agent-auth/assertions.ts';
-import { handleClaimRestart, confirmOnClaimPage } from '../../api/agent-auth/claim.ts';
-import { handleCredential } from '../../api/agent-auth/credential.ts';
-import { defaultClaimWindow, type AgentAuthDeps, type AgentAuthLimiters } from '../../api/agent-auth/deps.ts';
-import { handleSecurityEvent } from '../../api/agent-auth/events.ts';
-import { claimGrantType, jwtBearerGrant } from '../../api/agent-auth/metadata.ts';
-import { handleRegistration } from '../../api/agent-auth/registration.ts';
-import { AgentRegistry } from '../../api/agent-auth/registry.ts';
-import { handleRevocation } from '../../api/agent-auth/revocation.ts';
-import { ServiceTokens } from '../../api/agent-auth/service-tokens.ts';
-import { createSigningKeys, generateSigningJwk, type SigningKeys } from '../../api/agent-auth/signing-keys.ts';
-import { handleToken } from '../../api/agent-auth/token.ts';
-import { openEmbedded, type Sql } from '../../api/departures/sql.ts';
+import { TrustedIssuers } from '../../service/agent-auth/assertions.ts';
+import { handleClaimRestart, confirmOnClaimPage } from '../../service/agent-auth/claim.ts';
+import { handleCredential } from '../../service/agent-auth/credential.ts';
+import { defaultClaimWindow, type AgentAuthDeps, type AgentAuthLimiters } from '../../service/agent-auth/deps.ts';
+import { handleSecurityEvent } from '../../service/agent-auth/events.ts';
+import { claimGrantType, jwtBearerGrant } from '../../service/agent-auth/metadata.ts';
+import { handleRegistration } from '../../service/agent-auth/registration.ts';
+import { AgentRegistry } from '../../service/agent-auth/registry.ts';
+import { handleRevocation } from '../../service/agent-auth/revocation.ts';
+import { ServiceTokens } from '../../service/agent-auth/service-tokens.ts';
+import { createSigningKeys, generateSigningJwk, type SigningKeys } from '../../service/agent-auth/signing-keys.ts';
+import { handleToken } from '../../service/agent-auth/token.ts';
+import { openEmbedded, type Sql } from '../../service/departures/sql.ts';
 import type { IdentityProvider } from './identity-provider.ts';
 
 export const siteUrl = 'https://catalogue.test';

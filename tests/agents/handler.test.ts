@@ -5,9 +5,9 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import { buildServerCard } from '../../api/agents/server-card.ts';
-import { handleMcp, originAllowed } from '../../api/mcp/index.ts';
-import type { V1Deps } from '../../api/v1/operations.ts';
+import { buildServerCard } from '../../service/agents/server-card.ts';
+import { handleMcp, originAllowed } from '../../service/mcp/index.ts';
+import type { V1Deps } from '../../service/v1/operations.ts';
 import { loadCatalogue } from '../helpers/content.ts';
 
 const site = 'https://example.test';

@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { siteFiles, type SiteFile } from '../../api/site-files.ts';
+import { siteFiles, type SiteFile } from '../../service/site-files.ts';
 import type { RunningServer } from '../helpers/project.ts';
 import { startBuiltSite } from './built-site.ts';
 import { aiCatalogSchema, apiCatalogSchema, problems, serverCardSchema, skillsIndexSchema } from './shapes.ts';

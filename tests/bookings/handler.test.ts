@@ -6,13 +6,13 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { handleBookingEnquiry, type BookingDeps } from '../../api/bookings/index.ts';
-import { mailerFromSettings } from '../../api/bookings/mailer.ts';
-import { EnquiryStore } from '../../api/bookings/store.ts';
-import { readSettings } from '../../api/config.ts';
-import { openEmbedded, openServer, type Sql } from '../../api/departures/sql.ts';
-import { bookingRateLimit } from '../../api/rules/policy.ts';
-import { createRateLimiter, MemoryCounterStore } from '../../api/rules/rate-limiter.ts';
+import { handleBookingEnquiry, type BookingDeps } from '../../service/bookings/index.ts';
+import { mailerFromSettings } from '../../service/bookings/mailer.ts';
+import { EnquiryStore } from '../../service/bookings/store.ts';
+import { readSettings } from '../../service/config.ts';
+import { openEmbedded, openServer, type Sql } from '../../service/departures/sql.ts';
+import { bookingRateLimit } from '../../service/rules/policy.ts';
+import { createRateLimiter, MemoryCounterStore } from '../../service/rules/rate-limiter.ts';
 import { loadCatalogue } from '../helpers/content.ts';
 import { freePort } from '../helpers/project.ts';
 
@@ -100,7 +100,7 @@ describe('a valid enquiry', () => {
     const file = path.join(dataDir, 'outbox', `${enquiry.id}.eml`);
     const first = readFileSync(file, 'utf8');
     await sql.query(`UPDATE enquiries SET delivery_state = 'failed' WHERE id = $1`, [enquiry.id]);
-    const { deliverEnquiry } = await import('../../api/bookings/deliver.ts');
+    const { deliverEnquiry } = await import('../../service/bookings/deliver.ts');
     const again = await deliverEnquiry(enquiry.id, { enquiries, mailer: deps().mailer, clock: () => new Date() });
     expect(again.state).toBe('delivered');
     expect(outbox()).toHaveLength(1);

@@ -5,11 +5,11 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { handleBookingEnquiry, type BookingDeps } from '../../api/bookings/index.ts';
-import { mailerFromSettings } from '../../api/bookings/mailer.ts';
-import { EnquiryStore } from '../../api/bookings/store.ts';
-import { readSettings } from '../../api/config.ts';
-import { openOperationalStorage } from '../../api/storage.ts';
+import { handleBookingEnquiry, type BookingDeps } from '../../service/bookings/index.ts';
+import { mailerFromSettings } from '../../service/bookings/mailer.ts';
+import { EnquiryStore } from '../../service/bookings/store.ts';
+import { readSettings } from '../../service/config.ts';
+import { openOperationalStorage } from '../../service/storage.ts';
 import { startPostgres, type TestPostgres } from '../departures/postgres.ts';
 import { loadCatalogue } from '../helpers/content.ts';
 import { projectRoot } from '../helpers/project.ts';

@@ -1,9 +1,9 @@
 /** The enquiry's fields and bounds, the body reader, and the email's escaping, as tables. */
 import { describe, expect, it } from 'vitest';
-import { readEnquiryBody, maxBodyBytes } from '../../api/bookings/body.ts';
-import { composeEnquiryEmail, escapeHtml } from '../../api/bookings/email.ts';
-import { checkEnquiry, checkPhone, cleanText, groupSizeCap, type EnquiryField } from '../../api/bookings/enquiry.ts';
-import type { StoredEnquiry } from '../../api/bookings/store.ts';
+import { readEnquiryBody, maxBodyBytes } from '../../service/bookings/body.ts';
+import { composeEnquiryEmail, escapeHtml } from '../../service/bookings/email.ts';
+import { checkEnquiry, checkPhone, cleanText, groupSizeCap, type EnquiryField } from '../../service/bookings/enquiry.ts';
+import type { StoredEnquiry } from '../../service/bookings/store.ts';
 import { loadCatalogue } from '../helpers/content.ts';
 
 const catalogue = loadCatalogue();

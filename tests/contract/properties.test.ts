@@ -6,11 +6,11 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { seedDepartures } from '../../api/departures/seed.ts';
-import type { DepartureSource } from '../../api/departures/source.ts';
-import { rateLimitHeaderNames } from '../../api/rules/policy.ts';
-import { buildOpenApiDocument } from '../../api/v1/openapi.ts';
-import { handleV1 } from '../../api/v1/index.ts';
+import { seedDepartures } from '../../service/departures/seed.ts';
+import type { DepartureSource } from '../../service/departures/source.ts';
+import { rateLimitHeaderNames } from '../../service/rules/policy.ts';
+import { buildOpenApiDocument } from '../../service/v1/openapi.ts';
+import { handleV1 } from '../../service/v1/index.ts';
 import { loadCatalogue } from '../helpers/content.ts';
 import { observe, OpenApiContract } from '../helpers/openapi.ts';
 import { startServer, type RunningServer } from '../helpers/project.ts';

@@ -4,7 +4,7 @@
  * caching and rate-limit headers. One test per operation and per error code of the contract.
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { operations } from '../../api/v1/operations.ts';
+import { operations } from '../../service/v1/operations.ts';
 import { observe, OpenApiContract, type CheckOptions, type ObservedResponse } from '../helpers/openapi.ts';
 import { freePort, startServer, type RunningServer } from '../helpers/project.ts';
 

@@ -6,8 +6,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
-import { hostFilePath, openEmbeddedDatabase } from '../../api/departures/embedded.ts';
-import type { Sql } from '../../api/departures/sql.ts';
+import { hostFilePath, openEmbeddedDatabase } from '../../service/departures/embedded.ts';
+import type { Sql } from '../../service/departures/sql.ts';
 import { freePort } from '../helpers/project.ts';
 import { runCli } from './cli.ts';
 import { startPostgres, type TestPostgres } from './postgres.ts';

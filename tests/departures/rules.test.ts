@@ -1,11 +1,11 @@
 /** The departure rules, the input shapes and the CSV format as pure functions. */
 import { describe, expect, it } from 'vitest';
-import { departuresToCsv, parseCsv, readDepartureCsv } from '../../api/departures/csv.ts';
-import { departureChanges, departureInput, inputIssues } from '../../api/departures/input.ts';
-import { todayInIndia, type AdminDeparture } from '../../api/departures/store.ts';
-import { addDays, settleStatus, statusForSeats } from '../../api/departures/validation.ts';
-import { departuresCalendar } from '../../api/calendar/departures.ts';
-import { tableCell } from '../../api/markdown/departures.ts';
+import { departuresToCsv, parseCsv, readDepartureCsv } from '../../service/departures/csv.ts';
+import { departureChanges, departureInput, inputIssues } from '../../service/departures/input.ts';
+import { todayInIndia, type AdminDeparture } from '../../service/departures/store.ts';
+import { addDays, settleStatus, statusForSeats } from '../../service/departures/validation.ts';
+import { departuresCalendar } from '../../service/calendar/departures.ts';
+import { tableCell } from '../../service/markdown/departures.ts';
 import { loadCatalogue } from '../helpers/content.ts';
 
 describe('status follows seats', () => {

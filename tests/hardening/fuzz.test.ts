@@ -15,7 +15,7 @@
 import path from 'node:path';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { isApiPath } from '../../api/rules/index.ts';
+import { isApiPath } from '../../service/rules/index.ts';
 import { OpenApiContract } from '../helpers/openapi.ts';
 import { startServer, type RunningServer } from '../helpers/project.ts';
 import { fuzzRequest, random, wireBody, type FuzzRequest } from './fuzz-requests.ts';

@@ -5,7 +5,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { load } from 'js-yaml';
-import { buildCatalogue, type Catalogue, type CatalogueSource } from '../../api/catalogue/index.ts';
+import { buildCatalogue, type Catalogue, type CatalogueSource } from '../../service/catalogue/index.ts';
 import { peakContent, royaltySchedule } from '../../src/schemas/peak.ts';
 import { siteSettings } from '../../src/schemas/site.ts';
 import { tripContent } from '../../src/schemas/trip.ts';

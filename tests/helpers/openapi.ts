@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import { rateLimitHeaderNames } from '../../api/rules/policy.ts';
+import { rateLimitHeaderNames } from '../../service/rules/policy.ts';
 
 type Json = Record<string, any>;
 

@@ -1,7 +1,7 @@
 /** Client identity for the quota: which address counts, and under which key. */
 import { describe, expect, it } from 'vitest';
-import { clientIp, clientQuotaKey } from '../../api/rules/client-ip.ts';
-import { isApiPath } from '../../api/rules/index.ts';
+import { clientIp, clientQuotaKey } from '../../service/rules/client-ip.ts';
+import { isApiPath } from '../../service/rules/index.ts';
 
 const spoofed = new Request('http://x/v1/', {
   headers: { 'X-Forwarded-For': '198.51.100.1', 'X-Real-IP': '198.51.100.2', 'X-Vercel-Forwarded-For': '198.51.100.3' },

@@ -5,11 +5,11 @@
  * Run: npx vitest bench --run tests/rate-limit
  */
 import { afterAll, bench, describe } from 'vitest';
-import { applyRules } from '../../api/rules/index.ts';
-import { apiRateLimit } from '../../api/rules/policy.ts';
-import { createRateLimiter, MemoryCounterStore, type RateLimiter } from '../../api/rules/rate-limiter.ts';
-import { RedisCounterStore } from '../../api/rules/redis-counter-store.ts';
-import { handleV1 } from '../../api/v1/index.ts';
+import { applyRules } from '../../service/rules/index.ts';
+import { apiRateLimit } from '../../service/rules/policy.ts';
+import { createRateLimiter, MemoryCounterStore, type RateLimiter } from '../../service/rules/rate-limiter.ts';
+import { RedisCounterStore } from '../../service/rules/redis-counter-store.ts';
+import { handleV1 } from '../../service/v1/index.ts';
 import { loadCatalogue } from '../helpers/content.ts';
 import { startRedis } from '../helpers/redis.ts';
 

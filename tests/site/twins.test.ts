@@ -3,9 +3,9 @@
  * the same content in both forms, trip page caching and structured data, and answers to bad URLs.
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { errorCodes } from '../../api/http/errors.ts';
-import { siteFiles } from '../../api/site-files.ts';
-import { operations } from '../../api/v1/operations.ts';
+import { errorCodes } from '../../service/http/errors.ts';
+import { siteFiles } from '../../service/site-files.ts';
+import { operations } from '../../service/v1/operations.ts';
 import { loadCatalogue } from '../helpers/content.ts';
 import { startServer, type RunningServer } from '../helpers/project.ts';
 import { isTripPath, sitemapPaths } from './site.ts';

@@ -3,7 +3,7 @@
  * must carry (coordinates in the Indian Himalaya, a first ascent or an explicit unknown, a reference).
  */
 import { describe, expect, it } from 'vitest';
-import { isFirstSixThousanderCandidate } from '../../api/catalogue/peaks.ts';
+import { isFirstSixThousanderCandidate } from '../../service/catalogue/peaks.ts';
 import { difficulties } from '../../src/schemas/vocabulary.ts';
 import { loadCatalogue, readContent, realContent } from '../helpers/content.ts';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { apiRateLimit, bookingRateLimit } from '../../api/rules/policy.ts';
-import { createRateLimiter, MemoryCounterStore, rateLimitHeaders } from '../../api/rules/rate-limiter.ts';
+import { apiRateLimit, bookingRateLimit } from '../../service/rules/policy.ts';
+import { createRateLimiter, MemoryCounterStore, rateLimitHeaders } from '../../service/rules/rate-limiter.ts';
 
 describe('rate limiter (fixed window, injected clock)', () => {
   it('allows the quota, refuses the next request, and restores the quota in a new window', async () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { StoredDeparture } from '../../api/departures/source.ts';
-import { acceptsJson, handleV1 } from '../../api/v1/index.ts';
-import type { V1Deps } from '../../api/v1/operations.ts';
+import type { StoredDeparture } from '../../service/departures/source.ts';
+import { acceptsJson, handleV1 } from '../../service/v1/index.ts';
+import type { V1Deps } from '../../service/v1/operations.ts';
 import { loadCatalogue } from '../helpers/content.ts';
 
 const catalogue = loadCatalogue();

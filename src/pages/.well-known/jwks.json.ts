@@ -1,7 +1,7 @@
 /** GET /.well-known/jwks.json: the public keys of the tokens this site signs. */
 import type { APIRoute } from 'astro';
-import { handleJwks } from '../../../api/agent-auth/discovery.ts';
-import { unavailable } from '../../../api/agent-auth/oauth-response.ts';
+import { handleJwks } from '../../../service/agent-auth/discovery.ts';
+import { unavailable } from '../../../service/agent-auth/oauth-response.ts';
 import { getAgentAuth } from '../agent/_runtime.ts';
 
 export const prerender = false;

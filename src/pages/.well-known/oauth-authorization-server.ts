@@ -1,7 +1,7 @@
 /** GET /.well-known/oauth-authorization-server (RFC 8414), with the agent_auth block. */
 import type { APIRoute } from 'astro';
-import { handleAuthorizationServerMetadata } from '../../../api/agent-auth/discovery.ts';
-import { unavailable } from '../../../api/agent-auth/oauth-response.ts';
+import { handleAuthorizationServerMetadata } from '../../../service/agent-auth/discovery.ts';
+import { unavailable } from '../../../service/agent-auth/oauth-response.ts';
 import { getAgentAuth } from '../agent/_runtime.ts';
 
 export const prerender = false;

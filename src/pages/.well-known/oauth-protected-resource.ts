@@ -1,7 +1,7 @@
 /** GET /.well-known/oauth-protected-resource (RFC 9728). */
 import type { APIRoute } from 'astro';
-import { handleProtectedResourceMetadata } from '../../../api/agent-auth/discovery.ts';
-import { unavailable } from '../../../api/agent-auth/oauth-response.ts';
+import { handleProtectedResourceMetadata } from '../../../service/agent-auth/discovery.ts';
+import { unavailable } from '../../../service/agent-auth/oauth-response.ts';
 import { getAgentAuth } from '../agent/_runtime.ts';
 
 export const prerender = false;

@@ -4,10 +4,10 @@
  * Files starting with "_" are not routes.
  */
 import type { APIContext } from 'astro';
-import type { ClientContext, AgentAuthDeps } from '../../../api/agent-auth/deps.ts';
-import { unavailable } from '../../../api/agent-auth/oauth-response.ts';
-import { agentAuthRuntime, type AgentAuthRuntime } from '../../../api/agent-auth/runtime.ts';
-import { clientIp } from '../../../api/rules/client-ip.ts';
+import type { ClientContext, AgentAuthDeps } from '../../../service/agent-auth/deps.ts';
+import { unavailable } from '../../../service/agent-auth/oauth-response.ts';
+import { agentAuthRuntime, type AgentAuthRuntime } from '../../../service/agent-auth/runtime.ts';
+import { clientIp } from '../../../service/rules/client-ip.ts';
 import { getCatalogue } from '../../lib/catalogue.ts';
 import { runtimeSettings } from '../../lib/runtime.ts';
 

@@ -1,6 +1,6 @@
 /** POST /agent/auth: agent registration (the earlier name of /agent/identity). */
 import type { APIRoute } from 'astro';
-import { handleRegistration } from '../../../api/agent-auth/registration.ts';
+import { handleRegistration } from '../../../service/agent-auth/registration.ts';
 import { clientOf, withAgentAuth } from './_runtime.ts';
 
 export const prerender = false;

@@ -1,6 +1,6 @@
 /** POST /agent/identity: agent registration, anonymous or with an identity assertion. */
 import type { APIRoute } from 'astro';
-import { handleRegistration } from '../../../api/agent-auth/registration.ts';
+import { handleRegistration } from '../../../service/agent-auth/registration.ts';
 import { clientOf, withAgentAuth } from './_runtime.ts';
 
 export const prerender = false;

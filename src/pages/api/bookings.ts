@@ -1,9 +1,9 @@
 /** POST /api/bookings goes to the framework-free enquiry handler; other methods get 405 there. */
 import type { APIRoute } from 'astro';
-import { handleBookingEnquiry } from '../../../api/bookings/index.ts';
-import { jsonAnswer } from '../../../api/bookings/responses.ts';
-import { bookingDeps } from '../../../api/bookings/runtime.ts';
-import { clientIp } from '../../../api/rules/client-ip.ts';
+import { handleBookingEnquiry } from '../../../service/bookings/index.ts';
+import { jsonAnswer } from '../../../service/bookings/responses.ts';
+import { bookingDeps } from '../../../service/bookings/runtime.ts';
+import { clientIp } from '../../../service/rules/client-ip.ts';
 import { getCatalogue } from '../../lib/catalogue.ts';
 import { runtimeSettings } from '../../lib/runtime.ts';
 

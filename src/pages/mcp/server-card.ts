@@ -1,7 +1,7 @@
 /** The MCP server card; the same document is served at /mcp/server-card, /mcp/server-card.json and /.well-known/mcp/server-card.json. */
 import type { APIRoute } from 'astro';
-import { publishedJson } from '../../../api/agents/published-file.ts';
-import { buildServerCard } from '../../../api/agents/server-card.ts';
+import { publishedJson } from '../../../service/agents/published-file.ts';
+import { buildServerCard } from '../../../service/agents/server-card.ts';
 import { getCatalogue } from '../../lib/catalogue.ts';
 
 export const GET: APIRoute = async () => publishedJson('/mcp/server-card', buildServerCard(await getCatalogue()));

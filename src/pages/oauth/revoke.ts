@@ -1,6 +1,6 @@
 /** POST /oauth/revoke: token revocation (RFC 7009). */
 import type { APIRoute } from 'astro';
-import { handleRevocation } from '../../../api/agent-auth/revocation.ts';
+import { handleRevocation } from '../../../service/agent-auth/revocation.ts';
 import { clientOf, withAgentAuth } from '../agent/_runtime.ts';
 
 export const prerender = false;

@@ -1,6 +1,6 @@
 /** POST /oauth/token: jwt-bearer and claim grants. */
 import type { APIRoute } from 'astro';
-import { handleToken } from '../../../api/agent-auth/token.ts';
+import { handleToken } from '../../../service/agent-auth/token.ts';
 import { clientOf, withAgentAuth } from '../agent/_runtime.ts';
 
 export const prerender = false;

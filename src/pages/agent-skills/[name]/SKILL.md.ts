@@ -1,7 +1,7 @@
 /** One SKILL.md; its bytes are the string the skills index hashes. */
 import type { APIRoute, GetStaticPaths } from 'astro';
-import { publishedFile } from '../../../../api/agents/published-file.ts';
-import { skillMarkdown, skillPath, skills } from '../../../../api/agents/skills.ts';
+import { publishedFile } from '../../../../service/agents/published-file.ts';
+import { skillMarkdown, skillPath, skills } from '../../../../service/agents/skills.ts';
 import { getCatalogue } from '../../../lib/catalogue.ts';
 
 export const getStaticPaths = (() => skills.map((skill) => ({ params: { name: skill.name }, props: { skill } }))) satisfies GetStaticPaths;

@@ -87,7 +87,7 @@ export const toolDefinitions: ToolDefinition[] = [
 
 function operationOf(id: string): Operation {
   const op = operations.find((o) => o.operationId === id);
-  if (!op) throw new Error(`api/mcp/tools.ts names ${id}, which api/v1/operations.ts does not declare`);
+  if (!op) throw new Error(`service/mcp/tools.ts names ${id}, which service/v1/operations.ts does not declare`);
   return op;
 }
 

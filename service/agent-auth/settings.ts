@@ -1,5 +1,5 @@
 /**
- * The agent-registration settings (AGENT_*), read from the same environment as api/config.ts.
+ * The agent-registration settings (AGENT_*), read from the same environment as service/config.ts.
  * Every name is documented in .env.example, the README and docs/agent-auth.md; a bad value is
  * reported as one sentence naming the setting.
  */

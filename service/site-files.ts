@@ -45,7 +45,7 @@ export const siteFiles: SiteFile[] = [
     aliases: [skillPath(skill.name, { wellKnown: false })],
   })),
   { path: '/auth.md', title: 'Agent registration', description: 'Agent registration instructions (optional: the public API needs no credential).', mediaType: 'text/markdown; charset=utf-8', live: true },
-  // Agent registration discovery (api/agent-auth), answered per request from the running origin.
+  // Agent registration discovery (service/agent-auth), answered per request from the running origin.
   { path: '/.well-known/oauth-protected-resource', title: 'Protected resource metadata', description: 'RFC 9728 metadata of the site as a protected resource: the resource, its one scope and its authorization server.', mediaType: 'application/json', live: true },
   { path: '/.well-known/oauth-authorization-server', title: 'Authorization server metadata', description: 'RFC 8414 metadata of the optional agent registration: endpoints, grant types and the agent_auth block.', mediaType: 'application/json', aliases: ['/.well-known/openid-configuration'], live: true },
   { path: '/.well-known/jwks.json', title: 'Signing keys', description: 'Public keys (JWK Set) of the tokens the site signs for registered agents.', mediaType: 'application/jwk-set+json', live: true },

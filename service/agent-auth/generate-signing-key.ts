@@ -1,6 +1,6 @@
 /**
  * Prints a new ES256 private JWK for AGENT_SIGNING_KEY (one line, kid = its thumbprint).
- *   node api/agent-auth/generate-signing-key.ts
+ *   node service/agent-auth/generate-signing-key.ts
  * Rotation is described in docs/agent-auth.md.
  */
 import { generateSigningJwk } from './signing-keys.ts';

@@ -57,7 +57,7 @@ export const migrations: { version: number; name: string; sql: string }[] = [
     `,
   },
   {
-    // Agent registrations (api/agent-auth): who registered, the pending confirmations by a
+    // Agent registrations (service/agent-auth): who registered, the pending confirmations by a
     // person, single-use assertion ids and revoked access tokens. Secrets are stored hashed.
     version: 20,
     name: 'agent registrations',

@@ -1,6 +1,6 @@
 /**
  * What /v1 and the pages need from operational storage: the published departures, earliest
- * first. The Postgres-backed store (api/departures/store.ts) implements it; a deployment
+ * first. The Postgres-backed store (service/departures/store.ts) implements it; a deployment
  * without storage passes `null` and departures answer 503.
  */
 import type { Catalogue } from '../catalogue/index.ts';

@@ -51,7 +51,7 @@ export interface RefusalContext {
   siteUrl: string;
   /** Where the host listens, to resolve a request target. */
   origin: string;
-  /** The headers every response carries (api/rules/security-headers.ts). */
+  /** The headers every response carries (service/rules/security-headers.ts). */
   securityHeaders: Record<string, string>;
   /** The request rules, as the host applies them to a request from this client. */
   rules(request: Request): Promise<RulesOutcome>;

@@ -1,7 +1,7 @@
 /**
  * The /v1 API as one function of `Request`: method and Accept checks, routing to the declared
  * operations, and every failure turned into the contract's error shape.
- * Rate limiting and CORS are request rules (api/rules) and run in front of this.
+ * Rate limiting and CORS are request rules (service/rules) and run in front of this.
  */
 import { ApiError, errorResponse } from '../http/errors.ts';
 import { cachePolicy, jsonResponse } from '../http/respond.ts';

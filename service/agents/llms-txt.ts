@@ -34,7 +34,7 @@ export function buildLlmsTxt(catalogue: Catalogue): string {
   const linked = new Set<string>();
   const file = (path: string, name?: string, notes?: string): Link => {
     const found = siteFiles.find((f) => f.path === path);
-    if (!found) throw new Error(`${path} is not in api/site-files.ts`);
+    if (!found) throw new Error(`${path} is not in service/site-files.ts`);
     linked.add(path);
     return { name: name ?? found.title, url: siteFileUrl(site, found), notes: notes ?? found.description };
   };

@@ -1,5 +1,5 @@
 /**
- * The response of a published file, with the media type and headers api/site-files.ts gives
+ * The response of a published file, with the media type and headers service/site-files.ts gives
  * its path. At build time only the body survives (the hosts add headers); the headers matter
  * when the same route answers on demand, as in `astro dev`.
  */
@@ -7,7 +7,7 @@ import { agentFileHeaders, siteFileByPath } from '../site-files.ts';
 
 export function publishedFile(path: string, body: string): Response {
   const file = siteFileByPath(path);
-  if (!file) throw new Error(`${path} is not declared in api/site-files.ts`);
+  if (!file) throw new Error(`${path} is not declared in service/site-files.ts`);
   return new Response(body, { headers: { ...agentFileHeaders(path), 'Content-Type': file.mediaType } });
 }
 
