@@ -1,58 +1,45 @@
 /**
- * The local (and any self-hosted Node) host: request rules first, then the static files Astro
- * built, then Astro's handler for the on-demand routes, then the 404 note.
- * Run with `npm start`; settings come from the environment (see .env.example).
+ * The local (and any self-hosted Node) host, shaped like the Vercel deployment: the request rules
+ * (what middleware.ts runs on Vercel), then the files Astro built into dist/site, then the live
+ * functions of api/, routed by the same table (vercel.json and the build's own routes; see
+ * service/host/router.ts). Run with `npm start`; settings come from the environment (see
+ * .env.example).
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import compression from 'compression';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { readSettings, SettingsError, type Settings } from './service/config.ts';
-import { applyRules } from './service/rules/index.ts';
+import { applyRules, type RulesOutcome } from './service/rules/index.ts';
 import { apiRateLimit } from './service/rules/policy.ts';
-import { createRateLimiter, MemoryCounterStore, type CounterStore } from './service/rules/rate-limiter.ts';
-import { StaticFiles } from './service/host/static-files.ts';
-import { answerAndClose, answerClientError, methodRefusal, unrepresentableMethods, type RefusalContext } from './service/host/client-errors.ts';
+import { clientIp } from './service/rules/client-ip.ts';
+import { openCounterStore, useCounterStore } from './service/rules/counter-stores.ts';
+import { createRateLimiter, type CounterStore } from './service/rules/rate-limiter.ts';
 import { securityHeaders } from './service/rules/security-headers.ts';
+import { StaticFiles } from './service/host/static-files.ts';
+import { FunctionHost } from './service/host/functions.ts';
+import { applyEarlyRoutes, fileHeaders, loadRouteTable, resolve } from './service/host/router.ts';
+import { writeWebResponse } from './service/host/web-response.ts';
+import { answerAndClose, answerClientError, methodRefusal, plainAnswer, unrepresentableMethods, type RefusalContext } from './service/host/client-errors.ts';
 import { closeHostedDatabases } from './service/departures/embedded.ts';
 import { openOperationalStorage } from './service/storage.ts';
-import { extensionlessMediaTypes } from './service/site-files.ts';
 
 const root = path.dirname(fileURLToPath(import.meta.url));
 
-const compressResponses = compression({ threshold: 1024 });
-
-type AstroHandler = (req: IncomingMessage, res: ServerResponse, next: () => void) => Promise<void>;
+/** Headers a client must not be able to set: the host says who the client is (as Vercel does). */
+const forwardingHeaders = ['x-real-ip', 'x-forwarded-for', 'x-vercel-forwarded-for'];
 
 function requestHeaders(req: IncomingMessage): Headers {
   const headers = new Headers();
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (value === undefined) continue;
-    for (const v of Array.isArray(value) ? value : [value]) headers.append(name, v);
+  const raw = req.rawHeaders;
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    try {
+      headers.append(raw[i]!, raw[i + 1]!);
+    } catch {
+      // a header value a web Request refuses is left out
+    }
   }
   return headers;
-}
-
-function webRequest(req: IncomingMessage, origin: string): Request {
-  const headers = requestHeaders(req);
-  // A path like `//v1/trips` must stay a path: resolved against the origin it would name a host.
-  const target = req.url ?? '/';
-  const url = target.startsWith('/') ? new URL(origin + target) : new URL(target, origin);
-  return new Request(url, { method: req.method ?? 'GET', headers });
-}
-
-async function writeWebResponse(res: ServerResponse, response: Response, method: string): Promise<void> {
-  const headers: Record<string, string | string[]> = {};
-  response.headers.forEach((value, name) => {
-    headers[name] = value;
-  });
-  res.writeHead(response.status, headers);
-  if (method === 'HEAD' || response.body === null) {
-    res.end();
-    return;
-  }
-  res.end(Buffer.from(await response.arrayBuffer()));
 }
 
 export interface ServerOptions {
@@ -61,63 +48,99 @@ export interface ServerOptions {
 }
 
 export async function startServer({ settings, counterStore }: ServerOptions) {
-  const clientDir = path.join(root, 'dist', 'client');
-  const { handler } = (await import(path.join(root, 'dist', 'server', 'entry.mjs'))) as { handler: AstroHandler };
-  // Published files without an extension (the API catalog, the server card) name their type in service/site-files.ts.
-  const files = new StaticFiles(clientDir, extensionlessMediaTypes());
-  const store = counterStore ?? (await openCounterStore(settings));
+  const siteDir = path.join(root, 'dist', 'site');
+  const table = loadRouteTable(root);
+  const files = new StaticFiles(siteDir);
+  const functions = new FunctionHost(path.join(root, 'api'));
+  const fs = { hasFile: (p: string) => files.has(p), functionAt: (p: string) => functions.functionAt(p) };
+  const store = counterStore ?? (await openCounterStore(process.env));
+  // The rules and the functions of this process count one client in one place.
+  useCounterStore(store);
   const apiLimiter = createRateLimiter(apiRateLimit, store);
   const origin = `http://${settings.HOST}:${settings.PORT}`;
-  const rulesFor = (socketAddress: string | undefined) => (request: Request) =>
-    applyRules(request, { siteUrl: settings.siteUrl, apiLimiter, trustProxy: settings.TRUST_PROXY ?? 'none', socketAddress });
+  const baseHeaders = securityHeaders({ https: settings.siteUrl.startsWith('https:') });
+  const trust = settings.TRUST_PROXY ?? 'none';
+
+  /** The request as a function sees it: who the client is, said by this host only. */
+  function webRequest(req: IncomingMessage, socketAddress: string | undefined, body: boolean): Request {
+    const headers = requestHeaders(req);
+    const client = clientIp(new Request(origin, { headers }), trust, socketAddress);
+    for (const name of forwardingHeaders) headers.delete(name);
+    headers.set('x-real-ip', client);
+    // A path like `//v1/trips` must stay a path: resolved against the origin it would name a host.
+    const target = req.url ?? '/';
+    const url = target.startsWith('/') ? new URL(origin + target) : new URL(target, origin);
+    const method = req.method ?? 'GET';
+    if (!body) return new Request(url, { method, headers });
+    return new Request(url, { method, headers, body: req as unknown as ReadableStream, duplex: 'half' } as RequestInit);
+  }
+
+  const rules = (request: Request): Promise<RulesOutcome> => applyRules(request, { siteUrl: settings.siteUrl, apiLimiter, trustProxy: 'vercel' });
   const refusals = (socketAddress: string | undefined): RefusalContext => ({
     siteUrl: settings.siteUrl,
     origin,
-    securityHeaders: securityHeaders({ https: settings.siteUrl.startsWith('https:') }),
-    rules: rulesFor(socketAddress),
+    securityHeaders: baseHeaders,
+    rules: (request) => {
+      const headers = new Headers(request.headers);
+      for (const name of forwardingHeaders) headers.delete(name);
+      headers.set('x-real-ip', clientIp(request, trust, socketAddress));
+      return rules(new Request(request.url, { method: request.method, headers }));
+    },
   });
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const method = req.method ?? 'GET';
+    // A web Request cannot carry these methods; they are refused as unknown ones are.
+    if (unrepresentableMethods.has(method)) {
+      await writeWebResponse(req, res, await methodRefusal(method, req.url ?? '/', requestHeaders(req), refusals(req.socket.remoteAddress)));
+      return;
+    }
+    const request = webRequest(req, req.socket.remoteAddress, method !== 'GET' && method !== 'HEAD');
+    const url = new URL(request.url);
+    const early = applyEarlyRoutes(table, url.pathname);
+    if (early.redirect) {
+      await writeWebResponse(req, res, plainAnswer(early.redirect.status, `Moved to ${early.redirect.location}`, { securityHeaders: baseHeaders }, { Location: early.redirect.location }));
+      return;
+    }
+    const outcome = await rules(request);
+    if (outcome.kind === 'respond') {
+      await writeWebResponse(req, res, outcome.response);
+      return;
+    }
+    const destination = resolve(table, fs, outcome.pathname);
+    if (destination.kind === 'function') {
+      // Functions see the address the client asked for, as on Vercel, and read it themselves.
+      const response = await functions.call(destination.name, request);
+      for (const [name, value] of outcome.headers) if (!response.headers.has(name)) response.headers.set(name, value);
+      await writeWebResponse(req, res, response);
+      return;
+    }
+    if (destination.kind === 'file') {
+      if (method !== 'GET' && method !== 'HEAD') {
+        await writeWebResponse(req, res, plainAnswer(405, `${method.slice(0, 20)} is not allowed here: this address is a page or a file, read with GET.`, { securityHeaders: baseHeaders }, { Allow: 'GET, HEAD' }));
+        return;
+      }
+      for (const [name, value] of outcome.headers) res.setHeader(name, value);
+      for (const [name, value] of Object.entries(fileHeaders(table, destination.pathname))) res.setHeader(name, value);
+      if (destination.status === 404) res.setHeader('Cache-Control', 'no-store');
+      await files.serve(destination.pathname, req, res, destination.status);
+      return;
+    }
+    await writeWebResponse(req, res, plainAnswer(404, 'Not found. See /sitemap-index.xml, /developers and /llms.txt.', { securityHeaders: baseHeaders }));
+  }
 
   // Header timeouts are enforced on this interval; Node's default (30 s) would let a client
   // dribbling its headers hold a connection for up to 40 s instead of headersTimeout.
-  const server = createServer({ connectionsCheckingInterval: 1_000 }, async (req, res) => {
-    const method = req.method ?? 'GET';
-    try {
-      // A web Request cannot carry these methods; they are refused as unknown ones are.
-      if (unrepresentableMethods.has(method)) {
-        await writeWebResponse(res, await methodRefusal(method, req.url ?? '/', requestHeaders(req), refusals(req.socket.remoteAddress)), method);
-        return;
-      }
-      const request = webRequest(req, origin);
-      const outcome = await rulesFor(req.socket.remoteAddress)(request);
-      if (outcome.kind === 'respond') {
-        await writeWebResponse(res, outcome.response, method);
-        return;
-      }
-      outcome.headers.forEach((value, name) => res.setHeader(name, value));
-      // Astro's handler gets the path as the rules read it (backslashes and dot segments
-      // resolved), with repeated trailing slashes folded: it answers those with an HTML
-      // redirect page, which under /v1 would break the API's one error shape.
-      const target = outcome.pathname.replace(/\/{2,}$/, '/') + new URL(request.url).search;
-      if (target !== req.url) req.url = target;
-      if ((method === 'GET' || method === 'HEAD') && (await files.serve(outcome.pathname, req, res))) return;
-      // Pages rendered per request (trip pages, indexes, twins) are compressed on the fly;
-      // static files come precompressed from StaticFiles.
-      await new Promise<void>((resolve, reject) => {
-        compressResponses(req as never, res as never, () => {
-          handler(req, res, () => {
-            void files.notFound(req, res, outcome.pathname.endsWith('.md'));
-          }).then(resolve, reject);
-        });
-      });
-    } catch (error) {
-      console.error(`[server] ${method} ${req.url}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+  const server = createServer({ connectionsCheckingInterval: 1_000 }, (req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      console.error(`[server] ${req.method} ${req.url}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
       if (!res.headersSent) {
-        res.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8' });
+        res.writeHead(500, { ...baseHeaders, 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' });
         res.end('Something went wrong on our side. Please try again in a minute.\n');
       } else {
         res.destroy();
       }
-    }
+    });
   });
   // What Node's parser refuses (unknown methods, malformed requests, oversized or slow headers)
   // gets a defined answer instead of a bare 400; CONNECT would otherwise be dropped unanswered.
@@ -131,7 +154,7 @@ export async function startServer({ settings, counterStore }: ServerOptions) {
   server.requestTimeout = 30_000;
   server.keepAliveTimeout = 5_000;
   await hostEmbeddedDatabase(settings, server);
-  await new Promise<void>((resolve) => server.listen(settings.PORT, settings.HOST, resolve));
+  await new Promise<void>((done) => server.listen(settings.PORT, settings.HOST, done));
   return server;
 }
 
@@ -156,12 +179,6 @@ async function hostEmbeddedDatabase(settings: Settings, server: ReturnType<typeo
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
   server.once('close', () => void closeHostedDatabases());
-}
-
-async function openCounterStore(settings: Settings): Promise<CounterStore> {
-  if (!settings.REDIS_URL) return new MemoryCounterStore();
-  const { RedisCounterStore } = await import('./service/rules/redis-counter-store.ts');
-  return RedisCounterStore.connect(settings.REDIS_URL);
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

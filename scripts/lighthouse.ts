@@ -31,7 +31,7 @@ function freePort(): Promise<number> {
 
 /** Starts server.ts on the last build, with its own data folder, and waits until it answers. */
 async function serveBuild(): Promise<{ origin: string; stop: () => void }> {
-  if (!existsSync(path.join(root, 'dist', 'server', 'entry.mjs'))) {
+  if (!existsSync(path.join(root, 'dist', 'live', 'static-routes.json'))) {
     throw new Error('No build found in dist/. Run `npm run build` (or `npm start` once) first, or pass the URL of a running site.');
   }
   const port = await freePort();

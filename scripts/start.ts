@@ -10,6 +10,8 @@ import { readSettings, SettingsError } from '../service/config.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 const stampFile = path.join(root, 'dist', '.build-stamp');
+/** What a complete build leaves behind (service/host/router.ts reads it). */
+const builtMarker = path.join(root, 'dist', 'live', 'static-routes.json');
 
 function walk(dir: string, out: string[]): void {
   if (!existsSync(dir)) return;
@@ -24,8 +26,8 @@ function walk(dir: string, out: string[]): void {
 export function buildStamp(siteUrl: string): string {
   const files: string[] = [];
   const contentDir = process.env.CONTENT_DIR ?? 'content';
-  for (const dir of ['src', 'api', 'public', contentDir]) walk(path.resolve(root, dir), files);
-  for (const file of ['astro.config.mjs', 'package-lock.json']) files.push(path.join(root, file));
+  for (const dir of ['src', 'service', 'public', contentDir]) walk(path.resolve(root, dir), files);
+  for (const file of ['astro.config.mjs', 'package-lock.json', 'scripts/build-output.mjs']) files.push(path.join(root, file));
   const hash = createHash('sha256').update(`${siteUrl}\n${contentDir}\n`);
   for (const file of files.sort()) {
     if (!existsSync(file)) continue;
@@ -38,7 +40,7 @@ export function buildStamp(siteUrl: string): string {
 try {
   const settings = readSettings();
   const stamp = buildStamp(settings.siteUrl);
-  const built = existsSync(stampFile) && readFileSync(stampFile, 'utf8') === stamp && existsSync(path.join(root, 'dist', 'server', 'entry.mjs'));
+  const built = existsSync(stampFile) && readFileSync(stampFile, 'utf8') === stamp && existsSync(builtMarker);
   if (!built) {
     console.log(`Building the site for ${settings.siteUrl} …`);
     const result = spawnSync(process.execPath, [path.join(root, 'node_modules', 'astro', 'bin', 'astro.mjs'), 'build'], { stdio: 'inherit', cwd: root, env: { ...process.env, SITE_URL: settings.siteUrl } });

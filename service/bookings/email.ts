@@ -3,20 +3,16 @@
  * plain-text body and the same content as HTML. Every visitor-supplied value is escaped in the
  * HTML; the text was already normalised when the enquiry was checked.
  */
+import { escapeHtml } from '../http/html.ts';
 import type { StoredEnquiry } from './store.ts';
+
+export { escapeHtml };
 
 export interface EnquiryEmail {
   subject: string;
   text: string;
   html: string;
 }
-
-const htmlEscapes: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-
-export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (c) => htmlEscapes[c] ?? c);
-}
-
 function people(n: number): string {
   return n === 1 ? '1 person' : `${n} people`;
 }

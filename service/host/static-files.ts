@@ -46,12 +46,8 @@ export class StaticFiles {
    */
   readonly #files: Set<string>;
   readonly #cache = new Map<string, Promise<CachedFile>>();
-  /** Media types for extension-less files, such as `api-catalog`. */
-  readonly #overrides: Record<string, string>;
-
-  constructor(dir: string, overrides: Record<string, string> = {}) {
+  constructor(dir: string) {
     this.#dir = path.resolve(dir);
-    this.#overrides = overrides;
     this.#files = new Set(
       readdirSync(this.#dir, { recursive: true, withFileTypes: true })
         .filter((entry) => entry.isFile())
@@ -63,8 +59,7 @@ export class StaticFiles {
     let file = this.#cache.get(full);
     if (!file) {
       file = readFile(full).then((body) => {
-        const published = `/${path.relative(this.#dir, full).split(path.sep).join('/')}`;
-        const type = this.#overrides[published] ?? mediaTypes[path.extname(full)] ?? 'application/octet-stream';
+        const type = mediaTypes[path.extname(full)] ?? 'application/octet-stream';
         const found: CachedFile = { body, type, etag: `"${createHash('sha256').update(body).digest('hex').slice(0, 32)}"` };
         if (compressible.test(type) && body.length > 512) {
           found.gzip = gzipSync(body, { level: 9 });
@@ -79,29 +74,39 @@ export class StaticFiles {
     return file;
   }
 
-  async #load(pathname: string): Promise<CachedFile | null> {
+  /** The built file a path names: itself, or with `.html` (clean URLs), or `index.html` for `/`. */
+  #locate(pathname: string): string | null {
     let decoded: string;
     try {
       decoded = decodeURIComponent(pathname);
     } catch {
       return null;
     }
-    // `/developers/` is the same page as `/developers` (the site ignores trailing slashes).
-    const trimmed = decoded.replace(/\/+$/, '');
-    const candidates = decoded.endsWith('/') ? [`${decoded}index.html`, ...(trimmed ? [`${trimmed}.html`] : [])] : [decoded, `${decoded}.html`];
+    const candidates = decoded.endsWith('/') ? [`${decoded}index.html`] : [decoded, `${decoded}.html`];
     for (const candidate of candidates) {
       const full = path.join(this.#dir, path.normalize(candidate));
       if (!full.startsWith(this.#dir + path.sep)) break;
-      if (this.#files.has(full)) return this.#read(full).catch(() => null);
+      if (this.#files.has(full)) return full;
     }
     return null;
+  }
+
+  async #load(pathname: string): Promise<CachedFile | null> {
+    const full = this.#locate(pathname);
+    return full ? this.#read(full).catch(() => null) : null;
+  }
+
+  /** True when a file answers `pathname` (the file itself, or `<pathname>.html`). */
+  has(pathname: string): boolean {
+    return this.#locate(pathname) !== null;
   }
 
   /** Sends the file for `pathname` if there is one; false when there is none. */
   async serve(pathname: string, req: IncomingMessage, res: ServerResponse, status = 200): Promise<boolean> {
     const file = await this.#load(pathname);
     if (!file) return false;
-    res.setHeader('Content-Type', file.type);
+    // A type the build declared for the file (service/host/static-routes.ts) wins over the extension's.
+    if (!res.hasHeader('Content-Type')) res.setHeader('Content-Type', file.type);
     res.setHeader('ETag', file.etag);
     if (!res.hasHeader('Cache-Control')) {
       res.setHeader('Cache-Control', pathname.startsWith('/_astro/') ? 'public, max-age=31536000, immutable' : 'public, max-age=300');
@@ -125,13 +130,5 @@ export class StaticFiles {
     res.writeHead(status);
     res.end(req.method === 'HEAD' ? undefined : body);
     return true;
-  }
-
-  /** The 404 recovery note: Markdown for Markdown clients, the HTML page for browsers. */
-  async notFound(req: IncomingMessage, res: ServerResponse, markdown: boolean): Promise<void> {
-    res.setHeader('Cache-Control', 'no-store');
-    if (await this.serve(markdown ? '/404.md' : '/404.html', req, res, 404)) return;
-    res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' });
-    res.end('Not found. See /sitemap-index.xml, /developers and /llms.txt.\n');
   }
 }

@@ -25,9 +25,23 @@ function matchesEtag(ifNoneMatch: string | null, etag: string): boolean {
   return ifNoneMatch.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
 }
 
-export async function jsonResponse(request: Request, data: unknown, cacheControl: string): Promise<Response> {
+/** A JSON body serialised once, with its ETag and length, ready to answer any number of requests. */
+export interface PreparedJson {
+  body: string;
+  etag: string;
+  length: number;
+}
+
+export async function prepareJson(data: unknown): Promise<PreparedJson> {
   const body = JSON.stringify(data);
-  const etag = await strongEtag(body);
+  return { body, etag: await strongEtag(body), length: new TextEncoder().encode(body).byteLength };
+}
+
+export async function jsonResponse(request: Request, data: unknown, cacheControl: string): Promise<Response> {
+  return preparedJsonResponse(request, await prepareJson(data), cacheControl);
+}
+
+export function preparedJsonResponse(request: Request, { body, etag, length }: PreparedJson, cacheControl: string): Response {
   const headers = new Headers({
     'Content-Type': 'application/json; charset=utf-8',
     'Cache-Control': cacheControl,
@@ -36,6 +50,6 @@ export async function jsonResponse(request: Request, data: unknown, cacheControl
   if (matchesEtag(request.headers.get('If-None-Match'), etag)) {
     return new Response(null, { status: 304, headers });
   }
-  headers.set('Content-Length', String(new TextEncoder().encode(body).byteLength));
+  headers.set('Content-Length', String(length));
   return new Response(request.method === 'HEAD' ? null : body, { status: 200, headers });
 }

@@ -1,4 +1,10 @@
 /** Markdown responses for agents: the media type, `Vary: Accept` and a token estimate. */
+
+/** Roughly four characters a token, as Markdown-for-agents readers expect. */
+export function markdownTokenCount(markdown: string): number {
+  return Math.ceil(markdown.length / 4);
+}
+
 export function markdownResponse(markdown: string, init: { status?: number; cacheControl?: string } = {}): Response {
   return new Response(markdown, {
     status: init.status ?? 200,
@@ -6,8 +12,7 @@ export function markdownResponse(markdown: string, init: { status?: number; cach
       'Content-Type': 'text/markdown; charset=utf-8',
       Vary: 'Accept',
       'Cache-Control': init.cacheControl ?? 'public, max-age=300',
-      // Roughly four characters a token, as Markdown-for-agents readers expect.
-      'X-Markdown-Tokens': String(Math.ceil(markdown.length / 4)),
+      'X-Markdown-Tokens': String(markdownTokenCount(markdown)),
     },
   });
 }

@@ -1,13 +1,19 @@
 /**
  * The request rules: what must happen to every request before it reaches a static file or a
- * handler, on either host (server.ts locally, middleware.ts on Vercel).
- *   - /v1: CORS preflight, rate limit (429 over quota) and rate-limit headers on every answer;
+ * live function, on either host (server.ts locally, middleware.ts on Vercel).
+ *   - /v1: rate limit (429 over quota) and rate-limit headers on every answer, CORS; a plain
+ *     GET of an answer published at build time goes to its file, anything else to a function;
  *   - pages: `Accept: text/markdown` rewrites to the Markdown twin, `Vary: Accept` always;
+ *     `/treks/` is the page `/treks`;
  *   - everything: security headers.
  */
 import { errorResponse, ApiError } from '../http/errors.ts';
 import { clientIp, clientQuotaKey, type ProxyTrust } from './client-ip.ts';
 import { isPagePath, markdownTwinPath, prefersMarkdown } from './negotiation.ts';
+import { acceptsJson } from '../v1/accept.ts';
+import { apiPath, isApiPath } from '../v1/path.ts';
+import { staticAnswerFile } from '../v1/static-paths.ts';
+import { cachePolicy } from '../http/respond.ts';
 import { apiRateLimit } from './policy.ts';
 import { rateLimitHeaders, type RateLimiter } from './rate-limiter.ts';
 import { securityHeaders } from './security-headers.ts';
@@ -35,20 +41,7 @@ export const corsHeaders = {
   'Access-Control-Max-Age': '86400',
 } as const;
 
-/**
- * True for paths the /v1 handler answers. Percent-escapes and repeated slashes are undone first,
- * because the router undoes them too: `/%761/` or `//v1/` must not reach the API uncounted.
- */
-export function isApiPath(pathname: string): boolean {
-  let path = pathname;
-  try {
-    path = decodeURIComponent(pathname);
-  } catch {
-    // a malformed escape routes nowhere in particular; judge the raw text
-  }
-  path = path.replace(/\/{2,}/g, '/');
-  return path === '/v1' || path.startsWith('/v1/');
-}
+export { isApiPath };
 
 /** Set of headers from several sources; later sources win. */
 function headersOf(...sources: Record<string, string>[]): Headers {
@@ -91,12 +84,21 @@ function reportStoreHealthy(): void {
   storeOutage.failures = 0;
 }
 
+/** A path under /v1 that names no endpoint: routed to the catalogue function, which answers 404. */
+const unroutableApiPath = '/v1/~unroutable';
+
+/** A request the file published for its path answers exactly as the API would. */
+function publishedAnswer(request: Request, url: URL): boolean {
+  return (request.method === 'GET' || request.method === 'HEAD') && url.search === '' && acceptsJson(request.headers.get('Accept'));
+}
+
 export async function applyRules(request: Request, ctx: RulesContext): Promise<RulesOutcome> {
   const url = new URL(request.url);
   const pathname = url.pathname;
   const base = securityHeaders({ https: ctx.siteUrl.startsWith('https:') });
 
-  if (isApiPath(pathname)) {
+  const api = apiPath(pathname);
+  if (api.kind !== 'not-api') {
     let limitHeaders: Record<string, string> = {};
     if (ctx.apiLimiter) {
       try {
@@ -119,7 +121,14 @@ export async function applyRules(request: Request, ctx: RulesContext): Promise<R
         reportStoreFailure(error);
       }
     }
-    return { kind: 'continue', pathname, headers: headersOf(base, corsHeaders, limitHeaders) };
+    const headers = headersOf(base, corsHeaders, limitHeaders);
+    const file = api.kind === 'api' && publishedAnswer(request, url) ? staticAnswerFile(api.segments) : null;
+    if (file) {
+      headers.set('Cache-Control', cachePolicy.catalogue);
+      return { kind: 'continue', pathname: file, headers };
+    }
+    // Everything else is answered by a function, which reads the path the same way (service/v1/path.ts).
+    return { kind: 'continue', pathname: api.kind === 'api' ? api.canonical : unroutableApiPath, headers };
   }
 
   // Published machine-readable files: CORS for GET (and its preflight) and cache headers.
@@ -135,8 +144,10 @@ export async function applyRules(request: Request, ctx: RulesContext): Promise<R
     if (prefersMarkdown(request.headers.get('Accept'))) {
       return { kind: 'continue', pathname: markdownTwinPath(pathname), headers };
     }
-    headers.set('Link', pageLinks(pathname).join(', '));
-    return { kind: 'continue', pathname, headers };
+    // `/treks/` is the page `/treks`: one file serves both spellings.
+    const page = pathname.length > 1 ? pathname.replace(/\/+$/, '') || '/' : pathname;
+    headers.set('Link', pageLinks(page).join(', '));
+    return { kind: 'continue', pathname: page, headers };
   }
   return { kind: 'continue', pathname, headers: headersOf(base) };
 }

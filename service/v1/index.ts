@@ -4,30 +4,21 @@
  * Rate limiting and CORS are request rules (service/rules) and run in front of this.
  */
 import { ApiError, errorResponse } from '../http/errors.ts';
-import { cachePolicy, jsonResponse } from '../http/respond.ts';
+import { cachePolicy, jsonResponse, prepareJson, preparedJsonResponse } from '../http/respond.ts';
+import type { AnswerMemo, MemoAnswer } from './answer-memo.ts';
 import { operations, type Operation, type V1Deps } from './operations.ts';
+import { acceptsJson } from './accept.ts';
+import { apiPath } from './path.ts';
+
+export { acceptsJson };
 
 export const allowedMethods = 'GET, HEAD, OPTIONS';
 
-/** True unless the Accept header rules JSON out (`*\/*` and browser defaults accept it). */
-export function acceptsJson(accept: string | null): boolean {
-  if (accept === null || accept.trim() === '') return true;
-  return accept.split(',').some((range) => {
-    const [type = '', ...params] = range.trim().toLowerCase().split(';');
-    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
-    if (q !== undefined && !(Number(q.slice(2)) > 0)) return false;
-    const media = type.trim();
-    return media === 'application/json' || media === 'application/*' || media === '*/*';
-  });
-}
-
-function match(pathname: string): { op: Operation; pathParam?: string } | undefined {
-  const rest = pathname.replace(/^\/v1/, '').replace(/\/+$/, '') || '/';
-  const segments = rest.split('/').slice(1);
+/** The operation a decoded path names, with its path parameter. */
+function match(segments: readonly string[]): { op: Operation; pathParam?: string } | undefined {
   for (const op of operations) {
-    const pattern = op.path === '/' ? [''] : op.path.split('/').slice(1);
-    if (rest === '/' && op.path === '/') return { op };
-    if (pattern.length !== segments.length || rest === '/') continue;
+    const pattern = op.path === '/' ? [] : op.path.split('/').slice(1);
+    if (pattern.length !== segments.length) continue;
     let pathParam: string | undefined;
     const fits = pattern.every((part, i) => {
       const segment = segments[i] ?? '';
@@ -42,15 +33,21 @@ function match(pathname: string): { op: Operation; pathParam?: string } | undefi
   return undefined;
 }
 
-function decodeSegment(raw: string): string | null {
+/** A catalogue operation's answer, kept whether it is data or a client error. */
+async function catalogueAnswer(op: Operation, ctx: Parameters<Operation['run']>[0]): Promise<MemoAnswer> {
   try {
-    return decodeURIComponent(raw);
-  } catch {
-    return null;
+    return { kind: 'json', json: await prepareJson(await op.run(ctx)) };
+  } catch (error) {
+    if (error instanceof ApiError) return { kind: 'error', error };
+    throw error;
   }
 }
 
-export async function handleV1(request: Request, deps: V1Deps): Promise<Response> {
+/**
+ * Answers one /v1 request. With `memo`, catalogue operations (everything but departures) are
+ * worked out once per path and query string; departures are always read live.
+ */
+export async function handleV1(request: Request, deps: V1Deps, memo?: AnswerMemo): Promise<Response> {
   const url = new URL(request.url);
   try {
     if (!['GET', 'HEAD', 'OPTIONS'].includes(request.method)) {
@@ -60,7 +57,8 @@ export async function handleV1(request: Request, deps: V1Deps): Promise<Response
         headers: { Allow: allowedMethods },
       });
     }
-    const found = match(url.pathname);
+    const path = apiPath(url.pathname);
+    const found = path.kind === 'api' ? match(path.segments) : undefined;
     if (!found) {
       throw new ApiError('endpoint_not_found', {
         message: `No endpoint at ${url.pathname.slice(0, 120)}.`,
@@ -76,10 +74,12 @@ export async function handleV1(request: Request, deps: V1Deps): Promise<Response
         hint: 'Send Accept: application/json (or */*), or omit the header.',
       });
     }
-    const { op } = found;
-    // A malformed escape cannot name anything; keep it raw so the lookup simply finds nothing.
-    const raw = found.pathParam;
-    const pathParam = raw === undefined ? undefined : (decodeSegment(raw) ?? raw);
+    const { op, pathParam } = found;
+    if (op.cache === 'catalogue' && memo) {
+      const answer = await memo.answer(`${url.pathname}${url.search}`, () => catalogueAnswer(op, { url, pathParam, deps }));
+      if (answer.kind === 'error') throw answer.error;
+      return preparedJsonResponse(request, answer.json, cachePolicy[op.cache]);
+    }
     const data = await op.run({ url, pathParam, deps });
     return await jsonResponse(request, data, cachePolicy[op.cache]);
   } catch (error) {

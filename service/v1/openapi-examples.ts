@@ -91,6 +91,7 @@ function errorRequests(op: Operation, code: ErrorCode, catalogue: Catalogue): { 
     case 'not_acceptable':
       return [{ summary: 'Accept: application/xml', request: new Request(apiUrl(catalogue, '/trips'), { headers: { Accept: 'application/xml' } }), departures }];
     case 'rate_limited':
+    case 'internal_error':
       return [];
   }
 }

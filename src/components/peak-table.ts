@@ -1,9 +1,12 @@
 /**
- * The peak dataset table without JavaScript: sort column, direction and filters come from the
- * query string, so column headers are plain links and the filter form is a GET form.
+ * The peak dataset table without JavaScript: each sort order is a page built at deploy time
+ * (`/peak-data` by altitude, highest first; `/peak-data/by/<column>-<asc|desc>` for the others),
+ * so the column headers are plain links; the filters are radio buttons the page's CSS reads
+ * (`peakFilterStyles`), so they act at once without a script or a reload.
  */
 import type { PeakRecord } from '../schemas/peak.ts';
 import { alpineGrades } from '../schemas/vocabulary.ts';
+import { filterToken } from './trip-finder.ts';
 
 /** Each sortable column: its heading, how a caption names it, how its two directions read, and its order. */
 export const peakSortKeys = {
@@ -16,91 +19,67 @@ export const peakSortKeys = {
 } as const satisfies Record<string, { noun: string; order: readonly [string, string]; label: string; compare: (a: PeakRecord, b: PeakRecord) => number }>;
 export type PeakSortKey = keyof typeof peakSortKeys;
 
-export interface PeakQuery {
+export interface PeakSort {
   sort: PeakSortKey;
   order: 'asc' | 'desc';
-  region?: string;
-  openPeak?: boolean;
-  firstSixThousander?: boolean;
-  operated?: boolean;
-  maxAltitudeM?: number;
 }
 
-export const defaultPeakQuery: PeakQuery = { sort: 'altitude', order: 'desc' };
+export const defaultPeakSort: PeakSort = { sort: 'altitude', order: 'desc' };
 
-/** Reads the query; a value we do not understand is dropped and reported, never an error page. */
-export function parsePeakQuery(params: URLSearchParams, regions: readonly string[]): { query: PeakQuery; ignored: string[] } {
-  const query: PeakQuery = { ...defaultPeakQuery };
-  const ignored: string[] = [];
-  const get = (name: string) => params.get(name)?.trim().slice(0, 60) ?? '';
-  const sort = get('sort');
-  if (sort) {
-    if (sort in peakSortKeys) query.sort = sort as PeakSortKey;
-    else ignored.push(`sort "${sort}"`);
-  }
-  const order = get('order');
-  if (order === 'asc' || order === 'desc') query.order = order;
-  else if (order) ignored.push(`order "${order}"`);
-  const region = get('region');
-  if (region) {
-    const match = regions.find((r) => r.toLowerCase() === region.toLowerCase());
-    if (match) query.region = match;
-    else ignored.push(`region "${region}"`);
-  }
-  for (const [name, key] of [['open', 'openPeak'], ['first6000', 'firstSixThousander'], ['operated', 'operated']] as const) {
-    const value = get(name);
-    if (value === 'true' || value === 'yes' || value === 'on') query[key] = true;
-    else if (value === 'false' || value === 'no') query[key] = false;
-    else if (value) ignored.push(`${name} "${value}"`);
-  }
-  const max = get('maxAltitude');
-  if (max) {
-    if (/^\d{4}$/.test(max)) query.maxAltitudeM = Number(max);
-    else ignored.push(`maximum altitude "${max}" (use whole metres, such as 6500)`);
-  }
-  return { query, ignored };
-}
-
-export function selectPeaks(peaks: readonly PeakRecord[], q: PeakQuery): PeakRecord[] {
+export function sortPeaks(peaks: readonly PeakRecord[], q: PeakSort): PeakRecord[] {
   const { compare } = peakSortKeys[q.sort];
-  return peaks
-    .filter((p) => q.region === undefined || p.region === q.region)
-    .filter((p) => q.openPeak === undefined || p.openPeak === q.openPeak)
-    .filter((p) => q.firstSixThousander === undefined || (p.firstSixThousanderCandidate ?? false) === q.firstSixThousander)
-    .filter((p) => q.operated === undefined || (p.operatorOperated ?? false) === q.operated)
-    .filter((p) => q.maxAltitudeM === undefined || p.altitudeM <= q.maxAltitudeM)
-    .sort((a, b) => (q.order === 'asc' ? 1 : -1) * compare(a, b) || a.name.localeCompare(b.name));
+  return [...peaks].sort((a, b) => (q.order === 'asc' ? 1 : -1) * compare(a, b) || a.name.localeCompare(b.name));
 }
 
-/** The query string of the page with `changes` applied; defaults are left out to keep URLs short. */
-export function peakQueryString(q: PeakQuery, changes: Partial<PeakQuery> = {}): string {
-  const next = { ...q, ...changes };
-  const params = new URLSearchParams();
-  if (next.sort !== defaultPeakQuery.sort || next.order !== defaultPeakQuery.order) {
-    params.set('sort', next.sort);
-    params.set('order', next.order);
-  }
-  if (next.region) params.set('region', next.region);
-  if (next.openPeak !== undefined) params.set('open', String(next.openPeak));
-  if (next.firstSixThousander !== undefined) params.set('first6000', String(next.firstSixThousander));
-  if (next.operated !== undefined) params.set('operated', String(next.operated));
-  if (next.maxAltitudeM !== undefined) params.set('maxAltitude', String(next.maxAltitudeM));
-  const text = params.toString();
-  return text ? `?${text}` : '';
+/** The page of one sort order: `/peak-data` for the default, `/peak-data/by/<column>-<order>` for the others. */
+export function sortPagePath(q: PeakSort): string {
+  return q.sort === defaultPeakSort.sort && q.order === defaultPeakSort.order ? '/peak-data' : `/peak-data/by/${q.sort}-${q.order}`;
 }
 
-/** The link a column header points at: ascending on a new column, or the other direction on the current one. */
-export function sortLink(q: PeakQuery, key: PeakSortKey): string {
+/** Every sort order but the default, one built page each. */
+export function otherSortOrders(): PeakSort[] {
+  return (Object.keys(peakSortKeys) as PeakSortKey[])
+    .flatMap((sort) => (['asc', 'desc'] as const).map((order) => ({ sort, order })))
+    .filter((q) => sortPagePath(q) !== '/peak-data');
+}
+
+/** Where a column header leads: ascending on a new column (descending for numbers), or the other direction on the current one. */
+export function sortLink(q: PeakSort, key: PeakSortKey): string {
   const order = q.sort === key ? (q.order === 'asc' ? 'desc' : 'asc') : key === 'name' || key === 'region' ? 'asc' : 'desc';
-  return peakQueryString(q, { sort: key, order });
+  return sortPagePath({ sort: key, order });
 }
 
-export function isFiltered(q: PeakQuery): boolean {
-  return q.region !== undefined || q.openPeak !== undefined || q.firstSixThousander !== undefined || q.operated !== undefined || q.maxAltitudeM !== undefined;
-}
-
-/** "3 of 23 peaks, sorted by altitude, highest first" */
-export function describePeakQuery(q: PeakQuery, shown: number, total: number): string {
+/** "23 peaks, sorted by altitude, highest first" */
+export function describePeakSort(q: PeakSort, total: number): string {
   const key = peakSortKeys[q.sort];
-  return `${shown} of ${total} peaks, sorted by ${key.noun}, ${key.order[q.order === 'asc' ? 0 : 1]}`;
+  return `${total} peaks, sorted by ${key.noun}, ${key.order[q.order === 'asc' ? 0 : 1]}`;
+}
+
+/** The altitude limits offered as a filter. */
+export const altitudeLimits = [6000, 6500, 7000] as const;
+
+/** The tokens a table row carries for each filter. */
+export function peakRowFilters(peak: PeakRecord): Record<'region' | 'open' | 'first6000' | 'operated' | 'max', string> {
+  return {
+    region: filterToken(peak.region),
+    open: peak.openPeak ? 'yes' : 'no',
+    first6000: peak.firstSixThousanderCandidate ? 'yes' : 'no',
+    operated: peak.operatorOperated ? 'yes' : 'no',
+    max: altitudeLimits.filter((limit) => peak.altitudeM <= limit).join(' '),
+  };
+}
+
+/** The CSS of the filters (served as /styles/peak-filter.css): one rule per value. */
+export function peakFilterStyles(regions: readonly string[]): string {
+  const values: Record<string, readonly string[]> = {
+    region: regions.map(filterToken),
+    open: ['yes', 'no'],
+    first6000: ['yes'],
+    operated: ['yes'],
+    max: altitudeLimits.map(String),
+  };
+  const rules = Object.entries(values).flatMap(([name, tokens]) =>
+    tokens.map((value) => `.peak-index:has(input[name="${name}"][value="${value}"]:checked) tbody tr:not([data-${name}~="${value}"]) { display: none; }`),
+  );
+  return `/* Generated from src/components/peak-table.ts */\n${rules.join('\n')}\n`;
 }

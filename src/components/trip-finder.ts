@@ -1,6 +1,8 @@
 /**
- * Finding a trip without JavaScript: the index pages read region, difficulty and length from the
- * query string (a plain GET form), so every filtered view is a shareable URL.
+ * Finding a trip: region, difficulty and length. The index pages filter their cards without
+ * JavaScript (radio buttons and the CSS of `finderStyles`); /trip-finder.js keeps the choice in
+ * the address (`?region=Ladakh&difficulty=Moderate&days=short`), so a filtered view can be shared
+ * and the home page's form lands on it.
  */
 import type { TripPage } from '../../service/catalogue/index.ts';
 import { difficulties } from '../schemas/vocabulary.ts';
@@ -47,52 +49,40 @@ export function finderOptions(pages: readonly TripPage[]): FinderOptions {
   };
 }
 
-/** Reads the filters; a value we do not know is dropped and reported, never an error page. */
-export function parseFilters(params: URLSearchParams): { filters: TripFilters; ignored: string[] } {
-  const filters: TripFilters = {};
-  const ignored: string[] = [];
-  const value = (name: string) => params.get(name)?.trim().slice(0, 60) ?? '';
-  const region = value('region');
-  if (region) {
-    const match = himalayanStates.find((s) => s.toLowerCase() === region.toLowerCase());
-    if (match) filters.region = match;
-    else ignored.push(`region "${region}"`);
-  }
-  const difficulty = value('difficulty');
-  if (difficulty) {
-    const match = difficulties.find((d) => d.toLowerCase() === difficulty.toLowerCase());
-    if (match) filters.difficulty = match;
-    else ignored.push(`difficulty "${difficulty}"`);
-  }
-  const days = value('days');
-  if (days) {
-    const match = durationBands.find((b) => b.id === days.toLowerCase());
-    if (match) filters.days = match.id;
-    else ignored.push(`length "${days}"`);
-  }
-  return { filters, ignored };
-}
-
-export function applyFilters(pages: readonly TripPage[], filters: TripFilters): TripPage[] {
-  const band = durationBands.find((b) => b.id === filters.days);
-  return pages.filter(
-    (p) =>
-      (filters.region === undefined || regionsOf(p).includes(filters.region)) &&
-      (filters.difficulty === undefined || p.trip.difficulty === filters.difficulty) &&
-      (band === undefined || (tripDays(p) >= band.min && tripDays(p) <= band.max)),
-  );
-}
-
 /** Easiest first, then shortest: the order a newcomer reads a list of trips in. */
 export function byDifficultyThenLength(a: TripPage, b: TripPage): number {
   return difficulties.indexOf(a.trip.difficulty) - difficulties.indexOf(b.trip.difficulty) || tripDays(a) - tripDays(b) || a.trip.name.localeCompare(b.trip.name);
 }
 
-export function describeFilters(filters: TripFilters): string {
-  const parts = [
-    filters.difficulty && filters.difficulty.toLowerCase(),
-    filters.days && durationBands.find((b) => b.id === filters.days)?.label.toLowerCase(),
-    filters.region && `in ${filters.region}`,
-  ].filter(Boolean);
-  return parts.join(', ');
+/** A value as a token for HTML attributes and CSS selectors: "Himachal Pradesh" → "himachal-pradesh". */
+export function filterToken(value: string): string {
+  return value.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+}
+
+/** The tokens a trip card carries for each filter. */
+export function cardFilters(page: TripPage): { region: string; difficulty: string; days: string } {
+  const days = tripDays(page);
+  return {
+    region: regionsOf(page).map(filterToken).join(' '),
+    difficulty: filterToken(page.trip.difficulty),
+    days: durationBands.find((b) => days >= b.min && days <= b.max)?.id ?? '',
+  };
+}
+
+/** Every value a filter can take, as tokens: the closed lists above, so the CSS is the same for any catalogue. */
+export const filterValues = {
+  region: himalayanStates.map(filterToken),
+  difficulty: difficulties.map(filterToken),
+  days: durationBands.map((b) => b.id),
+} as const;
+
+/**
+ * The CSS that hides the cards a checked filter excludes (served as /styles/trip-finder.css).
+ * One rule per value, with `:has()`, so the filters need no script.
+ */
+export function finderStyles(): string {
+  const rules = Object.entries(filterValues).flatMap(([name, values]) =>
+    values.map((value) => `.trip-index:has(input[name="${name}"][value="${value}"]:checked) .cards > li:not([data-${name}~="${value}"]) { display: none; }`),
+  );
+  return `/* Generated from src/components/trip-finder.ts */\n${rules.join('\n')}\n`;
 }

@@ -1,61 +1,132 @@
 /**
- * The Vercel target builds, holds the Astro function, and routes every request through the
- * request rules before the filesystem phase (static files).
+ * The deployment as Vercel builds it: the real `vercel build` (the `vercel` CLI from npm, run
+ * offline on a copy of the project) must produce a static site with a few small live
+ * functions, one routing middleware, and routes that send each live path to its function.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildProject, copyProject, type ProjectCopy } from '../helpers/project.ts';
-import { realContent } from '../helpers/content.ts';
+import { copyProject, projectRoot, type ProjectCopy } from '../helpers/project.ts';
+import { loadCatalogue, realContent } from '../helpers/content.ts';
+import { functionFiles, functionSize, readBuildOutput, route, type BuildOutput } from '../helpers/vercel-output.ts';
 
+const catalogue = loadCatalogue(realContent);
 let copy: ProjectCopy;
 let build: { status: number; output: string };
+let output: BuildOutput;
+
 beforeAll(() => {
   copy = copyProject({ content: realContent });
-  build = buildProject(copy.dir, { DEPLOY_TARGET: 'vercel', SITE_URL: 'https://example.test' });
-});
+  // Dependencies as an install would leave them (a real folder, which function tracing needs),
+  // made of hard links to this project's; `vercel build` is told they are installed already.
+  const config = JSON.parse(readFileSync(path.join(copy.dir, 'vercel.json'), 'utf8'));
+  writeFileSync(path.join(copy.dir, 'vercel.json'), JSON.stringify({ ...config, installCommand: '' }));
+  rmSync(path.join(copy.dir, 'node_modules'));
+  const linked = spawnSync('cp', ['-al', path.join(projectRoot, 'node_modules'), path.join(copy.dir, 'node_modules')]);
+  if (linked.status !== 0) throw new Error(`could not link node_modules: ${linked.stderr}`);
+  // What `vercel link` leaves behind; with it `vercel build` needs no account or network.
+  mkdirSync(path.join(copy.dir, '.vercel'), { recursive: true });
+  writeFileSync(
+    path.join(copy.dir, '.vercel', 'project.json'),
+    JSON.stringify({ projectId: 'prj_local', orgId: 'team_local', settings: { framework: 'astro', nodeVersion: '24.x' } }),
+  );
+  const bin = path.join(projectRoot, 'node_modules', '.bin');
+  const result = spawnSync(process.execPath, [path.join(projectRoot, 'node_modules', 'vercel', 'dist', 'vc.js'), 'build', '--yes'], {
+    cwd: copy.dir,
+    env: {
+      ...process.env,
+      PATH: `${bin}${path.delimiter}${process.env.PATH ?? ''}`,
+      SITE_URL: 'https://example.test',
+      ASTRO_TELEMETRY_DISABLED: '1',
+      VERCEL_TELEMETRY_DISABLED: '1',
+      NO_UPDATE_NOTIFIER: '1',
+      VERCEL_INSTALL_COMPLETED: '1',
+      CI: '1',
+    },
+    encoding: 'utf8',
+    timeout: 280_000,
+  });
+  build = { status: result.status ?? 1, output: `${result.stdout}\n${result.stderr}` };
+  if (build.status === 0) output = readBuildOutput(copy.dir);
+}, 300_000);
 afterAll(() => copy?.remove());
 
-describe('DEPLOY_TARGET=vercel build', () => {
+const apiFiles = readdirSync(path.join(projectRoot, 'api'))
+  .filter((f) => f.endsWith('.ts'))
+  .map((f) => `api/${f.replace(/\.ts$/, '')}`)
+  .sort();
+
+describe('vercel build', () => {
   it('succeeds', () => {
     expect(build.status, build.output).toBe(0);
   });
 
-  it('puts the request rules ahead of the filesystem phase', () => {
-    const config = JSON.parse(readFileSync(path.join(copy.dir, '.vercel/output/config.json'), 'utf8'));
-    const rules = config.routes.findIndex((r: { middlewarePath?: string }) => r.middlewarePath === '_request-rules');
-    const filesystem = config.routes.findIndex((r: { handle?: string }) => r.handle === 'filesystem');
-    expect(rules).toBeGreaterThanOrEqual(0);
-    expect(rules).toBeLessThan(filesystem);
-    const vc = JSON.parse(readFileSync(path.join(copy.dir, '.vercel/output/functions/_request-rules.func/.vc-config.json'), 'utf8'));
-    expect(vc).toEqual({ runtime: 'edge', entrypoint: 'index.js' });
-    const bundle = readFileSync(path.join(copy.dir, '.vercel/output/functions/_request-rules.func/index.js'), 'utf8');
-    expect(bundle).not.toMatch(/from ?["']node:/);
+  it('makes one function per entry file of api/, at most six, and the routing middleware', () => {
+    const live = output.functions.filter((f) => f !== 'middleware');
+    expect(live).toEqual(apiFiles);
+    expect(live.length).toBeLessThanOrEqual(6);
+    expect(output.functions).toContain('middleware');
   });
 
-  it('gives extension-less published files their media type before the filesystem phase', () => {
-    const config = JSON.parse(readFileSync(path.join(copy.dir, '.vercel/output/config.json'), 'utf8'));
-    const filesystem = config.routes.findIndex((r: { handle?: string }) => r.handle === 'filesystem');
-    const catalog = config.routes.findIndex((r: { src?: string }) => r.src === '^/\\.well-known/api-catalog$');
-    expect(catalog).toBeGreaterThan(0);
-    expect(catalog).toBeLessThan(filesystem);
-    expect(config.routes[catalog].headers['Content-Type']).toContain('application/linkset+json');
+  it('keeps every function under 15 MB, without PGlite or sharp', () => {
+    for (const name of output.functions) {
+      expect(functionSize(output, name), name).toBeLessThan(15 * 1024 * 1024);
+      const files = functionFiles(output, name);
+      expect(files.some((f) => f.includes('@electric-sql/pglite')), `${name} carries PGlite`).toBe(false);
+      expect(files.some((f) => /(^|\/)(sharp|@img)\//.test(f)), `${name} carries sharp`).toBe(false);
+    }
   });
 
-  it('answers missing Markdown paths with the Markdown recovery note before the HTML 404', () => {
-    const config = JSON.parse(readFileSync(path.join(copy.dir, '.vercel/output/config.json'), 'utf8'));
-    const markdown = config.routes.findIndex((r: { dest?: string }) => r.dest === '/404.md');
-    const html = config.routes.findIndex((r: { dest?: string }) => r.dest === '/404.html');
-    expect(config.routes[markdown]).toEqual({ src: '^/.*\\.md$', dest: '/404.md', status: 404 });
-    expect(markdown).toBeLessThan(html);
-    expect(markdown).toBeGreaterThan(config.routes.findIndex((r: { handle?: string }) => r.handle === 'filesystem'));
+  it('gives the functions what they read: the content and the page frames', () => {
+    const departures = functionFiles(output, 'api/departures');
+    expect(departures).toContain('content/trips/hampta-pass-trek.md');
+    expect(departures).toContain('dist/live/shells/departures.html');
   });
 
-  it('holds the Astro function on Node 24 and the prerendered pages', () => {
-    const func = path.join(copy.dir, '.vercel/output/functions/_render.func/.vc-config.json');
-    expect(existsSync(func)).toBe(true);
-    expect(JSON.parse(readFileSync(func, 'utf8')).runtime).toBe('nodejs24.x');
-    expect(existsSync(path.join(copy.dir, '.vercel/output/static/index.html'))).toBe(true);
-    expect(existsSync(path.join(copy.dir, '.vercel/output/static/404.md'))).toBe(true);
+  it('runs the request rules once: exactly one routing-middleware route, before the filesystem', () => {
+    const routes = output.config.routes;
+    const middleware = routes.filter((r) => r.middlewarePath);
+    expect(middleware).toHaveLength(1);
+    expect(routes.indexOf(middleware[0]!)).toBeLessThan(routes.findIndex((r) => r.handle === 'filesystem'));
+    const vc = JSON.parse(readFileSync(path.join(output.dir, 'functions', 'middleware.func', '.vc-config.json'), 'utf8'));
+    expect(vc.runtime).toBe('nodejs24.x');
+  });
+
+  it('publishes the catalogue pages and the /v1 catalogue answers as static files', () => {
+    for (const file of ['/index.html', '/treks.html', '/expeditions.html', '/peak-data.html', '/developers.html', '/departures.html'].filter((f) => f !== '/departures.html')) {
+      expect(output.staticFiles.has(file), file).toBe(true);
+    }
+    for (const page of catalogue.trips) expect(output.staticFiles.has(`${page.path}.html`), page.path).toBe(true);
+    for (const file of ['/v1/index.json', '/v1/trips.json', '/v1/peaks.json', '/llms.txt', '/openapi.json', '/peak-data/peaks.json']) {
+      expect(output.staticFiles.has(file), file).toBe(true);
+    }
+    for (const page of catalogue.trips) expect(output.staticFiles.has(`/v1/trips/${page.trip.slug}.json`)).toBe(true);
+    for (const peak of catalogue.peaks) expect(output.staticFiles.has(`/v1/peaks/${peak.id}.json`)).toBe(true);
+    // The frames of the live pages are the functions', never published.
+    expect([...output.staticFiles].some((f) => f.includes('live-shells'))).toBe(false);
+  });
+
+  it('routes the live paths to their functions and the catalogue to its files', () => {
+    expect(route(output, '/api/bookings')).toEqual({ kind: 'function', name: 'api/bookings' });
+    expect(route(output, '/v1/departures')).toEqual({ kind: 'function', name: 'api/departures' });
+    expect(route(output, '/oauth/token')).toEqual({ kind: 'function', name: 'api/agent-auth' });
+    expect(route(output, '/agent/identity')).toEqual({ kind: 'function', name: 'api/agent-auth' });
+    expect(route(output, '/.well-known/oauth-authorization-server')).toEqual({ kind: 'function', name: 'api/agent-auth' });
+    expect(route(output, '/mcp')).toEqual({ kind: 'function', name: 'api/mcp' });
+    expect(route(output, '/departures')).toEqual({ kind: 'function', name: 'api/departures' });
+    expect(route(output, '/departures.md')).toEqual({ kind: 'function', name: 'api/departures' });
+    expect(route(output, '/treks/hampta-pass-trek.md')).toEqual({ kind: 'function', name: 'api/departures' });
+    expect(route(output, '/v1/trips/no-such-trip')).toEqual({ kind: 'function', name: 'api/catalogue' });
+    expect(route(output, '/treks/hampta-pass-trek')).toEqual({ kind: 'static', file: '/treks/hampta-pass-trek.html', status: 200 });
+    expect(route(output, '/v1/trips.json')).toEqual({ kind: 'static', file: '/v1/trips.json', status: 200 });
+    expect(route(output, '/treks/kang-yatse-ii-expedition')).toEqual({ kind: 'redirect', location: '/expeditions/kang-yatse-ii-expedition', status: 301 });
+  });
+
+  it('gives published files their media type and Markdown files their token count', () => {
+    const hit = output.config.routes.slice(output.config.routes.findIndex((r) => r.handle === 'hit'));
+    const headersOf = (file: string) => hit.find((r) => r.src && new RegExp(r.src).test(file))?.headers ?? {};
+    expect(headersOf('/.well-known/api-catalog')['Content-Type']).toContain('application/linkset+json');
+    expect(Number(headersOf('/index.md')['X-Markdown-Tokens'])).toBeGreaterThan(10);
   });
 });

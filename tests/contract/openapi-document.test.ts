@@ -45,7 +45,7 @@ function redoclyLint(doc: unknown): { status: number | null; output: string } {
 
 describe('openapi.json', () => {
   it('is what the generator makes of the content, served by the build', () => {
-    const built = JSON.parse(readFileSync(path.join(inject('fixtureSite'), 'dist', 'client', 'openapi.json'), 'utf8'));
+    const built = JSON.parse(readFileSync(path.join(inject('fixtureSite'), 'dist', 'site', 'openapi.json'), 'utf8'));
     expect(built).toEqual(document);
   });
 

@@ -69,7 +69,7 @@ export class OpenApiContract {
 
   /** The document a built site publishes, e.g. `OpenApiContract.fromSite(inject('fixtureSite'))`. */
   static fromSite(siteDir: string): OpenApiContract {
-    return OpenApiContract.fromFile(path.join(siteDir, 'dist', 'client', 'openapi.json'));
+    return OpenApiContract.fromFile(path.join(siteDir, 'dist', 'site', 'openapi.json'));
   }
 
   /** Every operationId of the document, in document order. */

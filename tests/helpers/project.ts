@@ -9,7 +9,7 @@ import path from 'node:path';
 import { createServer } from 'node:net';
 
 export const projectRoot = path.resolve(import.meta.dirname, '..', '..');
-const copied = ['src', 'service', 'api', 'public', 'scripts', 'astro.config.mjs', 'tsconfig.json', 'package.json', 'middleware.ts', 'server.ts'];
+const copied = ['src', 'service', 'api', 'public', 'scripts', 'astro.config.mjs', 'tsconfig.json', 'package.json', 'package-lock.json', 'vercel.json', 'middleware.ts', 'server.ts'];
 
 export interface ProjectCopy {
   dir: string;

@@ -1,8 +1,8 @@
 /** The site's pure rules: Indian formatting, the altitude profile's geometry, the filters and the peak table. */
 import { describe, expect, it } from 'vitest';
 import { altitudeProfile, describeProfile } from '../../src/components/altitude-profile.ts';
-import { parsePeakQuery, peakQueryString, selectPeaks, sortLink } from '../../src/components/peak-table.ts';
-import { applyFilters, parseFilters, regionsOf } from '../../src/components/trip-finder.ts';
+import { defaultPeakSort, otherSortOrders, peakFilterStyles, peakRowFilters, sortLink, sortPagePath, sortPeaks } from '../../src/components/peak-table.ts';
+import { cardFilters, filterToken, filterValues, finderStyles, regionsOf } from '../../src/components/trip-finder.ts';
 import { jsonLdText } from '../../src/components/structured-data.ts';
 import { formatAltitudeChange, formatDate, formatInr, formatMetres } from '../../src/lib/format.ts';
 import { loadCatalogue, realContent } from '../helpers/content.ts';
@@ -67,43 +67,52 @@ describe('altitude profile', () => {
 describe('trip filters', () => {
   const { trips } = loadCatalogue(realContent);
 
-  it('reads known values in any case and reports the rest', () => {
-    const { filters, ignored } = parseFilters(new URLSearchParams('region=ladakh&difficulty=MODERATE&days=never'));
-    expect(filters).toEqual({ region: 'Ladakh', difficulty: 'Moderate' });
-    expect(ignored).toEqual(['length "never"']);
-  });
-
-  it('matches a trip in every state its region names', () => {
+  it('gives each card the tokens of every state its region names, its band and its length', () => {
     const both = trips.find((t) => t.trip.region.includes('Uttarakhand') && t.trip.region.includes('Himachal Pradesh'));
     if (both) expect(regionsOf(both)).toEqual(['Himachal Pradesh', 'Uttarakhand']);
-    const ladakh = applyFilters(trips, { region: 'Ladakh' });
-    expect(ladakh.length).toBeGreaterThan(0);
-    expect(ladakh.every((t) => t.trip.region.includes('Ladakh'))).toBe(true);
-    const short = applyFilters(trips, { days: 'short' });
-    expect(short.every((t) => (t.trip.durationDays ?? 0) <= 6)).toBe(true);
+    for (const page of trips) {
+      const tokens = cardFilters(page);
+      expect(tokens.difficulty).toBe(filterToken(page.trip.difficulty));
+      for (const region of regionsOf(page)) expect(tokens.region.split(' ')).toContain(filterToken(region));
+      expect(filterValues.days).toContain(tokens.days);
+    }
+  });
+
+  it('has a CSS rule for every value a filter offers', () => {
+    const css = finderStyles();
+    for (const [name, values] of Object.entries(filterValues)) {
+      for (const value of values) expect(css).toContain(`input[name="${name}"][value="${value}"]:checked) .cards > li:not([data-${name}~="${value}"])`);
+    }
   });
 });
 
 describe('peak table', () => {
   const { peaks } = loadCatalogue(realContent);
-  const regions = [...new Set(peaks.map((p) => p.region))];
 
-  it('sorts by altitude, highest first, unless asked otherwise', () => {
-    const { query } = parsePeakQuery(new URLSearchParams(''), regions);
-    const sorted = selectPeaks(peaks, query).map((p) => p.altitudeM);
+  it('sorts by altitude, highest first, on /peak-data, and every other order on its own page', () => {
+    const sorted = sortPeaks(peaks, defaultPeakSort).map((p) => p.altitudeM);
     expect(sorted).toEqual([...sorted].sort((a, b) => b - a));
-    const byGrade = selectPeaks(peaks, parsePeakQuery(new URLSearchParams('sort=grade&order=asc'), regions).query);
-    expect(byGrade[0]?.technicalGrade.startsWith('F')).toBe(true);
+    expect(sortPeaks(peaks, { sort: 'grade', order: 'asc' })[0]?.technicalGrade.startsWith('F')).toBe(true);
+    expect(sortPagePath(defaultPeakSort)).toBe('/peak-data');
+    expect(otherSortOrders()).toHaveLength(11);
+    expect(new Set(otherSortOrders().map(sortPagePath)).size).toBe(11);
   });
 
-  it('filters, and builds links that keep the filters and flip the direction of the current column', () => {
-    const { query, ignored } = parsePeakQuery(new URLSearchParams('first6000=true&maxAltitude=6500&order=up'), regions);
-    expect(ignored).toEqual(['order "up"']);
-    const shown = selectPeaks(peaks, query);
-    expect(shown.every((p) => p.firstSixThousanderCandidate && p.altitudeM <= 6500)).toBe(true);
-    expect(sortLink(query, 'altitude')).toBe('?sort=altitude&order=asc&first6000=true&maxAltitude=6500');
-    expect(sortLink(query, 'name')).toBe('?sort=name&order=asc&first6000=true&maxAltitude=6500');
-    expect(peakQueryString({ sort: 'altitude', order: 'desc' })).toBe('');
+  it('links a column to its ascending page, or to the other direction of the current one', () => {
+    expect(sortLink(defaultPeakSort, 'altitude')).toBe('/peak-data/by/altitude-asc');
+    expect(sortLink(defaultPeakSort, 'name')).toBe('/peak-data/by/name-asc');
+    expect(sortLink({ sort: 'altitude', order: 'asc' }, 'altitude')).toBe('/peak-data');
+  });
+
+  it('marks each row for the filters, and has a CSS rule for each', () => {
+    const regions = [...new Set(peaks.map((p) => p.region))];
+    const css = peakFilterStyles(regions);
+    for (const peak of peaks) {
+      const row = peakRowFilters(peak);
+      expect(css).toContain(`[value="${row.region}"]`);
+      expect(row.max.split(' ').filter(Boolean).every((limit) => peak.altitudeM <= Number(limit))).toBe(true);
+      expect(row.first6000).toBe(peak.firstSixThousanderCandidate ? 'yes' : 'no');
+    }
   });
 });
 

@@ -1,0 +1,137 @@
+/**
+ * The editors' files (`content/`), read without Astro. The site's collections
+ * (src/content.config.ts) and the live functions both read content through this module, so they
+ * parse the same files the same way and validate them with the same schemas.
+ *
+ * YAML is read with the core schema: dates stay the text the editor wrote, so an impossible
+ * date such as 2026-13-45 is refused by the schema instead of silently rolled over into 2027.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { CORE_SCHEMA, load } from 'js-yaml';
+import type { z } from 'astro/zod';
+import { peakContent, royaltySchedule } from '../../src/schemas/peak.ts';
+import { siteSettings } from '../../src/schemas/site.ts';
+import { tripContent } from '../../src/schemas/trip.ts';
+import { slugPattern } from '../../src/schemas/vocabulary.ts';
+import type { CatalogueSource, ContentEntry } from './index.ts';
+
+/** One file as read, before validation. */
+export interface RawEntry {
+  id: string;
+  data: unknown;
+  /** The Markdown after the frontmatter (trips only). */
+  body?: string;
+  /** Path as an editor would name it, relative to the working directory. */
+  filePath: string;
+  /** The file's text, for change detection. */
+  text: string;
+}
+
+/** A mistake in the content, naming every file and field at fault. */
+export class ContentError extends Error {
+  override name = 'ContentError';
+}
+
+export function parseYaml(text: string, filePath: string): unknown {
+  try {
+    return load(text, { schema: CORE_SCHEMA, filename: filePath });
+  } catch (error) {
+    throw new ContentError(`${filePath}: the YAML cannot be read: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+const frontmatter = /^---\r?\n([\s\S]*?)\r?\n---\r?\n?([\s\S]*)$/;
+
+export function parseFrontmatter(text: string, filePath: string): { data: unknown; body: string } {
+  const match = frontmatter.exec(text);
+  if (!match) throw new ContentError(`${filePath}: must start with a frontmatter block between two lines of "---"`);
+  return { data: parseYaml(match[1] ?? '', filePath), body: match[2] ?? '' };
+}
+
+/** The file name is the id; a name that would make a bad URL is refused, never rewritten. */
+export function idFromFileName(filePath: string): string {
+  const name = path.basename(filePath).replace(/\.[^.]+$/, '');
+  if (!slugPattern.test(name)) {
+    throw new ContentError(`${filePath}: the file name "${name}" is used as the id and must use only lowercase letters, digits and hyphens (pattern ^[a-z0-9-]+$)`);
+  }
+  return name;
+}
+
+function displayPath(file: string): string {
+  const relative = path.relative(process.cwd(), file);
+  return relative.startsWith('..') ? file : relative;
+}
+
+/** Every `*.md` (frontmatter and body) or `*.yaml` file of a content folder, sorted by name. */
+export function readFolder(dir: string, ext: '.md' | '.yaml'): RawEntry[] {
+  return readdirSync(dir)
+    .filter((name) => name.endsWith(ext))
+    .sort()
+    .map((name) => {
+      const file = path.join(dir, name);
+      const filePath = displayPath(file);
+      const text = readFileSync(file, 'utf8');
+      const id = idFromFileName(filePath);
+      if (ext === '.md') {
+        const { data, body } = parseFrontmatter(text, filePath);
+        return { id, data, body, filePath, text };
+      }
+      return { id, data: parseYaml(text, filePath), filePath, text };
+    });
+}
+
+/** A settings file holds one object. */
+export function readSettingsFile(file: string): RawEntry {
+  const filePath = displayPath(file);
+  const text = readFileSync(file, 'utf8');
+  return { id: path.basename(file).replace(/\.[^.]+$/, ''), data: parseYaml(text, filePath), filePath, text };
+}
+
+export const contentFolders = {
+  trips: { folder: 'trips', ext: '.md' },
+  peaks: { folder: 'peaks', ext: '.yaml' },
+} as const;
+
+export const settingsFiles = {
+  site: 'settings/site.yaml',
+  royalty: 'settings/imf-royalty.yaml',
+} as const;
+
+/** `field.sub.0: message` lines for one file, as an editor reads them. */
+function problemsOf(entry: RawEntry, error: z.ZodError): string[] {
+  return error.issues.map((issue) => {
+    const field = issue.path.length > 0 ? `field "${issue.path.join('.')}"` : 'the file';
+    return `${entry.filePath}: ${field}: ${issue.message}`;
+  });
+}
+
+function validated<T>(entry: RawEntry, schema: z.ZodType<T>, problems: string[]): T | undefined {
+  const result = schema.safeParse(entry.data);
+  if (result.success) return result.data;
+  problems.push(...problemsOf(entry, result.error));
+  return undefined;
+}
+
+/**
+ * The whole content folder, validated. Throws a ContentError listing every problem at once,
+ * so an editor fixes them in one go.
+ */
+export function readContent(dir: string): CatalogueSource {
+  const problems: string[] = [];
+  const entries = <T>(kind: keyof typeof contentFolders, schema: z.ZodType<T>): ContentEntry<T>[] => {
+    const { folder, ext } = contentFolders[kind];
+    return readFolder(path.join(dir, folder), ext).flatMap((entry) => {
+      const data = validated(entry, schema, problems);
+      return data === undefined ? [] : [{ id: entry.id, data, body: entry.body, filePath: entry.filePath }];
+    });
+  };
+  const trips = entries('trips', tripContent);
+  const peaks = entries('peaks', peakContent);
+  const site = validated(readSettingsFile(path.join(dir, settingsFiles.site)), siteSettings, problems);
+  const royalty = validated(readSettingsFile(path.join(dir, settingsFiles.royalty)), royaltySchedule, problems);
+  if (problems.length > 0 || !site || !royalty) {
+    throw new ContentError(`The content has ${problems.length} problem(s):\n- ${problems.join('\n- ')}`);
+  }
+  return { trips, peaks, site, royalty };
+}

@@ -1,0 +1,132 @@
+/**
+ * The agent-auth function: the optional agent registration (service/agent-auth) and its
+ * discovery documents, which depend on this deployment's settings and keys.
+ *
+ *   POST /agent/auth, /agent/identity        register (anonymous or with an identity assertion)
+ *   POST /agent/identity/claim               a fresh claim code
+ *   GET, POST /agent/claim                   the page where a person types the code
+ *   POST /agent/credential, /agent/event/notify
+ *   POST /oauth/token, /oauth/revoke
+ *   GET /.well-known/oauth-protected-resource, /.well-known/oauth-authorization-server,
+ *       /.well-known/openid-configuration, /.well-known/jwks.json, /auth.md
+ */
+import type { AgentAuthDeps, ClientContext } from '../agent-auth/deps.ts';
+import { confirmOnClaimPage, handleClaimRestart, type ClaimPageOutcome } from '../agent-auth/claim.ts';
+import { claimPageMain, claimPageStatus } from '../agent-auth/claim-page.ts';
+import { handleCredential } from '../agent-auth/credential.ts';
+import { handleAuthMd, handleAuthorizationServerMetadata, handleJwks, handleProtectedResourceMetadata } from '../agent-auth/discovery.ts';
+import { handleSecurityEvent } from '../agent-auth/events.ts';
+import { unavailable } from '../agent-auth/oauth-response.ts';
+import { handleRegistration } from '../agent-auth/registration.ts';
+import { normalizeUserCode } from '../agent-auth/registry.ts';
+import { handleRevocation } from '../agent-auth/revocation.ts';
+import { agentAuthRuntime, type AgentAuthRuntime } from '../agent-auth/runtime.ts';
+import { handleToken } from '../agent-auth/token.ts';
+import { liveFunction, methodNotAllowed, notServedHere, withoutBodyForHead, type LiveFunction } from './live-function.ts';
+import { htmlResponse, livePageHtml } from './page-shell.ts';
+import { clientOf, runtimeCatalogue, runtimeSettings } from './runtime.ts';
+
+let lastLoggedAt = 0;
+
+function logOnce(what: string, error: unknown): void {
+  if (Date.now() - lastLoggedAt < 60_000) return;
+  lastLoggedAt = Date.now();
+  console.error(`[agent-auth] ${what}: ${error instanceof Error ? error.message : String(error)}`);
+}
+
+/** The runtime, or null (logged) when an AGENT_* setting is wrong. */
+function runtime(): AgentAuthRuntime | null {
+  try {
+    return agentAuthRuntime(runtimeSettings(), runtimeCatalogue().site.serviceName);
+  } catch (error) {
+    logOnce('settings', error);
+    return null;
+  }
+}
+
+/** Runs `handler` with the dependencies, or answers 503 when registration cannot work here. */
+async function withDeps(handler: (deps: AgentAuthDeps) => Promise<Response>): Promise<Response> {
+  const current = runtime();
+  if (!current) return unavailable('Agent registration is misconfigured on this deployment; the public API works without it.');
+  let deps: AgentAuthDeps | null;
+  try {
+    deps = await current.deps();
+  } catch (error) {
+    logOnce('keys or storage', error);
+    return unavailable();
+  }
+  if (!deps) return unavailable('Agent registration needs operational storage, which is switched off here; the public API works without it.');
+  return handler(deps);
+}
+
+async function claimPage(request: Request, url: URL, client: ClientContext): Promise<Response> {
+  if (!['GET', 'HEAD', 'POST'].includes(request.method)) return methodNotAllowed(request.method, 'GET, POST');
+  let outcome: ClaimPageOutcome | null = null;
+  if (request.method === 'POST') {
+    const current = runtime();
+    const deps = current ? await current.deps().catch(() => null) : null;
+    outcome = deps ? await confirmOnClaimPage(request, deps, client) : { kind: 'unavailable' };
+  }
+  const catalogue = runtimeCatalogue();
+  const typed = outcome?.kind === 'invalid_code' ? outcome.typed : (normalizeUserCode(url.searchParams.get('user_code') ?? '') ?? '');
+  const body = livePageHtml(catalogue, 'page', {
+    title: 'Confirm an agent',
+    description: 'Confirm the registration of an AI agent by typing the code it showed you.',
+    canonicalPath: '/agent/claim',
+    noindex: true,
+    main: claimPageMain(catalogue.site.serviceName, outcome, typed),
+  });
+  const headers: Record<string, string> = { 'Cache-Control': 'no-store' };
+  if (outcome?.kind === 'too_many_attempts') headers['Retry-After'] = String(outcome.retryAfterSeconds);
+  return withoutBodyForHead(request, htmlResponse(body, { status: outcome ? claimPageStatus[outcome.kind] : 200, headers }));
+}
+
+/** The discovery documents and auth.md: answered from the settings, without storage. */
+function discovery(request: Request, path: string): Response | Promise<Response> | null {
+  const documents: Record<string, (current: AgentAuthRuntime) => Response | Promise<Response>> = {
+    '/.well-known/oauth-protected-resource': (current) => handleProtectedResourceMetadata(request, current.metadata),
+    '/.well-known/oauth-authorization-server': (current) => handleAuthorizationServerMetadata(request, current.metadata),
+    '/.well-known/openid-configuration': (current) => handleAuthorizationServerMetadata(request, current.metadata),
+    '/auth.md': (current) => handleAuthMd(request, current.metadata),
+    '/.well-known/jwks.json': async (current) => {
+      try {
+        return handleJwks(request, await current.keys());
+      } catch (error) {
+        logOnce('signing keys', error);
+        return unavailable('The signing keys are not available on this deployment.');
+      }
+    },
+  };
+  const document = documents[path];
+  if (!document) return null;
+  const current = runtime();
+  return current ? document(current) : unavailable();
+}
+
+export function agentAuthFunction(): LiveFunction {
+  return liveFunction('agent-auth', async (request, url) => {
+    const path = url.pathname.replace(/\/+$/, '') || '/';
+    const client = { clientIp: clientOf(request) };
+    const published = discovery(request, path);
+    if (published) return published;
+    switch (path) {
+      case '/agent/auth':
+      case '/agent/identity':
+        return withDeps((deps) => handleRegistration(request, deps, client));
+      case '/agent/identity/claim':
+        return withDeps((deps) => handleClaimRestart(request, deps, client));
+      case '/agent/claim':
+        return claimPage(request, url, client);
+      case '/agent/credential':
+        return withDeps((deps) => handleCredential(request, deps));
+      case '/agent/event/notify':
+        return withDeps((deps) => handleSecurityEvent(request, deps));
+      case '/oauth/token':
+        return withDeps((deps) => handleToken(request, deps, client));
+      case '/oauth/revoke':
+        return withDeps((deps) => handleRevocation(request, deps, client));
+      default:
+        return notServedHere(url);
+    }
+  });
+}

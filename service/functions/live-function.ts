@@ -1,0 +1,57 @@
+/**
+ * What every live function does around its own work: only the methods it serves, plain-language
+ * answers outside /v1, and an unexpected failure logged and answered (JSON in the contract's
+ * shape under /v1, a plain sentence elsewhere), never a stack trace or a dropped connection.
+ */
+import { ContentError } from '../catalogue/content-files.ts';
+import { SettingsError } from '../config.ts';
+import { internalErrorResponse } from '../v1/internal-error.ts';
+import { apiPath } from '../v1/path.ts';
+
+export interface LiveFunction {
+  fetch(request: Request): Promise<Response>;
+}
+
+type Handler = (request: Request, url: URL) => Promise<Response>;
+
+export function plainText(status: number, text: string, headers: Record<string, string> = {}): Response {
+  return new Response(`${text}\n`, { status, headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store', ...headers } });
+}
+
+/** A page path this function does not serve, reached directly (for example `/api/departures`). */
+export function notServedHere(url: URL): Response {
+  return plainText(404, `There is nothing at ${url.pathname.slice(0, 120)}. The site map is at /sitemap-index.xml and the API at /v1/.`);
+}
+
+export function methodNotAllowed(method: string, allow: string): Response {
+  return plainText(405, `${method.slice(0, 20)} is not allowed here; use ${allow.replace(', ', ' or ')}.`, { Allow: allow });
+}
+
+/** A HEAD request gets the GET answer's status and headers, without the body. */
+export function withoutBodyForHead(request: Request, response: Response): Response {
+  return request.method === 'HEAD' ? new Response(null, { status: response.status, headers: response.headers }) : response;
+}
+
+let lastLogged = 0;
+
+export function liveFunction(name: string, handle: Handler): LiveFunction {
+  return {
+    async fetch(request: Request): Promise<Response> {
+      const url = new URL(request.url);
+      try {
+        return await handle(request, url);
+      } catch (error) {
+        const setup = error instanceof SettingsError || error instanceof ContentError;
+        // One line a minute is enough to notice a broken deployment without flooding the log.
+        if (!setup || Date.now() - lastLogged > 60_000) {
+          lastLogged = Date.now();
+          console.error(`[${name}] ${request.method} ${url.pathname}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+        }
+        if (apiPath(url.pathname).kind !== 'not-api') return internalErrorResponse(request);
+        return setup
+          ? plainText(503, 'This part of the site is not available just now because of a configuration problem on our side. Please try again later.')
+          : plainText(500, 'Something went wrong on our side. Please try again in a minute.');
+      }
+    },
+  };
+}

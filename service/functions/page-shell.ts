@@ -1,0 +1,58 @@
+/**
+ * Live HTML pages: the function's content written into a frame the site built at deploy time,
+ * so a live page has the same header, styles and footer as every other page without the
+ * function carrying the site's templates. The head follows the same rules as the built pages
+ * (src/layouts/page-head.ts).
+ */
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { Catalogue } from '../catalogue/index.ts';
+import type { SafeHtml } from '../http/html.ts';
+import { pageHead, type PageHead } from '../../src/layouts/page-head.ts';
+import type { LiveShellName } from './shells.ts';
+
+/**
+ * Where the build leaves the frames (see shells.ts), written out in full so that Vercel's file
+ * tracing puts exactly these files in the functions that read them.
+ */
+const frameFiles: Record<LiveShellName, URL> = {
+  departures: new URL('../../dist/live/shells/departures.html', import.meta.url),
+  page: new URL('../../dist/live/shells/page.html', import.meta.url),
+};
+
+const frames = new Map<LiveShellName, string>();
+
+function frame(name: LiveShellName): string {
+  let text = frames.get(name);
+  if (text === undefined) {
+    const file = fileURLToPath(frameFiles[name]);
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch (error) {
+      throw new Error(`the page frame ${file} is missing; it is made by the site build (npm run build): ${error instanceof Error ? error.message : String(error)}`);
+    }
+    if (!text.includes('<!--live-head-->') || !text.includes('<!--live-main-->')) throw new Error(`the page frame ${file} has no markers to fill`);
+    frames.set(name, text);
+  }
+  return text;
+}
+
+export interface LivePage extends PageHead {
+  main: SafeHtml;
+}
+
+/** The whole HTML document of a live page. */
+export function livePageHtml(catalogue: Catalogue, shell: LiveShellName, page: LivePage): string {
+  const { main, ...head } = page;
+  // Functions as replacements, so `$` in the content is never read as a pattern.
+  return frame(shell)
+    .replace('<!--live-head-->', () => pageHead(catalogue, head).value)
+    .replace('<!--live-main-->', () => main.value);
+}
+
+export function htmlResponse(body: string, init: { status?: number; headers?: Record<string, string> } = {}): Response {
+  return new Response(body, {
+    status: init.status ?? 200,
+    headers: { 'Content-Type': 'text/html; charset=utf-8', ...init.headers },
+  });
+}

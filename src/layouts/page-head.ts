@@ -1,0 +1,48 @@
+/**
+ * The part of every page's <head> that differs from page to page: title, description,
+ * canonical address or noindex, the Markdown twin, Open Graph and JSON-LD. Base.astro writes it
+ * for the pages built at deploy time and the live functions write it into the page shell
+ * (service/functions/page-shell.ts), so a live page's head follows the same rules.
+ */
+import type { Catalogue } from '../../service/catalogue/index.ts';
+import { html, trustedHtml, type SafeHtml } from '../../service/http/html.ts';
+import { jsonLdText } from '../components/structured-data.ts';
+
+export interface PageHead {
+  title: string;
+  description: string;
+  /** Site path of the Markdown twin, when the page has one. */
+  markdownPath?: string | undefined;
+  /** Canonical site path, without a trailing slash or query. */
+  canonicalPath: string;
+  ogType?: 'website' | 'article' | 'product' | undefined;
+  /** Site path of the social card image (og:image), when the page has one. */
+  imagePath?: string | undefined;
+  imageAlt?: string | undefined;
+  jsonLd?: Record<string, unknown> | undefined;
+  /** For pages that must not be indexed (the 404 note, answers to a form). */
+  noindex?: boolean | undefined;
+}
+
+/** Titles carry the operator's name when they have room for it (search results cut near 70 characters). */
+export function pageTitle(catalogue: Catalogue, title: string): string {
+  const branded = `${title} | ${catalogue.site.operatorName}`;
+  return title.includes(catalogue.site.operatorName) || branded.length > 70 ? title : branded;
+}
+
+export function pageHead(catalogue: Catalogue, head: PageHead): SafeHtml {
+  const title = pageTitle(catalogue, head.title);
+  const canonical = `${catalogue.siteUrl}${head.canonicalPath}`;
+  const image = head.imagePath ? `${catalogue.siteUrl}${head.imagePath}` : undefined;
+  return html`<title>${title}</title>
+<meta name="description" content="${head.description}">
+${head.noindex ? html`<meta name="robots" content="noindex">` : html`<link rel="canonical" href="${canonical}">`}
+${head.markdownPath ? html`<link rel="alternate" type="text/markdown" href="${head.markdownPath}">` : ''}
+<meta property="og:type" content="${head.ogType ?? 'website'}">
+<meta property="og:title" content="${title}">
+<meta property="og:description" content="${head.description}">
+<meta property="og:url" content="${canonical}">
+${image ? html`<meta property="og:image" content="${image}"><meta property="og:image:width" content="1200"><meta property="og:image:height" content="630">${head.imageAlt ? html`<meta property="og:image:alt" content="${head.imageAlt}">` : ''}` : ''}
+<meta name="twitter:card" content="${image ? 'summary_large_image' : 'summary'}">
+${head.jsonLd ? html`<script type="application/ld+json">${trustedHtml(jsonLdText(head.jsonLd))}</script>` : ''}`;
+}
