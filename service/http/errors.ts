@@ -15,6 +15,7 @@ export const errorCodes = {
   rate_limited: 429,
   departures_upstream_error: 502,
   departures_unavailable: 503,
+  internal_error: 500,
 } as const;
 
 export type ErrorCode = keyof typeof errorCodes;
@@ -30,6 +31,7 @@ export const errorConditions: Record<ErrorCode, string> = {
   rate_limited: 'The per-IP quota is used up; `Retry-After` gives the seconds to wait.',
   departures_upstream_error: 'Operational storage could not be read.',
   departures_unavailable: 'No operational storage is configured for departures.',
+  internal_error: 'Something failed on our side; the request itself may be fine. Retry later, and tell us if it persists.',
 };
 
 export const errorBody = z
