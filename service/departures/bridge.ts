@@ -12,6 +12,7 @@
  * host's own queries.
  */
 import { timingSafeEqual } from 'node:crypto';
+import { chmodSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import type { PGlite, Transaction } from '@electric-sql/pglite';
 import { bridgeRequest, decode, encode, handshakeToken, maxHandshakeBytes, readLines, type BridgeAddress, type BridgeReply, type BridgeRequest } from './bridge-wire.ts';
@@ -219,6 +220,8 @@ export async function startBridge(db: PGlite, token: string, options: BridgeOpti
     if (options.socketPath) server.listen(options.socketPath, () => resolve());
     else server.listen(0, '127.0.0.1', () => resolve());
   });
+  // The socket gets its mode from the umask; its folder is private already, the socket is made so too.
+  if (options.socketPath) chmodSync(options.socketPath, 0o600);
   // After listening, an error (a failed accept) is logged: it must not end the hosting process.
   server.on('error', (error) => log(`[bridge] ${error.message}`));
   const bound = server.address();

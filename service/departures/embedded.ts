@@ -13,6 +13,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
+import { makePrivate } from '../data-dir.ts';
 import { startBridge } from './bridge.ts';
 import { BridgeUnreachable, bridgeSql } from './bridge-client.ts';
 import { privateBridgeSocket } from './bridge-socket.ts';
@@ -96,6 +97,8 @@ async function becomeHost(dataDir: string, file: string): Promise<Host> {
     const { PGlite } = await import('@electric-sql/pglite');
     mkdirSync(dataDir, { recursive: true, mode: 0o700 });
     const db = await PGlite.create(dataDir);
+    // A new database's first files are unpacked 0666 whatever the umask (data-dir.ts).
+    makePrivate(dataDir);
     const token = randomBytes(24).toString('base64url');
     let socket: ReturnType<typeof privateBridgeSocket> = null;
     let bridge: Awaited<ReturnType<typeof startBridge>>;
