@@ -8,6 +8,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { readSettings, SettingsError } from '../service/config.ts';
+import { prepareDataDir } from '../service/data-dir.ts';
 import { CsvError, departuresToCsv, readDepartureCsv } from '../service/departures/csv.ts';
 import { departureChanges, departureInput, inputIssues } from '../service/departures/input.ts';
 import { createDepartureStore, todayInIndia, type AdminDeparture, type DepartureStore } from '../service/departures/store.ts';
@@ -249,6 +250,8 @@ async function main(): Promise<number> {
   let store: DepartureStore | null = null;
   try {
     const settings = readSettings();
+    // Only the embedded database lives in DATA_DIR; with PostgreSQL this command writes nothing there.
+    if (settings.OPERATIONAL_STORAGE === 'embedded') prepareDataDir(settings);
     let trips: KnownTrip[];
     try {
       trips = readKnownTrips(path.resolve(process.env.CONTENT_DIR ?? 'content'));

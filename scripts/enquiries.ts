@@ -17,6 +17,7 @@ import { composeEnquiryEmail } from '../service/bookings/email.ts';
 import { mailerFromSettings } from '../service/bookings/mailer.ts';
 import { EnquiryStore, type StoredEnquiry } from '../service/bookings/store.ts';
 import { readSettings, SettingsError, type Settings } from '../service/config.ts';
+import { prepareDataDir } from '../service/data-dir.ts';
 import { openOperationalStorage } from '../service/storage.ts';
 import { siteSettings } from '../src/schemas/site.ts';
 
@@ -109,6 +110,8 @@ async function main(args: string[]): Promise<number> {
   }
   if (!['list', 'show', 'retry'].includes(command)) throw new UsageError(`Unknown command "${command}".`);
   const settings = readSettings();
+  // The embedded database and the outbox (retry) are in DATA_DIR.
+  prepareDataDir(settings);
   const sql = await openOperationalStorage(settings);
   if (!sql) {
     console.error('OPERATIONAL_STORAGE=off: this deployment keeps no enquiries.');

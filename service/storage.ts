@@ -9,6 +9,7 @@
  */
 import path from 'node:path';
 import type { Settings } from './config.ts';
+import { prepareDataDir } from './data-dir.ts';
 import { openEmbedded, openServer, type Sql } from './departures/sql.ts';
 
 interface Shared {
@@ -42,6 +43,8 @@ export async function openOperationalStorage(settings: Settings): Promise<Sql | 
   if (key === null) return null;
   let shared = registry.get(key);
   if (!shared) {
+    // PGlite creates its files with the process umask: DATA_DIR must be prepared first, whoever opens it.
+    if (settings.OPERATIONAL_STORAGE === 'embedded') prepareDataDir(settings);
     const opening: Shared = {
       sql:
         settings.OPERATIONAL_STORAGE === 'postgres'

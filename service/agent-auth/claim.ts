@@ -40,10 +40,12 @@ export function handleClaimRestart(request: Request, deps: AgentAuthDeps, client
 /**
  * A browser form posts here only from our own page: the Origin (or, without one, Sec-Fetch-Site)
  * must say so. Checked by hand because Astro's own origin check is off for the token endpoint.
+ * Only the configured site origin counts: request.url follows the Host header, which a page on a
+ * rebound host name controls.
  */
 export function isSameOriginPost(request: Request, siteUrl: string): boolean {
   const origin = request.headers.get('Origin');
-  if (origin) return origin === new URL(siteUrl).origin || origin === new URL(request.url).origin;
+  if (origin) return origin === new URL(siteUrl).origin;
   return request.headers.get('Sec-Fetch-Site') === 'same-origin';
 }
 

@@ -115,7 +115,7 @@ async function localSigningJwk(dataDir: string): Promise<JWK> {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
   const jwk = await generateSigningJwk();
-  mkdirSync(path.dirname(file), { recursive: true });
+  mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
   try {
     writeFileSync(file, `${JSON.stringify(jwk, null, 2)}\n`, { flag: 'wx', mode: 0o600 });
     return jwk;

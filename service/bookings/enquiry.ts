@@ -1,7 +1,9 @@
 /**
  * What a booking enquiry is and how a submitted one is checked: the fields, their bounds, and a
  * plain-language message per field. Input is normalised here (Unicode NFC, whitespace, control
- * characters) so storage and the email only ever see clean text.
+ * and meaningless invisible characters) so storage and the email only ever see clean text.
+ * Characters that change the direction of the text around them are refused instead: removing
+ * them would change what the person wrote, and keeping them would show the team something else.
  */
 import type { Catalogue, TripPage } from '../catalogue/index.ts';
 
@@ -38,6 +40,15 @@ export interface FieldError {
 
 export type EnquiryCheck = { ok: true; enquiry: EnquiryInput } | { ok: false; errors: FieldError[] };
 
+/** How a refusal names each free-text field to the person who filled it in. */
+const textFieldLabels: Partial<Record<EnquiryField, string>> = {
+  tripSlug: 'The trip (tripSlug)',
+  name: 'Your name',
+  phone: 'The phone number',
+  preferredDeparture: 'Dates wanted',
+  message: 'Your message',
+};
+
 /** The group-size cap in a trip's published text ("Up to 12 trekkers" → 12), else 12. */
 export function groupSizeCap(groupSizeText: string | undefined): number {
   if (!groupSizeText) return enquiryBounds.defaultGroupCap;
@@ -46,9 +57,30 @@ export function groupSizeCap(groupSizeText: string | undefined): number {
   return Number.isInteger(cap) && cap >= 1 ? cap : enquiryBounds.defaultGroupCap;
 }
 
-/** Trims, applies NFC, drops control characters; `multiline` keeps line breaks (as \n) and tabs. */
+/**
+ * Bidirectional embeddings, overrides, isolates and marks: each makes the text around it display
+ * in another order than it is stored (U+202E turns "Rao" into "oaR").
+ */
+const directionControl = /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/u;
+
+/**
+ * Invisible characters that mean nothing in a name, phone number or message, but can make two
+ * texts look the same or hide text: zero-width space, word joiner and invisible operators, the
+ * byte order mark, soft hyphen, deprecated format characters, interlinear annotation and tag
+ * characters. The zero-width joiner and non-joiner are not among them: Indic scripts and emoji
+ * need them.
+ */
+const meaninglessInvisible = /[\u00AD\u180E\u200B\u2060-\u2064\u206A-\u206F\uFEFF\uFFF9-\uFFFB\u{E0000}-\u{E007F}]/gu;
+
+/** The first direction control in `value`, as "U+202E", or null. */
+export function directionControlIn(value: string): string | null {
+  const found = directionControl.exec(value);
+  return found ? `U+${found[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}` : null;
+}
+
+/** Trims, applies NFC, drops control and meaningless invisible characters; `multiline` keeps line breaks (as \n) and tabs. */
 export function cleanText(value: string, multiline = false): string {
-  const normalised = value.normalize('NFC').replace(/\r\n?/g, '\n');
+  const normalised = value.replace(meaninglessInvisible, '').normalize('NFC').replace(/\r\n?/g, '\n');
   const withoutControls = multiline
     ? normalised.replace(/[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u2028\u2029]/g, '')
     : normalised.replace(/[\u0000-\u001F\u007F-\u009F\u2028\u2029]+/g, ' ').replace(/\s+/g, ' ');
@@ -81,7 +113,19 @@ function findTrip(catalogue: Catalogue, slug: string): TripPage | undefined {
  */
 export function checkEnquiry(input: Record<string, unknown>, catalogue: Catalogue): EnquiryCheck {
   const errors: FieldError[] = [];
-  const fail = (field: EnquiryField, message: string) => errors.push({ field, message });
+  // A field refused for a direction control gets no other message, which could repeat the reordered text.
+  const refused = new Set<EnquiryField>();
+  const fail = (field: EnquiryField, message: string) => {
+    if (!refused.has(field)) errors.push({ field, message });
+  };
+
+  for (const [field, label] of Object.entries(textFieldLabels) as [EnquiryField, string][]) {
+    const value = input[field];
+    const control = typeof value === 'string' ? directionControlIn(value) : null;
+    if (!control) continue;
+    fail(field, `${label} contains an invisible character (${control}) that changes the direction of the text around it, so it would not read as typed. Please type it again without that character.`);
+    refused.add(field);
+  }
 
   const honeypot = input[honeypotField];
   if (honeypot !== undefined && honeypot !== null && honeypot !== '') {

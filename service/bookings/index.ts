@@ -36,12 +36,15 @@ function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-/** A browser form posted from another site: the Origin header names a different origin. */
+/**
+ * A browser form posted from another site: the Origin header names another origin than the
+ * configured site. Never compared with request.url, whose host comes from the Host header: a
+ * page on a name that resolves to this server (DNS rebinding) would match itself.
+ */
 function isCrossSite(request: Request, siteUrl: string): boolean {
   const origin = request.headers.get('Origin');
   if (!origin || origin === 'null') return origin === 'null';
-  const own = new Set([new URL(request.url).origin, new URL(siteUrl).origin]);
-  return !own.has(origin);
+  return origin !== new URL(siteUrl).origin;
 }
 
 export async function handleBookingEnquiry(request: Request, deps: BookingDeps, context: BookingRequestContext): Promise<Response> {

@@ -125,8 +125,9 @@ export class OutboxMailer implements Mailer {
     const file = path.join(this.#dir, `${email.reference}.eml`);
     const partial = path.join(this.#dir, `.${email.reference}.${randomBytes(4).toString('hex')}.tmp`);
     try {
-      await mkdir(this.#dir, { recursive: true });
-      await writeFile(partial, this.message(email, new Date()), { flag: 'wx' });
+      // Enquiries carry names and phone numbers: for the site's account only.
+      await mkdir(this.#dir, { recursive: true, mode: 0o700 });
+      await writeFile(partial, this.message(email, new Date()), { flag: 'wx', mode: 0o600 });
       // link() never replaces an existing file: a second delivery of the same enquiry is a no-op.
       await link(partial, file).catch((error: NodeJS.ErrnoException) => {
         if (error.code !== 'EEXIST') throw error;

@@ -2,13 +2,30 @@
  * Departures as CSV (RFC 4180) for the operations team's spreadsheets: the export writes
  * every departure, hidden ones included; the import reads the same columns back. Cells are
  * text; input.ts turns them into values.
+ *
+ * A spreadsheet runs a cell that starts with = + - @, a tab or a carriage return as a formula,
+ * so a note such as `=HYPERLINK(…)` would act when the file is opened. The export puts a single
+ * quote in front of such a cell (OWASP's advice on CSV injection); the import takes it off again,
+ * so what was exported imports back as it was.
  */
 import { csvColumns } from './input.ts';
 import type { AdminDeparture } from './store.ts';
 import type { Issue } from './validation.ts';
 
+/** Quotes already in front count too, so a cell that starts `'=` is exported as `''=` and reads back unchanged. */
+const runnable = /^'*[=+\-@\t\r]/;
+
+export function neutralisedCell(text: string): string {
+  return runnable.test(text) ? `'${text}` : text;
+}
+
+/** Undoes neutralisedCell; hand-written files may quote such cells the same way. */
+export function restoredCell(text: string): string {
+  return /^'+[=+\-@\t\r]/.test(text) ? text.slice(1) : text;
+}
+
 function cell(value: string | number | boolean | null): string {
-  const text = value === null ? '' : typeof value === 'boolean' ? (value ? 'yes' : 'no') : String(value);
+  const text = neutralisedCell(value === null ? '' : typeof value === 'boolean' ? (value ? 'yes' : 'no') : String(value));
   return /[",\r\n]/.test(text) || text !== text.trim() ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
@@ -93,6 +110,6 @@ export function readDepartureCsv(text: string): { line: number; record: Record<s
   if (issues.length) throw new CsvError(issues);
   return rows.map(({ line, cells }) => {
     if (cells.length > names.length) throw new CsvError([{ field: `line ${line}`, message: `has ${cells.length} cells but the header names ${names.length} columns` }]);
-    return { line, record: Object.fromEntries(names.map((name, i) => [name, cells[i] ?? ''])) };
+    return { line, record: Object.fromEntries(names.map((name, i) => [name, restoredCell(cells[i] ?? '')])) };
   });
 }

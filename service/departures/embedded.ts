@@ -1,8 +1,8 @@
 /**
  * The embedded database (PGlite) is one process's database: two processes opening the same
  * folder would corrupt it. So the first process to open it becomes its host: it writes a host
- * file beside the folder (`<DATA_DIR>/pglite.host.json`: pid, loopback port, token), serves
- * the database on its bridge, and removes the file when it closes. Every other process (the
+ * file beside the folder (`<DATA_DIR>/pglite.host.json`: pid, the bridge's socket path, or port
+ * on Windows, and token), serves the database on its bridge, and removes the file when it closes. Every other process (the
  * departures CLI while `npm start` runs) finds the file and talks to the host over the bridge;
  * when the host has gone, the next process to open the database becomes the host.
  *
@@ -13,14 +13,17 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
-import { BridgeUnreachable, bridgeSql, startBridge, type BridgeAddress } from './bridge.ts';
+import { makePrivate } from '../data-dir.ts';
+import { startBridge } from './bridge.ts';
+import { BridgeUnreachable, bridgeSql } from './bridge-client.ts';
+import { privateBridgeSocket } from './bridge-socket.ts';
+import { bridgeAddress, type BridgeAddress } from './bridge-wire.ts';
 import type { Sql } from './sql.ts';
 
 interface HostFile {
   pid: number;
   /** Null while the host is still opening the database. */
-  port: number | null;
-  token: string | null;
+  bridge: BridgeAddress | null;
   since: string;
 }
 
@@ -80,7 +83,7 @@ function removeHostFileIfOurs(file: string): void {
 /** Claims the folder by creating the host file; false when another process holds it. */
 function claim(file: string): boolean {
   try {
-    writeHostFile(file, { pid: process.pid, port: null, token: null, since: new Date().toISOString() }, true);
+    writeHostFile(file, { pid: process.pid, bridge: null, since: new Date().toISOString() }, true);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
     throw error;
@@ -92,12 +95,26 @@ function claim(file: string): boolean {
 async function becomeHost(dataDir: string, file: string): Promise<Host> {
   try {
     const { PGlite } = await import('@electric-sql/pglite');
-    mkdirSync(dataDir, { recursive: true });
+    mkdirSync(dataDir, { recursive: true, mode: 0o700 });
     const db = await PGlite.create(dataDir);
+    // A new database's first files are unpacked 0666 whatever the umask (data-dir.ts).
+    makePrivate(dataDir);
     const token = randomBytes(24).toString('base64url');
-    const bridge = await startBridge(db, token);
-    writeHostFile(file, { pid: process.pid, port: bridge.port, token, since: new Date().toISOString() }, false);
-    const onExit = () => removeHostFileIfOurs(file);
+    let socket: ReturnType<typeof privateBridgeSocket> = null;
+    let bridge: Awaited<ReturnType<typeof startBridge>>;
+    try {
+      socket = privateBridgeSocket(dataDir);
+      bridge = await startBridge(db, token, { socketPath: socket?.path });
+    } catch (error) {
+      socket?.remove();
+      await db.close().catch(() => undefined);
+      throw error;
+    }
+    writeHostFile(file, { pid: process.pid, bridge: bridge.address, since: new Date().toISOString() }, false);
+    const onExit = () => {
+      removeHostFileIfOurs(file);
+      socket?.remove();
+    };
     process.once('exit', onExit);
     return {
       db,
@@ -107,6 +124,7 @@ async function becomeHost(dataDir: string, file: string): Promise<Host> {
         process.off('exit', onExit);
         removeHostFileIfOurs(file);
         await bridge.stop();
+        socket?.remove();
         await db.close();
       },
     };
@@ -130,10 +148,11 @@ async function route(dataDir: string, waitMs: number): Promise<Route> {
     if (local) return { kind: 'host', host: await local };
     const info = readHostFile(file);
     if (info && isRunning(info.pid)) {
-      if (info.port !== null && info.token !== null) return { kind: 'bridge', address: { port: info.port, token: info.token } };
+      const address = bridgeAddress.safeParse(info.bridge);
+      if (address.success) return { kind: 'bridge', address: address.data };
     } else {
       if (info) removeStale(file, info);
-      mkdirSync(path.dirname(file), { recursive: true });
+      mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
       if (claim(file)) {
         const opening = becomeHost(dataDir, file);
         hosts.set(dataDir, opening);

@@ -31,7 +31,7 @@ export const errorConditions: Record<ErrorCode, string> = {
   rate_limited: 'The per-IP quota is used up; `Retry-After` gives the seconds to wait.',
   departures_upstream_error: 'Operational storage could not be read.',
   departures_unavailable: 'No operational storage is configured for departures.',
-  internal_error: 'Something failed unexpectedly on our side; the request can be retried later. Reported to the operator.',
+  internal_error: 'Something failed on our side; the request itself may be fine. Retry later, and tell us if it persists.',
 };
 
 export const errorBody = z

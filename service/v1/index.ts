@@ -83,9 +83,21 @@ export async function handleV1(request: Request, deps: V1Deps, memo?: AnswerMemo
     const data = await op.run({ url, pathParam, deps });
     return await jsonResponse(request, data, cachePolicy[op.cache]);
   } catch (error) {
-    if (!(error instanceof ApiError)) throw error;
-    const response = errorResponse(error, deps.catalogue.siteUrl);
+    const response = errorResponse(error instanceof ApiError ? error : unexpected(request, url, error, deps), deps.catalogue.siteUrl);
     // HEAD gets an error's status and headers without its body, as it does for successes.
     return request.method === 'HEAD' ? new Response(null, { status: response.status, headers: response.headers }) : response;
   }
+}
+
+/**
+ * A failure no operation anticipated (a bug, a broken dependency): logged with the request so
+ * it can be found, answered in the contract's shape without the cause, which may name internals.
+ */
+function unexpected(request: Request, url: URL, error: unknown, deps: V1Deps): ApiError {
+  const cause = error instanceof Error ? (error.stack ?? error.message) : String(error);
+  (deps.log ?? console.error)(`[v1] ${request.method.slice(0, 20)} ${(url.pathname + url.search).slice(0, 300)}: unexpected failure: ${cause}`);
+  return new ApiError('internal_error', {
+    message: 'Something went wrong on our side while answering this request.',
+    hint: 'Retry in a minute; if it keeps failing, tell us through the contact address on the developer page.',
+  });
 }

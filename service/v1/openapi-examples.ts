@@ -67,8 +67,23 @@ export async function successExample(op: Operation, catalogue: Catalogue): Promi
   return { summary: `GET ${pathOf(op, value)}`, value: body };
 }
 
+/** The catalogue as a handler would see it if reading it failed: the trips cannot be read. */
+function unreadableCatalogue(catalogue: Catalogue): Catalogue {
+  return Object.create(catalogue, {
+    trips: {
+      get() {
+        throw new Error('catalogue unreadable');
+      },
+    },
+  }) as Catalogue;
+}
+
 /** Requests that make the operation answer with `code`, each with a one-line summary. */
-function errorRequests(op: Operation, code: ErrorCode, catalogue: Catalogue): { summary: string; request: Request; departures: DepartureSource | null }[] {
+function errorRequests(
+  op: Operation,
+  code: ErrorCode,
+  catalogue: Catalogue,
+): { summary: string; request: Request; departures: DepartureSource | null; catalogue?: Catalogue }[] {
   const departures = exampleDepartures(catalogue);
   const at = (query: string) => new Request(apiUrl(catalogue, op.path, query));
   switch (code) {
@@ -90,6 +105,8 @@ function errorRequests(op: Operation, code: ErrorCode, catalogue: Catalogue): { 
       return [{ summary: 'A POST to a read-only operation', request: new Request(apiUrl(catalogue, '/trips'), { method: 'POST' }), departures }];
     case 'not_acceptable':
       return [{ summary: 'Accept: application/xml', request: new Request(apiUrl(catalogue, '/trips'), { headers: { Accept: 'application/xml' } }), departures }];
+    case 'internal_error':
+      return [{ summary: 'A failure on the server side', request: new Request(apiUrl(catalogue, '/trips')), departures, catalogue: unreadableCatalogue(catalogue) }];
     case 'rate_limited':
     case 'internal_error':
       return [];
@@ -100,8 +117,8 @@ function errorRequests(op: Operation, code: ErrorCode, catalogue: Catalogue): { 
 export async function errorExamples(op: Operation, code: ErrorCode, catalogue: Catalogue): Promise<Record<string, Example>> {
   const examples: Record<string, Example> = {};
   const requests = errorRequests(op, code, catalogue);
-  for (const [index, { summary, request, departures }] of requests.entries()) {
-    const body = await bodyOf(request, depsFor(catalogue, departures));
+  for (const [index, { summary, request, departures, catalogue: seen }] of requests.entries()) {
+    const body = await bodyOf(request, depsFor(seen ?? catalogue, departures));
     examples[requests.length > 1 ? `${code}_${index + 1}` : code] = { summary, value: body };
   }
   return examples;

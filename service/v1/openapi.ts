@@ -22,8 +22,8 @@ type RateLimitHeaderName = (typeof rateLimitHeaderNames)[number];
 /** Resources the envelopes refer to by name. */
 const resourceSchemas = { Trip: tripResource, Peak: peakResource, Departure: departureResource };
 
-/** Every failure of a request rule or of the router, possible on any operation. */
-const routerErrors = { 405: 'MethodNotAllowed', 406: 'NotAcceptable', 429: 'RateLimited' } as const;
+/** Every failure of a request rule, of the router or of the handler's last resort, possible on any operation. */
+const routerErrors = { 405: 'MethodNotAllowed', 406: 'NotAcceptable', 429: 'RateLimited', 500: 'InternalError' } as const;
 
 const schemaRef = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const headerRef = (name: string) => ({ $ref: `#/components/headers/${name}` });
@@ -156,7 +156,7 @@ function describeApi(catalogue: Catalogue): string {
     '',
     `- **No authentication.** No registration, token or key. An \`Authorization\` header is ignored: responses are the same without it.`,
     `- **JSON only.** Every response, success or error, is \`application/json; charset=utf-8\`. An \`Accept\` header that excludes JSON answers 406 \`not_acceptable\`.`,
-    `- **One error shape.** \`{ "error": { code, message, status, documentationUrl, hint } }\` (schema \`ErrorBody\`); branch on \`code\`, not on \`message\`. A path under the base URL that is no operation answers 404 \`endpoint_not_found\`; a method other than ${allowedMethods} answers 405 \`method_not_allowed\` with an \`Allow\` header.`,
+    `- **One error shape.** \`{ "error": { code, message, status, documentationUrl, hint } }\` (schema \`ErrorBody\`); branch on \`code\`, not on \`message\`. A path under the base URL that is no operation answers 404 \`endpoint_not_found\`; a method other than ${allowedMethods} answers 405 \`method_not_allowed\` with an \`Allow\` header; a failure on our side answers 500 \`internal_error\`.`,
     `- **Rate limit.** ${requests} requests per ${windowSeconds} seconds per client IP, reported on every response by the \`RateLimit-*\` headers and their \`X-RateLimit-*\` aliases; over the quota the answer is 429 \`rate_limited\` with \`Retry-After\`. Should the counter store be unreachable the API keeps answering, without these headers.`,
     `- **Caching.** Successful responses carry a strong \`ETag\`; send it back in \`If-None-Match\` to get 304 with no body. \`Cache-Control\`: \`${cachePolicy.catalogue}\`, departures \`${cachePolicy.departures}\`.`,
     `- **Peak dataset licence.** CC-BY-4.0. Cite: ${catalogue.attribution}`,
@@ -208,6 +208,7 @@ export async function buildOpenApiDocument(catalogue: Catalogue): Promise<Json> 
         [routerErrors[405]]: errorResponseObject(['method_not_allowed'], 405, await routerExamples('method_not_allowed'), { Allow: headerRef('Allow') }),
         [routerErrors[406]]: errorResponseObject(['not_acceptable'], 406, await routerExamples('not_acceptable')),
         [routerErrors[429]]: errorResponseObject(['rate_limited'], 429, { rate_limited: rateLimited.example }, { 'Retry-After': headerRef('Retry-After') }),
+        [routerErrors[500]]: errorResponseObject(['internal_error'], 500, await routerExamples('internal_error')),
       },
     },
   };

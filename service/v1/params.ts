@@ -69,7 +69,8 @@ export function parseQuery<P extends QueryParameters>(url: URL, params: P): Pars
   const result: Record<string, unknown> = {};
   const seen = new Set<string>();
   for (const [name, raw] of url.searchParams) {
-    const param = params[name];
+    // Own declarations only: `constructor` or `__proto__` must not find Object.prototype's.
+    const param = Object.hasOwn(params, name) ? params[name] : undefined;
     if (!param) {
       throw new ApiError('invalid_parameter', {
         message: `Unknown query parameter "${name.slice(0, 60)}".`,

@@ -4,6 +4,7 @@
  * security events; anonymous and email registration through the claim ceremony.
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { confirmOnClaimPage } from '../../service/agent-auth/claim.ts';
 import { createAgentAuthLimiters } from '../../service/agent-auth/deps.ts';
 import { claims, header, siteUrl, startHarness, type Harness } from './harness.ts';
 import { startIdentityProvider, type IdentityProvider } from './identity-provider.ts';
@@ -174,6 +175,13 @@ describe('anonymous registration and the claim ceremony', () => {
     expect(await h.confirm(body.claim.user_code, { Origin: 'https://attacker.example' })).toEqual({ kind: 'cross_origin' });
     expect(await h.confirm(body.claim.user_code, {})).toEqual({ kind: 'cross_origin' });
     expect(await h.confirm(body.claim.user_code, { 'Sec-Fetch-Site': 'cross-site' })).toEqual({ kind: 'cross_origin' });
+    // DNS rebinding: reached under the attacker's host name, request.url carries the attacker's origin as well.
+    const rebound = new Request('http://attacker.example/agent/claim', {
+      method: 'POST',
+      body: new URLSearchParams({ user_code: body.claim.user_code }).toString(),
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded', Origin: 'http://attacker.example' },
+    });
+    expect(await confirmOnClaimPage(rebound, h.deps, { clientIp: '203.0.113.7' })).toEqual({ kind: 'cross_origin' });
     expect(await (await h.exchange(body.identity_assertion)).json()).toMatchObject({ error: 'authorization_pending' });
 
     const typed = body.claim.user_code.toLowerCase().replace('-', ' ');

@@ -275,6 +275,19 @@ describe('the plain HTML form (no JavaScript)', () => {
     expect(html).toContain(`mailto:${contact}`);
   });
 
+  it('a form posted under another host name: 403, nothing stored, though its Origin matches the request URL', async () => {
+    // DNS rebinding: the attacker's name resolves to this server, so Host (and request.url) name the attacker's origin too.
+    const rebound = new Request('http://attacker.example:4321/api/bookings', {
+      method: 'POST',
+      body: new URLSearchParams(form).toString(),
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded', Origin: 'http://attacker.example:4321' },
+    });
+    const response = await ask(rebound);
+    expect(response.status).toBe(403);
+    expect(await response.text()).toContain('only be sent from our own trip pages');
+    expect(await enquiries.list()).toEqual([]);
+  });
+
   it('a form posted from another site: 403, nothing stored', async () => {
     const response = await ask(post(form, { type: 'application/x-www-form-urlencoded', headers: { Origin: 'https://evil.example' } }));
     expect(response.status).toBe(403);

@@ -23,7 +23,8 @@ const valid = { tripSlug: 'sample-trek', name: 'Asha Rao', phone: '+91 98765 432
 
 beforeAll(async () => {
   dataDir = mkdtempSync(path.join(tmpdir(), 'enquiries-site-'));
-  server = await startServer(inject('fixtureSite'), { DATA_DIR: dataDir, TRUST_PROXY: 'vercel', CONTACT_EMAIL: 'hello@example.test' });
+  // With SITE_URL unset the site's origin is http://localhost:<port>: the plain form is accepted from there only.
+  server = await startServer(inject('fixtureSite'), { DATA_DIR: dataDir, TRUST_PROXY: 'vercel', CONTACT_EMAIL: 'hello@example.test', SITE_URL: '' });
   browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'],
@@ -179,9 +180,11 @@ describe('the enquiry form on a trip page', () => {
   });
 
   it('without JavaScript: the form posts, and lands on the thank-you page', async () => {
+    // The browser's Origin must be the site's configured one (SITE_URL), not merely the address that reached the server.
+    const site = `http://localhost:${server.port}`;
     const context = await browser.newContext({ javaScriptEnabled: false, extraHTTPHeaders: { 'x-real-ip': '192.0.2.12' } });
     const page = await context.newPage();
-    await page.goto(`${server.url}/treks/sample-trek`);
+    await page.goto(`${site}/treks/sample-trek`);
     await page.fill('#enquiry-name', 'Ravi Kumar');
     await page.fill('#enquiry-phone', '098450 12345');
     await page.fill('#enquiry-groupSize', '5');
@@ -195,16 +198,24 @@ describe('the enquiry form on a trip page', () => {
     expect(latest).toContain('Can we bring a dog? <no>'); // text part as written
     expect(latest).toContain('Can we bring a dog? &lt;no&gt;'); // HTML part escaped
 
-    await page.goto(`${server.url}/treks/sample-trek`);
+    await page.goto(`${site}/treks/sample-trek`);
     await page.fill('#enquiry-name', 'Ravi Kumar');
     await page.fill('#enquiry-phone', '12-34');
     await page.fill('#enquiry-groupSize', '5');
-    const [response] = await Promise.all([page.waitForResponse(`${server.url}/api/bookings`), page.click('#enquiry-form button[type=submit]')]);
+    const [response] = await Promise.all([page.waitForResponse(`${site}/api/bookings`), page.click('#enquiry-form button[type=submit]')]);
     expect(response.status()).toBe(400);
     expect(await page.textContent('h1')).toBe('Your enquiry was not sent');
     expect(await page.textContent('main')).toContain('Give a phone number of 8 to 15 digits');
     await page.click('text=Back to Fixture Trek');
-    expect(page.url()).toBe(`${server.url}/treks/sample-trek#enquiry-form`);
+    expect(page.url()).toBe(`${site}/treks/sample-trek#enquiry-form`);
+
+    // The same page reached under another name (here the bare address) is not the site: its plain form is refused.
+    await page.goto(`${server.url}/treks/sample-trek`);
+    await page.fill('#enquiry-name', 'Ravi Kumar');
+    await page.fill('#enquiry-phone', '098450 12345');
+    await page.fill('#enquiry-groupSize', '5');
+    const [refused] = await Promise.all([page.waitForResponse(`${server.url}/api/bookings`), page.click('#enquiry-form button[type=submit]')]);
+    expect(refused.status()).toBe(403);
     await context.close();
   });
 });

@@ -1,4 +1,5 @@
 /** The enquiry's fields and bounds, the body reader, and the email's escaping, as tables. */
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { readEnquiryBody, maxBodyBytes } from '../../service/bookings/body.ts';
 import { composeEnquiryEmail, escapeHtml } from '../../service/bookings/email.ts';
@@ -84,6 +85,50 @@ const rows: Row[] = [
   ['dates wanted not text', { preferredDeparture: 20261012 }, 'preferredDeparture'],
   ['the honeypot filled in', { website: 'http://spam.example' }, 'website'],
 ];
+
+describe('text that would display differently from what it is', () => {
+  /** Bidirectional embeddings, overrides, isolates and marks: each reorders the text around it. */
+  const directionControls = ['\u202A', '\u202B', '\u202C', '\u202D', '\u202E', '\u2066', '\u2067', '\u2068', '\u2069', '\u200E', '\u200F', '\u061C'];
+  /** Invisible characters with no meaning in a name, number or message. */
+  const invisible = ['\u200B', '\u2060', '\u2061', '\uFEFF', '\u00AD', '\u180E', '\u{E0041}', '\u{E007F}'];
+  const textFields = { tripSlug: 'sample-trek', name: 'Asha Rao', phone: '+91 98765 43210', preferredDeparture: 'October 2026', message: 'Two of us are vegetarian.' } as const;
+  const insert = (text: string, at: number, char: string) => text.slice(0, at) + char + text.slice(at);
+
+  it('refuses a direction control in any text field, naming the field and the character', () => {
+    const result = checkEnquiry({ ...valid, name: 'Asha \u202Eoa\u202C R', message: 'Call \u2067after 6\u2069 please' }, catalogue);
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.errors.map((e) => e.field)).toEqual(['name', 'message']);
+    expect(result.errors[0]!.message).toBe('Your name contains an invisible character (U+202E) that changes the direction of the text around it, so it would not read as typed. Please type it again without that character.');
+    expect(result.errors[1]!.message).toContain('Your message contains an invisible character (U+2067)');
+    // The refusal never repeats the text itself, which would display reversed in the answer too.
+    expect(result.errors.map((e) => e.message).join(' ')).not.toMatch(/[\u202A-\u202E\u2066-\u2069]/u);
+  });
+
+  it('refuses each direction control wherever it sits, and removes meaningless invisible characters', () => {
+    const field = fc.constantFrom(...(Object.keys(textFields) as (keyof typeof textFields)[]));
+    fc.assert(
+      fc.property(field, fc.constantFrom(...directionControls), fc.nat(), (name, char, at) => {
+        const result = checkEnquiry({ ...valid, ...textFields, [name]: insert(textFields[name], at % (textFields[name].length + 1), char) }, catalogue);
+        expect(result.ok).toBe(false);
+        if (!result.ok) expect(result.errors.map((e) => e.field)).toEqual([name]);
+      }),
+    );
+    fc.assert(
+      fc.property(field.filter((f) => f !== 'tripSlug'), fc.constantFrom(...invisible), fc.nat(), (name, char, at) => {
+        const text = textFields[name];
+        const position = 1 + (at % (text.length - 1));
+        const result = checkEnquiry({ ...valid, ...textFields, [name]: insert(text, position, char) }, catalogue);
+        expect(result).toMatchObject({ ok: true, enquiry: { [name]: text } });
+      }),
+    );
+  });
+
+  it('keeps the joiners Indic scripts and emoji need', () => {
+    const name = 'क्\u200Dष स्\u200Cत 👩\u200D👩\u200D👧';
+    expect(checkEnquiry({ ...valid, name }, catalogue)).toMatchObject({ ok: true, enquiry: { name } });
+  });
+});
 
 describe('checkEnquiry', () => {
   it.each(rows)('%s', (_label, change, field) => {

@@ -86,10 +86,10 @@ describe('openapi.json', () => {
     expect(param('getPeak', 'id')).toMatchObject({ in: 'path', required: true, example: catalogue.peaks[0]!.id });
   });
 
-  it('declares 200, 304, every error code of each operation, and 405, 406 and 429 everywhere', () => {
+  it('declares 200, 304, every error code of each operation, and 405, 406, 429 and 500 everywhere', () => {
     for (const op of operations) {
       const responses = get(op).responses;
-      const expected = new Set(['200', '304', '405', '406', '429', ...op.errors.map((code) => String(errorCodes[code]))]);
+      const expected = new Set(['200', '304', '405', '406', '429', '500', ...op.errors.map((code) => String(errorCodes[code]))]);
       expect(Object.keys(responses).sort(), op.operationId).toEqual([...expected].sort());
       expect(responses['200'].content['application/json'].schema).toEqual({ $ref: `#/components/schemas/${op.response.name}` });
       expect(responses['200'].headers['Cache-Control'].schema.const).toBe(cachePolicy[op.cache]);
@@ -101,7 +101,7 @@ describe('openapi.json', () => {
         expect(codes, `${op.operationId} ${code}`).toContain(code);
       }
     }
-    expect(Object.keys(document.components.responses)).toEqual(['MethodNotAllowed', 'NotAcceptable', 'RateLimited']);
+    expect(Object.keys(document.components.responses)).toEqual(['MethodNotAllowed', 'NotAcceptable', 'RateLimited', 'InternalError']);
   });
 
   it('puts the rate-limit headers on every response, and Retry-After on 429', () => {

@@ -2,7 +2,7 @@
  * The operations CLI as people run it: a real child process against embedded storage (no
  * server running) and against a real PostgreSQL server, with its exit codes.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
@@ -148,6 +148,12 @@ describe('npm run departures with nothing else running', () => {
     expect(existsSync(hostFilePath(path.join(env.DATA_DIR, 'pglite')))).toBe(false);
     const listed = await runCli(site, ['list', '--json'], env);
     expect(JSON.parse(listed.stdout).map((d: { id: string }) => d.id)).toEqual(['sample-expedition-2031-08-01']);
+    // The database it created is the site account's alone (docs/security.md).
+    const open = readdirSync(env.DATA_DIR, { recursive: true, withFileTypes: true })
+      .map((entry) => path.join(entry.parentPath, entry.name))
+      .concat(env.DATA_DIR)
+      .filter((file) => (lstatSync(file).mode & 0o077) !== 0 && !lstatSync(file).isSymbolicLink());
+    expect(open).toEqual([]);
   }, 180_000);
 });
 

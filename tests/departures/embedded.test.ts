@@ -1,14 +1,15 @@
 /**
  * The embedded database shared between processes: one process hosts PGlite and serves it on
- * its loopback bridge; others find it through the host file. Real processes, real sockets.
+ * its bridge (a Unix socket in a private folder); others find it through the host file. Real
+ * processes, real sockets.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { bridgeSql } from '../../service/departures/bridge.ts';
+import { bridgeSql } from '../../service/departures/bridge-client.ts';
 import { hostFilePath, openEmbeddedDatabase } from '../../service/departures/embedded.ts';
 import type { Sql } from '../../service/departures/sql.ts';
 
@@ -78,7 +79,10 @@ describe('the embedded database across processes', () => {
     host = await openEmbeddedDatabase(dataDir);
     await host.query('CREATE TABLE seats (trip text, n int)');
     const info = JSON.parse(readFileSync(hostFilePath(dataDir), 'utf8'));
-    expect(info).toMatchObject({ pid: process.pid, port: expect.any(Number), token: expect.any(String) });
+    expect(info).toMatchObject({ pid: process.pid, bridge: { path: path.join(dir, 'shared.bridge', `${process.pid}.sock`), token: expect.any(String) } });
+    expect(info.bridge.port).toBeUndefined(); // no TCP port where Unix sockets exist
+    expect(statSync(path.dirname(info.bridge.path)).mode & 0o777).toBe(0o700);
+    expect(statSync(info.bridge.path).isSocket()).toBe(true);
 
     const other = otherProcess(dataDir);
     expect(await other.run("INSERT INTO seats VALUES ('hampta', 4) RETURNING n")).toBe('[{"n":4}]');
@@ -91,14 +95,28 @@ describe('the embedded database across processes', () => {
     await host.close();
     host = undefined;
     expect(existsSync(hostFilePath(dataDir))).toBe(false);
+    expect(existsSync(info.bridge.path)).toBe(false);
+  });
+
+  it('puts the socket in a private folder of its own when DATA_DIR is too deep for a socket path', async () => {
+    const dataDir = path.join(dir, 'a-folder-name-long-enough'.repeat(4), 'pglite');
+    host = await openEmbeddedDatabase(dataDir);
+    const { bridge } = JSON.parse(readFileSync(hostFilePath(dataDir), 'utf8'));
+    expect(bridge.path.startsWith(tmpdir())).toBe(true);
+    expect(Buffer.byteLength(bridge.path)).toBeLessThanOrEqual(100);
+    expect(statSync(path.dirname(bridge.path)).mode & 0o777).toBe(0o700);
+    expect((await bridgeSql(bridge).query('SELECT 1 AS n')).rows).toEqual([{ n: 1 }]);
+    await host.close();
+    host = undefined;
+    expect(existsSync(path.dirname(bridge.path))).toBe(false);
   });
 
   it("keeps a bridge client's transaction apart from the host's own queries, and rolls back on failure", async () => {
     const dataDir = path.join(dir, 'isolation');
     host = await openEmbeddedDatabase(dataDir);
     await host.query('CREATE TABLE t (n int)');
-    const { port, token } = JSON.parse(readFileSync(hostFilePath(dataDir), 'utf8'));
-    const client = bridgeSql({ port, token });
+    const { bridge } = JSON.parse(readFileSync(hostFilePath(dataDir), 'utf8'));
+    const client = bridgeSql(bridge);
 
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
@@ -132,11 +150,11 @@ describe('the embedded database across processes', () => {
   it('returns the same values through the bridge as in process: dates, big integers, bytes', async () => {
     const dataDir = path.join(dir, 'values');
     host = await openEmbeddedDatabase(dataDir);
-    const { port, token } = JSON.parse(readFileSync(hostFilePath(dataDir), 'utf8'));
+    const { bridge } = JSON.parse(readFileSync(hostFilePath(dataDir), 'utf8'));
     const statement = "SELECT $1::timestamptz AS at, 12345678901234::bigint AS big, '\\x0102ff'::bytea AS bytes, count(*) AS n, $2::text AS text FROM pg_class";
     const params = [new Date('2030-06-10T04:30:00Z'), 'a "quoted" line\nand more'];
     const local = (await host.query(statement, params)).rows;
-    const remote = (await bridgeSql({ port, token }).query(statement, params)).rows;
+    const remote = (await bridgeSql(bridge).query(statement, params)).rows;
     expect(remote).toEqual(local);
     expect(remote[0]).toMatchObject({ at: new Date('2030-06-10T04:30:00Z'), text: 'a "quoted" line\nand more' });
   });
@@ -144,9 +162,9 @@ describe('the embedded database across processes', () => {
   it('refuses a client without the token', async () => {
     const dataDir = path.join(dir, 'token');
     host = await openEmbeddedDatabase(dataDir);
-    const { port } = JSON.parse(readFileSync(hostFilePath(dataDir), 'utf8'));
-    await expect(bridgeSql({ port, token: 'guessed' }).query('SELECT 1')).rejects.toThrow(/refused|closed|hung up/);
-    const socket = connect({ host: '127.0.0.1', port });
+    const { bridge } = JSON.parse(readFileSync(hostFilePath(dataDir), 'utf8'));
+    await expect(bridgeSql({ ...bridge, token: 'guessed' }).query('SELECT 1')).rejects.toThrow(/refused|closed|hung up/);
+    const socket = connect({ path: bridge.path });
     socket.write('{"id":1,"op":"query","text":"SELECT 1"}\n');
     const closed = await new Promise<string>((resolve) => {
       let got = '';

@@ -1,4 +1,5 @@
 /** The departure rules, the input shapes and the CSV format as pure functions. */
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { departuresToCsv, parseCsv, readDepartureCsv } from '../../service/departures/csv.ts';
 import { departureChanges, departureInput, inputIssues } from '../../service/departures/input.ts';
@@ -92,6 +93,56 @@ describe('CSV', () => {
     const [row] = readDepartureCsv(csv);
     const { id, ...rest } = departureInput.parse(row!.record);
     expect({ id, ...rest }).toEqual({ ...departure, priceInr: null });
+  });
+});
+
+describe('CSV cells a spreadsheet would run', () => {
+  const departure = (note: string | null): AdminDeparture => ({
+    id: 'sample-trek-2030-06-10',
+    tripSlug: 'sample-trek',
+    startDate: '2030-06-10',
+    endDate: '2030-06-11',
+    status: 'open',
+    priceInr: 18500,
+    seatsTotal: 12,
+    seatsLeft: 10,
+    note,
+    published: true,
+  });
+  /** The note cell as a spreadsheet reads it: after CSV unquoting. */
+  const exportedNote = (note: string) => parseCsv(departuresToCsv([departure(note)]))[1]!.cells[8];
+  const noteBack = (note: string) => departureInput.parse(readDepartureCsv(departuresToCsv([departure(note)]))[0]!.record).note;
+
+  it('exports a cell starting with = + - @, tab or carriage return behind a single quote (OWASP), and imports it back as written', () => {
+    for (const note of ['=HYPERLINK("https://evil.example","Seats")', '+91 98765 43210', '-2 seats held', '@SUM(A1:A9)', '=1+2']) {
+      expect(exportedNote(note), note).toBe(`'${note}`);
+      expect(noteBack(note), note).toBe(note);
+    }
+    expect(departuresToCsv([departure('=1+2')])).toContain(",'=1+2,yes\r\n");
+    for (const cell of ['\t=1+2', '\r=1+2']) expect(parseCsv(departuresToCsv([{ ...departure(null), id: cell }]))[1]!.cells[0]).toBe(`'${cell}`);
+    // A note that already starts with a quote before such a character keeps it: the export adds one, the import removes one.
+    expect(exportedNote("'=1+2")).toBe("''=1+2");
+    expect(noteBack("'=1+2")).toBe("'=1+2");
+    expect(exportedNote("'tis the season")).toBe("'tis the season");
+    expect(noteBack("'tis the season")).toBe("'tis the season");
+    // A hand-written file may neutralise cells the same way.
+    const [row] = readDepartureCsv("tripSlug,startDate,note\nsample-trek,2030-06-10,'=1+2\n");
+    expect(row!.record.note).toBe('=1+2');
+  });
+
+  it('never exports a cell a spreadsheet would run, and every note survives export and import', () => {
+    const text = fc.string({ unit: fc.constantFrom('=', '+', '-', '@', "'", '\t', '\r', ' ', 'a', '1', ',', '"', 'é'), maxLength: 8 });
+    fc.assert(
+      fc.property(text, (raw) => {
+        const csv = departuresToCsv([{ ...departure(raw), id: raw }]);
+        const [, record] = parseCsv(csv);
+        for (const cell of record!.cells) expect(cell).not.toMatch(/^[=+\-@\t\r]/);
+        const [row] = readDepartureCsv(csv);
+        expect(row!.record.id).toBe(raw);
+        expect(row!.record.note).toBe(raw);
+      }),
+      { numRuns: 2000 },
+    );
   });
 });
 

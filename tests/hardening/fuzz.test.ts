@@ -1,29 +1,40 @@
 /**
  * Fuzz: a few thousand random and malformed requests (tests/hardening/fuzz-requests.ts) over raw
  * TCP sockets and fetch against one local server, to pages, /v1, /api/bookings, /mcp, /agent/*
- * and /oauth/*. Whatever arrives:
+ * and /oauth/*, while malformed, oversized, HTTP-shaped and slow handshakes hit the embedded
+ * database's bridge (tests/departures/bridge-attacks.ts). Whatever arrives:
  *   - no 5xx, except the documented 502/503 of departures and bookings;
  *   - every /v1 answer is in the contract (openapi.json), errors in the one error shape, unless
  *     the request was not valid HTTP and Node's parser refused it (a plain-text 400, 405, 408,
  *     413 or 431 that closes the connection): a well-formed request never gets one of those;
  *   - every answer carries the security headers;
+ *   - the bridge closes every attack without answering it, and /v1/departures still reads the
+ *     database afterwards;
  *   - the server stays up, answers normally afterwards, and its memory stays flat: the live heap
  *     after a full collection (tests/hardening/heap-probe.ts) and, loosely, resident memory.
  * The /v1 quota is 120 a minute per client address; raw requests come from a spread of loopback
  * addresses (127.0.0.2 …), each its own client, so the API's answers are real ones, not 429s.
  */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { BridgeAddress } from '../../service/departures/bridge-wire.ts';
+import { hostFilePath } from '../../service/departures/embedded.ts';
 import { isApiPath } from '../../service/rules/index.ts';
 import { OpenApiContract } from '../helpers/openapi.ts';
 import { startServer, type RunningServer } from '../helpers/project.ts';
+import { attackArbitrary, sendAttack } from '../departures/bridge-attacks.ts';
 import { fuzzRequest, random, wireBody, type FuzzRequest } from './fuzz-requests.ts';
 import { rawExchange, serialize } from './raw-http.ts';
 
 const rawPerRound = 800;
 const fetchPerRound = 100;
 const concurrency = 24;
+/** Bridge attacks per round, eight at a time; one that sends no full line waits out the 5 s handshake limit. */
+const bridgeAttacksPerRound = 40;
 const seed = 20261122;
 /** Where the contract documents a 5xx: departures storage, and enquiry delivery. */
 const documented5xx = [/^\/v1\/departures(\/|\?|$)/, /^\/api\/bookings(\/|\?|$)/];
@@ -45,16 +56,23 @@ interface Exchange {
 
 let server: RunningServer;
 let contract: OpenApiContract;
+let dataDir: string;
+let bridge: BridgeAddress;
 
 beforeAll(async () => {
   const site = inject('fixtureSite');
   contract = OpenApiContract.fromSite(site);
   // The probe only adds a signal handler that reports memory; the server is otherwise as shipped.
   const probe = path.join(import.meta.dirname, 'heap-probe.ts');
-  server = await startServer(site, { NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --expose-gc --import=${probe}`.trim() });
+  dataDir = mkdtempSync(path.join(tmpdir(), 'fuzz-data-'));
+  server = await startServer(site, { DATA_DIR: dataDir, NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --expose-gc --import=${probe}`.trim() });
   await fetch(`${server.url}/v1/departures`); // opens the embedded store before the clock starts
+  bridge = JSON.parse(readFileSync(hostFilePath(path.join(dataDir, 'pglite')), 'utf8')).bridge;
 });
-afterAll(() => server?.stop());
+afterAll(async () => {
+  await server?.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+});
 
 interface Memory {
   /** Live heap and external memory after a full collection. */
@@ -135,6 +153,23 @@ async function round(roundSeed: number): Promise<Exchange[]> {
   return exchanges;
 }
 
+/** A round of attacks on the bridge: each must be closed without an answer. */
+async function attackBridge(roundSeed: number): Promise<string[]> {
+  const attacks = fc.sample(attackArbitrary, { seed: roundSeed, numRuns: bridgeAttacksPerRound });
+  const problems: string[] = [];
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: 8 }, async () => {
+      while (next < attacks.length) {
+        const index = next++;
+        const outcome = await sendAttack(bridge, attacks[index]!, 8_000);
+        if (outcome.received !== '' || !outcome.closed) problems.push(`bridge attack ${index} of round ${roundSeed}: ${JSON.stringify(outcome).slice(0, 200)}`);
+      }
+    }),
+  );
+  return problems;
+}
+
 const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
 
 function pathnameOf(target: string): string | null {
@@ -186,7 +221,8 @@ describe('random and malformed requests against one server', () => {
     // Rounds 1 and 2 are identical (nothing may accumulate per request); round 3 is fresh
     // (nothing may accumulate per distinct path, header or body either).
     for (const roundSeed of [seed, seed, seed + 1]) {
-      const exchanges = await round(roundSeed);
+      const [exchanges, bridgeProblems] = await Promise.all([round(roundSeed), attackBridge(roundSeed)]);
+      problems.push(...bridgeProblems);
       for (const x of exchanges) {
         problems.push(...problemsOf(x));
         for (const a of x.answers) statuses.set(a.status, (statuses.get(a.status) ?? 0) + 1);
@@ -203,6 +239,8 @@ describe('random and malformed requests against one server', () => {
     await home.arrayBuffer();
     const trips = await rawExchange(serialize('GET', '/v1/trips', [['Host', '127.0.0.1'], ['Connection', 'close']]), { port: server.port, localAddress: '127.0.9.9' });
     expect(trips.responses[0]?.status).toBe(200);
+    const departures = await rawExchange(serialize('GET', '/v1/departures', [['Host', '127.0.0.1'], ['Connection', 'close']]), { port: server.port, localAddress: '127.0.9.10' });
+    expect(departures.responses[0]?.status).toBe(200);
     expect(server.output()).not.toContain('[server]');
 
     // Live memory may not grow by 4 MiB between rounds: that is what keeping 4.5 KiB of each of
