@@ -73,6 +73,16 @@ describe('published catalogue', () => {
     }
   });
 
+  it("keeps each trip's daily distances within its stated total, and Hampta Pass's equal to it", () => {
+    for (const { trip, content } of catalogue.trips) {
+      if (content.distanceKm == null) continue;
+      const known = content.itinerary.map((d) => d.distanceKm ?? 0).reduce((a, b) => a + b, 0);
+      expect(known, trip.slug).toBeLessThanOrEqual(content.distanceKm);
+    }
+    const hampta = catalogue.trips.find((t) => t.trip.slug === 'hampta-pass-trek')!.content;
+    expect(hampta.itinerary.map((d) => d.distanceKm ?? 0).reduce((a, b) => a + b, 0)).toBe(hampta.distanceKm);
+  });
+
   it('applies the first-6,000 m rule to every peak', () => {
     for (const entry of source.peaks) {
       const record = catalogue.peaks.find((p) => p.id === entry.id)!;
