@@ -7,6 +7,8 @@ import type { PeakContent, PeakRecord, RoyaltySchedule } from '../../src/schemas
 import type { SiteSettings } from '../../src/schemas/site.ts';
 import type { Trip, TripContent } from '../../src/schemas/trip.ts';
 import { toPeakRecord } from './peaks.ts';
+import { onlyOwnPages, operatorDomains } from './references.ts';
+import { minimumSummitSeparationKm, summitsTooClose } from './summits.ts';
 
 export interface ContentEntry<T> {
   id: string;
@@ -56,6 +58,26 @@ export function tripPath(type: Trip['type'], slug: string): string {
 
 function fileOf(entry: ContentEntry<unknown>, folder: string, ext: string): string {
   return entry.filePath ?? `content/${folder}/${entry.id}.${ext}`;
+}
+
+/** Records that cite only the operator's own pages: a fact needs a source other than ourselves. */
+function independenceProblems(source: CatalogueSource, origin: string): string[] {
+  const own = operatorDomains(source.site, origin);
+  const owned = `only the operator's own pages (${own.join(', ')}); cite an independent source that states these facts (a journal, a mountaineering body, a government or park page, Wikipedia)`;
+  return [
+    ...source.peaks.filter((p) => onlyOwnPages(p.data.references, own)).map((p) => `${fileOf(p, 'peaks', 'yaml')}: field "references" lists ${owned}`),
+    ...source.trips.filter((t) => onlyOwnPages(t.data.sources, own)).map((t) => `${fileOf(t, 'trips', 'md')}: field "sources" lists ${owned}`),
+  ];
+}
+
+/** Two records on one spot: one of them has borrowed the other's (or the massif's) coordinates. */
+function summitProblems(source: CatalogueSource): string[] {
+  const located = source.peaks.flatMap((p) => (p.data.coordinates ? [{ id: p.id, coordinates: p.data.coordinates }] : []));
+  return summitsTooClose(located).map(({ a, b, km }) => {
+    const entry = source.peaks.find((p) => p.id === b.id)!;
+    const distance = km === 0 ? `the same coordinates (${a.coordinates.latitude}, ${a.coordinates.longitude})` : `coordinates only ${Math.round(km * 1000)} m from those`;
+    return `${fileOf(entry, 'peaks', 'yaml')}: field "coordinates" gives ${distance} of ${a.id}; two summits must be at least ${minimumSummitSeparationKm * 1000} m apart, so give each summit its own coordinates from a source, or leave the field out when no source gives them`;
+  });
 }
 
 export function buildCatalogue(source: CatalogueSource, siteUrl: string): Catalogue {
@@ -133,6 +155,8 @@ export function buildCatalogue(source: CatalogueSource, siteUrl: string): Catalo
       problems.push(`${fileOf(peak, 'peaks', 'yaml')}: field "operatorTrip" must be "${page.trip.slug}", because that expedition climbs this peak`);
     }
   }
+
+  problems.push(...independenceProblems(source, origin), ...summitProblems(source));
 
   if (problems.length > 0) {
     throw new CatalogueError(`The content has ${problems.length} problem(s):\n- ${problems.join('\n- ')}`);

@@ -1,7 +1,7 @@
 /**
- * The rules that turn an editor's peak record into the published Peak: royalty band and fee,
- * the first-6,000 m filter and the link to our expedition. One place, so the API, the dataset
- * file and the pages can never disagree.
+ * The rules that turn an editor's peak record into the published Peak: royalty band and fee
+ * (from the fee category and the schedule), the first-6,000 m filter and the link to our
+ * expedition. One place, so the API, the dataset file and the pages can never disagree.
  */
 import type { Peak, PeakContent, PeakRecord, RoyaltySchedule } from '../../src/schemas/peak.ts';
 import type { imfBands } from '../../src/schemas/vocabulary.ts';
@@ -34,8 +34,18 @@ export function isFirstSixThousanderCandidate(peak: PeakContent): boolean {
   );
 }
 
+/**
+ * The IMF fee for a party of two: the altitude band's fee, or the flat fee of the IMF's
+ * trekking-peak list, which has no band.
+ */
+export function imfFeeFor(peak: Pick<PeakContent, 'altitudeM' | 'feeCategory'>, royalty: RoyaltySchedule): { band: ImfBand | null; usdPartyOf2: number } {
+  if (peak.feeCategory === 'trekking-peak') return { band: null, usdPartyOf2: royalty.trekkingPeak.partyOf2 };
+  const band = imfBandFor(peak.altitudeM);
+  return { band, usdPartyOf2: royalty.partyOf2[band] };
+}
+
 export function toPeakRecord(id: string, peak: PeakContent, royalty: RoyaltySchedule, operatorUrl: string | null): PeakRecord {
-  const band = peak.royaltyExempt ? null : imfBandFor(peak.altitudeM);
+  const fee = imfFeeFor(peak, royalty);
   const resource: Peak = {
     id,
     name: peak.name,
@@ -44,8 +54,8 @@ export function toPeakRecord(id: string, peak: PeakContent, royalty: RoyaltySche
     region: peak.region,
     country: peak.country,
     technicalGrade: peak.technicalGrade,
-    imfBand: band,
-    imfRoyaltyUsdPartyOf2: band ? royalty.partyOf2[band] : null,
+    imfBand: fee.band,
+    imfRoyaltyUsdPartyOf2: fee.usdPartyOf2,
     openPeak: peak.openPeak,
     ...(peak.bestMonths ? { bestMonths: peak.bestMonths } : {}),
     typicalDurationDays: peak.typicalDurationDays ?? null,
@@ -58,15 +68,15 @@ export function toPeakRecord(id: string, peak: PeakContent, royalty: RoyaltySche
   return {
     ...resource,
     ...(peak.alternateNames ? { alternateNames: peak.alternateNames } : {}),
-    coordinates: peak.coordinates,
+    ...(peak.coordinates ? { coordinates: peak.coordinates } : {}),
     firstAscent: peak.firstAscent,
     references: peak.references,
-    ...(peak.royaltyNote ? { royaltyNote: peak.royaltyNote } : {}),
+    feeCategory: peak.feeCategory,
   };
 }
 
 /** The Peak resource of the API: the record without the dataset-only fields. */
 export function toPeakResource(record: PeakRecord): Peak {
-  const { alternateNames: _a, coordinates: _c, firstAscent: _f, references: _r, royaltyNote: _n, ...peak } = record;
+  const { alternateNames: _a, coordinates: _c, firstAscent: _f, references: _r, feeCategory: _fee, ...peak } = record;
   return peak;
 }

@@ -1,9 +1,14 @@
 /**
  * A trip as clean Markdown: the twin of its page at `<page path>.md`. Everything the page
- * says, in reading order: facts, overview, itinerary, fitness, inclusions, exclusions, gear,
- * live departures, price, how to enquire, FAQs and sources.
+ * says, in reading order: facts, overview, who it suits, the difficulty band, how to reach the
+ * start, itinerary, fitness, inclusions, exclusions, gear, live departures, price, how to
+ * enquire, FAQs and references.
  */
 import type { Catalogue, TripPage } from '../catalogue/index.ts';
+import { beginnerAnswer, difficultyMeaning } from '../catalogue/difficulty.ts';
+import { gettingThereText } from '../catalogue/getting-there.ts';
+import { hostOf, publisherOf } from '../catalogue/references.ts';
+import type { ItineraryDay } from '../../src/schemas/itinerary.ts';
 import { unavailableSentence, type LiveDepartures } from '../departures/live.ts';
 import { formatDate, formatDays, formatHours, formatInr, formatKm, formatMetres } from '../../src/lib/format.ts';
 import { departuresTable, enquiryLines, readAt, tableCell } from './departures.ts';
@@ -30,16 +35,31 @@ function facts(catalogue: Catalogue, page: TripPage): string[] {
   return rows.filter((row): row is [string, string] => row[1] !== undefined).map(([name, value]) => `- **${name}:** ${value}`);
 }
 
+/** A day's stage: its title, with the places added only when the title does not already name them. */
+export function stageName(d: Pick<ItineraryDay, 'title' | 'from' | 'to'>): string {
+  const named = (place: string) => d.title.toLowerCase().includes(place.toLowerCase());
+  if (d.from === d.to || (named(d.from) && named(d.to))) return d.title;
+  return `${d.title} (${d.from} to ${d.to})`;
+}
+
 function itinerary(page: TripPage): string[] {
   const days = page.content.itinerary;
   const lines = ['| Day | Stage | Altitude | Distance | Walking |', '| ---: | --- | --- | ---: | ---: |'];
   for (const d of days) {
     const altitude = d.startAltitudeM === d.endAltitudeM ? formatMetres(d.endAltitudeM) : `${formatMetres(d.startAltitudeM)} to ${formatMetres(d.endAltitudeM)}`;
-    lines.push(`| ${d.day} | ${tableCell(d.from === d.to ? d.title : `${d.title} (${d.from} to ${d.to})`)} | ${altitude} | ${d.distanceKm != null ? formatKm(d.distanceKm) : '–'} | ${d.walkingHours != null ? formatHours(d.walkingHours) : '–'} |`);
+    lines.push(`| ${d.day} | ${tableCell(stageName(d))} | ${altitude} | ${d.distanceKm != null ? formatKm(d.distanceKm) : '–'} | ${d.walkingHours != null ? formatHours(d.walkingHours) : '–'} |`);
   }
-  lines.push('');
-  for (const d of days) lines.push(`**Day ${d.day}: ${d.title}.** ${d.description.trim()}`, '');
+  lines.push('', 'Altitudes run from where the day starts to where the night is spent.', '');
+  for (const d of days) {
+    const high = d.highPoint ? ` High point: ${d.highPoint.name}, ${formatMetres(d.highPoint.altitudeM)}.` : '';
+    lines.push(`**Day ${d.day}: ${d.title}.** ${d.description.trim()}${high}`, '');
+    if (d.acclimatisationNote) lines.push(`> Acclimatisation: ${d.acclimatisationNote.trim()}`.replace(/\s*\n\s*/g, ' '), '');
+  }
   return lines;
+}
+
+function references(page: TripPage): string[] {
+  return page.content.sources.map((s, i) => `${i + 1}. ${s.title}. ${publisherOf(s)}. [${hostOf(s.url)}](${s.url})`);
 }
 
 function departuresSection(catalogue: Catalogue, page: TripPage, live: LiveDepartures, now: Date): string[] {
@@ -58,6 +78,9 @@ export function tripMarkdown(catalogue: Catalogue, page: TripPage, live: LiveDep
   lines.push('## Facts', '', ...facts(catalogue, page), '');
   lines.push('## Overview', '', trip.description.trim(), '');
   if (page.body.trim()) lines.push(page.body.trim(), '');
+  lines.push('## Is this for beginners?', '', beginnerAnswer(trip.difficulty, content.experience), '');
+  lines.push(`## What "${trip.difficulty}" means`, '', `${difficultyMeaning[trip.difficulty]}${trip.alpineGrade ? ` The climb itself is graded ${trip.alpineGrade} on the Alpine scale.` : ''}`, '');
+  lines.push('## How to reach the start', '', gettingThereText(content), '');
   lines.push('## Itinerary', '', ...itinerary(page));
   lines.push('## Fitness and experience', '', content.fitness.trim(), '', content.experience.trim(), '');
   lines.push('## What is included', '', ...list(content.inclusions), '');
@@ -71,7 +94,7 @@ export function tripMarkdown(catalogue: Catalogue, page: TripPage, live: LiveDep
   lines.push('## How to enquire', '', ...enquiryLines(catalogue, page), '');
   lines.push('## Questions people ask', '');
   for (const faq of content.faqs) lines.push(`### ${faq.question}`, '', faq.answer.trim(), '');
-  lines.push('## Sources', '', ...content.sources.map((s) => `- [${s.title}](${s.url})`), '');
+  lines.push('## Sources and references', '', `Altitudes, distances and walking times come from these references${trip.lastUpdated ? `, last checked on ${formatDate(trip.lastUpdated)}` : ''}.`, '', ...references(page), '');
   lines.push('---', '', `Page: ${trip.url} · JSON: ${catalogue.siteUrl}/v1/trips/${trip.slug} · Where the page and the API disagree on a number, the page is authoritative.`, '');
   return lines.join('\n');
 }

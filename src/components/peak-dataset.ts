@@ -20,7 +20,7 @@ export function peakDatasetCopy(catalogue: Catalogue) {
     licence: `Licence: Creative Commons Attribution 4.0 (CC-BY-4.0). You may copy, adapt and reuse the data, including commercially, if you credit it with this attribution and a link back:`,
     attribution: catalogue.attribution,
     firstSixThousander: `A "first 6,000 m candidate" is a peak on the open-peak list, at least 6,000 m high, graded ${grades[0]} to ${grades.at(-1)}, and climbable in ${normalLeaveWindowDays} days or fewer from the road-head town.`,
-    royalty: `The IMF royalty shown is for a team of two, in US dollars, from the IMF schedule in force since ${formatDate(catalogue.royalty.effectiveFrom)} (source: ${catalogue.royalty.source.title}). Peaks with no band are exempt from the IMF peak royalty.`,
+    royalty: `The IMF royalty shown is for a team of two, in US dollars, from the IMF schedule in force since ${formatDate(catalogue.royalty.effectiveFrom)} (source: ${catalogue.royalty.source.title}). Peaks with no band are on the IMF's trekking-peak list and pay its flat fee of US$${catalogue.royalty.trekkingPeak.partyOf2} for two (source: ${catalogue.royalty.trekkingPeak.source.title}).`,
   };
 }
 
@@ -31,8 +31,15 @@ export function firstAscentText(peak: PeakRecord): string {
 }
 
 export function coordinatesText(peak: PeakRecord): string {
+  if (!peak.coordinates) return 'Not given by our sources';
   const { latitude, longitude } = peak.coordinates;
   return `${latitude.toFixed(3)}° N, ${longitude.toFixed(3)}° E`;
+}
+
+/** The IMF fee in words: the band and its fee, or the flat fee of a trekking peak. */
+export function feeText(peak: PeakRecord): string {
+  const fee = peak.imfRoyaltyUsdPartyOf2 != null ? `US$${peak.imfRoyaltyUsdPartyOf2.toLocaleString('en-IN')} for two` : 'fee not published';
+  return peak.feeCategory === 'trekking-peak' ? `IMF trekking peak, flat fee ${fee}` : `${peak.imfBand} m band, ${fee}`;
 }
 
 const yesNo = (value: boolean | undefined) => (value ? 'yes' : 'no');
@@ -64,7 +71,7 @@ export function peakDataMarkdown(catalogue: Catalogue): string {
     '| Peak | Altitude | Range | Region | Grade | Open peak | IMF band | Royalty (USD, party of 2) | Best months | Typical days | First 6,000 m candidate | Our expedition |',
     '| --- | ---: | --- | --- | --- | --- | --- | ---: | --- | ---: | --- | --- |',
     ...peaks.map((p) =>
-      `| ${cell(p.name)} | ${formatMetres(p.altitudeM)} | ${cell(p.range)} | ${cell(p.region)} | ${p.technicalGrade} | ${yesNo(p.openPeak)} | ${p.imfBand ?? 'exempt'} | ${p.imfRoyaltyUsdPartyOf2 ?? '–'} | ${p.bestMonths?.join(', ') ?? '–'} | ${p.typicalDurationDays ?? '–'} | ${yesNo(p.firstSixThousanderCandidate)} | ${p.operatorUrl ? `[yes](${p.operatorUrl}.md)` : 'no'} |`,
+      `| ${cell(p.name)} | ${formatMetres(p.altitudeM)} | ${cell(p.range)} | ${cell(p.region)} | ${p.technicalGrade} | ${yesNo(p.openPeak)} | ${p.imfBand ?? 'trekking peak'} | ${p.imfRoyaltyUsdPartyOf2 ?? '–'} | ${p.bestMonths?.join(', ') ?? '–'} | ${p.typicalDurationDays ?? '–'} | ${yesNo(p.firstSixThousanderCandidate)} | ${p.operatorUrl ? `[yes](${p.operatorUrl}.md)` : 'no'} |`,
     ),
     '',
     '## How the derived columns are worked out',
@@ -82,7 +89,7 @@ export function peakDataMarkdown(catalogue: Catalogue): string {
     lines.push(`- Altitude: ${formatMetres(p.altitudeM)}; ${p.range}, ${p.region}, ${p.country}`);
     lines.push(`- Coordinates: ${coordinatesText(p)}`);
     lines.push(`- First ascent: ${firstAscentText(p)}`);
-    if (p.royaltyNote) lines.push(`- Royalty: ${p.royaltyNote}`);
+    lines.push(`- IMF fee: ${feeText(p)}`);
     lines.push(`- Last verified: ${formatDate(p.lastVerified)}`);
     lines.push(`- Sources: ${p.references.map((r) => `[${r.title}](${r.url})`).join('; ')}`, '');
   }

@@ -6,6 +6,10 @@ import type { Catalogue, TripPage } from '../../service/catalogue/index.ts';
 import type { Trip } from '../schemas/trip.ts';
 import { countOf, formatDays, formatInr, formatMetres } from '../lib/format.ts';
 import { byDifficultyThenLength, durationBands, finderOptions, tripDays } from './trip-finder.ts';
+import { difficultyMeaning } from '../../service/catalogue/difficulty.ts';
+
+/** The band meanings live with the catalogue, so trip pages and their twins quote the same text. */
+export { difficultyMeaning };
 
 export interface TripIndexCopy {
   path: string;
@@ -36,13 +40,6 @@ export const tripIndexCopy: Record<Trip['type'], TripIndexCopy> = {
     intro:
       'Guided climbs of Himalayan peaks from 5,000 m to over 6,000 m, with acclimatisation built into the itinerary, a 1:2 guide to climber ratio on summit day and groups of up to 8. Higher grades need a basic mountaineering course.',
   },
-};
-
-export const difficultyMeaning: Record<Trip['difficulty'], string> = {
-  Easy: 'Short days on good trails; suits fit beginners.',
-  Moderate: 'Longer days and some rough ground; fine for a first high-altitude trek with training.',
-  Difficult: 'Long days, high passes or snow, and steep loose ground; needs a previous trek.',
-  'Very Difficult': 'Glacier travel or summit climbs with technical sections; needs experience or a course.',
 };
 
 export function tripsOfType(catalogue: Catalogue, type: Trip['type']): TripPage[] {

@@ -6,6 +6,13 @@ export const siteSettings = z.object({
   operatorName: z.string().min(2),
   siteUrl: z.url({ error: 'must be the public origin, for example https://example.com' }),
   contactEmail: z.email({ error: 'must be an email address' }),
+  /**
+   * Web domains of the operator's own pages (the host of siteUrl always counts). A record whose
+   * only references are on these domains is refused: facts need an independent source.
+   */
+  operatorDomains: z
+    .array(z.string().regex(/^(?:[a-z0-9-]+\.)+[a-z]{2,}$/, { error: 'must be a bare domain such as example.com, without https:// or a path' }))
+    .optional(),
   serviceName: z.string().min(3),
   description: z.string().min(20),
   dataset: z.object({

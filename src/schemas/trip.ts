@@ -3,9 +3,8 @@
  * (`tripContent`: the same fields plus everything the trip page shows).
  */
 import { z } from 'astro/zod';
+import { acclimatisationBreaches, altitudeM, figuresOnlyInProse, itineraryDay } from './itinerary.ts';
 import { alpineGrades, difficulties, isoDate, reference, slug, tags, tripTypes } from './vocabulary.ts';
-
-const altitudeM = z.number().int({ error: 'must be a whole number of metres' }).min(0).max(8900);
 
 /** The Trip fields of the contract, in the order the contract lists them. */
 export const tripResource = z.object({
@@ -35,18 +34,6 @@ export const tripResource = z.object({
 });
 export type Trip = z.infer<typeof tripResource>;
 
-const itineraryDay = z.object({
-  day: z.number().int().min(1),
-  title: z.string().min(3),
-  from: z.string().min(2),
-  to: z.string().min(2),
-  startAltitudeM: altitudeM,
-  endAltitudeM: altitudeM,
-  distanceKm: z.number().min(0).max(60).optional(),
-  walkingHours: z.number().min(0).max(18).optional(),
-  description: z.string().min(20),
-});
-
 /** The frontmatter of `content/trips/<slug>.md`. The slug is the file name. */
 export const tripContent = tripResource
   .omit({ slug: true, url: true, markdownUrl: true, lastUpdated: true })
@@ -55,6 +42,7 @@ export const tripContent = tripResource
     lastUpdated: isoDate.optional(),
     distanceKm: z.number().min(0).max(400).optional(),
     base: z.string().optional(),
+    gettingThere: z.string().min(40).optional().describe('How to reach the start of the trip, from sources; the page says where day 1 begins when absent.'),
     fitness: z.string().min(20),
     experience: z.string().min(10),
     itinerary: z.array(itineraryDay).min(1),
@@ -80,9 +68,23 @@ export const tripContent = tripResource
     if (trip.durationDays != null && trip.durationDays !== trip.itinerary.length) {
       ctx.addIssue({ code: 'custom', path: ['durationDays'], message: `says ${trip.durationDays} days but the itinerary has ${trip.itinerary.length}` });
     }
-    const highest = Math.max(...trip.itinerary.flatMap((d) => [d.startAltitudeM, d.endAltitudeM]));
+    const highest = Math.max(...trip.itinerary.flatMap((d) => [d.startAltitudeM, d.endAltitudeM, d.highPoint?.altitudeM ?? 0]));
     if (trip.summitAltitudeM != null && trip.summitAltitudeM < highest) {
       ctx.addIssue({ code: 'custom', path: ['summitAltitudeM'], message: `is ${trip.summitAltitudeM} m but the itinerary reaches ${highest} m` });
     }
+    for (const { index, reason } of acclimatisationBreaches(trip.itinerary)) {
+      if (trip.itinerary[index]?.acclimatisationNote) continue;
+      ctx.addIssue({
+        code: 'custom',
+        path: ['itinerary', index, 'acclimatisationNote'],
+        message: `day ${index + 1} ${reason}. Add an acclimatisation night or a lower camp, or give the published reason in acclimatisationNote (see docs/editing-content.md)`,
+      });
+    }
+    trip.itinerary.forEach((day, index) => {
+      for (const field of figuresOnlyInProse(day)) {
+        const what = field === 'distanceKm' ? 'a distance' : 'a walking time';
+        ctx.addIssue({ code: 'custom', path: ['itinerary', index, field], message: `day ${index + 1}'s description gives ${what}, so the day needs ${field} too (the table, the chart and the API read the data, not the prose)` });
+      }
+    });
   });
 export type TripContent = z.infer<typeof tripContent>;

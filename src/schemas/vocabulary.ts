@@ -32,6 +32,12 @@ export const tags = [
 
 export const imfBands = ['<6500', '6501-7000', '7001+'] as const;
 
+/**
+ * How the Indian Mountaineering Foundation charges for a peak: `expedition` peaks pay the
+ * altitude-band fee, `trekking-peak`s (on the IMF's trekking-peak list) a flat fee.
+ */
+export const feeCategories = ['expedition', 'trekking-peak'] as const;
+
 export const departureStatuses = ['open', 'filling', 'sold_out', 'cancelled'] as const;
 
 /** A plain-language list of accepted values, for error messages and hints. */
@@ -48,7 +54,9 @@ export const isoDate = z.preprocess(
   z.iso.date({ error: (issue) => `"${String(issue.input)}" is not a real date; write it as YYYY-MM-DD, for example 2026-04-30` }),
 );
 
+/** A source of facts, published as a numbered reference: title, who publishes it, where. */
 export const reference = z.object({
   title: z.string().min(3),
+  publisher: z.string().min(2).optional().describe('Journal, body or site that publishes the source; the web address\'s host when absent.'),
   url: z.url({ error: 'must be a full web address starting with https://' }),
 });

@@ -59,4 +59,31 @@ describe('content validation at build time', () => {
     expect(result.status).not.toBe(0);
     expect(result.output).toContain('other-peak.yaml: field "operatorTrip" names "missing-trip"');
   });
+
+  it('refuses a night far above the last without a published reason, naming the day and the field', () => {
+    const result = brokenBuild('trips/sample-trek.md', (t) => t.replace('    endAltitudeM: 3900\n    description: Fixture day one', '    endAltitudeM: 4600\n    description: Fixture day one').replace('    startAltitudeM: 3900\n    endAltitudeM: 3500', '    startAltitudeM: 4600\n    endAltitudeM: 3500'));
+    expect(result.status).not.toBe(0);
+    expect(result.output).toContain('sample-trek');
+    expect(result.output).toContain('itinerary.0.acclimatisationNote');
+    expect(result.output).toContain('raises the sleeping altitude by 1100 m');
+  });
+
+  it('refuses a walking time written in a day\'s description but missing from its data', () => {
+    const result = brokenBuild('trips/sample-trek.md', (t) => t.replace('Fixture day one description text.', 'Fixture day one takes most groups 4 to 6 hours.'));
+    expect(result.status).not.toBe(0);
+    expect(result.output).toContain('itinerary.0.walkingHours');
+    expect(result.output).toContain('gives a walking time');
+  });
+
+  it('refuses two peaks on the same coordinates, naming the file', () => {
+    const result = brokenBuild('peaks/other-peak.yaml', (t) => t.replace('coordinates: { latitude: 30.5, longitude: 79.5 }', 'coordinates: { latitude: 33.5, longitude: 77.5 }'));
+    expect(result.status).not.toBe(0);
+    expect(result.output).toContain('field "coordinates" gives the same coordinates (33.5, 77.5)');
+  });
+
+  it("refuses a peak whose only references are the operator's own pages", () => {
+    const result = brokenBuild('peaks/other-peak.yaml', (t) => t.replace('url: https://example.org/other-peak', 'url: https://theverticaltribe.com/peak-data/'));
+    expect(result.status).not.toBe(0);
+    expect(result.output).toContain('other-peak.yaml: field "references" lists only the operator\'s own pages');
+  });
 });

@@ -1,9 +1,11 @@
 /**
  * The published catalogue itself: counts, coverage, cross-links and the facts every record
- * must carry (coordinates in the Indian Himalaya, a first ascent or an explicit unknown, a reference).
+ * must carry (own coordinates in the Indian Himalaya or none, a first ascent or an explicit
+ * unknown, an independent reference, the right IMF fee, distances that add up).
  */
 import { describe, expect, it } from 'vitest';
 import { isFirstSixThousanderCandidate } from '../../service/catalogue/peaks.ts';
+import { isOwnPage, operatorDomains } from '../../service/catalogue/references.ts';
 import { difficulties } from '../../src/schemas/vocabulary.ts';
 import { loadCatalogue, readContent, realContent } from '../helpers/content.ts';
 
@@ -38,16 +40,47 @@ describe('published catalogue', () => {
     expect(operated.map((p) => p.id).sort()).toEqual(expeditions.map((t) => t.content.peak).sort());
   });
 
-  it('gives every peak coordinates inside the Indian Himalaya, a first ascent or an explicit unknown, and a reference', () => {
+  it('gives every peak its own coordinates inside the Indian Himalaya (or none), a first ascent or an explicit unknown, and a reference', () => {
     for (const peak of catalogue.peaks) {
-      expect(peak.coordinates.latitude, peak.id).toBeGreaterThanOrEqual(26);
-      expect(peak.coordinates.latitude, peak.id).toBeLessThanOrEqual(37);
-      expect(peak.coordinates.longitude, peak.id).toBeGreaterThanOrEqual(72);
-      expect(peak.coordinates.longitude, peak.id).toBeLessThanOrEqual(97);
+      if (peak.coordinates) {
+        expect(peak.coordinates.latitude, peak.id).toBeGreaterThanOrEqual(26);
+        expect(peak.coordinates.latitude, peak.id).toBeLessThanOrEqual(37);
+        expect(peak.coordinates.longitude, peak.id).toBeGreaterThanOrEqual(72);
+        expect(peak.coordinates.longitude, peak.id).toBeLessThanOrEqual(97);
+      }
       expect(peak.firstAscent === 'unknown' || typeof peak.firstAscent === 'object', peak.id).toBe(true);
       expect(peak.references.length, peak.id).toBeGreaterThanOrEqual(1);
       expect(peak.country).toBe('India');
     }
+    const located = catalogue.peaks.filter((p) => p.coordinates);
+    expect(new Set(located.map((p) => `${p.coordinates!.latitude},${p.coordinates!.longitude}`)).size).toBe(located.length);
+  });
+
+  it('cites something other than the operator for every peak and trip', () => {
+    const own = operatorDomains(catalogue.site);
+    for (const peak of catalogue.peaks) expect(peak.references.some((r) => !isOwnPage(r.url, own)), peak.id).toBe(true);
+    for (const { trip, content } of catalogue.trips) expect(content.sources.some((r) => !isOwnPage(r.url, own)), trip.slug).toBe(true);
+  });
+
+  it('charges the IMF trekking-peak fee to trekking peaks and the band fee to the rest', () => {
+    for (const peak of catalogue.peaks) {
+      if (peak.feeCategory === 'trekking-peak') {
+        expect(peak.imfBand, peak.id).toBeNull();
+        expect(peak.imfRoyaltyUsdPartyOf2, peak.id).toBe(catalogue.royalty.trekkingPeak.partyOf2);
+      } else {
+        expect(peak.imfRoyaltyUsdPartyOf2, peak.id).toBe(catalogue.royalty.partyOf2[peak.imfBand!]);
+      }
+    }
+  });
+
+  it("keeps each trip's daily distances within its stated total, and Hampta Pass's equal to it", () => {
+    for (const { trip, content } of catalogue.trips) {
+      if (content.distanceKm == null) continue;
+      const known = content.itinerary.map((d) => d.distanceKm ?? 0).reduce((a, b) => a + b, 0);
+      expect(known, trip.slug).toBeLessThanOrEqual(content.distanceKm);
+    }
+    const hampta = catalogue.trips.find((t) => t.trip.slug === 'hampta-pass-trek')!.content;
+    expect(hampta.itinerary.map((d) => d.distanceKm ?? 0).reduce((a, b) => a + b, 0)).toBe(hampta.distanceKm);
   });
 
   it('applies the first-6,000 m rule to every peak', () => {
