@@ -131,4 +131,12 @@ describe('metadata', () => {
     }
     expect(renderAuthMd({ ...input, anonymousEnabled: false })).toContain('anonymous_not_enabled');
   });
+
+  it('tells agents that anonymous registration has no consent step and its claim is optional', () => {
+    const md = renderAuthMd(input);
+    expect(md).toContain('use `anonymous`. No consent step');
+    expect(md).toContain('exchanges for an access token at once');
+    expect(md).toContain('## Step 4: Claim (required when `status` is `pending`; optional for anonymous)');
+    expect(md).not.toMatch(/anonymous`?\. A person confirms/);
+  });
 });
