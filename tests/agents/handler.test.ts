@@ -95,11 +95,13 @@ describe('MCP client in process', () => {
       expect(tool.outputSchema, tool.name).toBeDefined();
     }
     const listTrips = tools.find((t) => t.name === 'list_trips');
+    // The JSON type of each filter, or the same text the query string takes (tests/agents/mcp-parity.test.ts).
     expect(listTrips?.inputSchema.properties).toMatchObject({
       type: { type: 'string', enum: ['trek', 'expedition'] },
-      maxPriceInr: { type: 'integer', minimum: 1 },
+      difficulty: { type: 'string', pattern: expect.stringContaining('[Ee][Aa][Ss][Yy]') },
+      maxPriceInr: { anyOf: [{ type: 'integer', minimum: 1 }, { type: 'string' }] },
     });
-    expect(tools.find((t) => t.name === 'list_peaks')?.inputSchema.properties).toMatchObject({ openPeak: { type: 'boolean' } });
+    expect(tools.find((t) => t.name === 'list_peaks')?.inputSchema.properties).toMatchObject({ openPeak: { anyOf: [{ type: 'boolean' }, { type: 'string', enum: ['true', 'false'] }] } });
     expect(tools.find((t) => t.name === 'get_trip')?.inputSchema.required).toEqual(['slug']);
 
     const departures = await client.callTool({ name: 'list_departures', arguments: {} });
