@@ -10,7 +10,7 @@
 import { AssertionRefused, refusalOf } from './assertions.ts';
 import { overLimit, type AgentAuthDeps, type ClientContext } from './deps.ts';
 import { guarded } from './guard.ts';
-import { agentAuthPaths, claimGrantType, jwtBearerGrant, lifetimes, publicReadScope, resourceAudiences } from './metadata.ts';
+import { agentAuthPaths, claimGrantType, jwtBearerGrant, lifetimes, publicReadScope, tokenResources } from './metadata.ts';
 import { methodNotAllowed, oauthError, oauthJson } from './oauth-response.ts';
 import type { Registration } from './registry.ts';
 import { readForm } from './request-body.ts';
@@ -36,8 +36,8 @@ async function jwtBearer(form: Map<string, string>, deps: AgentAuthDeps): Promis
   const assertion = form.get('assertion');
   if (!assertion) return oauthError('invalid_request', 'The jwt-bearer grant needs an "assertion" (the identity_assertion from registration).');
   const resource = form.get('resource');
-  if (resource !== undefined && !resourceAudiences(deps.siteUrl).includes(resource)) {
-    return oauthError('invalid_target', `The only resource here is ${deps.siteUrl}.`);
+  if (resource !== undefined && !tokenResources(deps.siteUrl).includes(resource)) {
+    return oauthError('invalid_target', `The resources here are ${deps.siteUrl} and ${deps.siteUrl}${agentAuthPaths.mcp}.`);
   }
   const scope = form.get('scope');
   if (scope !== undefined && scope.split(' ').some((s) => s && s !== publicReadScope)) {

@@ -1,13 +1,16 @@
 /** Markdown responses for agents: the media type, `Vary: Accept` and a token estimate. */
+import { markdownTokensHeader } from './tokens.ts';
+
+export const markdownMediaType = 'text/markdown; charset=utf-8';
+
 export function markdownResponse(markdown: string, init: { status?: number; cacheControl?: string } = {}): Response {
   return new Response(markdown, {
     status: init.status ?? 200,
     headers: {
-      'Content-Type': 'text/markdown; charset=utf-8',
+      'Content-Type': markdownMediaType,
       Vary: 'Accept',
       'Cache-Control': init.cacheControl ?? 'public, max-age=300',
-      // Roughly four characters a token, as Markdown-for-agents readers expect.
-      'X-Markdown-Tokens': String(Math.ceil(markdown.length / 4)),
+      ...markdownTokensHeader(markdown),
     },
   });
 }

@@ -5,6 +5,7 @@
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createAgentAuthLimiters } from '../../service/agent-auth/deps.ts';
+import { jwtBearerGrant } from '../../service/agent-auth/metadata.ts';
 import { claims, header, siteUrl, startHarness, type Harness } from './harness.ts';
 import { startIdentityProvider, type IdentityProvider } from './identity-provider.ts';
 
@@ -58,6 +59,14 @@ describe('ID-JAG registration', () => {
     const credential = await h.credential(token.access_token);
     expect(credential.status).toBe(200);
     expect(await credential.json()).toMatchObject({ active: true, registration_id: registration.registration_id, scope: 'public.read' });
+  });
+
+  it('exchanges for the MCP endpoint as resource too (its own protected resource metadata names it), and for nothing else', async () => {
+    const { identity_assertion } = await registerWithIdJag();
+    const forMcp = await h.token({ grant_type: jwtBearerGrant, assertion: identity_assertion, resource: `${siteUrl}/mcp` });
+    expect(forMcp.status).toBe(200);
+    const elsewhere = await h.token({ grant_type: jwtBearerGrant, assertion: identity_assertion, resource: `${siteUrl}/v2` });
+    expect(await elsewhere.json()).toMatchObject({ error: 'invalid_target' });
   });
 
   it('refreshes by exchanging the same assertion again, until it expires', async () => {
