@@ -12,7 +12,9 @@ import { agentGuidance, agentInstructionsMarkdown } from '../../service/agents/g
 import { buildLlmsFull } from '../../service/agents/llms-full.ts';
 import { buildLlmsTxt } from '../../service/agents/llms-txt.ts';
 import { buildPeakDataset, peakDatasetFile } from '../../service/agents/peak-dataset.ts';
-import { aiCrawlers, buildRobotsTxt } from '../../service/agents/robots.ts';
+import { aiCrawlers, buildRobotsTxt, userDrivenAgents } from '../../service/agents/robots.ts';
+import { renderAuthMd } from '../../service/agent-auth/auth-md.ts';
+import { robotsAllows } from './robots-rules.ts';
 import { buildDiscoveryServerCard, buildServerCard } from '../../service/agents/server-card.ts';
 import { skillSummaries } from '../../service/agents/skill-list.ts';
 import { buildSkillsIndex, skillMarkdown, skills } from '../../service/agents/skills.ts';
@@ -130,10 +132,24 @@ describe.each(Object.entries(catalogues))('agent files from the %s content', (_,
     expect(text).toContain('Sitemap: https://example.test/sitemap-index.xml');
     expect(text).toMatch(/^User-agent: \*\nAllow: \//m);
     for (const bot of ['GPTBot', 'ChatGPT-User', 'Google-Extended', 'CCBot', 'anthropic-ai', 'Claude-Web', 'Bytespider', 'PerplexityBot', 'cohere-ai', 'Applebot-Extended', 'Amazonbot', 'meta-externalagent', 'FacebookBot', 'omgilibot', 'Diffbot']) {
-      expect(aiCrawlers).toContain(bot);
+      expect([...aiCrawlers, ...userDrivenAgents]).toContain(bot);
       expect(text).toContain(`User-agent: ${bot}\n`);
     }
     expect(text).toMatch(/^Content-Signal: search=yes, ai-input=yes, ai-train=no$/m);
+  });
+
+  it('robots.txt lets the agents that act for a person reach the endpoints auth.md sends them to, and keeps crawlers off', () => {
+    const text = buildRobotsTxt(catalogue);
+    const authMd = renderAuthMd({ siteUrl: catalogue.siteUrl, resourceName: 'Catalogue', anonymousEnabled: true, trustedIssuers: [] });
+    const told = [...new Set([...authMd.matchAll(/^\s*POST (https?:\/\/\S+)/gm)].map((m) => new URL(m[1] ?? '').pathname))];
+    expect(told).toEqual(expect.arrayContaining(['/agent/auth', '/agent/identity', '/agent/identity/claim', '/oauth/token', '/oauth/revoke']));
+    for (const agent of ['Claude-User', 'ChatGPT-User', 'Perplexity-User']) {
+      for (const path of [...told, '/api/bookings', '/agent/claim']) expect(robotsAllows(text, agent, path), `${agent} ${path}`).toBe(true);
+    }
+    for (const crawler of ['GPTBot', 'ClaudeBot', 'SomeSearchBot']) {
+      for (const path of told) expect(robotsAllows(text, crawler, path), `${crawler} ${path}`).toBe(false);
+      expect(robotsAllows(text, crawler, '/treks/sample-trek')).toBe(true);
+    }
   });
 });
 
