@@ -3,13 +3,14 @@
  * Markdown response, so an agent can budget its context before reading the body. Every Markdown
  * response carries it, computed here from the exact text sent.
  *
- * The estimate is one token per four characters (Unicode code points), rounded up: the usual rule
- * of thumb for English text with current byte-pair tokenizers. It is not the count of any one
- * tokenizer; docs/architecture.md records how it compares with two real ones on this site's pages.
+ * The estimate is one token per 3.2 characters (Unicode code points), rounded up. The usual rule
+ * of thumb, four characters a token, undercounts this site's Markdown (tables, prices, dates,
+ * links) by up to a third; 3.2 puts the estimate within about a fifth of two real tokenizers
+ * either way (docs/architecture.md, scripts/agent-interop.ts). It is not any one tokenizer's count.
  */
 export const markdownTokensHeaderName = 'X-Markdown-Tokens';
 
-const charactersPerToken = 4;
+const charactersPerToken = 3.2;
 
 export function markdownTokenCount(markdown: string): number {
   let codePoints = 0;

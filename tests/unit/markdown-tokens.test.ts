@@ -16,15 +16,16 @@ import { loadCatalogue } from '../helpers/content.ts';
 const catalogue = loadCatalogue();
 
 describe('the token estimate', () => {
-  it('is one token per four characters, rounded up, counting characters rather than UTF-16 units or bytes', () => {
+  it('is one token per 3.2 characters, rounded up, counting characters rather than UTF-16 units or bytes', () => {
     expect(markdownTokenCount('')).toBe(0);
-    expect(markdownTokenCount('abcd')).toBe(1);
-    expect(markdownTokenCount('abcde')).toBe(2);
-    // Four astral characters are eight UTF-16 units and sixteen bytes, but four characters.
-    expect(markdownTokenCount('🏔'.repeat(4))).toBe(1);
-    expect('🏔'.repeat(4).length).toBe(8);
-    expect(markdownTokenCount('हिमालय')).toBe(Math.ceil([...'हिमालय'].length / 4));
-    expect(markdownTokensHeader('# Title\n')).toEqual({ [markdownTokensHeaderName]: '2' });
+    expect(markdownTokenCount('abc')).toBe(1);
+    expect(markdownTokenCount('abcd')).toBe(2);
+    expect(markdownTokenCount('x'.repeat(32))).toBe(10);
+    // Sixteen astral characters are 32 UTF-16 units and 64 bytes, but sixteen characters.
+    expect('🏔'.repeat(16).length).toBe(32);
+    expect(markdownTokenCount('🏔'.repeat(16))).toBe(5);
+    expect(markdownTokenCount('हिमालय')).toBe(Math.ceil([...'हिमालय'].length / 3.2));
+    expect(markdownTokensHeader('# Title\n')).toEqual({ [markdownTokensHeaderName]: '3' });
   });
 });
 
@@ -47,7 +48,7 @@ describe('Markdown responses', () => {
       expect(header).toBe(expected);
     }
     const notFound = markdownResponse('# Not found\n', { status: 404 });
-    expect(notFound.headers.get('x-markdown-tokens')).toBe('3');
+    expect(notFound.headers.get('x-markdown-tokens')).toBe('4');
   });
 
   it('published Markdown files (agent instructions, skills) and only those', async () => {
