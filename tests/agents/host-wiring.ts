@@ -18,6 +18,8 @@ export const awaitingHost = {
   } as Record<string, string>,
   /** Paths whose media type the hosts must take from mediaTypeOverrides() instead of extensionlessMediaTypes(). */
   mediaTypes: ['/ai-catalog.json', '/.well-known/ai-catalog.json', '/.well-known/mcp/server-card'],
+  /** Pages Astro renders per request, answered as bare `text/html` until the hosts apply htmlContentType (service/http/html.ts). */
+  htmlCharset: ['/treks', '/expeditions', '/treks/sample-trek', '/departures', '/peak-data', '/agent/claim'],
 };
 
 export function servedYet(path: string): boolean {

@@ -11,7 +11,8 @@ import type { RunningServer } from '../helpers/project.ts';
 import { startBuiltSite } from './built-site.ts';
 import { aiCatalogSchema, apiCatalogSchema, problems, serverCardSchema, skillsIndexSchema } from './shapes.ts';
 import { checkLlmsTxt, linksOf } from './llms-txt-structure.ts';
-import { servedYet } from './host-wiring.ts';
+import { htmlContentType } from '../../service/http/html.ts';
+import { awaitingHost, servedYet } from './host-wiring.ts';
 
 let server: RunningServer;
 beforeAll(async () => {
@@ -78,6 +79,15 @@ describe('discovery from HTML', () => {
       const html = await (await get(path)).text();
       expect(html, path).toContain('<link rel="ai-catalog" type="application/ai-catalog+json" href="/.well-known/ai-catalog.json">');
     }
+  });
+
+  it('names the charset of every HTML answer, static or rendered per request', async () => {
+    const pages = ['/', '/treks', '/expeditions', '/treks/sample-trek', '/departures', '/developers', '/peak-data', '/agent/claim', '/no-such-page'];
+    for (const path of pages.filter((p) => !awaitingHost.htmlCharset.includes(p))) {
+      expect((await get(path)).headers.get('content-type'), path).toBe('text/html; charset=utf-8');
+    }
+    // Until the hosts pass Astro's answers through htmlContentType (service/http/html.ts).
+    for (const path of awaitingHost.htmlCharset) expect(htmlContentType((await get(path)).headers.get('content-type')), path).toBe('text/html; charset=utf-8');
   });
 });
 
