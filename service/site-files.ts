@@ -1,7 +1,7 @@
 /**
  * The machine-readable files the site publishes, declared once: the service index lists them,
  * llms.txt links them, the request rules give them CORS and cache headers, the Node host takes
- * the media types of extension-less ones from here, and tests fetch every one.
+ * the media types their extensions do not tell from here, and tests fetch every one.
  */
 import { skillPath, skillSummaries } from './agents/skill-list.ts';
 
@@ -23,6 +23,11 @@ export interface SiteFile {
 /** RFC 9727: the API catalog is a linkset with the RFC's profile. */
 export const apiCatalogMediaType = 'application/linkset+json; profile="https://www.rfc-editor.org/info/rfc9727"';
 export const serverCardMediaType = 'application/mcp-server-card+json';
+/** The AI Catalog's own media type, which its serving guide asks for. */
+export const aiCatalogMediaType = 'application/ai-catalog+json';
+
+/** Where the AI Catalog is advertised from HTML heads (`<link rel="ai-catalog">`) and Link headers. */
+export const aiCatalogLink = { rel: 'ai-catalog', href: '/.well-known/ai-catalog.json', type: aiCatalogMediaType } as const;
 
 export const siteFiles: SiteFile[] = [
   { path: '/llms.txt', title: 'llms.txt', description: 'Guide for language models: what the site is and links to every Markdown page, the API and the dataset.', mediaType: 'text/plain; charset=utf-8', essential: true },
@@ -33,9 +38,11 @@ export const siteFiles: SiteFile[] = [
   { path: '/peak-data/peaks.json', title: 'Peak dataset', description: 'The full peak dataset (CC-BY-4.0): every peak with coordinates, first ascent and references, and the royalty schedule.', mediaType: 'application/json', essential: true },
   { path: '/departures.md', title: 'Departures', description: 'Live departures as Markdown: the fallback when the JSON API cannot be used.', mediaType: 'text/markdown; charset=utf-8', live: true },
   { path: '/api-catalog', title: 'API catalog', description: 'RFC 9727 API catalog (linkset) pointing at the API, its description, documentation and status.', mediaType: apiCatalogMediaType, aliases: ['/.well-known/api-catalog'] },
-  { path: '/ai-catalog.json', title: 'AI catalog', description: 'AI Catalog of what agents can use here: the API, the MCP server, the peak dataset and the skills.', mediaType: 'application/json' },
-  { path: '/mcp/server-card.json', title: 'MCP server card (JSON)', description: 'MCP server card for the streamable HTTP endpoint at /mcp.', mediaType: 'application/json', aliases: ['/.well-known/mcp/server-card.json'] },
+  { path: '/ai-catalog.json', title: 'AI catalog', description: 'AI Catalog of what agents can use here: the API, the MCP server, the peak dataset and the skills.', mediaType: aiCatalogMediaType, aliases: [aiCatalogLink.href] },
+  // Two documents: the card as its specification defines it (no capabilities, no extra members),
+  // and the discovery card scanners probe at .well-known, which adds serverInfo, transport and capabilities.
   { path: '/mcp/server-card', title: 'MCP server card', description: 'The MCP server card at the location its specification recommends (<endpoint>/server-card).', mediaType: serverCardMediaType },
+  { path: '/.well-known/mcp/server-card.json', title: 'MCP server card with capabilities', description: 'The MCP server card for /mcp with the server\'s capabilities and transport, where discovery scanners look.', mediaType: 'application/json', aliases: ['/.well-known/mcp/server-card', '/mcp/server-card.json'] },
   { path: '/agent-skills/index.json', title: 'Agent skills index', description: 'Agent Skills discovery index (v0.2.0) with the SHA-256 digest of every SKILL.md.', mediaType: 'application/json', aliases: ['/.well-known/agent-skills/index.json'] },
   ...skillSummaries.map((skill) => ({
     path: skillPath(skill.name),
@@ -47,6 +54,7 @@ export const siteFiles: SiteFile[] = [
   { path: '/auth.md', title: 'Agent registration', description: 'Agent registration instructions (optional: the public API needs no credential).', mediaType: 'text/markdown; charset=utf-8', live: true },
   // Agent registration discovery (service/agent-auth), answered per request from the running origin.
   { path: '/.well-known/oauth-protected-resource', title: 'Protected resource metadata', description: 'RFC 9728 metadata of the site as a protected resource: the resource, its one scope and its authorization server.', mediaType: 'application/json', live: true },
+  { path: '/.well-known/oauth-protected-resource/mcp', title: 'Protected resource metadata of /mcp', description: 'RFC 9728 path-aware metadata of the MCP endpoint as a protected resource (it needs no token either).', mediaType: 'application/json', live: true },
   { path: '/.well-known/oauth-authorization-server', title: 'Authorization server metadata', description: 'RFC 8414 metadata of the optional agent registration: endpoints, grant types and the agent_auth block.', mediaType: 'application/json', aliases: ['/.well-known/openid-configuration'], live: true },
   { path: '/.well-known/jwks.json', title: 'Signing keys', description: 'Public keys (JWK Set) of the tokens the site signs for registered agents.', mediaType: 'application/jwk-set+json', live: true },
   { path: '/sitemap-index.xml', title: 'Sitemap', description: 'Sitemap index of every page.', mediaType: 'application/xml' },
@@ -62,17 +70,41 @@ export function siteFileByPath(path: string): SiteFile | undefined {
   return siteFiles.find((file) => file.path === path || file.aliases?.includes(path));
 }
 
+/** The type a static host gives a file for its extension, without parameters. */
+const typeByExtension: Record<string, string> = { json: 'application/json', md: 'text/markdown', txt: 'text/plain', xml: 'application/xml' };
+
+function essence(mediaType: string): string {
+  return mediaType.split(';')[0]?.trim().toLowerCase() ?? '';
+}
+
+function builtPaths(): { path: string; mediaType: string; extension: string | null }[] {
+  // Live files are answered by their routes, which set their own media type.
+  return siteFiles
+    .filter((file) => !file.live)
+    .flatMap((file) =>
+      [file.path, ...(file.aliases ?? [])].map((path) => {
+        const name = path.slice(path.lastIndexOf('/') + 1);
+        return { path, mediaType: file.mediaType, extension: name.includes('.') ? name.slice(name.lastIndexOf('.') + 1) : null };
+      }),
+    );
+}
+
 /** Media types of published files whose names carry no extension, for static file servers. */
 export function extensionlessMediaTypes(): Record<string, string> {
-  const types: Record<string, string> = {};
-  for (const file of siteFiles) {
-    // Live files are answered by their routes, which set their own media type.
-    if (file.live) continue;
-    for (const path of [file.path, ...(file.aliases ?? [])]) {
-      if (!path.slice(path.lastIndexOf('/') + 1).includes('.')) types[path] = file.mediaType;
-    }
-  }
-  return types;
+  return Object.fromEntries(builtPaths().filter((p) => p.extension === null).map((p) => [p.path, p.mediaType]));
+}
+
+/**
+ * Every built file whose media type a static host cannot take from its extension: those without
+ * one, and those whose type is more specific than the extension's (`ai-catalog.json` is
+ * `application/ai-catalog+json`). What the hosts should give `StaticFiles` and vercel.json.
+ */
+export function mediaTypeOverrides(): Record<string, string> {
+  return Object.fromEntries(
+    builtPaths()
+      .filter((p) => p.extension === null || (typeByExtension[p.extension] !== undefined && essence(p.mediaType) !== typeByExtension[p.extension]))
+      .map((p) => [p.path, p.mediaType]),
+  );
 }
 
 /** Built once per deploy, so an hour of caching is safe; live files set their own policy. */
@@ -81,15 +113,15 @@ export const agentFileCacheControl = 'public, max-age=3600';
 /**
  * Headers of a published file for any client, browsers on other origins included: CORS for
  * GET, caching, and on the API catalog the Link that RFC 9727 asks HEAD to return. Files
- * without an extension also get their media type here, which static hosts cannot guess
+ * whose extension does not tell their media type get it here, which static hosts cannot guess
  * (vercel.json names it too). Null when the path is not a published file.
  */
 export function agentFileHeaders(pathname: string): Record<string, string> | null {
   const file = siteFileByPath(pathname);
   if (!file) return null;
-  const extensionless = extensionlessMediaTypes()[pathname];
+  const override = mediaTypeOverrides()[pathname];
   return {
-    ...(extensionless ? { 'Content-Type': extensionless } : {}),
+    ...(override ? { 'Content-Type': override } : {}),
     'Access-Control-Allow-Origin': '*',
     'Access-Control-Allow-Methods': 'GET, HEAD, OPTIONS',
     'Access-Control-Allow-Headers': 'Accept, If-None-Match',

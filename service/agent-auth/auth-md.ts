@@ -29,7 +29,7 @@ export function renderAuthMd(input: MetadataInput): string {
     `1. **You can get an ID-JAG for the user from a trusted identity provider** (${issuers}): use \`identity_assertion\` with \`${idJagAssertionType}\`. No person needs to confirm here.`,
     '2. **You only have the user\'s email address**: use `identity_assertion` with `verified_email`. A person confirms on this site\'s claim page (no email is sent).',
     input.anonymousEnabled
-      ? '3. **You have neither**: use `anonymous`. A person confirms on this site\'s claim page.'
+      ? '3. **You have neither**: use `anonymous`. No consent step: the answer\'s `identity_assertion` exchanges for an access token at once. Its `claim` block is optional: a person may attach the registration later.'
       : '3. Anonymous registration is switched off here (`anonymous_not_enabled`).',
   ];
 
@@ -54,6 +54,11 @@ GET ${at(agentAuthPaths.authorizationServer)}
 - \`resource\` is \`${prm.resource}\`: the audience (\`aud\`) of any assertion you mint, and the \`resource\` you exchange for.
 - \`resource_name\` is "${prm.resource_name}"; the only scope is \`${publicReadScope}\`, sent as a header Bearer token.
 - \`issuer\` is \`${as.issuer}\`; \`token_endpoint\` is \`${as.token_endpoint}\`; \`revocation_endpoint\` is \`${as.revocation_endpoint}\`; keys are at \`${as.jwks_uri}\`.
+- The same authorization server metadata is also at \`${at(agentAuthPaths.openidConfiguration)}\`, for clients
+  that only look there. It is OAuth metadata (RFC 8414), not an OpenID Provider's: this site issues no
+  ID tokens, so \`subject_types_supported\` and \`id_token_signing_alg_values_supported\` are absent on purpose.
+- The MCP endpoint \`${at(agentAuthPaths.mcp)}\` has its own protected resource metadata (RFC 9728 §3.1) at
+  \`${at(agentAuthPaths.protectedResourceMcp)}\`; like \`/v1\` it needs no token, and a token for this site covers it.
 - The \`agent_auth\` block lists the registration endpoint (\`register_uri\` and \`identity_endpoint\`), the claim endpoint (\`claim_uri\` and \`claim_endpoint\`), \`revocation_uri\`, \`events_endpoint\`, the methods (\`identity_types_supported\`) and the trusted identity providers (\`identity_assertion.trusted_issuers\`).
 
 ## Step 2: Pick a method
@@ -115,9 +120,13 @@ Content-Type: application/json
 \`\`\`
 
 Keep \`identity_assertion\` (valid ${Math.round(lifetimes.identityAssertionSeconds / 3600)} hours): you exchange it for access tokens in Step 5.
-If \`status\` is \`pending\`, the answer also has a \`claim\` block: go to Step 4 first.
 
-## Step 4: Claim (only when the answer has a \`claim\` block)
+- \`status\` \`active\` (ID-JAG and anonymous): go straight to Step 5. An anonymous answer also has
+  a \`claim\` block; it never gates the exchange. Use Step 4 only if your user wants to attach the
+  registration to themselves.
+- \`status\` \`pending\` (\`verified_email\`): a person must confirm first. Do Step 4, then Step 5.
+
+## Step 4: Claim (required when \`status\` is \`pending\`; optional for anonymous)
 
 \`\`\`json
 "claim": {
@@ -171,7 +180,8 @@ grant_type=${encodeURIComponent(jwtBearerGrant)}&assertion=<identity_assertion>&
 
 There is no refresh token: when the access token expires (${minutes(lifetimes.accessTokenSeconds)}), exchange the same
 \`identity_assertion\` again. \`invalid_grant\` means the registration is over (expired, revoked or
-unknown): start again at Step 3. \`authorization_pending\` means a person has not confirmed it yet.
+unknown): start again at Step 3. \`authorization_pending\` means a \`pending\` (email) registration has
+not been confirmed yet; an anonymous one never answers it here.
 
 ## Step 6: Use the token
 

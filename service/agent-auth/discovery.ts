@@ -4,7 +4,8 @@
  * Answered per request from the running settings, so SITE_URL at runtime is what they say.
  */
 import { renderAuthMd } from './auth-md.ts';
-import { authorizationServerMetadata, protectedResourceMetadata, type MetadataInput } from './metadata.ts';
+import { agentAuthPaths, authorizationServerMetadata, protectedResourceMetadata, type MetadataInput } from './metadata.ts';
+import { markdownTokensHeader } from '../markdown/tokens.ts';
 import { methodNotAllowed } from './oauth-response.ts';
 import type { SigningKeys } from './signing-keys.ts';
 
@@ -14,9 +15,9 @@ const shared = {
   'X-Content-Type-Options': 'nosniff',
 } as const;
 
-function document(request: Request, body: string, mediaType: string): Response {
+function document(request: Request, body: string, mediaType: string, headers: Record<string, string> = {}): Response {
   if (request.method !== 'GET' && request.method !== 'HEAD') return methodNotAllowed('GET');
-  return new Response(request.method === 'HEAD' ? null : body, { status: 200, headers: { 'Content-Type': mediaType, ...shared } });
+  return new Response(request.method === 'HEAD' ? null : body, { status: 200, headers: { 'Content-Type': mediaType, ...shared, ...headers } });
 }
 
 const json = (request: Request, value: unknown) => document(request, `${JSON.stringify(value, null, 2)}\n`, 'application/json; charset=utf-8');
@@ -25,6 +26,12 @@ export function handleProtectedResourceMetadata(request: Request, input: Metadat
   return json(request, protectedResourceMetadata(input));
 }
 
+/** GET /.well-known/oauth-protected-resource/mcp: the MCP endpoint as a resource (RFC 9728 §3.1). */
+export function handleMcpProtectedResourceMetadata(request: Request, input: MetadataInput): Response {
+  return json(request, protectedResourceMetadata(input, agentAuthPaths.mcp));
+}
+
+/** Also answers /.well-known/openid-configuration: the same OAuth metadata, not an OpenID Provider's. */
 export function handleAuthorizationServerMetadata(request: Request, input: MetadataInput): Response {
   return json(request, authorizationServerMetadata(input));
 }
@@ -38,5 +45,6 @@ export function handleJwks(request: Request, keys: SigningKeys): Response {
 }
 
 export function handleAuthMd(request: Request, input: MetadataInput): Response {
-  return document(request, renderAuthMd(input), 'text/markdown; charset=utf-8');
+  const markdown = renderAuthMd(input);
+  return document(request, markdown, 'text/markdown; charset=utf-8', markdownTokensHeader(markdown));
 }

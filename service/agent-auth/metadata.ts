@@ -6,10 +6,19 @@
  *
  * `agent_auth` carries both generations of member names (register_uri and identity_endpoint,
  * claim_uri and claim_endpoint, revocation_uri), because clients in the wild read either.
+ *
+ * The same authorization server metadata is served at /.well-known/openid-configuration for
+ * clients that only look there. It stays OAuth metadata (RFC 8414): this site is not an OpenID
+ * Provider and issues no ID tokens, so OpenID Discovery's provider-only members
+ * (`subject_types_supported`, `id_token_signing_alg_values_supported`) are left out rather than
+ * claimed; auth.md says so.
  */
 
 export const agentAuthPaths = {
   protectedResource: '/.well-known/oauth-protected-resource',
+  /** RFC 9728 §3.1: the metadata of the resource at /mcp, with the well-known part inserted before its path. */
+  protectedResourceMcp: '/.well-known/oauth-protected-resource/mcp',
+  mcp: '/mcp',
   authorizationServer: '/.well-known/oauth-authorization-server',
   openidConfiguration: '/.well-known/openid-configuration',
   jwks: '/.well-known/jwks.json',
@@ -81,9 +90,19 @@ export function resourceAudiences(siteUrl: string): string[] {
   return [siteUrl, `${siteUrl}/`];
 }
 
-export function protectedResourceMetadata(input: MetadataInput) {
+/**
+ * What a token request may name as `resource` (RFC 8707): the site, or its MCP endpoint, which
+ * has its own protected resource metadata. Tokens are audience-bound to the site origin either
+ * way, which covers /mcp.
+ */
+export function tokenResources(siteUrl: string): string[] {
+  return [...resourceAudiences(siteUrl), `${siteUrl}${agentAuthPaths.mcp}`];
+}
+
+/** RFC 9728 metadata of the site (`resourcePath` empty) or of one resource under it, such as /mcp. */
+export function protectedResourceMetadata(input: MetadataInput, resourcePath = '') {
   return {
-    resource: input.siteUrl,
+    resource: `${input.siteUrl}${resourcePath}`,
     resource_name: input.resourceName,
     authorization_servers: [input.siteUrl],
     scopes_supported: [publicReadScope],

@@ -1,8 +1,9 @@
 /**
  * POST /agent/auth and POST /agent/identity: an agent registers, anonymously or with an
  * identity assertion, and receives a service-signed identity_assertion to exchange at the
- * token endpoint. Anonymous and email registrations wait for a person to confirm them on the
- * claim page; the response then carries the claim block (RFC 8628 shape).
+ * token endpoint. An anonymous registration has no consent step: it is active at once, and its
+ * claim block only offers a person the chance to attach it later. An email registration waits
+ * for a person to confirm it on the claim page. The claim block has the RFC 8628 shape.
  */
 import { z } from 'astro/zod';
 import { AssertionRefused, verifyIdJag } from './assertions.ts';
@@ -55,7 +56,7 @@ export function claimBlock(deps: AgentAuthDeps, userCode: string, claim: Claim, 
   };
 }
 
-async function registeredResponse(deps: AgentAuthDeps, registration: Registration, pending: (ClaimSecrets & { claim: Claim }) | null): Promise<Response> {
+async function registeredResponse(deps: AgentAuthDeps, registration: Registration, openClaim: (ClaimSecrets & { claim: Claim }) | null): Promise<Response> {
   const nowMs = deps.clock();
   const assertion = await deps.tokens.identityAssertion(registration, nowMs);
   const body: Record<string, unknown> = {
@@ -69,19 +70,20 @@ async function registeredResponse(deps: AgentAuthDeps, registration: Registratio
     scope: publicReadScope,
     token_endpoint: `${deps.siteUrl}${agentAuthPaths.token}`,
   };
-  if (pending) {
-    body.claim = claimBlock(deps, pending.userCode, pending.claim, pending.claimToken);
+  if (openClaim) {
+    body.claim = claimBlock(deps, openClaim.userCode, openClaim.claim, openClaim.claimToken);
     body.claim_url = `${deps.siteUrl}${agentAuthPaths.claimRestart}`;
-    body.claim_token = pending.claimToken;
-    body.claim_token_expires = pending.claim.expiresAt.toISOString();
+    body.claim_token = openClaim.claimToken;
+    body.claim_token_expires = openClaim.claim.expiresAt.toISOString();
     body.post_claim_scopes = [publicReadScope];
   }
   return oauthJson(body, 200);
 }
 
-async function registerPending(deps: AgentAuthDeps, kind: RegistrationKind, emailHint?: string): Promise<Response> {
+/** A registration with an open claim: `active` when the claim is optional (anonymous), `pending` when it gates the exchange. */
+async function registerWithClaim(deps: AgentAuthDeps, kind: RegistrationKind, status: 'active' | 'pending', emailHint?: string): Promise<Response> {
   const now = new Date(deps.clock());
-  const registration = await deps.registry.register({ kind, status: 'pending', emailHint }, now);
+  const registration = await deps.registry.register({ kind, status, emailHint }, now);
   const pending = await deps.registry.openClaim(registration.id, deps.claimWindow, now);
   return registeredResponse(deps, registration, pending);
 }
@@ -118,13 +120,13 @@ export function handleRegistration(request: Request, deps: AgentAuthDeps, client
       if (!deps.anonymousEnabled) {
         return oauthError('anonymous_not_enabled', 'Anonymous registration is not enabled here; register with an identity assertion, or use the public API, which needs no credential.');
       }
-      return registerPending(deps, 'anonymous');
+      return registerWithClaim(deps, 'anonymous', 'active');
     }
     if (body.assertion_type === verifiedEmailAssertionType) {
       const email = z.email().max(254).safeParse(body.assertion);
       if (!email.success) return oauthError('invalid_request', 'For verified_email the assertion must be an email address.');
       // No email is sent: a person confirms on the claim page, so the address stays a hint.
-      return registerPending(deps, 'verified_email', email.data);
+      return registerWithClaim(deps, 'verified_email', 'pending', email.data);
     }
     return registerWithIdJag(deps, body.assertion);
   });

@@ -6,6 +6,7 @@
 import { createHash, randomBytes, randomInt } from 'node:crypto';
 import { migrate } from '../departures/migrations.ts';
 import type { Sql } from '../departures/sql.ts';
+import { lifetimes } from './metadata.ts';
 
 export type RegistrationKind = 'anonymous' | 'identity_assertion' | 'verified_email';
 export type RegistrationStatus = 'pending' | 'active' | 'revoked';
@@ -219,8 +220,9 @@ export class AgentRegistry {
   }
 
   /**
-   * A person typed `userCode`: confirms the pending registration it belongs to, if the code is
-   * current. One statement, so a code confirms at most once.
+   * A person typed `userCode`: confirms the registration it belongs to, if the code is current.
+   * A pending registration becomes active; an active (anonymous) one is thereby attached to that
+   * person. One statement, so a code confirms at most once.
    */
   async confirmByUserCode(userCode: string, now: Date): Promise<Registration | null> {
     await this.ready();
@@ -231,7 +233,7 @@ export class AgentRegistry {
          RETURNING registration_id
        )
        UPDATE agent_registrations r SET status = 'active', confirmed_at = $2
-       FROM confirmed WHERE r.id = confirmed.registration_id AND r.status = 'pending'
+       FROM confirmed WHERE r.id = confirmed.registration_id AND r.status IN ('pending', 'active')
        RETURNING ${registrationColumns}`,
       [sha256(userCode), now],
     );
@@ -293,7 +295,11 @@ export class AgentRegistry {
     return rows.length > 0;
   }
 
-  /** Forgets what can no longer matter: expired ids and tokens, lapsed pending registrations. */
+  /**
+   * Forgets what can no longer matter: expired ids and tokens, lapsed pending registrations, and
+   * anonymous registrations nobody claimed whose identity assertion has expired (nothing can
+   * exchange for them any more; a claimed one got a fresh assertion and is kept).
+   */
   async #prune(now: Date): Promise<void> {
     if (now.getTime() - this.#lastPrune < 60_000) return;
     this.#lastPrune = now.getTime();
@@ -302,6 +308,10 @@ export class AgentRegistry {
     await this.#sql.query(
       "DELETE FROM agent_registrations r USING agent_claims c WHERE c.registration_id = r.id AND r.status = 'pending' AND c.expires_at < $1",
       [now],
+    );
+    await this.#sql.query(
+      "DELETE FROM agent_registrations r USING agent_claims c WHERE c.registration_id = r.id AND r.kind = 'anonymous' AND c.confirmed_at IS NULL AND r.created_at < $1",
+      [new Date(now.getTime() - lifetimes.identityAssertionSeconds * 1000)],
     );
   }
 }

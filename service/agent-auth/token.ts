@@ -2,13 +2,15 @@
  * POST /oauth/token (form-encoded). Two grants:
  *   - jwt-bearer (RFC 7523): the agent's identity_assertion for a 15-minute access token; the
  *     same assertion can be exchanged again to refresh (there is no refresh token);
- *   - the claim grant: polling while a person confirms (RFC 8628 §3.5 semantics:
- *     authorization_pending, slow_down, expired_token), then the access token once.
+ *   - the claim grant: polling while a person confirms or attaches the registration (RFC 8628
+ *     §3.5 semantics: authorization_pending, slow_down, expired_token), then the access token once.
+ * Only a `pending` registration (an email one before its claim) waits for the claim; an anonymous
+ * one is active from the start and exchanges at once.
  */
 import { AssertionRefused, refusalOf } from './assertions.ts';
 import { overLimit, type AgentAuthDeps, type ClientContext } from './deps.ts';
 import { guarded } from './guard.ts';
-import { agentAuthPaths, claimGrantType, jwtBearerGrant, lifetimes, publicReadScope, resourceAudiences } from './metadata.ts';
+import { agentAuthPaths, claimGrantType, jwtBearerGrant, lifetimes, publicReadScope, tokenResources } from './metadata.ts';
 import { methodNotAllowed, oauthError, oauthJson } from './oauth-response.ts';
 import type { Registration } from './registry.ts';
 import { readForm } from './request-body.ts';
@@ -26,7 +28,7 @@ async function tokenResponse(deps: AgentAuthDeps, registration: Registration, ex
 }
 
 function restartRegistration(reason: 'registration_revoked' | 'registration_expired'): Response {
-  const why = reason === 'registration_revoked' ? 'was revoked' : 'lapsed before anyone confirmed it';
+  const why = reason === 'registration_revoked' ? 'was revoked' : 'lapsed before anyone confirmed it, or is no longer known';
   return oauthError('invalid_grant', `This registration ${why}; register again at ${agentAuthPaths.identity}.`, { reason });
 }
 
@@ -34,8 +36,8 @@ async function jwtBearer(form: Map<string, string>, deps: AgentAuthDeps): Promis
   const assertion = form.get('assertion');
   if (!assertion) return oauthError('invalid_request', 'The jwt-bearer grant needs an "assertion" (the identity_assertion from registration).');
   const resource = form.get('resource');
-  if (resource !== undefined && !resourceAudiences(deps.siteUrl).includes(resource)) {
-    return oauthError('invalid_target', `The only resource here is ${deps.siteUrl}.`);
+  if (resource !== undefined && !tokenResources(deps.siteUrl).includes(resource)) {
+    return oauthError('invalid_target', `The resources here are ${deps.siteUrl} and ${deps.siteUrl}${agentAuthPaths.mcp}.`);
   }
   const scope = form.get('scope');
   if (scope !== undefined && scope.split(' ').some((s) => s && s !== publicReadScope)) {
@@ -72,7 +74,8 @@ async function claimGrant(form: Map<string, string>, deps: AgentAuthDeps): Promi
   const now = deps.clock();
   if (registration.status === 'revoked') return restartRegistration('registration_revoked');
   if (claim.redeemedAt) return oauthError('invalid_grant', 'This claim was already exchanged; use the identity_assertion with the jwt-bearer grant.');
-  if (registration.status === 'active') {
+  // The claim itself was confirmed (a pending registration became active, or a person attached an anonymous one).
+  if (claim.confirmedAt && registration.status === 'active') {
     if (!(await deps.registry.redeemClaim(registration.id, new Date(now)))) {
       return oauthError('invalid_grant', 'This claim was already exchanged; use the identity_assertion with the jwt-bearer grant.');
     }

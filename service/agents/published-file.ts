@@ -3,12 +3,14 @@
  * its path. At build time only the body survives (the hosts add headers); the headers matter
  * when the same route answers on demand, as in `astro dev`.
  */
+import { markdownTokensHeader } from '../markdown/tokens.ts';
 import { agentFileHeaders, siteFileByPath } from '../site-files.ts';
 
 export function publishedFile(path: string, body: string): Response {
   const file = siteFileByPath(path);
   if (!file) throw new Error(`${path} is not declared in service/site-files.ts`);
-  return new Response(body, { headers: { ...agentFileHeaders(path), 'Content-Type': file.mediaType } });
+  const tokens = file.mediaType.startsWith('text/markdown') ? markdownTokensHeader(body) : {};
+  return new Response(body, { headers: { ...agentFileHeaders(path), 'Content-Type': file.mediaType, ...tokens } });
 }
 
 /** JSON files are indented: people open them too, and the bytes are the same on every build. */

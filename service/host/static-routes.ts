@@ -14,7 +14,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Catalogue } from '../catalogue/index.ts';
 import { tripPath, tripSection } from '../catalogue/index.ts';
-import { markdownTokenCount } from '../markdown/response.ts';
+import { markdownTokenCount } from '../markdown/tokens.ts';
 import { siteFileByPath } from '../site-files.ts';
 import { mediaTypes } from './static-files.ts';
 

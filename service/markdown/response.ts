@@ -1,18 +1,16 @@
 /** Markdown responses for agents: the media type, `Vary: Accept` and a token estimate. */
+import { markdownTokensHeader } from './tokens.ts';
 
-/** Roughly four characters a token, as Markdown-for-agents readers expect. */
-export function markdownTokenCount(markdown: string): number {
-  return Math.ceil(markdown.length / 4);
-}
+export const markdownMediaType = 'text/markdown; charset=utf-8';
 
 export function markdownResponse(markdown: string, init: { status?: number; cacheControl?: string } = {}): Response {
   return new Response(markdown, {
     status: init.status ?? 200,
     headers: {
-      'Content-Type': 'text/markdown; charset=utf-8',
+      'Content-Type': markdownMediaType,
       Vary: 'Accept',
       'Cache-Control': init.cacheControl ?? 'public, max-age=300',
-      'X-Markdown-Tokens': String(markdownTokenCount(markdown)),
+      ...markdownTokensHeader(markdown),
     },
   });
 }

@@ -24,3 +24,9 @@ export function mcpServerTitle(catalogue: Catalogue): string {
 export function mcpEndpointUrl(catalogue: Catalogue): string {
   return `${catalogue.siteUrl}/mcp`;
 }
+
+/**
+ * What the server announces in its initialize result (the SDK's McpServer registers tools and
+ * resources, each with listChanged); the discovery card repeats it, and a test holds the two equal.
+ */
+export const mcpCapabilities = { tools: { listChanged: true }, resources: { listChanged: true } } as const;

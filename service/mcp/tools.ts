@@ -1,8 +1,8 @@
 /**
  * The MCP tools: one per /v1 operation that reads the catalogue, with input schemas made from
- * the operation's own parameter declarations and the operation's `run` doing the work, so a
- * tool and its /v1 endpoint answer the same data. Results are the /v1 envelope as structured
- * content plus a readable summary.
+ * the operation's own parameter declarations (service/v1/params.ts) and the operation's `run`
+ * doing the work, so a tool accepts what its /v1 endpoint accepts and answers the same data.
+ * Results are the /v1 envelope as structured content plus a readable summary.
  */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -10,7 +10,7 @@ import { z } from 'astro/zod';
 import { formatInr, formatMetres } from '../../src/lib/format.ts';
 import { ApiError } from '../http/errors.ts';
 import { operations, type Operation, type V1Deps } from '../v1/operations.ts';
-import { slugPattern } from '../../src/schemas/vocabulary.ts';
+import { toolArgument } from '../v1/params.ts';
 import type { Departure } from '../../src/schemas/departure.ts';
 import type { Peak } from '../../src/schemas/peak.ts';
 import type { Trip } from '../../src/schemas/trip.ts';
@@ -85,6 +85,10 @@ export const toolDefinitions: ToolDefinition[] = [
   },
 ];
 
+function slugPatternOf(op: Operation): string {
+  return String(op.pathParam?.openapi.pattern ?? '');
+}
+
 function operationOf(id: string): Operation {
   const op = operations.find((o) => o.operationId === id);
   if (!op) throw new Error(`service/mcp/tools.ts names ${id}, which service/v1/operations.ts does not declare`);
@@ -94,10 +98,9 @@ function operationOf(id: string): Operation {
 /** Typed arguments from the declarations /v1 parses the query string with. */
 export function toolInputSchema(op: Operation) {
   const shape: Record<string, z.ZodType> = {};
-  if (op.pathParam) shape[op.pathParam.name] = z.string().regex(slugPattern).max(80).describe(op.pathParam.description);
-  for (const [name, param] of Object.entries(op.query)) {
-    shape[name] = z.fromJSONSchema(param.openapi as Parameters<typeof z.fromJSONSchema>[0]).optional().describe(param.description);
-  }
+  // Any text, as in the path: a value that breaks the pattern finds nothing (404 code), as on /v1.
+  if (op.pathParam) shape[op.pathParam.name] = z.string().min(1).describe(`${op.pathParam.description} Pattern ${slugPatternOf(op)}.`);
+  for (const [name, param] of Object.entries(op.query)) shape[name] = toolArgument(name, param).optional();
   // Unknown arguments are refused, as /v1 refuses unknown query parameters: a misspelt filter
   // must not quietly return the unfiltered list.
   return z.strictObject(shape);

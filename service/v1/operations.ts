@@ -59,6 +59,7 @@ const slugParam = {
   description: 'Restricts departures to one trip slug.',
   openapi: { type: 'string', pattern: slugPattern.source },
   example: (c: Catalogue) => c.trips[0]?.trip.slug,
+  argument: z.string().regex(slugPattern),
 };
 
 const regionParam = {
@@ -67,6 +68,7 @@ const regionParam = {
   description: "Case-insensitive substring match on the trip's region.",
   openapi: { type: 'string', minLength: 2, maxLength: 60 },
   example: (c: Catalogue) => c.trips[0]?.trip.region.split(',')[0]?.trim().toLowerCase(),
+  argument: z.string().min(2).max(60),
 };
 
 const tripQuery = {

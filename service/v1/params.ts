@@ -1,7 +1,7 @@
 /**
  * Query-string parsing for /v1: each operation declares its parameters once (schema, accepted
  * form, description) and gets typed values back, or a 400 `invalid_parameter` whose hint names
- * the accepted form. The same declarations feed the OpenAPI document.
+ * the accepted form. The same declarations feed the OpenAPI document and the MCP tools' inputs.
  */
 import { z } from 'astro/zod';
 import type { Catalogue } from '../catalogue/index.ts';
@@ -16,6 +16,12 @@ export interface QueryParameter<T = unknown> {
   openapi: Record<string, unknown>;
   /** A value that finds something in this catalogue, for the OpenAPI document's examples. */
   example?: (catalogue: Catalogue) => string | undefined;
+  /**
+   * The parameter as a JSON argument (an MCP tool's input): its natural JSON type, or the same
+   * text the query string takes. Read through `toolArgument`, which also holds every value to
+   * `schema`, so a tool accepts exactly what /v1 accepts.
+   */
+  argument: z.ZodType;
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -23,12 +29,18 @@ export type QueryParameters = Record<string, QueryParameter<any>>;
 
 type Parsed<P extends QueryParameters> = { [K in keyof P]?: P[K] extends QueryParameter<infer T> ? T : never };
 
+/** The message of an argument that fits none of its JSON shapes. */
+const notAccepted = (accepted: string) => ({ error: (issue: { input?: unknown }) => `${JSON.stringify(issue.input)?.slice(0, 80)} is not accepted: use ${accepted}.` });
+
 export const booleanParam = (description: string): QueryParameter<boolean> => ({
   schema: z.enum(['true', 'false']).transform((v) => v === 'true'),
   accepted: '"true" or "false"',
   description,
   openapi: { type: 'boolean' },
+  argument: z.union([z.boolean(), z.enum(['true', 'false'])], notAccepted(`true or false, as a JSON boolean or as text`)),
 });
+
+const positiveIntegerAccepted = 'a whole number from 1 to 999999999, digits only';
 
 export const positiveIntegerParam = (description: string): QueryParameter<number> => ({
   schema: z
@@ -36,10 +48,19 @@ export const positiveIntegerParam = (description: string): QueryParameter<number
     .regex(/^[0-9]{1,9}$/)
     .transform(Number)
     .pipe(z.number().int().min(1)),
-  accepted: 'a whole number from 1 to 999999999, digits only',
+  accepted: positiveIntegerAccepted,
   description,
   openapi: { type: 'integer', minimum: 1, maximum: 999999999 },
+  // As text: 1 to 9 digits, not all zeros (leading zeros are digits too, as in the query string).
+  argument: z.union([z.int().min(1).max(999999999), z.string().max(9).regex(/^0*[1-9][0-9]*$/)], notAccepted(`${positiveIntegerAccepted}, as a JSON number or as text`)),
 });
+
+/** A regular expression for `values` in any letter case, written out so JSON Schema (which has no flags) can carry it. */
+function anyCasePattern(values: readonly string[]): RegExp {
+  const letters = (value: string) =>
+    [...value].map((c) => (c.toLowerCase() === c.toUpperCase() ? c.replace(/[.*+?^${}()|[\]\\]/g, '\\$&') : `[${c.toUpperCase()}${c.toLowerCase()}]`)).join('');
+  return new RegExp(`^(${values.map(letters).join('|')})$`);
+}
 
 export const enumParam = (values: readonly string[], description: string, opts: { caseInsensitive?: boolean; omitHint?: string } = {}): QueryParameter<string> => ({
   schema: z.string().transform((raw, ctx) => {
@@ -53,7 +74,21 @@ export const enumParam = (values: readonly string[], description: string, opts: 
   accepted: `one of ${values.map((v) => `"${v}"`).join(', ')}${opts.caseInsensitive ? ' (any letter case)' : ''}${opts.omitHint ? `; ${opts.omitHint}` : ''}`,
   description,
   openapi: { type: 'string', enum: [...values] },
+  argument: opts.caseInsensitive
+    ? z.string().regex(anyCasePattern(values), notAccepted(`one of ${values.map((v) => `"${v}"`).join(', ')}, in any letter case`))
+    : z.enum(values as [string, ...string[]], notAccepted(`one of ${values.map((v) => `"${v}"`).join(', ')}`)),
 });
+
+/**
+ * The MCP tool argument of a query parameter: its declared JSON shape, and every value held to
+ * the /v1 parser as the text it becomes in the query string, so the two accept the same values.
+ */
+export function toolArgument(name: string, param: QueryParameter): z.ZodType {
+  const refusal = (input: unknown) => `${JSON.stringify(input)?.slice(0, 80)} is not a valid value for "${name}": use ${param.accepted} (invalid_parameter).`;
+  return param.argument
+    .refine((value) => param.schema.safeParse(String(value)).success, { error: (issue) => refusal(issue.input) })
+    .describe(`${param.description} Accepts ${param.accepted}.`);
+}
 
 /** Anything a caller can put in a query string that we refuse before looking at values. */
 const maxQueryLength = 2048;

@@ -1,9 +1,18 @@
 /**
- * schema.org JSON-LD for the pages: the trip as a Product and TouristTrip with one Offer per
- * departure, its FAQPage, and breadcrumbs. Built from the same values the page prints.
+ * schema.org JSON-LD for the pages, built from the same values the page prints, using only types
+ * whose search-engine requirements the data meets:
+ *   - a trip is a TouristTrip, and also a Product only when every offer has a price: Google's
+ *     Product results require an image and offers with price and currency, and a trip priced on
+ *     request has no price to give (none is invented);
+ *   - the departures board is an ItemList of TouristTrips, one per departure with its dates and
+ *     an Offer whose availability comes from the status. Not Event: Google's event guidelines
+ *     exclude trip packages. TouristTrip has no rich result of its own, hence no requirements
+ *     beyond schema.org's;
+ *   - FAQPage and BreadcrumbList as Google documents them.
  */
 import type { Catalogue, TripPage } from '../../service/catalogue/index.ts';
 import type { Departure } from '../schemas/departure.ts';
+import { socialImagePath } from './trip-images.ts';
 
 type JsonLd = Record<string, unknown>;
 
@@ -30,13 +39,18 @@ export function breadcrumbs(catalogue: Catalogue, trail: { name: string; path: s
   };
 }
 
-function offer(page: TripPage, departure: Departure): JsonLd | null {
+export function tripImageUrl(catalogue: Catalogue, slug: string): string {
+  return `${catalogue.siteUrl}${socialImagePath(slug)}`;
+}
+
+/** A departure as an Offer; none for a cancelled one, which cannot be joined. */
+function offer(tripName: string, tripUrl: string, departure: Departure): JsonLd | null {
   const status = availability[departure.status];
   if (!status) return null;
   return {
     '@type': 'Offer',
-    name: `${page.trip.name}, ${departure.startDate} to ${departure.endDate}`,
-    url: `${page.trip.url}#departures`,
+    name: `${tripName}, ${departure.startDate} to ${departure.endDate}`,
+    url: `${tripUrl}#departures`,
     availability: status,
     ...(departure.priceInr != null ? { price: departure.priceInr, priceCurrency: 'INR' } : {}),
     validThrough: departure.startDate,
@@ -47,23 +61,28 @@ function offer(page: TripPage, departure: Departure): JsonLd | null {
 
 export function tripJsonLd(catalogue: Catalogue, page: TripPage, departures: Departure[]): JsonLd {
   const { trip, content } = page;
-  const offers = departures.flatMap((d) => offer(page, d) ?? []);
+  const offers = departures.flatMap((d): JsonLd[] => {
+    const deal = offer(trip.name, trip.url, d);
+    return deal ? [deal] : [];
+  });
   if (offers.length === 0 && trip.priceInr != null) {
     offers.push({ '@type': 'Offer', url: trip.url, price: trip.priceInr, priceCurrency: 'INR', ...(trip.priceNote ? { description: trip.priceNote } : {}) });
   }
+  const priced = offers.length > 0 && offers.every((o) => typeof o.price === 'number' && o.price > 0);
   const section = trip.type === 'trek' ? { name: 'Treks', path: '/treks' } : { name: 'Expeditions', path: '/expeditions' };
   return {
     '@context': 'https://schema.org',
     '@graph': [
       organization(catalogue),
       {
-        '@type': ['Product', 'TouristTrip'],
+        '@type': priced ? ['Product', 'TouristTrip'] : 'TouristTrip',
         '@id': `${trip.url}#trip`,
         name: trip.name,
         description: trip.description,
         url: trip.url,
-        category: trip.type === 'trek' ? 'Trek' : 'Mountaineering expedition',
-        brand: { '@id': `${catalogue.siteUrl}/#organization` },
+        image: [tripImageUrl(catalogue, trip.slug)],
+        // Product-only members, for the Product reading of a priced trip.
+        ...(priced ? { category: trip.type === 'trek' ? 'Trek' : 'Mountaineering expedition', brand: { '@id': `${catalogue.siteUrl}/#organization` } } : {}),
         provider: { '@id': `${catalogue.siteUrl}/#organization` },
         ...(trip.alternateNames ? { alternateName: trip.alternateNames } : {}),
         ...(trip.tags ? { keywords: trip.tags.join(', ') } : {}),
@@ -84,3 +103,46 @@ export function tripJsonLd(catalogue: Catalogue, page: TripPage, departures: Dep
     ],
   };
 }
+
+/**
+ * The departures board: every departure that can still be joined, in board order, as a
+ * TouristTrip with its dates (dates only: no departure hour is published) and an Offer whose
+ * availability is the status. Cancelled departures are left out, as they are from trip offers.
+ */
+export function departuresJsonLd(catalogue: Catalogue, departures: readonly Departure[]): JsonLd {
+  const items = departures.flatMap((d) => {
+    const deal = offer(d.tripName, d.tripUrl, d);
+    if (!deal) return [];
+    return [
+      {
+        '@type': 'TouristTrip',
+        '@id': `${d.tripUrl}#departure-${d.id}`,
+        name: `${d.tripName}, ${d.startDate} to ${d.endDate}`,
+        url: `${d.tripUrl}#departures`,
+        image: [tripImageUrl(catalogue, d.tripSlug)],
+        departureTime: d.startDate,
+        arrivalTime: d.endDate,
+        provider: { '@id': `${catalogue.siteUrl}/#organization` },
+        ...(d.note ? { description: d.note } : {}),
+        offers: deal,
+      },
+    ];
+  });
+  return {
+    '@context': 'https://schema.org',
+    '@graph': [
+      organization(catalogue),
+      {
+        '@type': 'ItemList',
+        '@id': `${catalogue.siteUrl}/departures#list`,
+        name: `Departures of ${catalogue.site.operatorName}`,
+        url: `${catalogue.siteUrl}/departures`,
+        itemListOrder: 'https://schema.org/ItemListOrderAscending',
+        numberOfItems: items.length,
+        itemListElement: items.map((item, i) => ({ '@type': 'ListItem', position: i + 1, item })),
+      },
+      breadcrumbs(catalogue, [{ name: 'Home', path: '/' }, { name: 'Departures', path: '/departures' }]),
+    ],
+  };
+}
+

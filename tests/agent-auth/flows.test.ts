@@ -6,6 +6,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { confirmOnClaimPage } from '../../service/agent-auth/claim.ts';
 import { createAgentAuthLimiters } from '../../service/agent-auth/deps.ts';
+import { jwtBearerGrant } from '../../service/agent-auth/metadata.ts';
 import { claims, header, siteUrl, startHarness, type Harness } from './harness.ts';
 import { startIdentityProvider, type IdentityProvider } from './identity-provider.ts';
 
@@ -59,6 +60,14 @@ describe('ID-JAG registration', () => {
     const credential = await h.credential(token.access_token);
     expect(credential.status).toBe(200);
     expect(await credential.json()).toMatchObject({ active: true, registration_id: registration.registration_id, scope: 'public.read' });
+  });
+
+  it('exchanges for the MCP endpoint as resource too (its own protected resource metadata names it), and for nothing else', async () => {
+    const { identity_assertion } = await registerWithIdJag();
+    const forMcp = await h.token({ grant_type: jwtBearerGrant, assertion: identity_assertion, resource: `${siteUrl}/mcp` });
+    expect(forMcp.status).toBe(200);
+    const elsewhere = await h.token({ grant_type: jwtBearerGrant, assertion: identity_assertion, resource: `${siteUrl}/v2` });
+    expect(await elsewhere.json()).toMatchObject({ error: 'invalid_target' });
   });
 
   it('refreshes by exchanging the same assertion again, until it expires', async () => {
@@ -133,16 +142,29 @@ describe('ID-JAG registration', () => {
   });
 });
 
-describe('anonymous registration and the claim ceremony', () => {
+describe('anonymous registration (no consent step) and the optional claim', () => {
   async function registerAnonymous() {
     const res = await h.register({ type: 'anonymous' });
     expect(res.status).toBe(200);
     return res.json();
   }
 
-  it('returns an identity_assertion and a claim block, old and new field names', async () => {
+  it('is active at once: the identity_assertion exchanges for an access token with no person involved', async () => {
     const body = await registerAnonymous();
-    expect(body).toMatchObject({ registration_type: 'anonymous', status: 'pending', identity_assertion: expect.any(String), claim_token: body.claim.claim_token });
+    expect(body).toMatchObject({ registration_type: 'anonymous', status: 'active', identity_assertion: expect.any(String), scope: 'public.read' });
+    const exchange = await h.exchange(body.identity_assertion);
+    expect(exchange.status).toBe(200);
+    const token = await exchange.json();
+    expect(token).toMatchObject({ token_type: 'Bearer', scope: 'public.read', expires_in: 900 });
+    expect(await (await h.credential(token.access_token)).json()).toMatchObject({ active: true, registration_type: 'anonymous', registration_id: body.registration_id });
+    // Refreshing is exchanging the same assertion again, as for any registration.
+    h.advance(16 * 60);
+    expect((await h.exchange(body.identity_assertion)).status).toBe(200);
+  });
+
+  it('offers a claim block, old and new field names, that never gates the exchange', async () => {
+    const body = await registerAnonymous();
+    expect(body.claim_token).toBe(body.claim.claim_token);
     expect(body.claim).toMatchObject({
       verification_uri: `${siteUrl}/agent/claim`,
       verification_uri_complete: `${siteUrl}/agent/claim?user_code=${body.claim.user_code}`,
@@ -154,13 +176,14 @@ describe('anonymous registration and the claim ceremony', () => {
     });
     expect(body.claim_url).toBe(`${siteUrl}/agent/identity/claim`);
     expect(Date.parse(body.claim_token_expires)).toBeGreaterThan(Date.now());
+    // Nobody claims it, and it keeps working until the assertion itself expires.
+    h.advance(2 * 60 * 60);
+    expect((await h.exchange(body.identity_assertion)).status).toBe(200);
+    expect(await (await h.poll(body.claim_token)).json()).toMatchObject({ error: 'expired_token' });
   });
 
-  it('waits for a person: authorization_pending, slow_down when polled too fast, then the token once', async () => {
+  it('lets a person attach it later: pending until the code is typed, slow_down when polled too fast, then the token once', async () => {
     const body = await registerAnonymous();
-    const pendingExchange = await h.exchange(body.identity_assertion);
-    expect(await pendingExchange.json()).toMatchObject({ error: 'authorization_pending', interval: 5 });
-
     expect(await (await h.poll(body.claim_token)).json()).toMatchObject({ error: 'authorization_pending', interval: 5 });
     h.advance(1);
     const tooFast = await h.poll(body.claim_token);
@@ -170,6 +193,8 @@ describe('anonymous registration and the claim ceremony', () => {
     expect(await (await h.poll(body.claim_token)).json()).toMatchObject({ error: 'slow_down', interval: 15 });
     h.advance(15);
     expect(await (await h.poll(body.claim_token)).json()).toMatchObject({ error: 'authorization_pending', interval: 15 });
+    // The exchange does not wait for the claim.
+    expect((await h.exchange(body.identity_assertion)).status).toBe(200);
 
     expect(await h.confirm('BBBB-BBBB')).toMatchObject({ kind: 'invalid_code' });
     expect(await h.confirm(body.claim.user_code, { Origin: 'https://attacker.example' })).toEqual({ kind: 'cross_origin' });
@@ -182,10 +207,9 @@ describe('anonymous registration and the claim ceremony', () => {
       headers: { 'Content-Type': 'application/x-www-form-urlencoded', Origin: 'http://attacker.example' },
     });
     expect(await confirmOnClaimPage(rebound, h.deps, { clientIp: '203.0.113.7' })).toEqual({ kind: 'cross_origin' });
-    expect(await (await h.exchange(body.identity_assertion)).json()).toMatchObject({ error: 'authorization_pending' });
 
     const typed = body.claim.user_code.toLowerCase().replace('-', ' ');
-    expect(await h.confirm(typed)).toMatchObject({ kind: 'confirmed', registration: { id: body.registration_id } });
+    expect(await h.confirm(typed)).toMatchObject({ kind: 'confirmed', registration: { id: body.registration_id, status: 'active' } });
     expect(await h.confirm(body.claim.user_code)).toMatchObject({ kind: 'invalid_code' });
 
     h.advance(15);
@@ -202,7 +226,7 @@ describe('anonymous registration and the claim ceremony', () => {
     expect((await h.exchange(token.identity_assertion)).status).toBe(200);
   });
 
-  it('lets codes expire, hands out a fresh one at the claim endpoint, and lapses the registration after an hour', async () => {
+  it('lets codes expire, hands out a fresh one at the claim endpoint, and closes the claim after an hour', async () => {
     const body = await registerAnonymous();
     h.advance(11 * 60);
     expect(await h.confirm(body.claim.user_code)).toMatchObject({ kind: 'invalid_code' });
@@ -221,8 +245,17 @@ describe('anonymous registration and the claim ceremony', () => {
     h.advance(50 * 60);
     expect(await h.confirm(fresh.claim.user_code)).toMatchObject({ kind: 'invalid_code' });
     expect(await (await h.poll(body.claim_token)).json()).toMatchObject({ error: 'expired_token' });
-    expect(await (await h.exchange(body.identity_assertion)).json()).toMatchObject({ error: 'invalid_grant', reason: 'registration_expired' });
     expect(await (await h.restartClaim(body.claim_token)).json()).toMatchObject({ error: 'expired_token' });
+    // The registration itself lives on: only the offer to attach it lapsed.
+    expect((await h.exchange(body.identity_assertion)).status).toBe(200);
+  });
+
+  it('forgets an anonymous registration nobody claimed once its assertion has expired', async () => {
+    const body = await registerAnonymous();
+    h.advance(24 * 60 * 60 + 120);
+    await h.register({ type: 'anonymous' });
+    const { rows } = await h.sql.query('SELECT id FROM agent_registrations WHERE id = $1', [body.registration_id]);
+    expect(rows).toEqual([]);
   });
 
   it('takes an email address as verified_email, confirmed the same way (no email is sent)', async () => {
@@ -231,6 +264,7 @@ describe('anonymous registration and the claim ceremony', () => {
     const res = await h.register({ type: 'identity_assertion', assertion_type: 'verified_email', assertion: 'walker@example.com' });
     const body = await res.json();
     expect(body).toMatchObject({ registration_type: 'verified_email', status: 'pending' });
+    expect(await (await h.exchange(body.identity_assertion)).json()).toMatchObject({ error: 'authorization_pending', interval: 5 });
     expect(await h.confirm(body.claim.user_code)).toMatchObject({ kind: 'confirmed' });
     expect((await h.exchange(body.identity_assertion)).status).toBe(200);
   });

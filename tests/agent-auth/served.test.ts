@@ -165,13 +165,22 @@ describe('an agent with an ID-JAG', () => {
   });
 });
 
-describe('an anonymous agent and a person on the claim page', () => {
+describe('an anonymous agent, and a person who attaches it on the claim page', () => {
   async function registerAnonymous() {
     const res = await fetch(as.agent_auth.register_uri, json({ type: 'anonymous' }));
     expect(res.status).toBe(200);
     return res.json();
   }
   const poll = (claimToken: string) => fetch(as.token_endpoint, form({ grant_type: as.grant_types_supported[1], claim_token: claimToken }));
+
+  it('exchanges the anonymous identity_assertion at once, with no consent step', async () => {
+    const registration = await registerAnonymous();
+    expect(registration).toMatchObject({ registration_type: 'anonymous', status: 'active' });
+    const exchange = await fetch(as.token_endpoint, form({ grant_type: as.grant_types_supported[0], assertion: registration.identity_assertion, resource: prm.resource }));
+    expect(exchange.status).toBe(200);
+    const { access_token } = await exchange.json();
+    expect((await fetch(`${site}/agent/credential`, { headers: { Authorization: `Bearer ${access_token}` } })).status).toBe(200);
+  });
 
   it('shows the form, refuses a cross-origin or wrong code, confirms the right one, and the poll gets the token', async () => {
     const registration = await registerAnonymous();

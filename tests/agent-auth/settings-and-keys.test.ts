@@ -7,6 +7,7 @@ import { decodeProtectedHeader, exportJWK, generateKeyPair } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { SettingsError } from '../../service/config.ts';
 import { renderAuthMd } from '../../service/agent-auth/auth-md.ts';
+import { handleAuthorizationServerMetadata, handleMcpProtectedResourceMetadata } from '../../service/agent-auth/discovery.ts';
 import { authorizationServerMetadata, claimGrantType, protectedResourceMetadata } from '../../service/agent-auth/metadata.ts';
 import { ServiceTokens } from '../../service/agent-auth/service-tokens.ts';
 import { parseTrustedIssuers, readAgentAuthSettings } from '../../service/agent-auth/settings.ts';
@@ -130,5 +131,34 @@ describe('metadata', () => {
       expect(md).toContain(url);
     }
     expect(renderAuthMd({ ...input, anonymousEnabled: false })).toContain('anonymous_not_enabled');
+  });
+
+  it('describes the MCP endpoint as its own resource at the path-aware location (RFC 9728 §3.1)', async () => {
+    const res = handleMcpProtectedResourceMetadata(new Request(`${site}/.well-known/oauth-protected-resource/mcp`), input);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    // The resource is the URL the metadata was fetched for, less the well-known part.
+    expect(await res.json()).toEqual({ ...protectedResourceMetadata(input), resource: `${site}/mcp` });
+  });
+
+  it('serves OAuth metadata at openid-configuration without claiming to be an OpenID Provider, and says why', async () => {
+    const res = handleAuthorizationServerMetadata(new Request(`${site}/.well-known/openid-configuration`), input);
+    const doc = (await res.json()) as Record<string, unknown>;
+    expect(doc).toEqual(JSON.parse(JSON.stringify(authorizationServerMetadata(input))));
+    for (const member of ['subject_types_supported', 'id_token_signing_alg_values_supported', 'userinfo_endpoint']) expect(doc, member).not.toHaveProperty(member);
+    expect(doc.response_types_supported).toEqual(['none']);
+    const md = renderAuthMd(input);
+    expect(md).toContain(`${site}/.well-known/openid-configuration`);
+    expect(md).toContain('It is OAuth metadata (RFC 8414), not an OpenID Provider\'s');
+    expect(md).toContain('`subject_types_supported` and `id_token_signing_alg_values_supported` are absent on purpose');
+    expect(md).toContain(`${site}/.well-known/oauth-protected-resource/mcp`);
+  });
+
+  it('tells agents that anonymous registration has no consent step and its claim is optional', () => {
+    const md = renderAuthMd(input);
+    expect(md).toContain('use `anonymous`. No consent step');
+    expect(md).toContain('exchanges for an access token at once');
+    expect(md).toContain('## Step 4: Claim (required when `status` is `pending`; optional for anonymous)');
+    expect(md).not.toMatch(/anonymous`?\. A person confirms/);
   });
 });

@@ -12,13 +12,16 @@ import { agentGuidance, agentInstructionsMarkdown } from '../../service/agents/g
 import { buildLlmsFull } from '../../service/agents/llms-full.ts';
 import { buildLlmsTxt } from '../../service/agents/llms-txt.ts';
 import { buildPeakDataset, peakDatasetFile } from '../../service/agents/peak-dataset.ts';
-import { aiCrawlers, buildRobotsTxt } from '../../service/agents/robots.ts';
-import { buildServerCard } from '../../service/agents/server-card.ts';
+import { aiCrawlers, buildRobotsTxt, userDrivenAgents } from '../../service/agents/robots.ts';
+import { renderAuthMd } from '../../service/agent-auth/auth-md.ts';
+import { robotsAllows } from './robots-rules.ts';
+import { buildDiscoveryServerCard, buildServerCard } from '../../service/agents/server-card.ts';
 import { skillSummaries } from '../../service/agents/skill-list.ts';
 import { buildSkillsIndex, skillMarkdown, skills } from '../../service/agents/skills.ts';
 import { toPeakResource } from '../../service/catalogue/peaks.ts';
 import { operations } from '../../service/v1/operations.ts';
-import { agentFileHeaders, extensionlessMediaTypes, siteFiles } from '../../service/site-files.ts';
+import { agentFileHeaders, aiCatalogLink, extensionlessMediaTypes, mediaTypeOverrides, siteFileByPath, siteFiles } from '../../service/site-files.ts';
+import { awaitingHost } from './host-wiring.ts';
 import { loadCatalogue, realContent } from '../helpers/content.ts';
 import { aiCatalogSchema, apiCatalogSchema, problems, serverCardSchema, skillsIndexSchema } from './shapes.ts';
 import { checkLlmsTxt } from './llms-txt-structure.ts';
@@ -89,9 +92,28 @@ describe.each(Object.entries(catalogues))('agent files from the %s content', (_,
     });
     expect(catalog?.['service-meta']?.map((l) => l.href)).toEqual(['https://example.test/v1/', 'https://example.test/llms.txt']);
     const card = buildServerCard(catalogue);
+    expect(card).not.toHaveProperty('capabilities');
     expect(card.remotes).toEqual([{ type: 'streamable-http', url: 'https://example.test/mcp', supportedProtocolVersions: expect.arrayContaining(['2025-11-25']) }]);
     const kinds = buildAiCatalog(catalogue).entries.map((e) => e.identifier.split(':')[3]);
     expect(new Set(kinds)).toEqual(new Set(['api', 'mcp', 'dataset', 'skill']));
+  });
+
+  it('publishes a discovery server card with capabilities where scanners look, next to the card its specification defines', () => {
+    const card = buildServerCard(catalogue);
+    const discovery = buildDiscoveryServerCard(catalogue);
+    const { $schema: _schema, ...members } = card;
+    expect(discovery).toMatchObject(members);
+    expect(discovery).not.toHaveProperty('$schema');
+    expect(discovery).toMatchObject({
+      serverInfo: { name: card.name, version: card.version },
+      transport: { type: 'streamable-http', endpoint: 'https://example.test/mcp' },
+      capabilities: { tools: {}, resources: {} },
+      serverCard: 'https://example.test/mcp/server-card',
+    });
+    for (const p of ['/.well-known/mcp/server-card', '/.well-known/mcp/server-card.json', '/mcp/server-card.json']) {
+      expect(siteFileByPath(p)?.path, p).toBe('/.well-known/mcp/server-card.json');
+    }
+    expect(siteFileByPath('/mcp/server-card')?.mediaType).toBe('application/mcp-server-card+json');
   });
 
   it('each skill digest is the SHA-256 of the SKILL.md text, which starts with name and description', async () => {
@@ -110,24 +132,50 @@ describe.each(Object.entries(catalogues))('agent files from the %s content', (_,
     expect(text).toContain('Sitemap: https://example.test/sitemap-index.xml');
     expect(text).toMatch(/^User-agent: \*\nAllow: \//m);
     for (const bot of ['GPTBot', 'ChatGPT-User', 'Google-Extended', 'CCBot', 'anthropic-ai', 'Claude-Web', 'Bytespider', 'PerplexityBot', 'cohere-ai', 'Applebot-Extended', 'Amazonbot', 'meta-externalagent', 'FacebookBot', 'omgilibot', 'Diffbot']) {
-      expect(aiCrawlers).toContain(bot);
+      expect([...aiCrawlers, ...userDrivenAgents]).toContain(bot);
       expect(text).toContain(`User-agent: ${bot}\n`);
     }
     expect(text).toMatch(/^Content-Signal: search=yes, ai-input=yes, ai-train=no$/m);
   });
+
+  it('robots.txt lets the agents that act for a person reach the endpoints auth.md sends them to, and keeps crawlers off', () => {
+    const text = buildRobotsTxt(catalogue);
+    const authMd = renderAuthMd({ siteUrl: catalogue.siteUrl, resourceName: 'Catalogue', anonymousEnabled: true, trustedIssuers: [] });
+    const told = [...new Set([...authMd.matchAll(/^\s*POST (https?:\/\/\S+)/gm)].map((m) => new URL(m[1] ?? '').pathname))];
+    expect(told).toEqual(expect.arrayContaining(['/agent/auth', '/agent/identity', '/agent/identity/claim', '/oauth/token', '/oauth/revoke']));
+    for (const agent of ['Claude-User', 'ChatGPT-User', 'Perplexity-User']) {
+      for (const path of [...told, '/api/bookings', '/agent/claim']) expect(robotsAllows(text, agent, path), `${agent} ${path}`).toBe(true);
+    }
+    for (const crawler of ['GPTBot', 'ClaudeBot', 'SomeSearchBot']) {
+      for (const path of told) expect(robotsAllows(text, crawler, path), `${crawler} ${path}`).toBe(false);
+      expect(robotsAllows(text, crawler, '/treks/sample-trek')).toBe(true);
+    }
+  });
 });
 
 describe('serving rules of the published files', () => {
-  it('gives extension-less files their media type on both hosts (server.ts and vercel.json)', () => {
-    const types = extensionlessMediaTypes();
+  it('names the media type of every file whose extension does not tell it, for both hosts (server.ts and vercel.json)', () => {
+    const types = mediaTypeOverrides();
     expect(types).toEqual({
       '/api-catalog': 'application/linkset+json; profile="https://www.rfc-editor.org/info/rfc9727"',
       '/.well-known/api-catalog': 'application/linkset+json; profile="https://www.rfc-editor.org/info/rfc9727"',
+      '/ai-catalog.json': 'application/ai-catalog+json',
+      '/.well-known/ai-catalog.json': 'application/ai-catalog+json',
       '/mcp/server-card': 'application/mcp-server-card+json',
+      '/.well-known/mcp/server-card': 'application/json',
     });
+    for (const [p, type] of Object.entries(extensionlessMediaTypes())) expect(types[p], p).toBe(type);
     const vercel = JSON.parse(readFileSync(path.resolve(import.meta.dirname, '../../vercel.json'), 'utf8')) as { headers: { source: string; headers: { key: string; value: string }[] }[] };
     const fromVercel = Object.fromEntries(vercel.headers.flatMap((h) => h.headers.filter((x) => x.key === 'Content-Type').map((x) => [h.source, x.value])));
-    expect(fromVercel).toEqual(types);
+    const wired = Object.fromEntries(Object.entries(types).filter(([p]) => !awaitingHost.mediaTypes.includes(p)));
+    expect(fromVercel).toEqual(wired);
+  });
+
+  it('serves the AI catalog with its own media type, also at /.well-known/ai-catalog.json, and links it from HTML', () => {
+    expect(siteFileByPath('/.well-known/ai-catalog.json')?.path).toBe('/ai-catalog.json');
+    for (const p of ['/ai-catalog.json', '/.well-known/ai-catalog.json']) expect(agentFileHeaders(p)?.['Content-Type'], p).toBe('application/ai-catalog+json');
+    expect(aiCatalogLink).toEqual({ rel: 'ai-catalog', href: '/.well-known/ai-catalog.json', type: 'application/ai-catalog+json' });
+    expect(readFileSync(path.resolve(import.meta.dirname, '../../src/layouts/Base.astro'), 'utf8')).toContain('<link rel={aiCatalogLink.rel} type={aiCatalogLink.type} href={aiCatalogLink.href} />');
   });
 
   it('gives every published path CORS for GET, and a cache policy unless it is live', () => {

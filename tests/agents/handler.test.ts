@@ -5,7 +5,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import { buildServerCard } from '../../service/agents/server-card.ts';
+import { buildDiscoveryServerCard, buildServerCard } from '../../service/agents/server-card.ts';
 import { handleMcp, originAllowed } from '../../service/mcp/index.ts';
 import type { V1Deps } from '../../service/v1/operations.ts';
 import { loadCatalogue } from '../helpers/content.ts';
@@ -52,6 +52,8 @@ describe('MCP endpoint transport rules', () => {
     const card = buildServerCard(deps.catalogue);
     expect(body.result.serverInfo).toMatchObject({ name: card.name, version: card.version });
     expect(body.result.instructions).toMatch(/explicit consent/);
+    // The discovery card announces the capabilities the server itself announces.
+    expect((body.result as unknown as { capabilities: unknown }).capabilities).toEqual(buildDiscoveryServerCard(deps.catalogue).capabilities);
   });
 
   it('turns a 2026-07-28 stateless request away with 400 and a non-modern error, so the client falls back', async () => {
@@ -95,11 +97,13 @@ describe('MCP client in process', () => {
       expect(tool.outputSchema, tool.name).toBeDefined();
     }
     const listTrips = tools.find((t) => t.name === 'list_trips');
+    // The JSON type of each filter, or the same text the query string takes (tests/agents/mcp-parity.test.ts).
     expect(listTrips?.inputSchema.properties).toMatchObject({
       type: { type: 'string', enum: ['trek', 'expedition'] },
-      maxPriceInr: { type: 'integer', minimum: 1 },
+      difficulty: { type: 'string', pattern: expect.stringContaining('[Ee][Aa][Ss][Yy]') },
+      maxPriceInr: { anyOf: [{ type: 'integer', minimum: 1 }, { type: 'string' }] },
     });
-    expect(tools.find((t) => t.name === 'list_peaks')?.inputSchema.properties).toMatchObject({ openPeak: { type: 'boolean' } });
+    expect(tools.find((t) => t.name === 'list_peaks')?.inputSchema.properties).toMatchObject({ openPeak: { anyOf: [{ type: 'boolean' }, { type: 'string', enum: ['true', 'false'] }] } });
     expect(tools.find((t) => t.name === 'get_trip')?.inputSchema.required).toEqual(['slug']);
 
     const departures = await client.callTool({ name: 'list_departures', arguments: {} });
