@@ -23,6 +23,7 @@ import { writeWebResponse } from './service/host/web-response.ts';
 import { answerAndClose, answerClientError, methodRefusal, plainAnswer, unrepresentableMethods, type RefusalContext } from './service/host/client-errors.ts';
 import { closeHostedDatabases } from './service/departures/embedded.ts';
 import { openOperationalStorage } from './service/storage.ts';
+import { prepareDataDir } from './service/data-dir.ts';
 
 const root = path.dirname(fileURLToPath(import.meta.url));
 
@@ -48,6 +49,8 @@ export interface ServerOptions {
 }
 
 export async function startServer({ settings, counterStore }: ServerOptions) {
+  // Local data (the embedded database, the outbox, keys) is private to this account.
+  prepareDataDir(settings);
   const siteDir = path.join(root, 'dist', 'site');
   const table = loadRouteTable(root);
   const files = new StaticFiles(siteDir);

@@ -7,14 +7,14 @@
  *   GET, POST /agent/claim                   the page where a person types the code
  *   POST /agent/credential, /agent/event/notify
  *   POST /oauth/token, /oauth/revoke
- *   GET /.well-known/oauth-protected-resource, /.well-known/oauth-authorization-server,
+ *   GET /.well-known/oauth-protected-resource(/mcp), /.well-known/oauth-authorization-server,
  *       /.well-known/openid-configuration, /.well-known/jwks.json, /auth.md
  */
 import type { AgentAuthDeps, ClientContext } from '../agent-auth/deps.ts';
 import { confirmOnClaimPage, handleClaimRestart, type ClaimPageOutcome } from '../agent-auth/claim.ts';
 import { claimPageMain, claimPageStatus } from '../agent-auth/claim-page.ts';
 import { handleCredential } from '../agent-auth/credential.ts';
-import { handleAuthMd, handleAuthorizationServerMetadata, handleJwks, handleProtectedResourceMetadata } from '../agent-auth/discovery.ts';
+import { handleAuthMd, handleAuthorizationServerMetadata, handleJwks, handleMcpProtectedResourceMetadata, handleProtectedResourceMetadata } from '../agent-auth/discovery.ts';
 import { handleSecurityEvent } from '../agent-auth/events.ts';
 import { unavailable } from '../agent-auth/oauth-response.ts';
 import { handleRegistration } from '../agent-auth/registration.ts';
@@ -85,6 +85,8 @@ async function claimPage(request: Request, url: URL, client: ClientContext): Pro
 function discovery(request: Request, path: string): Response | Promise<Response> | null {
   const documents: Record<string, (current: AgentAuthRuntime) => Response | Promise<Response>> = {
     '/.well-known/oauth-protected-resource': (current) => handleProtectedResourceMetadata(request, current.metadata),
+    // RFC 9728 path-aware discovery for the MCP endpoint as a resource of its own.
+    '/.well-known/oauth-protected-resource/mcp': (current) => handleMcpProtectedResourceMetadata(request, current.metadata),
     '/.well-known/oauth-authorization-server': (current) => handleAuthorizationServerMetadata(request, current.metadata),
     '/.well-known/openid-configuration': (current) => handleAuthorizationServerMetadata(request, current.metadata),
     '/auth.md': (current) => handleAuthMd(request, current.metadata),

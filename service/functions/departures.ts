@@ -24,6 +24,7 @@ import { prefersMarkdown } from '../rules/negotiation.ts';
 import { handleV1 } from '../v1/index.ts';
 import { apiPath } from '../v1/path.ts';
 import { liveFunction, methodNotAllowed, notServedHere, plainText, withoutBodyForHead, type LiveFunction } from './live-function.ts';
+import { departuresJsonLd } from '../../src/components/structured-data.ts';
 import { htmlResponse, livePageHtml } from './page-shell.ts';
 import { liveDepartures, v1Deps } from './live-storage.ts';
 import { runtimeCatalogue } from './runtime.ts';
@@ -57,6 +58,7 @@ async function board(request: Request, url: URL): Promise<Response> {
     canonicalPath: '/departures',
     markdownPath: '/departures.md',
     main: boardMain(catalogue, live, { chosen, now, unknownTrip: requested && !chosen ? requested : undefined }),
+    ...(live.state === 'live' ? { jsonLd: departuresJsonLd(catalogue, live.departures) } : {}),
   });
   return htmlResponse(body, { headers: { 'Cache-Control': cacheControlFor(live), Vary: 'Accept' } });
 }

@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Catalogue } from '../catalogue/index.ts';
-import type { SafeHtml } from '../http/html.ts';
+import { htmlMediaType, type SafeHtml } from '../http/html.ts';
 import { pageHead, type PageHead } from '../../src/layouts/page-head.ts';
 import type { LiveShellName } from './shells.ts';
 
@@ -53,6 +53,6 @@ export function livePageHtml(catalogue: Catalogue, shell: LiveShellName, page: L
 export function htmlResponse(body: string, init: { status?: number; headers?: Record<string, string> } = {}): Response {
   return new Response(body, {
     status: init.status ?? 200,
-    headers: { 'Content-Type': 'text/html; charset=utf-8', ...init.headers },
+    headers: { 'Content-Type': htmlMediaType, ...init.headers },
   });
 }

@@ -17,7 +17,7 @@ import { cachePolicy } from '../http/respond.ts';
 import { apiRateLimit } from './policy.ts';
 import { rateLimitHeaders, type RateLimiter } from './rate-limiter.ts';
 import { securityHeaders } from './security-headers.ts';
-import { agentFileHeaders } from '../site-files.ts';
+import { agentFileHeaders, aiCatalogLink } from '../site-files.ts';
 
 export interface RulesContext {
   siteUrl: string;
@@ -54,7 +54,12 @@ function headersOf(...sources: Record<string, string>[]): Headers {
 export function pageLinks(pathname: string): string[] {
   const links = [`<${markdownTwinPath(pathname)}>; rel="alternate"; type="text/markdown"`];
   if (pathname === '/' || pathname === '') {
-    links.push('</.well-known/api-catalog>; rel="api-catalog"', '</openapi.json>; rel="service-desc"; type="application/json"', '</developers>; rel="service-doc"; type="text/html"');
+    links.push(
+      '</.well-known/api-catalog>; rel="api-catalog"',
+      '</openapi.json>; rel="service-desc"; type="application/json"',
+      '</developers>; rel="service-doc"; type="text/html"',
+      `<${aiCatalogLink.href}>; rel="${aiCatalogLink.rel}"; type="${aiCatalogLink.type}"`,
+    );
   }
   return links;
 }

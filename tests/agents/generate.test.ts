@@ -2,7 +2,8 @@
  * The agent files as the build writes them, generated straight from a catalogue (the fixture
  * and the real content), without a server: shapes, required members and the rules they state.
  */
-import { readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
@@ -21,7 +22,7 @@ import { buildSkillsIndex, skillMarkdown, skills } from '../../service/agents/sk
 import { toPeakResource } from '../../service/catalogue/peaks.ts';
 import { operations } from '../../service/v1/operations.ts';
 import { agentFileHeaders, aiCatalogLink, extensionlessMediaTypes, mediaTypeOverrides, siteFileByPath, siteFiles } from '../../service/site-files.ts';
-import { awaitingHost } from './host-wiring.ts';
+import { buildStaticRoutes } from '../../service/host/static-routes.ts';
 import { loadCatalogue, realContent } from '../helpers/content.ts';
 import { aiCatalogSchema, apiCatalogSchema, problems, serverCardSchema, skillsIndexSchema } from './shapes.ts';
 import { checkLlmsTxt } from './llms-txt-structure.ts';
@@ -165,10 +166,19 @@ describe('serving rules of the published files', () => {
       '/.well-known/mcp/server-card': 'application/json',
     });
     for (const [p, type] of Object.entries(extensionlessMediaTypes())) expect(types[p], p).toBe(type);
-    const vercel = JSON.parse(readFileSync(path.resolve(import.meta.dirname, '../../vercel.json'), 'utf8')) as { headers: { source: string; headers: { key: string; value: string }[] }[] };
-    const fromVercel = Object.fromEntries(vercel.headers.flatMap((h) => h.headers.filter((x) => x.key === 'Content-Type').map((x) => [h.source, x.value])));
-    const wired = Object.fromEntries(Object.entries(types).filter(([p]) => !awaitingHost.mediaTypes.includes(p)));
-    expect(fromVercel).toEqual(wired);
+    // Both hosts take these from the routes the build writes for its files (service/host/static-routes.ts).
+    const site = mkdtempSync(path.join(tmpdir(), 'site-files-'));
+    try {
+      for (const p of Object.keys(types)) {
+        mkdirSync(path.dirname(path.join(site, p)), { recursive: true });
+        writeFileSync(path.join(site, p), '{}');
+      }
+      const { hit } = buildStaticRoutes(site, loadCatalogue());
+      const built = Object.fromEntries(hit.flatMap((r) => (r.headers?.['Content-Type'] ? [[r.src!.slice(1, -1).replace(/\\/g, ''), r.headers['Content-Type']]] : [])));
+      expect(built).toEqual(types);
+    } finally {
+      rmSync(site, { recursive: true, force: true });
+    }
   });
 
   it('serves the AI catalog with its own media type, also at /.well-known/ai-catalog.json, and links it from HTML', () => {

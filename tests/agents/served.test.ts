@@ -11,8 +11,6 @@ import type { RunningServer } from '../helpers/project.ts';
 import { startBuiltSite } from './built-site.ts';
 import { aiCatalogSchema, apiCatalogSchema, problems, serverCardSchema, skillsIndexSchema } from './shapes.ts';
 import { checkLlmsTxt, linksOf } from './llms-txt-structure.ts';
-import { htmlContentType } from '../../service/http/html.ts';
-import { awaitingHost, servedYet } from './host-wiring.ts';
 
 let server: RunningServer;
 beforeAll(async () => {
@@ -27,7 +25,7 @@ const normalizeType = (type: string | null) => (type ?? '').toLowerCase().replac
 const pathsOf = (file: SiteFile) => [file.path, ...(file.aliases ?? [])];
 
 describe('published files', () => {
-  it.each(siteFiles.flatMap((f) => pathsOf(f).filter(servedYet).map((p) => [p, f] as const)))('%s is served with its media type, CORS and caching', async (path, file) => {
+  it.each(siteFiles.flatMap((f) => pathsOf(f).map((p) => [p, f] as const)))('%s is served with its media type, CORS and caching', async (path, file) => {
     const res = await get(path);
     expect(res.status).toBe(200);
     const type = normalizeType(res.headers.get('content-type'));
@@ -45,9 +43,9 @@ describe('published files', () => {
   });
 
   it('serves the same bytes at every location of a file', async () => {
-    for (const file of siteFiles.filter((f) => f.aliases && servedYet(f.path))) {
+    for (const file of siteFiles.filter((f) => f.aliases)) {
       const primary = await (await get(file.path)).text();
-      for (const alias of (file.aliases ?? []).filter(servedYet)) expect(await (await get(alias)).text(), alias).toBe(primary);
+      for (const alias of file.aliases ?? []) expect(await (await get(alias)).text(), alias).toBe(primary);
     }
   });
 
@@ -83,11 +81,7 @@ describe('discovery from HTML', () => {
 
   it('names the charset of every HTML answer, static or rendered per request', async () => {
     const pages = ['/', '/treks', '/expeditions', '/treks/sample-trek', '/departures', '/developers', '/peak-data', '/agent/claim', '/no-such-page'];
-    for (const path of pages.filter((p) => !awaitingHost.htmlCharset.includes(p))) {
-      expect((await get(path)).headers.get('content-type'), path).toBe('text/html; charset=utf-8');
-    }
-    // Until the hosts pass Astro's answers through htmlContentType (service/http/html.ts).
-    for (const path of awaitingHost.htmlCharset) expect(htmlContentType((await get(path)).headers.get('content-type')), path).toBe('text/html; charset=utf-8');
+    for (const path of pages) expect((await get(path)).headers.get('content-type'), path).toBe('text/html; charset=utf-8');
   });
 });
 
@@ -179,11 +173,10 @@ describe('links in the agent files', () => {
     const guidance = (await (await get('/llm-guidance.json')).json()) as { serviceIndexUrl: string; publisher: { url: string } };
     const origins = new Set([new URL(guidance.serviceIndexUrl).origin, new URL(guidance.publisher.url).origin]);
     const targets = new Map<string, string>();
-    for (const file of siteFiles.filter((f) => servedYet(f.path))) {
+    for (const file of siteFiles) {
       for (const link of linksOf(await (await get(file.path)).text())) {
         if (/[{}<>]/.test(link)) continue;
         const url = new URL(link);
-        if (!servedYet(url.pathname)) continue;
         if (origins.has(url.origin) && !targets.has(url.pathname + url.search)) targets.set(url.pathname + url.search, file.path);
       }
     }

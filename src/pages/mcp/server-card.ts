@@ -1,4 +1,4 @@
-/** The MCP server card; the same document is served at /mcp/server-card, /mcp/server-card.json and /.well-known/mcp/server-card.json. */
+/** The MCP server card as its specification defines it, at <endpoint>/server-card; the discovery card with capabilities is at /.well-known/mcp/server-card. */
 import type { APIRoute } from 'astro';
 import { publishedJson } from '../../../service/agents/published-file.ts';
 import { buildServerCard } from '../../../service/agents/server-card.ts';
