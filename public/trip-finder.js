@@ -3,19 +3,26 @@
 // can be shared), and a spoken count of the trips shown.
 (() => {
   const index = document.querySelector('.trip-index');
-  const form = index && index.querySelector('[data-trip-filter] form');
+  const form = index && index.querySelector('[data-trip-filter] [role="group"]');
   if (!form) return;
   const details = form.closest('details');
+  const valueOf = (name) => {
+    const checked = form.querySelector(`input[name="${name}"]:checked`);
+    return checked ? checked.value : '';
+  };
   const status = index.querySelector('[data-finder-status]');
   const cards = [...index.querySelectorAll('.cards > li')];
   const names = ['region', 'difficulty', 'days'];
   const token = (value) => value.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
 
+  const labels = { region: 'region', difficulty: 'difficulty', days: 'length' };
+  const ignored = [];
   const report = () => {
     const shown = cards.filter((card) => getComputedStyle(card).display !== 'none').length;
-    const filtered = names.some((name) => (form.elements[name] && form.elements[name].value) || '');
+    const filtered = names.some((name) => valueOf(name));
     if (!status) return;
-    status.textContent = !filtered ? '' : shown === 0 ? 'No trips match these filters. Choose "Show all" to see every trip.' : `Showing ${shown} of ${cards.length}.`;
+    const note = ignored.length ? `We did not recognise ${ignored.join(' or ')}, so that filter is not applied. ` : '';
+    status.textContent = note + (!filtered ? '' : shown === 0 ? 'No trips match these filters. Choose "Show all" to see every trip.' : `Showing ${shown} of ${cards.length}.`);
   };
 
   const params = new URLSearchParams(location.search);
@@ -27,6 +34,8 @@
     if (input) {
       input.checked = true;
       applied = true;
+    } else {
+      ignored.push(`${labels[name]} "${wanted.slice(0, 40)}"`);
     }
   }
   if (applied && details) details.open = true;
@@ -34,7 +43,7 @@
   const remember = () => {
     const next = new URLSearchParams();
     for (const name of names) {
-      const value = form.elements[name] && form.elements[name].value;
+      const value = valueOf(name);
       if (value) next.set(name, value);
     }
     const query = next.toString();
@@ -42,6 +51,5 @@
     report();
   };
   form.addEventListener('change', remember);
-  form.addEventListener('reset', () => setTimeout(remember));
   report();
 })();

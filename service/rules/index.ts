@@ -11,7 +11,7 @@ import { errorResponse, ApiError } from '../http/errors.ts';
 import { clientIp, clientQuotaKey, type ProxyTrust } from './client-ip.ts';
 import { isPagePath, markdownTwinPath, prefersMarkdown } from './negotiation.ts';
 import { acceptsJson } from '../v1/accept.ts';
-import { apiPath, isApiPath } from '../v1/path.ts';
+import { apiPath, isApiPath, routableApiPath } from '../v1/path.ts';
 import { staticAnswerFile } from '../v1/static-paths.ts';
 import { cachePolicy } from '../http/respond.ts';
 import { apiRateLimit } from './policy.ts';
@@ -89,9 +89,6 @@ function reportStoreHealthy(): void {
   storeOutage.failures = 0;
 }
 
-/** A path under /v1 that names no endpoint: routed to the catalogue function, which answers 404. */
-const unroutableApiPath = '/v1/~unroutable';
-
 /** A request the file published for its path answers exactly as the API would. */
 function publishedAnswer(request: Request, url: URL): boolean {
   return (request.method === 'GET' || request.method === 'HEAD') && url.search === '' && acceptsJson(request.headers.get('Accept'));
@@ -133,7 +130,7 @@ export async function applyRules(request: Request, ctx: RulesContext): Promise<R
       return { kind: 'continue', pathname: file, headers };
     }
     // Everything else is answered by a function, which reads the path the same way (service/v1/path.ts).
-    return { kind: 'continue', pathname: api.kind === 'api' ? api.canonical : unroutableApiPath, headers };
+    return { kind: 'continue', pathname: routableApiPath(pathname, api), headers };
   }
 
   // Published machine-readable files: CORS for GET (and its preflight) and cache headers.

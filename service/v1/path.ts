@@ -3,10 +3,12 @@
  * hosts and the /v1 handler, so a path cannot be counted as the API's by one and answered as a
  * page by another.
  *
- * The path is percent-decoded exactly once and repeated slashes are folded. A decoded path at or
- * under `/v1` is the API's, whatever else it contains: one that a router would resolve to some
- * other place (dot segments, backslashes, control characters, a slash that was escaped inside a
- * segment) is answered by the API as `endpoint_not_found`, never handed to the site.
+ * Each segment of the path is percent-decoded exactly once (a malformed escape is kept as it
+ * came) and a trailing slash is folded. A path that then reads `/v1`, or `/v1/…`, is the API's,
+ * whatever else it contains: one with a leading `//`, dot segments or a slash that was escaped
+ * inside a segment names no endpoint and is answered by the API as `endpoint_not_found`, never
+ * handed to the site. A doubly escaped `/%2576%2531/` decodes
+ * once to `/%76%31/`, which is not the API's, here or anywhere else.
  */
 
 export type ApiPath =
@@ -16,31 +18,40 @@ export type ApiPath =
   /** Under /v1, but naming no endpoint that can exist. */
   | { kind: 'unroutable'; canonical: string };
 
-function decodeOnce(pathname: string): string | null {
+function decodeSegment(raw: string): string {
   try {
-    return decodeURIComponent(pathname);
+    return decodeURIComponent(raw);
   } catch {
-    return null;
+    // A malformed escape names nothing; kept as it came, a lookup simply finds nothing.
+    return raw;
   }
 }
 
-// eslint-disable-next-line no-control-regex
-const unsafe = /[\\\u0000-\u001f\u007f]/;
-
 export function apiPath(pathname: string): ApiPath {
-  const decoded = decodeOnce(pathname);
-  const folded = (decoded ?? pathname).replace(/\/{2,}/g, '/');
-  if (folded !== '/v1' && !folded.startsWith('/v1/')) return { kind: 'not-api' };
-  if (decoded === null || unsafe.test(folded)) return { kind: 'unroutable', canonical: folded };
-  const segments = folded.slice('/v1'.length).split('/').slice(1);
-  // A slash that arrived as %2F would now split a segment the router saw whole.
-  const rawSegments = pathname.replace(/\/{2,}/g, '/').split('/').length;
-  if (segments.some((s) => s === '.' || s === '..') || (rawSegments !== folded.split('/').length && /%2f/i.test(pathname))) {
-    return { kind: 'unroutable', canonical: folded };
-  }
-  // `/v1/` and `/v1` are the service index; a trailing slash elsewhere names the same resource.
-  while (segments.length > 0 && segments[segments.length - 1] === '') segments.pop();
-  return { kind: 'api', canonical: `/v1${segments.map((s) => `/${s}`).join('')}`, segments };
+  // Each segment is decoded once on its own, so an escaped slash stays inside its segment.
+  const decoded = pathname.split('/').slice(1).map(decodeSegment);
+  // A trailing slash is folded; slashes anywhere else leave empty segments, which name no endpoint.
+  let end = decoded.length;
+  while (end > 0 && decoded[end - 1] === '') end -= 1;
+  const segments = decoded.slice(0, end);
+  const canonical = `/${segments.join('/')}`;
+  // `//v1/trips` or `/v1%2Ftrips` reads as /v1/trips to someone: the API's, though it names no endpoint.
+  if (!/^\/+v1(\/|$)/.test(canonical)) return { kind: 'not-api' };
+  const rest = segments.slice(1);
+  if (segments[0] !== 'v1' || rest.some((s) => s === '.' || s === '..' || s.includes('/'))) return { kind: 'unroutable', canonical };
+  return { kind: 'api', canonical, segments: rest };
+}
+
+/**
+ * The path a router should be handed for an API request, so that vercel.json's rewrites send it
+ * to the API's functions whatever its spelling: the path itself when it already reads `/v1…`
+ * literally, the decoded path when that is plain text, or a path under /v1 that names no
+ * endpoint (the function reads the original path and answers `endpoint_not_found`).
+ */
+export function routableApiPath(pathname: string, path: Exclude<ApiPath, { kind: 'not-api' }>): string {
+  if (path.kind === 'unroutable') return '/v1/~unroutable';
+  if (pathname === '/v1' || pathname.startsWith('/v1/')) return pathname;
+  return /^[\x21-\x7e]*$/.test(path.canonical) && !/[%\\]/.test(path.canonical) ? path.canonical : '/v1/~unroutable';
 }
 
 /** True for paths the API answers (and the quota counts). */

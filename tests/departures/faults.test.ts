@@ -76,7 +76,7 @@ describe('departures when PostgreSQL stops and starts again', () => {
 
     for (const p of ['/v1/trips', '/v1/peaks', '/v1/trips/sample-trek']) expect((await timed(p)).status, p).toBe(200);
 
-    for (const p of ['/departures', '/departures.md', '/treks/sample-trek.md', '/treks/sample-trek']) {
+    for (const p of ['/departures', '/departures.md', '/treks/sample-trek.md', '/departures/block?trip=sample-trek']) {
       const page = await timed(p);
       expect(page.status, p).toBe(200);
       expect(page.ms, p).toBeLessThan(5000);

@@ -1,7 +1,8 @@
 /**
  * Departures live everywhere, through a real server with embedded storage, changed by the
- * real CLI while the server runs: the API, the board, the trip page, its Markdown twin,
- * departures.md and the calendar feeds. Hidden departures never appear in any of them.
+ * real CLI while the server runs: the API, the board, the trip page's live block, its Markdown
+ * twin, departures.md and the calendar feeds. Hidden departures never appear in any of them,
+ * and the trip page itself, built once per deploy, never carries a departure at all.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -44,7 +45,7 @@ const api = async (query = ''): Promise<ApiDeparture[]> => (await (await fetch(`
 
 /** Every output that shows departures, as text. */
 async function everyOutput(): Promise<Record<string, string>> {
-  const paths = ['/v1/departures', '/v1/departures?trip=sample-trek', '/departures', '/departures?trip=sample-trek', '/departures.md', '/treks/sample-trek', '/treks/sample-trek.md', '/departures.ics', '/treks/sample-trek.ics'];
+  const paths = ['/v1/departures', '/v1/departures?trip=sample-trek', '/departures', '/departures?trip=sample-trek', '/departures.md', '/departures/block?trip=sample-trek', '/treks/sample-trek.md', '/departures.ics', '/treks/sample-trek.ics'];
   return Object.fromEntries(await Promise.all(paths.map(async (p) => [p, (await text(p)).body] as const)));
 }
 
@@ -55,6 +56,10 @@ function maxAge(header: string | null): number {
 
 describe('live departures with the server running', () => {
   it('shows a change made with the CLI at once on the API, the board, the trip page, its twin and departures.md', async () => {
+    const page = await text('/treks/sample-trek');
+    const [before] = await api('?trip=sample-trek');
+    expect(page.body).not.toContain(before!.id);
+    expect(page.body).toContain('href="/departures?trip=sample-trek"');
     const [first] = await api('?trip=sample-trek');
     expect(first).toBeDefined();
     const changed = await cli('update', first!.id, '--seats-left', '0', '--note', 'Changed while the site runs');
@@ -65,10 +70,11 @@ describe('live departures with the server running', () => {
     expect((await api('?trip=sample-trek')).find((d) => d.id === first!.id)).toMatchObject({ status: 'sold_out', seatsLeft: 0, note: 'Changed while the site runs' });
     const board = await text('/departures');
     expect(board.res.status).toBe(200);
-    const row = new RegExp(`<tr data-departure="${first!.id}">.*?</tr>`, 's').exec(board.body)?.[0] ?? '';
+    const row = new RegExp(`<li class="departure" data-departure="${first!.id}".*?</li>`, 's').exec(board.body)?.[0] ?? '';
     expect(row).toContain('Sold out');
     expect(row).toContain('Changed while the site runs');
-    expect((await text('/treks/sample-trek')).body).toContain('Changed while the site runs');
+    expect((await text('/departures/block?trip=sample-trek')).body).toContain('Changed while the site runs');
+    expect((await text('/departures?trip=sample-trek')).body).toContain('Changed while the site runs');
     const twin = await text('/treks/sample-trek.md');
     expect(twin.body).toMatch(/\| .*\(Changed while the site runs\) \| Sold out \| 0 of 12 \| ₹15,000 \|/);
     expect((await text('/departures.md')).body).toMatch(/\(Changed while the site runs\) \| \[Fixture Trek\]\(.*\/treks\/sample-trek\) \| Sold out \|/);
@@ -107,7 +113,7 @@ describe('live departures with the server running', () => {
       expect(maxAge(res.headers.get('cache-control')), p).toBeLessThanOrEqual(60);
       expect(body, p).toMatch(/^# /);
     }
-    for (const p of ['/departures', '/treks/sample-trek', '/v1/departures', '/departures.ics', '/treks/sample-trek.ics']) {
+    for (const p of ['/departures', '/departures/block?trip=sample-trek', '/v1/departures', '/departures.ics', '/treks/sample-trek.ics']) {
       const { res } = await text(p);
       expect(res.status, p).toBe(200);
       expect(maxAge(res.headers.get('cache-control')), p).toBeGreaterThan(0);

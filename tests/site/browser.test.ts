@@ -106,16 +106,34 @@ describe('pages in a browser', () => {
     });
   });
 
-  it('the filters work with JavaScript off: submitting the form narrows the list', async () => {
+  it('the filters work with JavaScript off: choosing a value hides the other trips at once', async () => {
     await withPage({ javaScriptEnabled: false }, async (page) => {
-      await page.goto(`${server.url}/`);
-      await page.selectOption('#finder-difficulty', 'Moderate');
-      await Promise.all([page.waitForURL(/\/treks\?/), page.click('form.finder button[type="submit"]')]);
-      expect(page.url()).toContain('difficulty=Moderate');
-      expect(await page.locator('.cards .card').count()).toBe(1);
-      await page.goto(`${server.url}/treks?difficulty=Easy`);
-      expect(await page.locator('.cards .card').count()).toBe(0);
-      expect(await page.locator('main').innerText()).toContain('No treks match');
+      await page.goto(`${server.url}/expeditions`);
+      const visible = () => page.locator('.cards > li:visible').count();
+      const all = await page.locator('.cards > li').count();
+      expect(await visible()).toBe(all);
+      await page.click('[data-trip-filter] summary');
+      const difficulty = page.locator('[data-trip-filter] input[name="difficulty"]:not([value=""])').first();
+      const chosen = await difficulty.getAttribute('value');
+      await difficulty.check();
+      const shown = await page.locator('.cards > li:visible').evaluateAll((cards) => cards.map((c) => c.getAttribute('data-difficulty')));
+      expect(shown.length).toBeGreaterThan(0);
+      expect(shown.every((d) => d === chosen)).toBe(true);
+      await page.click('[data-trip-filter] a:text("Show all")');
+      expect(await visible()).toBe(all);
+    });
+  });
+
+  it('the filters read the address with JavaScript, count what they show and say what they did not recognise', async () => {
+    await withPage({}, async (page) => {
+      await page.goto(`${server.url}/treks?difficulty=Moderate&days=forever`);
+      const shown = await page.locator('.cards > li:visible').evaluateAll((cards) => cards.map((c) => c.getAttribute('data-difficulty')));
+      expect(shown.every((d) => d === 'moderate')).toBe(true);
+      const status = await page.locator('[data-finder-status]').innerText();
+      expect(status).toContain('We did not recognise length "forever"');
+      expect(status).toMatch(/Showing \d+ of \d+/);
+      await page.locator('[data-trip-filter] input[name="difficulty"][value=""]').check();
+      expect(new URL(page.url()).search).toBe('');
     });
   });
 
@@ -123,7 +141,7 @@ describe('pages in a browser', () => {
     await withPage({ javaScriptEnabled: false }, async (page) => {
       await page.goto(`${server.url}/peak-data`);
       await page.click('#peak-table th a:text("Peak")');
-      expect(page.url()).toContain('sort=name');
+      expect(page.url()).toContain('/peak-data/by/name-asc');
       const names = await page.locator('#peak-table tbody th > a:first-child').allInnerTexts();
       expect(names).toEqual([...names].sort((a, b) => a.localeCompare(b)));
       expect(await page.locator('#peak-table th[aria-sort="ascending"]').count()).toBe(1);
