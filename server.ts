@@ -10,7 +10,7 @@ import type { Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { readSettings, SettingsError, type Settings } from './service/config.ts';
-import { applyRules, type RulesOutcome } from './service/rules/index.ts';
+import { applyRules, type RulesOutcome, type RulesRequest } from './service/rules/index.ts';
 import { apiRateLimit } from './service/rules/policy.ts';
 import { clientIp } from './service/rules/client-ip.ts';
 import { openCounterStore, useCounterStore } from './service/rules/counter-stores.ts';
@@ -20,6 +20,8 @@ import { StaticFiles } from './service/host/static-files.ts';
 import { FunctionHost } from './service/host/functions.ts';
 import { applyEarlyRoutes, fileHeaders, loadRouteTable, resolve } from './service/host/router.ts';
 import { writeWebResponse } from './service/host/web-response.ts';
+import { EdgeCache, encodedBody, type KeptResponse } from './service/host/edge-cache.ts';
+import { matchesEtag } from './service/http/respond.ts';
 import { answerAndClose, answerClientError, methodRefusal, plainAnswer, unrepresentableMethods, type RefusalContext } from './service/host/client-errors.ts';
 import { closeHostedDatabases } from './service/departures/embedded.ts';
 import { openOperationalStorage } from './service/storage.ts';
@@ -62,32 +64,63 @@ export async function startServer({ settings, counterStore }: ServerOptions) {
   const apiLimiter = createRateLimiter(apiRateLimit, store);
   const origin = `http://${settings.HOST}:${settings.PORT}`;
   const baseHeaders = securityHeaders({ https: settings.siteUrl.startsWith('https:') });
+  // Function answers a shared cache may keep, kept here as Vercel's CDN keeps them.
+  const edge = new EdgeCache();
   const trust = settings.TRUST_PROXY ?? 'none';
 
-  /** The request as a function sees it: who the client is, said by this host only. */
-  function webRequest(req: IncomingMessage, socketAddress: string | undefined, body: boolean): Request {
-    const headers = requestHeaders(req);
-    const client = clientIp(new Request(origin, { headers }), trust, socketAddress);
-    for (const name of forwardingHeaders) headers.delete(name);
-    headers.set('x-real-ip', client);
-    // A path like `//v1/trips` must stay a path: resolved against the origin it would name a host.
-    const target = req.url ?? '/';
-    const url = target.startsWith('/') ? new URL(origin + target) : new URL(target, origin);
-    const method = req.method ?? 'GET';
-    if (!body) return new Request(url, { method, headers });
-    return new Request(url, { method, headers, body: req as unknown as ReadableStream, duplex: 'half' } as RequestInit);
+  /** Who the client is: the socket's address, or Vercel's header when this host runs behind Vercel. */
+  function clientOfNode(req: IncomingMessage): string {
+    const header = (name: string) => {
+      const value = req.headers[name];
+      return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
+    };
+    return clientIp({ headers: { get: header } }, trust, req.socket.remoteAddress);
   }
 
-  const rules = (request: Request): Promise<RulesOutcome> => applyRules(request, { siteUrl: settings.siteUrl, apiLimiter, trustProxy: 'vercel' });
+  /**
+   * What the rules read of a request, straight from Node's parsed headers (a web Request costs
+   * more than serving a file). X-Real-IP is this host's word, whatever the client sent.
+   */
+  function rulesView(req: IncomingMessage, client: string): RulesRequest & { parsedUrl: URL } {
+    const parsedUrl = absoluteUrl(req.url ?? '/');
+    return {
+      url: parsedUrl.href,
+      parsedUrl,
+      method: req.method ?? 'GET',
+      headers: {
+        get(name: string): string | null {
+          const key = name.toLowerCase();
+          if (key === 'x-real-ip') return client;
+          if (forwardingHeaders.includes(key)) return null;
+          const value = req.headers[key];
+          return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
+        },
+      },
+    };
+  }
+
+  // A path like `//v1/trips` must stay a path: resolved against the origin it would name a host.
+  const absoluteUrl = (target: string) => (target.startsWith('/') ? new URL(origin + target) : new URL(target, origin));
+
+  /** The request as a function sees it: the address asked for, and who the client is, said by this host only. */
+  function webRequest(req: IncomingMessage, client: string): Request {
+    const headers = requestHeaders(req);
+    for (const name of forwardingHeaders) headers.delete(name);
+    headers.set('x-real-ip', client);
+    const method = req.method ?? 'GET';
+    const init: RequestInit & { duplex?: 'half' } = { method, headers };
+    if (method !== 'GET' && method !== 'HEAD') Object.assign(init, { body: req, duplex: 'half' });
+    return new Request(absoluteUrl(req.url ?? '/').href, init);
+  }
+
+  const rules = (request: RulesRequest): Promise<RulesOutcome> => applyRules(request, { siteUrl: settings.siteUrl, apiLimiter, trustProxy: 'vercel' });
   const refusals = (socketAddress: string | undefined): RefusalContext => ({
     siteUrl: settings.siteUrl,
     origin,
     securityHeaders: baseHeaders,
     rules: (request) => {
-      const headers = new Headers(request.headers);
-      for (const name of forwardingHeaders) headers.delete(name);
-      headers.set('x-real-ip', clientIp(request, trust, socketAddress));
-      return rules(new Request(request.url, { method: request.method, headers }));
+      const client = clientIp(request, trust, socketAddress);
+      return rules({ url: request.url, method: request.method, headers: { get: (name) => (name.toLowerCase() === 'x-real-ip' ? client : forwardingHeaders.includes(name.toLowerCase()) ? null : request.headers.get(name)) } });
     },
   });
 
@@ -98,23 +131,38 @@ export async function startServer({ settings, counterStore }: ServerOptions) {
       await writeWebResponse(req, res, await methodRefusal(method, req.url ?? '/', requestHeaders(req), refusals(req.socket.remoteAddress)));
       return;
     }
-    const request = webRequest(req, req.socket.remoteAddress, method !== 'GET' && method !== 'HEAD');
-    const url = new URL(request.url);
-    const early = applyEarlyRoutes(table, url.pathname);
+    const client = clientOfNode(req);
+    const view = rulesView(req, client);
+    const early = applyEarlyRoutes(table, view.parsedUrl.pathname);
     if (early.redirect) {
       await writeWebResponse(req, res, plainAnswer(early.redirect.status, `Moved to ${early.redirect.location}`, { securityHeaders: baseHeaders }, { Location: early.redirect.location }));
       return;
     }
-    const outcome = await rules(request);
+    const outcome = await rules(view);
     if (outcome.kind === 'respond') {
       await writeWebResponse(req, res, outcome.response);
       return;
     }
     const destination = resolve(table, fs, outcome.pathname);
     if (destination.kind === 'function') {
+      const read = method === 'GET' || method === 'HEAD';
+      const header = (name: string) => view.headers.get(name);
+      const kept = read ? edge.get(view.url, header) : null;
+      if (kept) {
+        sendKept(req, res, kept, outcome.headers);
+        return;
+      }
       // Functions see the address the client asked for, as on Vercel, and read it themselves.
-      const response = await functions.call(destination.name, request);
-      for (const [name, value] of outcome.headers) if (!response.headers.has(name)) response.headers.set(name, value);
+      const response = await functions.call(destination.name, webRequest(req, client));
+      if (method === 'GET' && response.status === 200 && response.body) {
+        const headers: Record<string, string> = {};
+        for (const [name, value] of response.headers) headers[name] = value;
+        const answer: KeptResponse = { status: 200, headers, body: Buffer.from(await response.arrayBuffer()), expires: 0 };
+        edge.put(view.url, header, 200, headers, answer.body);
+        sendKept(req, res, answer, outcome.headers);
+        return;
+      }
+      for (const [name, value] of Object.entries(outcome.headers)) if (!response.headers.has(name)) response.headers.set(name, value);
       await writeWebResponse(req, res, response);
       return;
     }
@@ -123,10 +171,8 @@ export async function startServer({ settings, counterStore }: ServerOptions) {
         await writeWebResponse(req, res, plainAnswer(405, `${method.slice(0, 20)} is not allowed here: this address is a page or a file, read with GET.`, { securityHeaders: baseHeaders }, { Allow: 'GET, HEAD' }));
         return;
       }
-      for (const [name, value] of outcome.headers) res.setHeader(name, value);
-      for (const [name, value] of Object.entries(fileHeaders(table, destination.pathname))) res.setHeader(name, value);
-      if (destination.status === 404) res.setHeader('Cache-Control', 'no-store');
-      await files.serve(destination.pathname, req, res, destination.status);
+      const headers = { ...outcome.headers, ...fileHeaders(table, destination.pathname), ...(destination.status === 404 ? { 'Cache-Control': 'no-store' } : {}) };
+      await files.serve(destination.pathname, req, res, destination.status, headers);
       return;
     }
     await writeWebResponse(req, res, plainAnswer(404, 'Not found. See /sitemap-index.xml, /developers and /llms.txt.', { securityHeaders: baseHeaders }));
@@ -159,6 +205,30 @@ export async function startServer({ settings, counterStore }: ServerOptions) {
   await hostEmbeddedDatabase(settings, server);
   await new Promise<void>((done) => server.listen(settings.PORT, settings.HOST, done));
   return server;
+}
+
+/**
+ * Sends a function's answer (kept or just made) with the rules' headers where the function set
+ * none, answering a matching If-None-Match with 304 and compressing when the client accepts it.
+ */
+function sendKept(req: IncomingMessage, res: ServerResponse, kept: KeptResponse, ruleHeaders: Record<string, string>): void {
+  const headers: Record<string, string | number> = { ...kept.headers };
+  for (const [name, value] of Object.entries(ruleHeaders)) if (!(name.toLowerCase() in kept.headers)) headers[name] = value;
+  const etag = kept.headers.etag;
+  if (etag && matchesEtag(req.headers['if-none-match'] ?? null, etag)) {
+    delete headers['content-length'];
+    res.writeHead(304, headers);
+    res.end();
+    return;
+  }
+  const { body, encoding } = encodedBody(kept, String(req.headers['accept-encoding'] ?? ''));
+  if (encoding) {
+    headers['content-encoding'] = encoding;
+    headers.vary = [kept.headers.vary, 'Accept-Encoding'].filter(Boolean).join(', ');
+  }
+  headers['content-length'] = body.length;
+  res.writeHead(kept.status, headers);
+  res.end(req.method === 'HEAD' ? undefined : body);
 }
 
 /**

@@ -4,7 +4,7 @@
  * `dist/site/`:
  *   - moves the live pages' frames out of the published site into `dist/live/shells/`, where
  *     the live functions read them (service/functions/page-shell.ts);
- *   - writes `dist/live/static-routes.json`, the headers and redirects the built files need
+ *   - writes `dist/live/static-routes.json`, the headers the built files need
  *     (service/host/static-routes.ts), which the Node host applies;
  *   - with DEPLOY_TARGET=vercel, writes the Vercel Build Output (`.vercel/output`): the static
  *     files with clean URLs and the same routes. `vercel build` then adds the functions in
@@ -13,8 +13,6 @@
 import { cpSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { readSettings } from '../service/config.ts';
-import { catalogueFromContent } from '../service/functions/runtime.ts';
 import { liveShellDir, liveShells } from '../service/functions/shells.ts';
 import { buildStaticRoutes } from '../service/host/static-routes.ts';
 
@@ -46,8 +44,7 @@ export function buildOutput({ target }) {
         }
         rmSync(path.join(siteDir, 'live-shells'), { recursive: true, force: true });
 
-        const catalogue = catalogueFromContent(path.resolve(process.env.CONTENT_DIR ?? 'content'), readSettings());
-        const routes = buildStaticRoutes(siteDir, catalogue);
+        const routes = buildStaticRoutes(siteDir);
         writeFileSync(path.join(liveDir, 'static-routes.json'), `${JSON.stringify(routes, null, 1)}\n`);
 
         if (target !== 'vercel') return;
@@ -70,7 +67,7 @@ export function buildOutput({ target }) {
         };
         writeFileSync(path.join(output, 'config.json'), `${JSON.stringify(config, null, 1)}\n`);
         if (!existsSync(path.join(output, 'static', '404.html'))) throw new Error('the site has no 404 page');
-        logger.info(`Vercel Build Output written: ${Object.keys(config.overrides).length} pages, ${routes.early.length} header and redirect routes`);
+        logger.info(`Vercel Build Output written: ${Object.keys(config.overrides).length} pages, ${routes.hit.length} file header routes`);
       },
     },
   };

@@ -21,6 +21,7 @@ const env = z.object({
   BOOKING_EMAIL_TO: z.email().optional(),
   BOOKING_EMAIL_FROM: z.string().optional(),
   TRUST_PROXY: z.enum(['none', 'vercel']).optional(),
+  DEPARTURES_FRESH_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
 });
 
 export type Settings = z.infer<typeof env> & { siteUrl: string };

@@ -11,14 +11,14 @@ export class NeverLimitingCounterStore implements CounterStore {
   /** Hits recorded since start, over every key. */
   hits = 0;
 
-  async hit(key: string, windowMs: number, now: number): Promise<WindowCount> {
+  async hit(key: string, windowMs: number, now: number, weight = 1): Promise<WindowCount> {
     let window = this.#windows.get(key);
     if (!window || window.endsAt <= now) {
       window = { count: 0, endsAt: now + windowMs };
       this.#windows.set(key, window);
     }
-    window.count += 1;
-    this.hits += 1;
+    window.count += weight;
+    this.hits += weight;
     return { count: 1, resetMs: window.endsAt - now };
   }
 }

@@ -59,13 +59,15 @@ const peak = catalogue.peaks[0];
 if (!peak) throw new Error('the real content has no peak to measure');
 
 const targets: Target[] = [
-  { label: 'Home page (static)', path: '/', api: false },
-  { label: 'Its Markdown twin (static)', path: '/index.md', api: false },
-  { label: 'Trip page (on demand)', path: trek.path, api: false },
-  { label: 'Its Markdown twin (on demand)', path: `${trek.path}.md`, api: false },
-  { label: 'Trip list', path: '/v1/trips', api: true },
-  { label: 'Trip list, filtered', path: `/v1/trips?type=trek&maxPriceInr=${maxPrice}`, api: true },
-  { label: 'One peak', path: `/v1/peaks/${peak.id}`, api: true },
+  { label: 'Home page (static)', path: '/' },
+  { label: 'Its Markdown twin (static)', path: '/index.md' },
+  { label: 'Trip page (static)', path: trek.path, goal: 0.7 },
+  { label: 'Its live departures block (departures function)', path: `/departures/block?trip=${trek.trip.slug}`, goal: 0.3 },
+  { label: 'Its Markdown twin (departures function, live)', path: `${trek.path}.md`, goal: 0.3 },
+  { label: 'Trip list (static file)', path: '/v1/trips', goal: 0.7, handler: true },
+  { label: 'Trip list, filtered (catalogue function)', path: `/v1/trips?type=trek&maxPriceInr=${maxPrice}`, goal: 0.7, handler: true },
+  { label: 'One peak (static file)', path: `/v1/peaks/${peak.id}`, goal: 0.7 },
+  { label: 'Departures (departures function, live)', path: '/v1/departures', goal: 0.3 },
 ];
 
 const facts = machineFacts();

@@ -3,13 +3,15 @@
  * at the protected resource metadata. It lets an agent (and a test) see that a revoked token
  * or registration no longer counts; /v1 itself ignores tokens.
  */
-import type { AgentAuthDeps } from './deps.ts';
+import { overLimit, type AgentAuthDeps, type ClientContext } from './deps.ts';
 import { guarded } from './guard.ts';
 import { methodNotAllowed, oauthJson, unauthorized } from './oauth-response.ts';
 
-export function handleCredential(request: Request, deps: AgentAuthDeps): Promise<Response> {
+export function handleCredential(request: Request, deps: AgentAuthDeps, client: ClientContext): Promise<Response> {
   return guarded('credential', async () => {
     if (request.method !== 'GET' && request.method !== 'HEAD') return methodNotAllowed('GET');
+    const limited = await overLimit(deps.limiters.credential, client);
+    if (limited) return limited;
     const header = request.headers.get('Authorization') ?? '';
     const match = /^Bearer\s+([A-Za-z0-9._~+/-]+=*)\s*$/i.exec(header);
     if (!match?.[1]) return unauthorized(deps.siteUrl, 'Send an access token as Authorization: Bearer <token>.', false);

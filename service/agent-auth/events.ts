@@ -6,7 +6,7 @@
  * `error`/`error_description` names.
  */
 import { AssertionRefused, verifySecurityEvent, type SecurityEvent } from './assertions.ts';
-import type { AgentAuthDeps } from './deps.ts';
+import { overLimit, type AgentAuthDeps, type ClientContext } from './deps.ts';
 import { guarded } from './guard.ts';
 import { resourceAudiences, revocationEvents } from './metadata.ts';
 import { oauthJson } from './oauth-response.ts';
@@ -41,9 +41,11 @@ function subjectOf(event: SecurityEvent, payload: Record<string, unknown>): stri
   return event.subject;
 }
 
-export function handleSecurityEvent(request: Request, deps: AgentAuthDeps): Promise<Response> {
+export function handleSecurityEvent(request: Request, deps: AgentAuthDeps, client: ClientContext): Promise<Response> {
   return guarded('security event', async () => {
     if (request.method !== 'POST') return deliveryError('invalid_request', 'POST a security event token here.', 405);
+    const limited = await overLimit(deps.limiters.events, client);
+    if (limited) return limited;
     let event: SecurityEvent;
     try {
       const token = await readSecurityEventToken(request);

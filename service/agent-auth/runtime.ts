@@ -6,6 +6,7 @@
  */
 import type { Settings } from '../config.ts';
 import { openOperationalStorage } from '../storage.ts';
+import { sharedCounterStore } from '../rules/counter-stores.ts';
 import { TrustedIssuers } from './assertions.ts';
 import { createAgentAuthLimiters, defaultClaimWindow, type AgentAuthDeps } from './deps.ts';
 import type { MetadataInput } from './metadata.ts';
@@ -52,10 +53,11 @@ export function agentAuthRuntime(settings: Settings, resourceName: string): Agen
       requireConfiguredKey: settings.DEPLOY_TARGET === 'vercel',
     }),
   );
-  const limiters = createAgentAuthLimiters();
   const deps = retried(async (): Promise<AgentAuthDeps | null> => {
     const sql = await openOperationalStorage(settings);
     if (!sql) return null;
+    // On the counter store the whole deployment shares, so the limits hold across instances.
+    const limiters = createAgentAuthLimiters(await sharedCounterStore());
     return {
       siteUrl: settings.siteUrl,
       resourceName,

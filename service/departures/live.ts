@@ -15,8 +15,13 @@ export type LiveDepartures =
   /** Storage is configured but could not be read just now. */
   | { state: 'unavailable' };
 
-/** Anything showing departures may be cached for at most 60 seconds (the contract's cap). */
-export const liveCacheControl = 'public, max-age=30, s-maxage=60';
+/**
+ * Anything showing departures may be cached for at most 60 seconds (the contract's cap): a
+ * browser keeps it 30 s; a shared cache (Vercel's CDN, the Node host's edge cache) serves it for
+ * a second, then may serve it stale for the rest of the minute while it asks again, so a busy
+ * page is refreshed every second and a quiet one is never more than a minute old.
+ */
+export const liveCacheControl = 'public, max-age=30, s-maxage=1, stale-while-revalidate=59';
 
 /** A failure answer must not be cached as long as a good one: storage usually comes back soon. */
 export const unavailableCacheControl = 'no-store';

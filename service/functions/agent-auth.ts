@@ -120,9 +120,9 @@ export function agentAuthFunction(): LiveFunction {
       case '/agent/claim':
         return claimPage(request, url, client);
       case '/agent/credential':
-        return withDeps((deps) => handleCredential(request, deps));
+        return withDeps((deps) => handleCredential(request, deps, client));
       case '/agent/event/notify':
-        return withDeps((deps) => handleSecurityEvent(request, deps));
+        return withDeps((deps) => handleSecurityEvent(request, deps, client));
       case '/oauth/token':
         return withDeps((deps) => handleToken(request, deps, client));
       case '/oauth/revoke':

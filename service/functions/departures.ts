@@ -9,9 +9,15 @@
  *   GET /departures.md, /departures.ics     every departure as Markdown, as a calendar
  *   GET /treks/<slug>.md, /expeditions/<slug>.md   the trip pages' Markdown twins
  *   GET /treks/<slug>.ics, /expeditions/<slug>.ics one trip's departures as a calendar
+ *   GET /treks/<slug>, /expeditions/<slug>    only when no page was built there: a trip in the
+ *                                           other section moves (301), anything else is a 404
  *
  * A trip page asked for with `Accept: text/markdown` reaches this function at its own path
  * (the request rules route it here) and is answered with its twin.
+ *
+ * Departures are read at most once a second per trip (service/departures/recent-reads.ts), and
+ * every answer made from a read is kept for as long as the read is fresh, so a busy page costs one
+ * query and one rendering a second, not one per visitor.
  */
 import { calendarResponse } from '../calendar/departures.ts';
 import { tripSection } from '../catalogue/index.ts';
@@ -25,8 +31,12 @@ import { handleV1 } from '../v1/index.ts';
 import { apiPath } from '../v1/path.ts';
 import { liveFunction, methodNotAllowed, notServedHere, plainText, withoutBodyForHead, type LiveFunction } from './live-function.ts';
 import { departuresJsonLd } from '../../src/components/structured-data.ts';
+import { html } from '../http/html.ts';
 import { htmlResponse, livePageHtml } from './page-shell.ts';
-import { liveDepartures, v1Deps } from './live-storage.ts';
+import { BoundedMemo } from '../http/bounded-memo.ts';
+import { matchesEtag } from '../http/respond.ts';
+import { acceptsJson } from '../v1/accept.ts';
+import { currentReadId, liveDepartures, v1Deps } from './live-storage.ts';
 import { runtimeCatalogue } from './runtime.ts';
 
 const tripPath = new RegExp(`^/(${Object.values(tripSection).join('|')})/([^/]+?)(\\.md|\\.ics)?/?$`);
@@ -43,6 +53,29 @@ async function tripTwinOrCalendar(section: string, slug: string, format: '.md' |
   }
   if (!page) return plainText(404, `There is no ${type} called "${slug.slice(0, 80)}". The trips are listed at ${catalogue.siteUrl}/departures.`);
   return calendarResponse(catalogue, await liveDepartures(page.trip.slug), { page, fileName: `${page.trip.slug}.ics` });
+}
+
+/**
+ * A trip address with no built page: the trip in the other section moves there (301); otherwise
+ * a page that says so and lists the trips of that section (404).
+ */
+function tripMiss(section: string, slug: string): Response {
+  const catalogue = runtimeCatalogue();
+  const elsewhere = catalogue.trips.find((p) => p.trip.slug === slug);
+  if (elsewhere) return new Response(null, { status: 301, headers: { Location: elsewhere.path, 'Cache-Control': 'public, max-age=3600' } });
+  const type = sectionType[section] ?? 'trek';
+  const pages = catalogue.trips.filter((p) => p.trip.type === type).slice(0, 24);
+  const body = livePageHtml(catalogue, 'page', {
+    title: 'Trip not found',
+    description: 'There is no trip at this address.',
+    canonicalPath: `/${section}`,
+    noindex: true,
+    main: html`<h1>We have no trip at this address</h1>
+<p>The link may be old or mistyped. Some of the ${section} we run (all of them are on <a href="${`/${section}`}">the ${section} page</a>):</p>
+<ul>${pages.map((p) => html`<li><a href="${p.path}">${p.trip.name}</a></li>`)}</ul>
+<p>Every page is listed in the <a href="/sitemap-index.xml">sitemap</a>.</p>`,
+  });
+  return htmlResponse(body, { status: 404, headers: { 'Cache-Control': 'no-store' } });
 }
 
 async function board(request: Request, url: URL): Promise<Response> {
@@ -79,21 +112,70 @@ async function departuresFile(format: '.md' | '.ics'): Promise<Response> {
     : calendarResponse(catalogue, live, { fileName: 'departures.ics' });
 }
 
+interface KeptAnswer {
+  status: number;
+  headers: [string, string][];
+  body: Uint8Array;
+}
+
+const kept = new BoundedMemo<KeptAnswer>(1000);
+
+/**
+ * The answer `make` gives, kept under `key` for as long as the departures read it is made from
+ * (the read of `tripSlug`'s departures, or of all) is fresh. Failures are never kept.
+ */
+async function keptWhileFresh(tripSlug: string | undefined, key: string, make: () => Promise<Response>): Promise<Response> {
+  const readId = await currentReadId(tripSlug);
+  if (readId === null) return make();
+  const answer = await kept.answer(`${readId}|${key}`, async () => {
+    const response = await make();
+    if (response.status >= 500) throw Object.assign(new Error('not kept'), { response });
+    return { status: response.status, headers: [...response.headers], body: new Uint8Array(await response.arrayBuffer()) };
+  }).catch((error: unknown) => {
+    const response = (error as { response?: Response }).response;
+    if (response) return response;
+    throw error;
+  });
+  return answer instanceof Response ? answer : new Response(answer.body.slice(), { status: answer.status, headers: answer.headers });
+}
+
+/** GET /v1/departures: the API's answer, kept per read; conditional requests and HEAD are worked out from it. */
+async function apiDepartures(request: Request, url: URL): Promise<Response> {
+  if (request.method !== 'GET' && request.method !== 'HEAD') return handleV1(request, v1Deps());
+  const trip = url.searchParams.get('trip') ?? undefined;
+  const json = acceptsJson(request.headers.get('Accept'));
+  const plain = new Request(url, { headers: { Accept: json ? 'application/json' : 'text/html' } });
+  const known = runtimeCatalogue().trips.some((p) => p.trip.slug === trip);
+  const answer = await keptWhileFresh(known ? trip : undefined, `api|${json}|${url.pathname}${url.search}`, () => handleV1(plain, v1Deps()));
+  const etag = answer.headers.get('ETag');
+  if (answer.status === 200 && etag && matchesEtag(request.headers.get('If-None-Match'), etag)) {
+    const headers = new Headers(answer.headers);
+    headers.delete('Content-Length');
+    return new Response(null, { status: 304, headers });
+  }
+  return withoutBodyForHead(request, answer);
+}
+
 export function departuresFunction(): LiveFunction {
   return liveFunction('departures', async (request, url) => {
-    if (apiPath(url.pathname).kind !== 'not-api') return handleV1(request, v1Deps());
+    if (apiPath(url.pathname).kind !== 'not-api') return apiDepartures(request, url);
     if (request.method !== 'GET' && request.method !== 'HEAD') return methodNotAllowed(request.method, 'GET, HEAD');
     const path = url.pathname;
-    let response: Response;
-    if (path === '/departures' || path === '/departures/') response = await board(request, url);
-    else if (path === '/departures/block') response = await block(url);
-    else if (path === '/departures.md') response = await departuresFile('.md');
-    else if (path === '/departures.ics') response = await departuresFile('.ics');
-    else {
-      const trip = tripPath.exec(path);
-      // A trip page path without an extension arrives here only when Markdown was asked for.
-      response = trip ? await tripTwinOrCalendar(trip[1] ?? '', trip[2] ?? '', trip[3] === '.ics' ? '.ics' : '.md') : notServedHere(url);
-    }
+    const trip = tripPath.exec(path);
+    const chosen = path === '/departures/block' || path === '/departures' || path === '/departures/' ? (url.searchParams.get('trip') ?? undefined) : trip?.[2];
+    const markdown = prefersMarkdown(request.headers.get('Accept'));
+    const known = runtimeCatalogue().trips.some((p) => p.trip.slug === chosen);
+    const response = await keptWhileFresh(known ? chosen : undefined, `${markdown}|${path}${url.search}`, async () => {
+      if (path === '/departures' || path === '/departures/') return board(request, url);
+      if (path === '/departures/block') return block(url);
+      if (path === '/departures.md') return departuresFile('.md');
+      if (path === '/departures.ics') return departuresFile('.ics');
+      if (!trip) return notServedHere(url);
+      // A trip page path without an extension arrives here when Markdown was asked for, or when
+      // no page was built at that address.
+      if (!trip[3] && !markdown) return tripMiss(trip[1] ?? '', trip[2] ?? '');
+      return tripTwinOrCalendar(trip[1] ?? '', trip[2] ?? '', trip[3] === '.ics' ? '.ics' : '.md');
+    });
     return withoutBodyForHead(request, response);
   });
 }

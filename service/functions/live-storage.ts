@@ -3,16 +3,19 @@
  * first asked for, shared by every function of the process (service/storage.ts).
  */
 import { readLiveDepartures, type LiveDepartures } from '../departures/live.ts';
-import type { DepartureSource } from '../departures/source.ts';
+import { RecentReads } from '../departures/recent-reads.ts';
 import { openDepartureStore } from '../departures/store.ts';
 import type { V1Deps } from '../v1/operations.ts';
 import { runtimeCatalogue, runtimeSettings } from './runtime.ts';
 
-let departures: Promise<DepartureSource | null> | undefined;
+let departures: Promise<RecentReads | null> | undefined;
 
-/** The departures store, or null when OPERATIONAL_STORAGE=off; a failed open is retried next time. */
-export function departureSource(): Promise<DepartureSource | null> {
-  departures ??= openDepartureStore(runtimeSettings(), runtimeCatalogue());
+/**
+ * The departures store, read at most once a second per filter (RecentReads), or null when
+ * OPERATIONAL_STORAGE=off; a failed open is retried next time.
+ */
+export function departureSource(): Promise<RecentReads | null> {
+  departures ??= openDepartureStore(runtimeSettings(), runtimeCatalogue()).then((store) => (store ? new RecentReads(store, { ttlMs: runtimeSettings().DEPARTURES_FRESH_MS }) : null));
   departures.catch(() => (departures = undefined));
   return departures;
 }
@@ -21,12 +24,12 @@ export function departureSource(): Promise<DepartureSource | null> {
  * Opens storage only when departures are asked for, so catalogue answers never wait for the
  * database (the first open of the embedded one can take seconds).
  */
-const lazyDepartures: DepartureSource = {
+const lazyDepartures = {
   ready: async () => {
     const source = await departureSource();
     await source?.ready?.();
   },
-  listPublished: async (filter) => {
+  listPublished: async (filter?: { tripSlug?: string | undefined }) => {
     const source = await departureSource();
     if (!source) throw new Error('operational storage is off');
     return source.listPublished(filter);
@@ -39,7 +42,7 @@ export function v1Deps(): V1Deps {
 
 /** Published upcoming departures for a page, or why there are none to show (never throws). */
 export async function liveDepartures(tripSlug?: string): Promise<LiveDepartures> {
-  let source: DepartureSource | null;
+  let source: RecentReads | null;
   try {
     source = await departureSource();
   } catch (error) {
@@ -49,3 +52,16 @@ export async function liveDepartures(tripSlug?: string): Promise<LiveDepartures>
   return readLiveDepartures(source, runtimeCatalogue(), tripSlug ? { tripSlug } : {});
 }
 
+
+/**
+ * The id of the read whose rows answer `tripSlug` now (reading when none is fresh), or null when
+ * there is no storage or it cannot be read: what a live answer is kept under.
+ */
+export async function currentReadId(tripSlug?: string): Promise<number | null> {
+  try {
+    const source = await departureSource();
+    return source ? (await source.read(tripSlug ? { tripSlug } : {})).id : null;
+  } catch {
+    return null;
+  }
+}

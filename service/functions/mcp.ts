@@ -1,11 +1,21 @@
 /**
  * The MCP function: the streamable HTTP endpoint at `/mcp` (service/mcp), whose tools run the
- * same operations as /v1, live departures included.
+ * same operations as /v1, live departures included, and whose messages count against the same
+ * per-client quota.
  */
 import { handleMcp } from '../mcp/index.ts';
+import { sharedCounterStore } from '../rules/counter-stores.ts';
+import { apiRateLimit } from '../rules/policy.ts';
+import { createRateLimiter, type RateLimiter } from '../rules/rate-limiter.ts';
 import { liveFunction, type LiveFunction } from './live-function.ts';
 import { v1Deps } from './live-storage.ts';
+import { clientOf } from './runtime.ts';
 
 export function mcpFunction(): LiveFunction {
-  return liveFunction('mcp', async (request) => handleMcp(request, v1Deps()));
+  // The API's quota, on the counter store the rules and every function of the deployment share.
+  let limiter: Promise<RateLimiter> | undefined;
+  return liveFunction('mcp', async (request) => {
+    limiter ??= sharedCounterStore().then((store) => createRateLimiter(apiRateLimit, store));
+    return handleMcp(request, v1Deps(), { limiter: await limiter, clientIp: clientOf(request) });
+  });
 }

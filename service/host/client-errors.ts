@@ -86,7 +86,7 @@ export async function methodRefusal(method: string, target: string, headers: Hea
       }),
       ctx.siteUrl,
     );
-    outcome.headers.forEach((value, name) => response.headers.set(name, value));
+    for (const [name, value] of Object.entries(outcome.headers)) response.headers.set(name, value);
     return response;
   }
   return plainAnswer(405, `${shown} is not a method this site answers. Pages take GET; forms and endpoints take POST.`, ctx, { Allow: siteMethods });

@@ -25,8 +25,16 @@ interface CompiledRoute extends Route {
 export interface RouteTable {
   early: CompiledRoute[];
   hit: CompiledRoute[];
+  /** The `hit` routes that name one file exactly, by path: looked up, not matched one by one. */
+  hitExact: Map<string, Record<string, string>>;
   rewrites: CompiledRoute[];
   notFound: CompiledRoute[];
+}
+
+/** The one path a header route's `src` names (`^/a\\.md$` → `/a.md`), or null for a real pattern. */
+function exactPath(route: Route): string | null {
+  const match = route.src && route.continue && !route.dest && !route.status ? /^\^((?:[^\\.*+?^${}()|[\]]|\\.)*)\$$/.exec(route.src) : null;
+  return match ? match[1]!.replace(/\\(.)/g, '$1') : null;
 }
 
 function compile(routes: readonly Route[]): CompiledRoute[] {
@@ -44,7 +52,8 @@ export function loadRouteTable(root: string): RouteTable {
   const filesystem = routes.findIndex((r) => r.handle === 'filesystem');
   return {
     early: compile([...built.early, ...routes.slice(0, filesystem)]),
-    hit: compile(built.hit),
+    hit: compile(built.hit.filter((r) => exactPath(r) === null)),
+    hitExact: new Map(built.hit.flatMap((r) => (exactPath(r) !== null && r.headers ? [[exactPath(r)!, r.headers] as const] : []))),
     rewrites: compile(routes.slice(filesystem + 1).filter((r) => !r.handle)),
     notFound: compile(built.notFound),
   };
@@ -66,7 +75,9 @@ export function applyEarlyRoutes(table: RouteTable, pathname: string): EarlyOutc
 
 /** The headers the build gave the file at `pathname`. */
 export function fileHeaders(table: RouteTable, pathname: string): Record<string, string> {
-  return applyHeaderRoutes(table.hit, pathname).headers;
+  const exact = table.hitExact.get(pathname);
+  const matched = table.hit.length > 0 ? applyHeaderRoutes(table.hit, pathname).headers : {};
+  return exact ? { ...matched, ...exact } : matched;
 }
 
 function applyHeaderRoutes(routes: readonly CompiledRoute[], pathname: string): EarlyOutcome {

@@ -12,8 +12,6 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Catalogue } from '../catalogue/index.ts';
-import { tripPath, tripSection } from '../catalogue/index.ts';
 import { markdownTokenCount } from '../markdown/tokens.ts';
 import { siteFileByPath } from '../site-files.ts';
 import { mediaTypes } from './static-files.ts';
@@ -29,7 +27,7 @@ export interface Route {
 }
 
 export interface StaticRoutes {
-  /** Before everything: redirects. */
+  /** Before everything (none today; the place for redirects). */
   early: Route[];
   /** When a built file answers (Vercel's `hit` phase), matched on the file's path: its headers. */
   hit: Route[];
@@ -53,7 +51,7 @@ function publishedPaths(siteDir: string): string[] {
     .sort();
 }
 
-export function buildStaticRoutes(siteDir: string, catalogue: Catalogue): StaticRoutes {
+export function buildStaticRoutes(siteDir: string): StaticRoutes {
   const early: Route[] = [];
   const hit: Route[] = [];
   for (const published of publishedPaths(siteDir)) {
@@ -63,14 +61,6 @@ export function buildStaticRoutes(siteDir: string, catalogue: Catalogue): Static
     if (declared && essence(declared) !== essence(byExtension ?? '')) headers['Content-Type'] = declared;
     if (published.endsWith('.md')) headers['X-Markdown-Tokens'] = String(markdownTokenCount(readFileSync(path.join(siteDir, published), 'utf8')));
     if (Object.keys(headers).length > 0) hit.push({ src: exactly(published), headers, continue: true });
-  }
-  // A trip's address in the other section (an old or mistyped link) moves to the right one.
-  for (const page of catalogue.trips) {
-    for (const [type, section] of Object.entries(tripSection)) {
-      if (type === page.trip.type) continue;
-      const wrong = `/${section}/${page.trip.slug}`;
-      early.push({ src: exactly(wrong), headers: { Location: tripPath(page.trip.type, page.trip.slug) }, status: 301 });
-    }
   }
   return {
     early,

@@ -6,8 +6,8 @@
 export const cachePolicy = {
   /** Catalogue data changes only with a deploy. */
   catalogue: 'public, max-age=300, s-maxage=3600',
-  /** Departures change as seats sell; capped at 60 seconds by the contract. */
-  departures: 'public, max-age=30, s-maxage=60',
+  /** Departures change as seats sell; capped at 60 seconds by the contract (see service/departures/live.ts). */
+  departures: 'public, max-age=30, s-maxage=1, stale-while-revalidate=59',
 } as const;
 
 /** The form of every ETag /v1 sends: a quoted, truncated SHA-256 of the body. */
@@ -19,7 +19,7 @@ async function strongEtag(body: string): Promise<string> {
   return `"${hex}"`;
 }
 
-function matchesEtag(ifNoneMatch: string | null, etag: string): boolean {
+export function matchesEtag(ifNoneMatch: string | null, etag: string): boolean {
   if (!ifNoneMatch) return false;
   if (ifNoneMatch.trim() === '*') return true;
   return ifNoneMatch.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
@@ -46,6 +46,8 @@ export function preparedJsonResponse(request: Request, { body, etag, length }: P
     'Content-Type': 'application/json; charset=utf-8',
     'Cache-Control': cacheControl,
     ETag: etag,
+    // The same address answers 406 to an Accept that rules JSON out: caches must tell them apart.
+    Vary: 'Accept',
   });
   if (matchesEtag(request.headers.get('If-None-Match'), etag)) {
     return new Response(null, { status: 304, headers });

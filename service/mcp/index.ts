@@ -15,9 +15,29 @@ import { agentGuidance } from '../agents/guidance.ts';
 import { registerResources } from './resources.ts';
 import { mcpProtocolVersions, mcpServerName, mcpServerTitle, mcpServerVersion } from './server-info.ts';
 import { registerTools } from './tools.ts';
+import { checkQuota, messageCount, type McpQuota } from './quota.ts';
 
 /** JSON-RPC messages here are small; anything bigger is not a tool call. */
 const maxBodyBytes = 64 * 1024;
+
+/** The body as text, or null when it is larger than `max` bytes (read no further than that). */
+async function boundedText(request: Request, max: number): Promise<string | null> {
+  if (!request.body) return '';
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > max) {
+      await reader.cancel().catch(() => undefined);
+      return null;
+    }
+    chunks.push(value);
+  }
+  return new TextDecoder().decode(Buffer.concat(chunks));
+}
 
 function jsonRpcError(status: number, code: number, message: string, headers: Record<string, string> = {}): Response {
   return new Response(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }), {
@@ -58,7 +78,11 @@ export function createMcpServer(deps: V1Deps): McpServer {
   return server;
 }
 
-export async function handleMcp(request: Request, deps: V1Deps): Promise<Response> {
+/**
+ * Answers one POST of JSON-RPC messages. With `quota`, the messages count against the client's
+ * API quota first (service/mcp/quota.ts); without it (a test, a local tool) nothing is counted.
+ */
+export async function handleMcp(request: Request, deps: V1Deps, quota?: McpQuota): Promise<Response> {
   if (!originAllowed(request.headers.get('Origin'), deps.catalogue.siteUrl)) {
     return jsonRpcError(403, -32000, 'Forbidden: this MCP endpoint only accepts requests without an Origin or from the site itself.');
   }
@@ -74,6 +98,15 @@ export async function handleMcp(request: Request, deps: V1Deps): Promise<Respons
   }
   const declared = Number(request.headers.get('Content-Length') ?? '0');
   if (declared > maxBodyBytes) return jsonRpcError(413, -32000, `Request body too large: at most ${maxBodyBytes} bytes.`);
+  let limitHeaders: Record<string, string> = {};
+  if (quota) {
+    const body = await boundedText(request, maxBodyBytes);
+    if (body === null) return jsonRpcError(413, -32000, `Request body too large: at most ${maxBodyBytes} bytes.`);
+    const decision = await checkQuota(quota, messageCount(body));
+    if (!decision.allowed) return jsonRpcError(decision.status, -32000, decision.message, decision.headers);
+    limitHeaders = decision.headers;
+    request = new Request(request.url, { method: request.method, headers: request.headers, body });
+  }
 
   const server = createMcpServer(deps);
   const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: true, maxRequestBodySize: maxBodyBytes });
@@ -81,6 +114,7 @@ export async function handleMcp(request: Request, deps: V1Deps): Promise<Respons
     await server.connect(transport);
     const response = await transport.handleRequest(request);
     response.headers.set('Cache-Control', 'no-store');
+    for (const [name, value] of Object.entries(limitHeaders)) response.headers.set(name, value);
     return response;
   } finally {
     await server.close();

@@ -28,9 +28,19 @@ export interface RulesContext {
   socketAddress?: string | undefined;
 }
 
+/** What the rules read of a request; a web `Request` is one, and a host may pass a lighter view. */
+export interface RulesRequest {
+  url: string;
+  method: string;
+  headers: { get(name: string): string | null };
+  /** `url` already parsed, when the host has it. */
+  parsedUrl?: URL;
+}
+
 export type RulesOutcome =
   | { kind: 'respond'; response: Response }
-  | { kind: 'continue'; pathname: string; headers: Headers };
+  /** Go on to a file or a function, at `pathname` (a rewrite when it differs), adding `headers`. */
+  | { kind: 'continue'; pathname: string; headers: Record<string, string> };
 
 export const corsHeaders = {
   'Access-Control-Allow-Origin': '*',
@@ -43,12 +53,13 @@ export const corsHeaders = {
 
 export { isApiPath };
 
-/** Set of headers from several sources; later sources win. */
-function headersOf(...sources: Record<string, string>[]): Headers {
-  const headers = new Headers();
-  for (const source of sources) for (const [k, v] of Object.entries(source)) headers.set(k, v);
-  return headers;
+/** Headers from several sources; later sources win. */
+function headersOf(...sources: Record<string, string>[]): Record<string, string> {
+  return Object.assign({}, ...sources) as Record<string, string>;
 }
+
+/** The security headers of every response, worked out once per kind of site. */
+const baseHeaders = { https: securityHeaders({ https: true }), http: securityHeaders({ https: false }) };
 
 /** Link header of an HTML page: its Markdown twin, and on the home page the API catalog and API description. */
 export function pageLinks(pathname: string): string[] {
@@ -90,14 +101,14 @@ function reportStoreHealthy(): void {
 }
 
 /** A request the file published for its path answers exactly as the API would. */
-function publishedAnswer(request: Request, url: URL): boolean {
+function publishedAnswer(request: RulesRequest, url: URL): boolean {
   return (request.method === 'GET' || request.method === 'HEAD') && url.search === '' && acceptsJson(request.headers.get('Accept'));
 }
 
-export async function applyRules(request: Request, ctx: RulesContext): Promise<RulesOutcome> {
-  const url = new URL(request.url);
+export async function applyRules(request: RulesRequest, ctx: RulesContext): Promise<RulesOutcome> {
+  const url = request.parsedUrl ?? new URL(request.url);
   const pathname = url.pathname;
-  const base = securityHeaders({ https: ctx.siteUrl.startsWith('https:') });
+  const base = ctx.siteUrl.startsWith('https:') ? baseHeaders.https : baseHeaders.http;
 
   const api = apiPath(pathname);
   if (api.kind !== 'not-api') {
@@ -126,7 +137,8 @@ export async function applyRules(request: Request, ctx: RulesContext): Promise<R
     const headers = headersOf(base, corsHeaders, limitHeaders);
     const file = api.kind === 'api' && publishedAnswer(request, url) ? staticAnswerFile(api.segments) : null;
     if (file) {
-      headers.set('Cache-Control', cachePolicy.catalogue);
+      headers['Cache-Control'] = cachePolicy.catalogue;
+      headers.Vary = 'Accept';
       return { kind: 'continue', pathname: file, headers };
     }
     // Everything else is answered by a function, which reads the path the same way (service/v1/path.ts).
@@ -148,7 +160,7 @@ export async function applyRules(request: Request, ctx: RulesContext): Promise<R
     }
     // `/treks/` is the page `/treks`: one file serves both spellings.
     const page = pathname.length > 1 ? pathname.replace(/\/+$/, '') || '/' : pathname;
-    headers.set('Link', pageLinks(page).join(', '));
+    headers.Link = pageLinks(page).join(', ');
     return { kind: 'continue', pathname: page, headers };
   }
   return { kind: 'continue', pathname, headers: headersOf(base) };

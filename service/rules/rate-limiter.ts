@@ -12,9 +12,9 @@ export interface WindowCount {
   resetMs: number;
 }
 
-/** Where counts live. `hit` must increment and read atomically. */
+/** Where counts live. `hit` must add `weight` (1 unless given) and read atomically. */
 export interface CounterStore {
-  hit(key: string, windowMs: number, now: number): Promise<WindowCount>;
+  hit(key: string, windowMs: number, now: number, weight?: number): Promise<WindowCount>;
 }
 
 export interface RateLimitDecision {
@@ -32,14 +32,14 @@ export class MemoryCounterStore implements CounterStore {
   readonly #windows = new Map<string, { count: number; endsAt: number }>();
   #lastSweep = 0;
 
-  async hit(key: string, windowMs: number, now: number): Promise<WindowCount> {
+  async hit(key: string, windowMs: number, now: number, weight = 1): Promise<WindowCount> {
     if (now - this.#lastSweep > windowMs) this.#sweep(now);
     let window = this.#windows.get(key);
     if (!window || window.endsAt <= now) {
       window = { count: 0, endsAt: now + windowMs };
       this.#windows.set(key, window);
     }
-    window.count += 1;
+    window.count += weight;
     return { count: window.count, resetMs: window.endsAt - now };
   }
 
@@ -51,8 +51,9 @@ export class MemoryCounterStore implements CounterStore {
 
 export function createRateLimiter(policy: RateLimitPolicy, store: CounterStore, clock: Clock = Date.now) {
   const windowMs = policy.windowSeconds * 1000;
-  return async function check(clientKey: string): Promise<RateLimitDecision> {
-    const { count, resetMs } = await store.hit(`rl:${policy.name}:${clientKey}`, windowMs, clock());
+  /** Counts `weight` requests (a batch of messages counts each one) and says whether they fit. */
+  return async function check(clientKey: string, weight = 1): Promise<RateLimitDecision> {
+    const { count, resetMs } = await store.hit(`rl:${policy.name}:${clientKey}`, windowMs, clock(), weight);
     return {
       allowed: count <= policy.requests,
       limit: policy.requests,

@@ -54,10 +54,10 @@ export class RedisCounterStore implements CounterStore {
     return new RedisCounterStore(client, hitTimeoutMs);
   }
 
-  async hit(key: string, windowMs: number): Promise<WindowCount> {
+  async hit(key: string, windowMs: number, _now?: number, weight = 1): Promise<WindowCount> {
     // node-redis's own command timeout stops once a command is written; a server that accepts
     // the bytes and never answers (paused, overloaded) would hold the request without this.
-    const reply = await within(this.#client.eval(windowHitScript, { keys: [key], arguments: [String(windowMs)] }), this.#hitTimeoutMs);
+    const reply = await within(this.#client.eval(windowHitScript, { keys: [key], arguments: [String(windowMs), String(weight)] }), this.#hitTimeoutMs);
     return windowCountFromReply(reply);
   }
 

@@ -30,8 +30,8 @@ export class UpstashCounterStore implements CounterStore {
     });
   }
 
-  async hit(key: string, windowMs: number): Promise<WindowCount> {
-    return windowCountFromReply(await this.#redis.eval(windowHitScript, [key], [String(windowMs)]));
+  async hit(key: string, windowMs: number, _now?: number, weight = 1): Promise<WindowCount> {
+    return windowCountFromReply(await this.#redis.eval(windowHitScript, [key], [String(windowMs), String(weight)]));
   }
 }
 

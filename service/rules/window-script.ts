@@ -6,10 +6,14 @@
  */
 import type { WindowCount } from './rate-limiter.ts';
 
-/** KEYS[1] the client's counter; ARGV[1] the window in milliseconds. Returns { count, ms left }. */
+/**
+ * KEYS[1] the client's counter; ARGV[1] the window in milliseconds; ARGV[2] how many requests
+ * this hit counts (1 when absent). Returns { count, ms left }.
+ */
 export const windowHitScript = `
-local count = redis.call('INCR', KEYS[1])
-if count == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
+local weight = tonumber(ARGV[2]) or 1
+local count = redis.call('INCRBY', KEYS[1], weight)
+if count == weight then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
 local ttl = redis.call('PTTL', KEYS[1])
 if ttl < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]); ttl = tonumber(ARGV[1]) end
 return { count, ttl }

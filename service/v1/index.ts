@@ -5,7 +5,12 @@
  */
 import { ApiError, errorResponse } from '../http/errors.ts';
 import { cachePolicy, jsonResponse, prepareJson, preparedJsonResponse } from '../http/respond.ts';
-import type { AnswerMemo, MemoAnswer } from './answer-memo.ts';
+import type { BoundedMemo } from '../http/bounded-memo.ts';
+import type { PreparedJson } from '../http/respond.ts';
+
+/** A catalogue answer as it is kept: the data, or the client error it makes. */
+export type MemoAnswer = { kind: 'json'; json: PreparedJson } | { kind: 'error'; error: ApiError };
+export type AnswerMemo = BoundedMemo<MemoAnswer>;
 import { operations, type Operation, type V1Deps } from './operations.ts';
 import { acceptsJson } from './accept.ts';
 import { apiPath } from './path.ts';

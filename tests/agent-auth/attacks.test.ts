@@ -153,7 +153,7 @@ describe('bodies', () => {
       (body: BodyInit, type: string) => handleToken(new Request(`${siteUrl}/oauth/token`, { method: 'POST', body, headers: { 'Content-Type': type } }), h.deps, client),
       (body: BodyInit, type: string) => handleRevocation(new Request(`${siteUrl}/oauth/revoke`, { method: 'POST', body, headers: { 'Content-Type': type } }), h.deps, client),
       (body: BodyInit, type: string) => handleClaimRestart(new Request(`${siteUrl}/agent/identity/claim`, { method: 'POST', body, headers: { 'Content-Type': type } }), h.deps, client),
-      (body: BodyInit, type: string) => handleSecurityEvent(new Request(`${siteUrl}/agent/event/notify`, { method: 'POST', body, headers: { 'Content-Type': type } }), h.deps),
+      (body: BodyInit, type: string) => handleSecurityEvent(new Request(`${siteUrl}/agent/event/notify`, { method: 'POST', body, headers: { 'Content-Type': type } }), h.deps, client),
     ];
     const types = ['application/json', 'application/x-www-form-urlencoded', 'application/secevent+jwt', 'text/plain'];
     await fc.assert(

@@ -20,7 +20,7 @@ import type { IdentityProvider } from './identity-provider.ts';
 
 export const siteUrl = 'https://catalogue.test';
 const client = { clientIp: '203.0.113.7' };
-const noLimits: AgentAuthLimiters = { registration: null, claimAttempt: null, token: null };
+const noLimits: AgentAuthLimiters = { registration: null, claimAttempt: null, token: null, credential: null, events: null };
 
 export interface Harness {
   deps: AgentAuthDeps;
@@ -83,8 +83,8 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     restartClaim: (claimToken) => handleClaimRestart(post('/agent/identity/claim', JSON.stringify({ claim_token: claimToken }), 'application/json'), deps, client),
     confirm: (userCode, headers = { Origin: siteUrl }) => confirmOnClaimPage(post('/agent/claim', form({ user_code: userCode }), 'application/x-www-form-urlencoded', headers), deps, client),
     revoke: (tokenValue, hint) => handleRevocation(post('/oauth/revoke', form({ token: tokenValue, ...(hint ? { token_type_hint: hint } : {}) }), 'application/x-www-form-urlencoded'), deps, client),
-    credential: (accessToken) => handleCredential(new Request(`${siteUrl}/agent/credential`, { headers: { Authorization: `Bearer ${accessToken}` } }), deps),
-    event: (tokenValue, contentType = 'application/secevent+jwt') => handleSecurityEvent(post('/agent/event/notify', tokenValue, contentType), deps),
+    credential: (accessToken) => handleCredential(new Request(`${siteUrl}/agent/credential`, { headers: { Authorization: `Bearer ${accessToken}` } }), deps, client),
+    event: (tokenValue, contentType = 'application/secevent+jwt') => handleSecurityEvent(post('/agent/event/notify', tokenValue, contentType), deps, client),
     close: () => (options.sql ? Promise.resolve() : sql.close()),
   };
 }

@@ -173,7 +173,7 @@ describe('serving rules of the published files', () => {
         mkdirSync(path.dirname(path.join(site, p)), { recursive: true });
         writeFileSync(path.join(site, p), '{}');
       }
-      const { hit } = buildStaticRoutes(site, loadCatalogue());
+      const { hit } = buildStaticRoutes(site);
       const built = Object.fromEntries(hit.flatMap((r) => (r.headers?.['Content-Type'] ? [[r.src!.slice(1, -1).replace(/\\/g, ''), r.headers['Content-Type']]] : [])));
       expect(built).toEqual(types);
     } finally {

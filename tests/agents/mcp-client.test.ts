@@ -99,14 +99,15 @@ describe('MCP server on the local server', () => {
     expect((read.contents[0] as { text: string }).text).toBe(served);
   });
 
-  it('is outside the /v1 quota: no rate-limit headers', async () => {
+  it('counts against the /v1 quota and says so in the rate-limit headers, with no session', async () => {
     const res = await fetch(`${server.url}/mcp`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', 'MCP-Protocol-Version': '2025-11-25' },
       body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/list' }),
     });
     expect(res.status).toBe(200);
-    expect(res.headers.get('ratelimit-policy')).toBeNull();
+    expect(res.headers.get('ratelimit-policy')).toBe('120;w=60');
+    expect(Number(res.headers.get('ratelimit-remaining'))).toBeLessThan(120);
     expect(res.headers.get('mcp-session-id')).toBeNull();
   });
 });

@@ -1,16 +1,11 @@
 /**
- * Catalogue answers remembered per request: trips and peaks change only with a deploy, so the
- * answer to one path and query string is worked out (filtered, serialised, hashed) once and
- * then served as the same bytes. Bounded, least recently used first out, so a client trying
- * endless query strings costs memory only up to the bound.
+ * Answers worked out once and then served again: catalogue answers for as long as the deploy
+ * (service/v1), live answers for as long as the read they came from (service/functions/departures.ts).
+ * Bounded, least recently used first out, so a client trying endless query strings costs memory
+ * only up to the bound. A failed piece of work is not kept.
  */
-import type { ApiError } from '../http/errors.ts';
-import type { PreparedJson } from '../http/respond.ts';
-
-export type MemoAnswer = { kind: 'json'; json: PreparedJson } | { kind: 'error'; error: ApiError };
-
-export class AnswerMemo {
-  readonly #answers = new Map<string, Promise<MemoAnswer>>();
+export class BoundedMemo<T> {
+  readonly #answers = new Map<string, Promise<T>>();
   readonly #capacity: number;
 
   constructor(capacity = 2000) {
@@ -22,7 +17,7 @@ export class AnswerMemo {
   }
 
   /** The answer for `key`, worked out by `work` the first time. */
-  answer(key: string, work: () => Promise<MemoAnswer>): Promise<MemoAnswer> {
+  answer(key: string, work: () => Promise<T>): Promise<T> {
     const known = this.#answers.get(key);
     if (known) {
       // Refresh its place: Map keeps insertion order, so the oldest entry is the first one.

@@ -1,0 +1,73 @@
+/**
+ * /mcp shares the API's quota through a real server: each message of a batch counts, a batch has
+ * a cap, and a client that spends its quota there is refused on /v1 too, while another client is
+ * not held back. The agent-registration endpoints that had no limit are bounded too.
+ */
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { startServer, type RunningServer } from '../helpers/project.ts';
+import { startHarness, type Harness } from '../agent-auth/harness.ts';
+import { createAgentAuthLimiters } from '../../service/agent-auth/deps.ts';
+import { maxBatch } from '../../service/mcp/quota.ts';
+
+let server: RunningServer;
+beforeAll(async () => {
+  // Behind Vercel's client-IP header, so one test can stand for several clients.
+  server = await startServer(inject('fixtureSite'), { TRUST_PROXY: 'vercel', OPERATIONAL_STORAGE: 'off' });
+});
+afterAll(() => server?.stop());
+
+const call = (id: number) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'list_trips', arguments: {} } });
+
+function mcp(body: unknown, client: string): Promise<Response> {
+  return fetch(`${server.url}/mcp`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', 'MCP-Protocol-Version': '2025-11-25', 'X-Real-IP': client },
+    body: JSON.stringify(body),
+  });
+}
+
+describe('/mcp and the API quota', () => {
+  it(`refuses a batch of more than ${maxBatch} messages`, async () => {
+    const res = await mcp(Array.from({ length: maxBatch + 1 }, (_, i) => call(i)), '198.51.100.1');
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { error: { message: string } }).error.message).toContain(`at most ${maxBatch}`);
+  });
+
+  it('counts every message of a batch, shares the count with /v1, and leaves other clients alone', async () => {
+    const client = '198.51.100.2';
+    let last = 120;
+    for (let batch = 0; batch < 120 / maxBatch; batch += 1) {
+      const res = await mcp(Array.from({ length: maxBatch }, (_, i) => call(i)), client);
+      expect(res.status, `batch ${batch}`).not.toBe(429);
+      const remaining = Number(res.headers.get('ratelimit-remaining'));
+      expect(remaining).toBe(last - maxBatch);
+      last = remaining;
+      await res.arrayBuffer();
+    }
+    const refused = await mcp(call(1), client);
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(((await refused.json()) as { jsonrpc: string; error: { message: string } }).error.message).toContain('shared with /v1');
+    const api = await fetch(`${server.url}/v1/trips`, { headers: { 'X-Real-IP': client } });
+    expect(api.status).toBe(429);
+    expect((await fetch(`${server.url}/v1/trips`, { headers: { 'X-Real-IP': '198.51.100.3' } })).status).toBe(200);
+    expect((await mcp(call(1), '198.51.100.3')).status).toBe(200);
+  });
+});
+
+describe('agent registration endpoints that take any request', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({ limiters: createAgentAuthLimiters() });
+  });
+  afterAll(() => h?.close());
+
+  it('bound /agent/credential and /agent/event/notify per client', async () => {
+    let credential = 0;
+    while ((await h.credential('not-a-token')).status !== 429) credential += 1;
+    expect(credential).toBe(120);
+    let events = 0;
+    while ((await h.event('not-a-token')).status !== 429) events += 1;
+    expect(events).toBe(60);
+  });
+});
