@@ -40,9 +40,9 @@ function card(catalogue: Catalogue, d: Departure, withTrip: boolean): SafeHtml {
 <p class="departure-dates">${dateRange(d)}</p>
 ${withTrip && page ? html`<p class="departure-trip"><a href="${page.path}">${d.tripName}</a></p>` : ''}
 <p class="departure-state"><span class="${`badge status-${d.status}`}">${statusLabel[d.status]}</span> <span class="seats">${seatsLine(d)}</span></p>
-<p class="departure-price">${formatInr(d.priceInr)}${d.priceInr != null ? html` <span class="muted">per person</span>` : ''}</p>
 ${d.note ? html`<p class="departure-note muted">${d.note}</p>` : ''}
-${action}
+<div class="departure-foot"><p class="departure-price">${formatInr(d.priceInr)}${d.priceInr != null ? html` <span class="muted">per person</span>` : ''}</p>
+${action}</div>
 </li>`;
 }
 

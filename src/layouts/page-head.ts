@@ -7,6 +7,7 @@
 import type { Catalogue } from '../../service/catalogue/index.ts';
 import { html, trustedHtml, type SafeHtml } from '../../service/http/html.ts';
 import { jsonLdText } from '../components/structured-data.ts';
+import { metaDescription } from '../lib/format.ts';
 
 export interface PageHead {
   title: string;
@@ -32,15 +33,16 @@ export function pageTitle(catalogue: Catalogue, title: string): string {
 
 export function pageHead(catalogue: Catalogue, head: PageHead): SafeHtml {
   const title = pageTitle(catalogue, head.title);
+  const description = metaDescription(head.description);
   const canonical = `${catalogue.siteUrl}${head.canonicalPath}`;
   const image = head.imagePath ? `${catalogue.siteUrl}${head.imagePath}` : undefined;
   return html`<title>${title}</title>
-<meta name="description" content="${head.description}">
+<meta name="description" content="${description}">
 ${head.noindex ? html`<meta name="robots" content="noindex">` : html`<link rel="canonical" href="${canonical}">`}
 ${head.markdownPath ? html`<link rel="alternate" type="text/markdown" href="${head.markdownPath}">` : ''}
 <meta property="og:type" content="${head.ogType ?? 'website'}">
 <meta property="og:title" content="${title}">
-<meta property="og:description" content="${head.description}">
+<meta property="og:description" content="${description}">
 <meta property="og:url" content="${canonical}">
 ${image ? html`<meta property="og:image" content="${image}"><meta property="og:image:width" content="1200"><meta property="og:image:height" content="630">${head.imageAlt ? html`<meta property="og:image:alt" content="${head.imageAlt}">` : ''}` : ''}
 <meta name="twitter:card" content="${image ? 'summary_large_image' : 'summary'}">

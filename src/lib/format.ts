@@ -62,3 +62,21 @@ export function listInWords(items: readonly string[]): string {
 export function countOf(count: number, singular: string, plural = `${singular}s`): string {
   return `${integer.format(count)} ${count === 1 ? singular : plural}`;
 }
+
+/**
+ * A page's meta description: search results show about 155 characters, so a longer text is cut
+ * at the last whole sentence that fits, or else at a word, with an ellipsis.
+ */
+export function metaDescription(text: string, max = 155): string {
+  const clean = text.replace(/\s+/g, ' ').trim();
+  if (clean.length <= max) return clean;
+  const sentences = clean.match(/[^.!?]+[.!?]+(\s|$)/g) ?? [];
+  let fitted = '';
+  for (const sentence of sentences) {
+    if ((fitted + sentence).trim().length > max) break;
+    fitted += sentence;
+  }
+  if (fitted.trim().length >= 60) return fitted.trim();
+  const cut = clean.slice(0, max - 1);
+  return `${cut.slice(0, cut.lastIndexOf(' ')).replace(/[\s,;:.–-]+$/, '')}…`;
+}
