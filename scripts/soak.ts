@@ -1,10 +1,12 @@
 /**
  * `npm run soak`: a few minutes of mixed load against the local server with departures in a
  * real PostgreSQL server that is stopped and started again halfway through. Clients within the
- * /v1 quota, clients far over it, page readers and a departures probe run side by side, each
- * from its own loopback address (its own quota). Passes when the server never crashes, answers
- * only what the contract documents (200, 304, 400, 404, 429; 502 from departures while the
- * database is down) and serves departures again within seconds of the database's return.
+ * /v1 quota, clients far over it, page readers, a client sending batches of MCP tool calls and a
+ * departures probe run side by side, each from its own loopback address (its own quota). A second
+ * server, on the embedded database, takes page and API load while its departures bridge is
+ * attacked the whole time. Passes when neither server crashes, both answer only what the contract
+ * documents (200, 304, 400, 404, 429; 502 from departures while the database is down) and the
+ * first serves departures again within seconds of the database's return.
  *
  *   npm run soak -- [--minutes 3] [--outage-seconds 6]     (or SOAK_MINUTES=…)
  */
@@ -19,6 +21,9 @@ import { seedDepartures } from '../service/departures/seed.ts';
 import { loadCatalogue, realContent } from '../tests/helpers/content.ts';
 import { startPostgres } from '../tests/departures/postgres.ts';
 import { buildProject, copyProject, startServer, type RunningServer } from '../tests/helpers/project.ts';
+import fc from 'fast-check';
+import { attackArbitrary, sendAttack } from '../tests/departures/bridge-attacks.ts';
+import { hostFilePath } from '../service/departures/embedded.ts';
 
 const { values } = parseArgs({ options: { minutes: { type: 'string', default: process.env.SOAK_MINUTES ?? '3' }, 'outage-seconds': { type: 'string', default: '6' } } });
 const durationMs = Number(values.minutes) * 60_000;
@@ -56,6 +61,48 @@ function get(origin: string, pathname: string, agent: Agent, headers: Record<str
 }
 
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Batches of live-departures tool calls over MCP from one address, far over the shared quota. */
+async function mcpClient(origin: string, address: string, deadline: number): Promise<void> {
+  const agent = new Agent({ keepAlive: true, localAddress: address, maxSockets: 1 });
+  const body = JSON.stringify(Array.from({ length: 10 }, (_, id) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'list_departures', arguments: {} } })));
+  while (Date.now() < deadline && !stopRequested) {
+    const started = performance.now();
+    const status = await new Promise<Sample['status']>((resolve) => {
+      const req = request(`${origin}/mcp`, { agent, method: 'POST', timeout: 15_000, headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', 'MCP-Protocol-Version': '2025-11-25', 'Content-Length': Buffer.byteLength(body) } }, (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+        res.on('error', () => resolve('error'));
+      });
+      req.on('timeout', () => {
+        req.destroy();
+        resolve('timeout');
+      });
+      req.on('error', () => resolve('error'));
+      req.end(body);
+    });
+    samples.push({ group: 'mcp batches', path: '/mcp', status, ms: performance.now() - started, at: Date.now() });
+    await pause(50);
+  }
+  agent.destroy();
+}
+
+/** Attacks on the embedded database's bridge, eight at a time, until the end; each must be closed unanswered. */
+async function bridgeAttacks(dataDir: string, deadline: number): Promise<{ sent: number; answered: number }> {
+  const bridge = JSON.parse(readFileSync(hostFilePath(path.join(dataDir, 'pglite')), 'utf8')).bridge;
+  const tally = { sent: 0, answered: 0 };
+  await Promise.all(
+    Array.from({ length: 8 }, async (_, lane) => {
+      for (let i = 0; Date.now() < deadline && !stopRequested; i += 1) {
+        const [attack] = fc.sample(attackArbitrary, { seed: lane * 100_000 + i, numRuns: 1 });
+        const outcome = await sendAttack(bridge, attack!, 8_000);
+        tally.sent += 1;
+        if (outcome.received !== '' || !outcome.closed) tally.answered += 1;
+      }
+    }),
+  );
+  return tally;
+}
 const pick = <T>(items: readonly T[]): T => items[Math.floor(Math.random() * items.length)]!;
 
 /** A client looping until the end: its own address, its own keep-alive connections. */
@@ -110,8 +157,10 @@ async function main(): Promise<number> {
   console.log('[soak] building the real content, starting PostgreSQL');
   const copy = copyProject({ content: realContent });
   const scratch = mkdtempSync(path.join(tmpdir(), 'soak-'));
+  const embeddedData = path.join(scratch, 'embedded-data');
   const postgres = await startPostgres();
   let server: RunningServer | undefined;
+  let embedded: RunningServer | undefined;
   const onSignal = () => (stopRequested = true);
   process.once('SIGINT', onSignal);
   try {
@@ -125,6 +174,8 @@ async function main(): Promise<number> {
     // The heap probe only adds a signal handler that reports memory after a full collection.
     const probeFile = path.join(import.meta.dirname, '..', 'tests', 'hardening', 'heap-probe.ts');
     server = await startServer(copy.dir, { ...env, NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --expose-gc --import=${probeFile}`.trim() });
+    embedded = await startServer(copy.dir, { SITE_URL: siteUrl, OPERATIONAL_STORAGE: 'embedded', DATA_DIR: embeddedData });
+    await get(embedded.url, '/v1/departures', new Agent()); // opens the embedded database and its bridge
     const pid = server.process.pid!;
     // One pass over every path first, so lazily loaded routes and file caches count as the start.
     const warmUp = new Agent({ keepAlive: true, localAddress: '127.0.9.1' });
@@ -140,7 +191,10 @@ async function main(): Promise<number> {
       ...Array.from({ length: 2 }, (_, i) => client(server!.url, 'over quota', `127.0.2.${i + 1}`, ['/v1/trips', '/v1/peaks'], 20, deadline)),
       ...Array.from({ length: 3 }, (_, i) => client(server!.url, 'pages', `127.0.3.${i + 1}`, pages, 100, deadline)),
       probe(server.url, deadline),
+      mcpClient(server!.url, '127.0.4.1', deadline),
+      client(embedded.url, 'embedded', '127.0.5.1', [...api, ...pages], 100, deadline),
     ];
+    const attacks = bridgeAttacks(embeddedData, deadline);
     console.log(`[soak] ${values.minutes} min of load; PostgreSQL stops for ${outageMs / 1000} s at the half`);
     await pause(durationMs / 2);
     const stoppedAt = Date.now();
@@ -150,33 +204,40 @@ async function main(): Promise<number> {
     const restartedAt = Date.now();
     console.log(`[soak] PostgreSQL back after ${((restartedAt - stoppedAt) / 1000).toFixed(1)} s`);
     await Promise.all(load);
+    const bridge = await attacks;
 
     // Verdict.
     const alive = server.process.exitCode === null && (await fetch(`${server.url}/`).then((r) => r.status, () => 0)) === 200;
+    const embeddedAlive = embedded.process.exitCode === null && (await fetch(`${embedded.url}/v1/departures`).then((r) => r.status, () => 0)) === 200;
     const recovered = samples.find((s) => s.group === 'probe' && s.at > restartedAt && s.status === 200);
     const recoveryMs = recovered ? recovered.at - restartedAt : Infinity;
     const outageWindow = (s: Sample) => s.at >= stoppedAt && s.at <= restartedAt + recoveryLimitMs;
     const expected = (s: Sample) => {
       if (typeof s.status !== 'number') return false;
       if (s.group === 'pages') return s.status === 200 || s.status === 304;
+      if (s.group === 'mcp batches') return s.status === 200 || s.status === 429;
+      if (s.group === 'embedded') return [200, 304, 400, 404, 429].includes(s.status);
       if ([200, 304, 400, 404, 429].includes(s.status)) return true;
       return s.status === 502 && s.path.startsWith('/v1/departures') && outageWindow(s);
     };
     const unexpected = samples.filter((s) => !expected(s));
-    const serverErrors = server.output().split('\n').filter((l) => l.startsWith('[server]'));
+    const serverErrors = [server, embedded].flatMap((s) => s.output().split('\n').filter((l) => l.startsWith('[server]')));
 
     const heapEnd = await liveHeapMiB(server);
     console.log(`\n[soak] ${samples.length} requests in ${((Date.now() - started) / 1000).toFixed(0)} s; server RSS ${rssStart.toFixed(0)} → ${residentMiB(pid).toFixed(0)} MiB, live heap after a full collection ${heapStart.toFixed(1)} → ${heapEnd.toFixed(1)} MiB`);
-    for (const group of ['within quota', 'over quota', 'pages', 'probe']) {
+    for (const group of ['within quota', 'over quota', 'pages', 'mcp batches', 'probe', 'embedded']) {
       const own = samples.filter((s) => s.group === group);
       const counts = new Map<string, number>();
       for (const s of own) counts.set(String(s.status), (counts.get(String(s.status)) ?? 0) + 1);
       const ms = own.filter((s) => typeof s.status === 'number').map((s) => s.ms);
       console.log(`  ${group.padEnd(13)} ${String(own.length).padStart(6)} requests  ${[...counts].sort().map(([k, v]) => `${k}×${v}`).join(' ')}  p50 ${percentile(ms, 50).toFixed(1)} ms, p99 ${percentile(ms, 99).toFixed(1)} ms`);
     }
+    console.log(`  bridge attacks on the embedded server: ${bridge.sent}, answered ${bridge.answered} (none may be)`);
     console.log(`  departures answered 200 again ${Number.isFinite(recoveryMs) ? `${(recoveryMs / 1000).toFixed(1)} s` : 'never'} after PostgreSQL was back (limit ${recoveryLimitMs / 1000} s)`);
     const failures = [
       ...(alive ? [] : ['the server is not answering at the end']),
+      ...(embeddedAlive ? [] : ['the embedded server is not answering departures at the end']),
+      ...(bridge.answered ? [`${bridge.answered} bridge attacks got an answer`] : []),
       ...(recoveryMs <= recoveryLimitMs ? [] : ['departures did not recover in time']),
       ...(unexpected.length ? [`${unexpected.length} unexpected answers, e.g. ${unexpected.slice(0, 5).map((s) => `${s.group} ${s.path} → ${s.status}`).join('; ')}`] : []),
       ...(serverErrors.length ? [`${serverErrors.length} server errors logged, e.g. ${serverErrors[0]}`] : []),
@@ -186,6 +247,7 @@ async function main(): Promise<number> {
   } finally {
     process.off('SIGINT', onSignal);
     await server?.stop();
+    await embedded?.stop();
     postgres.remove();
     copy.remove();
     rmSync(scratch, { recursive: true, force: true });

@@ -170,6 +170,52 @@ async function attackBridge(roundSeed: number): Promise<string[]> {
   return problems;
 }
 
+/**
+ * A round of abuse of /mcp from one client: batches of live-departures calls until the quota
+ * refuses them, batches over the cap and bodies that are not JSON-RPC. Each answer must be a
+ * documented status with a JSON-RPC body, and another client's /v1 must stay quick meanwhile.
+ */
+async function attackMcp(roundSeed: number): Promise<{ problems: string[]; statuses: number[] }> {
+  const problems: string[] = [];
+  const statuses: number[] = [];
+  const address = `127.0.7.${(roundSeed % 200) + 1}`;
+  const call = (id: number) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'list_departures', arguments: {} } });
+  const bodies = [
+    ...Array.from({ length: 14 }, () => JSON.stringify(Array.from({ length: 10 }, (_, i) => call(i)))),
+    JSON.stringify(Array.from({ length: 100 }, (_, i) => call(i))),
+    '[]',
+    '{"jsonrpc":"2.0"',
+    JSON.stringify('x'.repeat(70_000)),
+  ];
+  const slowest = { ms: 0 };
+  const watch = (async () => {
+    for (let i = 0; i < 10; i += 1) {
+      const started = performance.now();
+      const x = await rawExchange(serialize('GET', '/v1/trips', [['Host', '127.0.0.1'], ['Connection', 'close']]), { port: server.port, localAddress: `127.0.8.${(roundSeed % 200) + 1}` });
+      slowest.ms = Math.max(slowest.ms, performance.now() - started);
+      if (x.responses[0]?.status !== 200) problems.push(`/v1/trips from another client answered ${x.responses[0]?.status} during the /mcp abuse`);
+    }
+  })();
+  for (const body of bodies) {
+    const x = await rawExchange(
+      serialize('POST', '/mcp', [['Host', '127.0.0.1'], ['Content-Type', 'application/json'], ['Content-Length', String(Buffer.byteLength(body))], ['Accept', 'application/json, text/event-stream'], ['MCP-Protocol-Version', '2025-11-25'], ['Connection', 'close']], Buffer.from(body)),
+      { port: server.port, localAddress: address, timeoutMs: 10_000 },
+    );
+    const answer = x.responses[0];
+    if (!answer) {
+      problems.push(`/mcp batch of ${body.length} bytes: no answer`);
+      continue;
+    }
+    statuses.push(answer.status);
+    if (![200, 400, 413, 429].includes(answer.status)) problems.push(`/mcp → ${answer.status}: not a documented answer`);
+    if (answer.status !== 200 && !answer.body.toString('utf8').includes('"jsonrpc":"2.0"')) problems.push(`/mcp → ${answer.status}: not a JSON-RPC error`);
+  }
+  await watch;
+  if (!statuses.includes(429)) problems.push('/mcp: twelve batches of ten calls were never refused by the quota');
+  if (slowest.ms > 2000) problems.push(`/v1/trips from another client took ${slowest.ms.toFixed(0)} ms during the /mcp abuse`);
+  return { problems, statuses };
+}
+
 const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
 
 function pathnameOf(target: string): string | null {
@@ -221,15 +267,16 @@ describe('random and malformed requests against one server', () => {
     // Rounds 1 and 2 are identical (nothing may accumulate per request); round 3 is fresh
     // (nothing may accumulate per distinct path, header or body either).
     for (const roundSeed of [seed, seed, seed + 1]) {
-      const [exchanges, bridgeProblems] = await Promise.all([round(roundSeed), attackBridge(roundSeed)]);
-      problems.push(...bridgeProblems);
+      const [exchanges, bridgeProblems, mcp] = await Promise.all([round(roundSeed), attackBridge(roundSeed), attackMcp(roundSeed + memories.length)]);
+      problems.push(...bridgeProblems, ...mcp.problems);
+      for (const status of mcp.statuses) statuses.set(status, (statuses.get(status) ?? 0) + 1);
       for (const x of exchanges) {
         problems.push(...problemsOf(x));
         for (const a of x.answers) statuses.set(a.status, (statuses.get(a.status) ?? 0) + 1);
       }
       memories.push(await memory());
     }
-    console.info(`[fuzz] ${3 * (rawPerRound + fetchPerRound)} requests; statuses ${JSON.stringify(Object.fromEntries([...statuses].sort((a, b) => a[0] - b[0])))}; live heap ${memories.map((m) => mib(m.live)).join(', ')}; RSS ${memories.map((m) => mib(m.rss)).join(', ')} after each round`);
+    console.info(`[fuzz] ${3 * (rawPerRound + fetchPerRound)} requests, ${3 * 18} /mcp abuses and ${3 * bridgeAttacksPerRound} bridge attacks; statuses ${JSON.stringify(Object.fromEntries([...statuses].sort((a, b) => a[0] - b[0])))}; live heap ${memories.map((m) => mib(m.live)).join(', ')}; RSS ${memories.map((m) => mib(m.rss)).join(', ')} after each round`);
     expect(problems.slice(0, 25), `${problems.length} problems`).toEqual([]);
     expect([...statuses.keys()].filter((s) => s >= 200 && s < 300).length, 'some requests succeed').toBeGreaterThan(0);
 
