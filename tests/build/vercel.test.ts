@@ -3,11 +3,11 @@
  * offline on a copy of the project) must produce a static site with a few small live
  * functions, one routing middleware, and routes that send each live path to its function.
  */
-import { spawnSync } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { copyProject, projectRoot, type ProjectCopy } from '../helpers/project.ts';
+import { projectRoot, type ProjectCopy } from '../helpers/project.ts';
+import { vercelBuild } from '../helpers/vercel-build.ts';
 import { loadCatalogue, realContent } from '../helpers/content.ts';
 import { functionFiles, functionSize, readBuildOutput, route, type BuildOutput } from '../helpers/vercel-output.ts';
 
@@ -17,37 +17,9 @@ let build: { status: number; output: string };
 let output: BuildOutput;
 
 beforeAll(() => {
-  copy = copyProject({ content: realContent });
-  // Dependencies as an install would leave them (a real folder, which function tracing needs),
-  // made of hard links to this project's; `vercel build` is told they are installed already.
-  const config = JSON.parse(readFileSync(path.join(copy.dir, 'vercel.json'), 'utf8'));
-  writeFileSync(path.join(copy.dir, 'vercel.json'), JSON.stringify({ ...config, installCommand: '' }));
-  rmSync(path.join(copy.dir, 'node_modules'));
-  const linked = spawnSync('cp', ['-al', path.join(projectRoot, 'node_modules'), path.join(copy.dir, 'node_modules')]);
-  if (linked.status !== 0) throw new Error(`could not link node_modules: ${linked.stderr}`);
-  // What `vercel link` leaves behind; with it `vercel build` needs no account or network.
-  mkdirSync(path.join(copy.dir, '.vercel'), { recursive: true });
-  writeFileSync(
-    path.join(copy.dir, '.vercel', 'project.json'),
-    JSON.stringify({ projectId: 'prj_local', orgId: 'team_local', settings: { framework: 'astro', nodeVersion: '24.x' } }),
-  );
-  const bin = path.join(projectRoot, 'node_modules', '.bin');
-  const result = spawnSync(process.execPath, [path.join(projectRoot, 'node_modules', 'vercel', 'dist', 'vc.js'), 'build', '--yes'], {
-    cwd: copy.dir,
-    env: {
-      ...process.env,
-      PATH: `${bin}${path.delimiter}${process.env.PATH ?? ''}`,
-      SITE_URL: 'https://example.test',
-      ASTRO_TELEMETRY_DISABLED: '1',
-      VERCEL_TELEMETRY_DISABLED: '1',
-      NO_UPDATE_NOTIFIER: '1',
-      VERCEL_INSTALL_COMPLETED: '1',
-      CI: '1',
-    },
-    encoding: 'utf8',
-    timeout: 280_000,
-  });
-  build = { status: result.status ?? 1, output: `${result.stdout}\n${result.stderr}` };
+  const built = vercelBuild(realContent);
+  copy = built.copy;
+  build = built;
   if (build.status === 0) output = readBuildOutput(copy.dir);
 }, 300_000);
 afterAll(() => copy?.remove());

@@ -1,0 +1,50 @@
+/**
+ * The real `vercel build` (the `vercel` CLI from npm) on a scratch copy of the project, offline:
+ * the copy is linked to a local project (what `vercel link` leaves behind), its dependencies are
+ * hard links to this project's (a real folder, as an install leaves it, which function tracing
+ * needs), and `vercel build` is told they are installed already.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { copyProject, projectRoot, type ProjectCopy } from './project.ts';
+
+export interface VercelBuild {
+  copy: ProjectCopy;
+  status: number;
+  output: string;
+  seconds: number;
+}
+
+export function vercelBuild(content: string, env: Record<string, string> = {}): VercelBuild {
+  const copy = copyProject({ content });
+  mkdirSync(path.join(copy.dir, '.vercel'), { recursive: true });
+  writeFileSync(
+    path.join(copy.dir, '.vercel', 'project.json'),
+    JSON.stringify({ projectId: 'prj_local', orgId: 'team_local', settings: { framework: 'astro', nodeVersion: '24.x' } }),
+  );
+  const config = JSON.parse(readFileSync(path.join(copy.dir, 'vercel.json'), 'utf8'));
+  writeFileSync(path.join(copy.dir, 'vercel.json'), JSON.stringify({ ...config, installCommand: '' }));
+  rmSync(path.join(copy.dir, 'node_modules'));
+  const linked = spawnSync('cp', ['-al', path.join(projectRoot, 'node_modules'), path.join(copy.dir, 'node_modules')]);
+  if (linked.status !== 0) throw new Error(`could not link node_modules: ${linked.stderr}`);
+  const bin = path.join(projectRoot, 'node_modules', '.bin');
+  const started = performance.now();
+  const result = spawnSync(process.execPath, [path.join(projectRoot, 'node_modules', 'vercel', 'dist', 'vc.js'), 'build', '--yes'], {
+    cwd: copy.dir,
+    env: {
+      ...process.env,
+      PATH: `${bin}${path.delimiter}${process.env.PATH ?? ''}`,
+      SITE_URL: 'https://example.test',
+      ASTRO_TELEMETRY_DISABLED: '1',
+      VERCEL_TELEMETRY_DISABLED: '1',
+      NO_UPDATE_NOTIFIER: '1',
+      VERCEL_INSTALL_COMPLETED: '1',
+      CI: '1',
+      ...env,
+    },
+    encoding: 'utf8',
+    timeout: 280_000,
+  });
+  return { copy, status: result.status ?? 1, output: `${result.stdout}\n${result.stderr}`, seconds: (performance.now() - started) / 1000 };
+}
