@@ -1,0 +1,151 @@
+/**
+ * The site on a phone, as a trekker uses it: every page at 320, 360 and 1280 px, light and dark,
+ * with and without JavaScript, never wider than the screen; a trip page's next departures within
+ * its first two screens; a price and enquire bar in reach; a one-row header; meta descriptions
+ * that fit a search result. The live departures come from the embedded store, seeded on start.
+ */
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { startServer, type RunningServer } from '../helpers/project.ts';
+import { isTripPath, launchChromium, sitemapPaths } from './site.ts';
+
+let server: RunningServer;
+let browser: Browser;
+let pages: string[];
+let trips: string[];
+
+beforeAll(async () => {
+  server = await startServer(inject('fixtureSite'));
+  browser = await launchChromium();
+  const listed = await sitemapPaths(server.url);
+  trips = listed.filter(isTripPath);
+  // The live pages are not in the sitemap's static list in every form: the board filtered to one trip is.
+  pages = [...new Set([...listed, '/departures', `/departures?trip=${trips[0]?.split('/').pop()}`])];
+}, 60_000);
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+/** Phone screens as people hold them: 320 x 568 (the smallest in use) and 360 x 740. */
+const screens = [
+  { width: 320, height: 568 },
+  { width: 360, height: 740 },
+  { width: 1280, height: 800 },
+] as const;
+
+async function withPage<T>(options: Parameters<Browser['newContext']>[0], run: (page: Page) => Promise<T>): Promise<T> {
+  const context = await browser.newContext(options);
+  try {
+    return await run(await context.newPage());
+  } finally {
+    await context.close();
+  }
+}
+
+/** Waits until the trip page's live block has put its answer in place (or said why not). */
+async function liveBlockSettled(page: Page): Promise<void> {
+  await page.locator('[data-live-departures-for] [data-live-departures]').first().waitFor({ timeout: 15_000 });
+}
+
+describe('the site on a phone', () => {
+  for (const javaScriptEnabled of [true, false]) {
+    for (const colorScheme of ['light', 'dark'] as const) {
+      it(`no page is wider than the screen at 320, 360 and 1280 px (${colorScheme}, JavaScript ${javaScriptEnabled ? 'on' : 'off'})`, async () => {
+        const wide: string[] = [];
+        for (const viewport of screens) {
+          await withPage({ viewport, colorScheme, javaScriptEnabled }, async (page) => {
+            for (const p of pages) {
+              await page.goto(`${server.url}${p}`);
+              if (javaScriptEnabled && isTripPath(p)) await liveBlockSettled(page);
+              const width = await page.evaluate(() => document.documentElement.scrollWidth);
+              if (width > viewport.width) wide.push(`${p} at ${viewport.width}px is ${width}px wide`);
+            }
+          });
+        }
+        expect(wide).toEqual([]);
+      }, 300_000);
+    }
+  }
+
+  it('every trip page shows its first departure within the first two screens of a phone', async () => {
+    const late: string[] = [];
+    for (const viewport of screens.slice(0, 2)) {
+      await withPage({ viewport }, async (page) => {
+        for (const trip of trips) {
+          await page.goto(`${server.url}${trip}`);
+          await liveBlockSettled(page);
+          const first = page.locator('.departure').first();
+          expect(await first.count(), `${trip} has departures`).toBe(1);
+          const top = await first.evaluate((el) => el.getBoundingClientRect().top + window.scrollY);
+          if (top > 2 * viewport.height) late.push(`${trip} at ${viewport.width}px: first departure at ${Math.round(top)} px`);
+          // Each date has its own action, and the status reads as a badge with a word.
+          expect(await first.locator('a', { hasText: /Enquire for this date|Ask about other dates/ }).count()).toBe(1);
+          expect((await first.locator('.badge').innerText()).trim()).not.toBe('');
+        }
+      });
+    }
+    expect(late).toEqual([]);
+  }, 120_000);
+
+  it('without JavaScript a trip page leads to its dates at once, and the board shows them within two screens', async () => {
+    for (const viewport of screens.slice(0, 2)) {
+      await withPage({ viewport, javaScriptEnabled: false }, async (page) => {
+        const trip = trips[0]!;
+        await page.goto(`${server.url}${trip}`);
+        const link = page.locator('[data-live-departures-for] a').first();
+        const linkTop = await link.evaluate((el) => el.getBoundingClientRect().top + window.scrollY);
+        expect(linkTop, `the dates link at ${viewport.width}px`).toBeLessThan(2 * viewport.height);
+        await link.click();
+        const first = page.locator('.departure').first();
+        await first.waitFor();
+        const top = await first.evaluate((el) => el.getBoundingClientRect().top + window.scrollY);
+        expect(top, `the board's first departure at ${viewport.width}px`).toBeLessThan(2 * viewport.height);
+      });
+    }
+  }, 60_000);
+
+  it('on a phone the price and an enquire link stay in reach while reading; on a desktop the bar is not needed', async () => {
+    for (const viewport of screens) {
+      await withPage({ viewport }, async (page) => {
+        await page.goto(`${server.url}${trips[0]}`);
+        await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight / 2));
+        const bar = page.locator('.enquire-bar');
+        if (viewport.width >= 1000) {
+          expect(await bar.isVisible(), `bar at ${viewport.width}px`).toBe(false);
+          return;
+        }
+        expect(await bar.isVisible(), `bar at ${viewport.width}px`).toBe(true);
+        const box = await bar.boundingBox();
+        expect(box!.y + box!.height).toBeLessThanOrEqual(viewport.height + 1);
+        expect(await bar.innerText()).toMatch(/₹|on request/i);
+        expect(await bar.locator('a[href*="enquire"]').count()).toBeGreaterThan(0);
+      });
+    }
+  }, 60_000);
+
+  it('the header is one compact row on a phone, with the menu behind one button', async () => {
+    for (const viewport of screens.slice(0, 2)) {
+      await withPage({ viewport }, async (page) => {
+        await page.goto(`${server.url}/`);
+        const header = await page.locator('header.site-header').boundingBox();
+        expect(header!.height, `header at ${viewport.width}px`).toBeLessThanOrEqual(64);
+        const menu = page.locator('header details.nav-menu');
+        expect(await menu.locator('summary').isVisible()).toBe(true);
+        await menu.locator('summary').click();
+        expect(await menu.locator('a[href="/treks"]').isVisible()).toBe(true);
+      });
+    }
+  }, 60_000);
+
+  it('every page has a meta description short enough for a search result (at most 160 characters)', async () => {
+    const long: string[] = [];
+    for (const p of pages) {
+      const html = await (await fetch(`${server.url}${p}`)).text();
+      const description = /<meta name="description" content="([^"]*)"/.exec(html)?.[1];
+      expect(description, p).toBeTruthy();
+      if (description!.length > 160) long.push(`${p}: ${description!.length}`);
+    }
+    expect(long).toEqual([]);
+  });
+});
