@@ -12,7 +12,7 @@ import satori from 'satori';
 import sharp from 'sharp';
 import type { Catalogue, TripPage } from '../../service/catalogue/index.ts';
 import { countOf, formatMetres } from '../lib/format.ts';
-import { highestPlace, illustrationColours, summitRange, tripFactsLine, tripLandscape, type Landscape } from './trip-illustration.ts';
+import { highestPlace, illustrationColours, markPath, summitRange, tripFactsLine, tripLandscape, type Landscape } from './trip-illustration.ts';
 import { homeCopy } from './trip-index.ts';
 import { socialCardSize } from './trip-images.ts';
 
@@ -51,7 +51,6 @@ function cardFonts() {
   return fonts;
 }
 
-const triangle = (x: number, y: number, s: number) => `M${x} ${y - 1.6 * s}L${x + s} ${y - 0.1 * s}L${x - s} ${y - 0.1 * s}Z`;
 
 /** The words of a card, laid out by Satori in the upper part of the card, above the ridge. */
 function words(kicker: string, title: string, lines: string[], facts: string): CardNode {
@@ -61,39 +60,52 @@ function words(kicker: string, title: string, lines: string[], facts: string): C
     el('div', { fontSize: titleSize, fontWeight: 700, lineHeight: 1.08, marginTop: 14, maxWidth: 1000 }, title),
     ...lines.map((line) => el('div', { fontSize: 30, marginTop: 14, color: colours.muted, maxWidth: 1000 }, line)),
     el('div', { display: 'flex', alignItems: 'center', fontSize: 30, fontWeight: 700, marginTop: 10 }, [
-      el('svg', { marginRight: 12 }, el('path', {}, undefined, { d: triangle(13, 21, 12), fill: colours.mark }), { width: 26, height: 22, viewBox: '0 0 26 22' }),
+      el('svg', { marginRight: 12 }, el('path', {}, undefined, { d: markPath(13, 21, 12), fill: colours.mark }), { width: 26, height: 22, viewBox: '0 0 26 22' }),
       facts,
     ]),
   ]);
 }
 
-async function render(land: Landscape, text: CardNode): Promise<Buffer> {
+/** The card as SVG: the ridge drawn here, the words as Satori's paths (no <text>, so no font is needed to rasterise it). */
+async function cardSvg(land: Landscape, text: CardNode): Promise<string> {
   const overlay = await satori(text as never, { width, height, fonts: await cardFonts() });
-  const marks = land.marks.map((m) => `<path d="${triangle(m.x, m.y, 11)}" fill="${colours.mark}"/>`).join('');
+  const marks = land.marks.map((m) => `<path d="${markPath(m.x, m.y, 11)}" fill="${colours.mark}"/>`).join('');
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}">
 <defs><linearGradient id="card-sky" x1="0" y1="0" x2="0" y2="1"><stop offset="0" stop-color="${colours.sky}"/><stop offset="1" stop-color="${colours.ground}"/></linearGradient></defs>
 <rect width="${width}" height="${height}" fill="url(#card-sky)"/>
 <g transform="translate(0 ${height - land.height})"><path d="${land.far}" fill="${colours.far}"/><path d="${land.near}" fill="${colours.near}"/>${marks}</g>
 ${overlay}
 </svg>`;
+  return svg;
+}
+
+export function rasterise(svg: string): Promise<Buffer> {
   return sharp(Buffer.from(svg)).png({ compressionLevel: 9 }).toBuffer();
 }
 
 const ridge = { width, height: 280, sky: 0.1 };
 
-export async function tripSocialCard(catalogue: Catalogue, page: TripPage): Promise<Buffer> {
+export function tripSocialCardSvg(catalogue: Catalogue, page: TripPage): Promise<string> {
   const { trip } = page;
   const grade = trip.alpineGrade ? `${trip.difficulty}, Alpine grade ${trip.alpineGrade}` : trip.difficulty;
   const text = words(catalogue.site.operatorName, trip.name, [trip.region.replace(/, India$/, '')], `${grade} · ${tripFactsLine(page)}`);
-  return render(tripLandscape(page.content.itinerary, ridge), text);
+  return cardSvg(tripLandscape(page.content.itinerary, ridge), text);
 }
 
-export async function siteSocialCard(catalogue: Catalogue): Promise<Buffer> {
+export async function tripSocialCard(catalogue: Catalogue, page: TripPage): Promise<Buffer> {
+  return rasterise(await tripSocialCardSvg(catalogue, page));
+}
+
+export function siteSocialCardSvg(catalogue: Catalogue): Promise<string> {
   const treks = catalogue.trips.filter((t) => t.trip.type === 'trek').length;
   const highest = Math.max(...catalogue.trips.map((t) => highestPlace(t).altitudeM ?? 0));
   const facts = `${countOf(treks, 'trek')} · ${countOf(catalogue.trips.length - treks, 'expedition')} · up to ${formatMetres(highest)}`;
   const host = new URL(catalogue.site.siteUrl).host;
   // One summit per trip, at the trip's highest point, in the catalogue's order.
   const land = summitRange(catalogue.trips.map((t) => highestPlace(t).altitudeM ?? 0), ridge);
-  return render(land, words(host, catalogue.site.operatorName, [homeCopy.heading], facts));
+  return cardSvg(land, words(host, catalogue.site.operatorName, [homeCopy.heading], facts));
+}
+
+export async function siteSocialCard(catalogue: Catalogue): Promise<Buffer> {
+  return rasterise(await siteSocialCardSvg(catalogue));
 }

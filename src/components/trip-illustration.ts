@@ -38,6 +38,11 @@ interface RidgePoint {
 
 const round = (n: number) => Math.round(n * 10) / 10;
 
+/** The mark of a high point: a small triangle standing on the point. */
+export function markPath(x: number, y: number, size: number): string {
+  return `M${x} ${round(y - 1.6 * size)}L${round(x + size)} ${round(y - 0.1 * size)}L${round(x - size)} ${round(y - 0.1 * size)}Z`;
+}
+
 /** A closed shape under a ridge: curves with level tangents between points, straight flanks into a sharp point. */
 function ridgePath(points: readonly RidgePoint[], width: number, height: number): string {
   const [first, ...rest] = points;
@@ -78,7 +83,7 @@ export function tripLandscape(days: readonly ProfileDay[], size: LandscapeSize):
 
   const near = raw.map((p) => ({ x: x(p.day), y: y(p.altitudeM), sharp: p.kind === 'high' }));
   const peaks = raw.map((p) => ({ x: x(p.day + 0.5), altitudeM: Math.min(lowM + (p.altitudeM - lowM) * 0.88 + range * 0.2, highM - range * 0.04) }));
-  const far = coneRange(peaks, width, range / (width * 0.2)).map((p) => ({ x: p.x, y: y(p.altitudeM), sharp: true }));
+  const far = coneRange(peaks, width, range / (width * 0.2)).map((p) => ({ x: p.x, y: Math.min(y(p.altitudeM), height), sharp: true }));
 
   const marks = raw.filter((p) => p.kind === 'high').map((p) => ({ x: x(p.day), y: y(p.altitudeM), name: p.name ?? '', altitudeM: p.altitudeM }));
   return { width, height, far: ridgePath(far, width, height), near: ridgePath(near, width, height), marks };
@@ -96,7 +101,7 @@ export function summitRange(altitudes: readonly number[], size: LandscapeSize): 
   const step = width / altitudes.length;
   const peaks = altitudes.map((altitudeM, i) => ({ x: round(step * (i + 0.5)), altitudeM }));
   const behind = peaks.map((p) => ({ x: round(p.x + step / 2), altitudeM: lowM + (p.altitudeM - lowM) * 0.9 }));
-  const outline = (points: { x: number; altitudeM: number }[]) => points.map((p) => ({ x: p.x, y: y(p.altitudeM), sharp: true }));
+  const outline = (points: { x: number; altitudeM: number }[]) => points.map((p) => ({ x: p.x, y: Math.min(y(p.altitudeM), height), sharp: true }));
   return {
     width,
     height,
