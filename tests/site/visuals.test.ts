@@ -45,7 +45,7 @@ describe('trip page pictures in a browser', () => {
               const box = svg.getBoundingClientRect();
               const texts = [...svg.querySelectorAll('text')].map((t) => {
                 const r = t.getBoundingClientRect();
-                return { text: t.textContent, left: r.left, right: r.right, top: r.top, bottom: r.bottom, fontPx: Number.parseFloat(getComputedStyle(t).fontSize) * (box.width / svg.viewBox.baseVal.width) };
+                return { text: t.textContent, left: r.left, right: r.right, top: r.top, bottom: r.bottom, fontPx: Number.parseFloat(getComputedStyle(t).fontSize) * (box.width / (svg as SVGSVGElement).viewBox.baseVal.width) };
               });
               return { box: { left: box.left, right: box.right, top: box.top, bottom: box.bottom, width: box.width }, texts };
             }),
