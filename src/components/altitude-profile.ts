@@ -2,10 +2,11 @@
  * The geometry of a trip's altitude profile, computed on the server so the page ships an
  * inline SVG and no chart code. Per day it plots where the day starts, the day's high point
  * (a pass, a summit) when the itinerary names one, and where the night is spent. Every label
- * is placed with a generous estimate of its width so that it lies inside the viewBox; the
- * browser test measures the real text.
+ * is placed with a generous estimate of its width so that it lies inside the viewBox (the
+ * high points' labels by chart-labels.ts); the browser test measures the real text.
  */
 import { formatMetres } from '../lib/format.ts';
+import { placeLabels } from './chart-labels.ts';
 
 export interface ProfileDay {
   day: number;
@@ -63,7 +64,7 @@ export interface AltitudeProfile {
   /** `d` of the line and of the filled area under it. */
   line: string;
   area: string;
-  yTicks: { y: number; label: ChartText }[];
+  yTicks: { y: number; label: ChartText | null }[];
   xTicks: ChartText[];
   /** One label (one or two lines) per high point, with a leader down to its mark. */
   highLabels: { lines: ChartText[]; leader: { x: number; y1: number; y2: number } }[];
@@ -72,12 +73,16 @@ export interface AltitudeProfile {
 }
 
 const margin = 4;
-/** Average advance of a character, in ems, rounded up for the wider system fonts. */
-const emPerChar = 0.62;
+/**
+ * Average advance of a character, in ems, rounded up for the widest common system font
+ * (DejaVu Sans, the default on Debian): about 0.6 em regular, 0.66 em bold (measured).
+ */
+const emPerChar = { regular: 0.62, bold: 0.7 };
 const round = (n: number) => Math.round(n * 10) / 10;
 
-export function textWidth(text: string, fontSize: number): number {
-  return round(text.length * fontSize * emPerChar);
+/** High-point labels are bold; every other text of the chart is regular. */
+export function textWidth(text: string, fontSize: number, weight: keyof typeof emPerChar = 'regular'): number {
+  return round(text.length * fontSize * emPerChar[weight]);
 }
 
 /** The box a text is expected to fill: ascenders above the baseline, descenders below. */
@@ -91,12 +96,6 @@ function placed(text: string, x: number, y: number, fontSize: number, width: num
   const w = textWidth(text, fontSize);
   const left = Math.min(Math.max(x - w / 2, margin), width - margin - w);
   return { x: round(left), y: round(y), anchor: 'start', text, width: w };
-}
-
-function shortened(text: string, fontSize: number, room: number): string {
-  if (textWidth(text, fontSize) <= room) return text;
-  const chars = Math.max(1, Math.floor(room / (fontSize * emPerChar)) - 1);
-  return `${text.slice(0, chars).trimEnd()}…`;
 }
 
 function niceStep(range: number): number {
@@ -119,27 +118,6 @@ export function profilePoints(days: readonly ProfileDay[]): Omit<ProfilePoint, '
   return raw;
 }
 
-/**
- * Rows of high-point labels above the plot: each label takes the first rows free over its
- * width, so labels never overlap however close their days are.
- */
-function labelRows(highs: { x: number; lines: string[] }[], size: ProfileSize): { rowOf: number[]; rows: number } {
-  const { fontSize, width } = size;
-  const taken: [number, number][][] = [];
-  const rowOf: number[] = [];
-  for (const h of highs) {
-    const w = Math.max(...h.lines.map((l) => textWidth(l, fontSize)));
-    const left = Math.min(Math.max(h.x - w / 2, margin), width - margin - w);
-    const span: [number, number] = [left - fontSize, left + w + fontSize];
-    const free = (r: number) => !(taken[r] ?? []).some(([a, b]) => a < span[1] && span[0] < b);
-    let row = 0;
-    while (!h.lines.every((_, i) => free(row + i))) row += 1;
-    h.lines.forEach((_, i) => (taken[row + i] ??= []).push(span));
-    rowOf.push(row);
-  }
-  return { rowOf, rows: taken.length };
-}
-
 export function altitudeProfile(days: readonly ProfileDay[], highestM?: number | null, size: ProfileSize = profileSizes.narrow): AltitudeProfile {
   const { width, fontSize, plotHeight } = size;
   const raw = profilePoints(days);
@@ -148,13 +126,12 @@ export function altitudeProfile(days: readonly ProfileDay[], highestM?: number |
   const right = width - margin - 6;
   const x = (day: number) => round(left + ((right - left) * day) / days.length);
 
-  const highs = raw.filter((p) => p.kind === 'high').map((p) => {
-    const one = `${p.name} ${formatMetres(p.altitudeM)}`;
-    const room = width - 2 * margin;
-    const lines = textWidth(one, fontSize) <= room ? [one] : [shortened(p.name ?? '', fontSize, room), formatMetres(p.altitudeM)];
-    return { x: x(p.day), lines };
-  });
-  const { rowOf, rows } = labelRows(highs, size);
+  const highPoints = raw.filter((p) => p.kind === 'high');
+  const placement = placeLabels(
+    highPoints.map((p) => ({ x: x(p.day), name: p.name ?? '', altitude: formatMetres(p.altitudeM) })),
+    { width, margin, gap: fontSize, measure: (text) => textWidth(text, fontSize, 'bold') },
+  );
+  const rows = placement.rows;
   // Room above the plot for the label rows and for the top gridline's own label.
   const top = round(margin + rows * rowHeight + fontSize + 8);
   const bottom = top + plotHeight;
@@ -174,10 +151,12 @@ export function altitudeProfile(days: readonly ProfileDay[], highestM?: number |
   const line = points.map((p, i) => `${i === 0 ? 'M' : 'L'}${p.x} ${p.y}`).join(' ');
   const area = `${line} L${points.at(-1)?.x ?? right} ${bottom} L${left} ${bottom} Z`;
 
-  const yTicks = [];
+  // Every gridline but the bottom one is labelled, just above the line at the left: the bottom
+  // label would sit on the start of the profile, and the others give the scale.
+  const yTicks: AltitudeProfile['yTicks'] = [];
   for (let m = yMin; m <= yMax; m += step) {
     const text = formatMetres(m);
-    yTicks.push({ y: y(m), label: { x: left, y: round(y(m) - 4), anchor: 'start' as const, text, width: textWidth(text, fontSize) } });
+    yTicks.push({ y: y(m), label: m === yMin ? null : { x: left, y: round(y(m) - 4), anchor: 'start', text, width: textWidth(text, fontSize) } });
   }
 
   const dayWidth = (right - left) / days.length;
@@ -190,8 +169,9 @@ export function altitudeProfile(days: readonly ProfileDay[], highestM?: number |
   const highLabels = points
     .filter((p) => p.kind === 'high')
     .map((p, i) => {
-      const row = rowOf[i] ?? 0;
-      const lines = (highs[i]?.lines ?? []).map((text, j) => placed(text, p.x, margin + (row + j) * rowHeight + fontSize, fontSize, width));
+      const label = placement.labels[i];
+      const row = label?.row ?? 0;
+      const lines = (label?.lines ?? []).map((l, j): ChartText => ({ x: round(l.left), y: round(margin + (row + j) * rowHeight + fontSize), anchor: 'start', text: l.text, width: l.width }));
       const labelBottom = margin + (row + lines.length) * rowHeight;
       return { lines, leader: { x: p.x, y1: round(labelBottom), y2: round(p.y - 8) } };
     });
@@ -199,7 +179,7 @@ export function altitudeProfile(days: readonly ProfileDay[], highestM?: number |
   let ceiling: AltitudeProfile['ceiling'] = null;
   if (ceilingM != null) {
     const text = `Highest point ${formatMetres(ceilingM)}`;
-    ceiling = { y: y(ceilingM), label: { x: right, y: round(y(ceilingM) - 4), anchor: 'end', text, width: textWidth(text, fontSize) } };
+    ceiling = { y: y(ceilingM), label: { x: right, y: round(y(ceilingM) - 4), anchor: 'end', text, width: textWidth(text, fontSize, 'bold') } };
   }
 
   return { width, height, fontSize, plot: { left, right, top, bottom }, points, line, area, yTicks, xTicks, highLabels, ceiling };
@@ -207,7 +187,7 @@ export function altitudeProfile(days: readonly ProfileDay[], highestM?: number |
 
 /** Every text of the chart, for checks that they stay inside it. */
 export function chartTexts(chart: AltitudeProfile): ChartText[] {
-  return [...chart.yTicks.map((t) => t.label), ...chart.xTicks, ...chart.highLabels.flatMap((h) => h.lines), ...(chart.ceiling ? [chart.ceiling.label] : [])];
+  return [...chart.yTicks.flatMap((t) => (t.label ? [t.label] : [])), ...chart.xTicks, ...chart.highLabels.flatMap((h) => h.lines), ...(chart.ceiling ? [chart.ceiling.label] : [])];
 }
 
 /** The profile in words, for the chart's <desc> and its caption: start, high points, highest night, end. */

@@ -112,6 +112,15 @@ describe('altitude profile', () => {
         expect(chart.points.filter((p) => p.kind === 'high').map((p) => p.altitudeM), what).toEqual(days.flatMap((d) => (d.highPoint ? [d.highPoint.altitudeM] : [])));
         expect(chart.yTicks.length, what).toBeGreaterThanOrEqual(2);
         expectLabelsInside(chart, what);
+        // No leader line runs through another high point's label.
+        for (const [i, h] of chart.highLabels.entries()) {
+          for (const other of chart.highLabels.filter((_, j) => j !== i)) {
+            for (const box of other.lines.map((t) => textBox(t, chart.fontSize))) {
+              const crosses = h.leader.x >= box.left && h.leader.x <= box.right && h.leader.y1 < box.bottom && h.leader.y2 > box.top;
+              expect(crosses, `${what}: the leader of "${h.lines[0]?.text}" crosses "${other.lines[0]?.text}"`).toBe(false);
+            }
+          }
+        }
       }
     }
     // The two findings of the issue: Kang Yatse II's summit and Hampta Pass are on their charts.
