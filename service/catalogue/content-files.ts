@@ -6,13 +6,13 @@
  * YAML is read with the core schema: dates stay the text the editor wrote, so an impossible
  * date such as 2026-13-45 is refused by the schema instead of silently rolled over into 2027.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { CORE_SCHEMA, load } from 'js-yaml';
 import type { z } from 'astro/zod';
 import { peakContent, royaltySchedule } from '../../src/schemas/peak.ts';
 import { siteSettings } from '../../src/schemas/site.ts';
-import { tripContent } from '../../src/schemas/trip.ts';
+import { photoFormats, tripContent } from '../../src/schemas/trip.ts';
 import { slugPattern } from '../../src/schemas/vocabulary.ts';
 import type { CatalogueSource, ContentEntry } from './index.ts';
 
@@ -97,6 +97,25 @@ export const settingsFiles = {
   site: 'settings/site.yaml',
   royalty: 'settings/imf-royalty.yaml',
 } as const;
+
+/**
+ * Photographs a trip names whose file is not there or is not a photograph format, one line per
+ * photo. The site's build checks this before Astro's image pipeline sees the path; the live
+ * functions ignore photographs, so they never need the files.
+ */
+export function photoFileProblems(entry: RawEntry): string[] {
+  const photos = (entry.data as { photos?: unknown } | null)?.photos;
+  if (!Array.isArray(photos)) return [];
+  return photos.flatMap((photo: unknown, index) => {
+    const file = (photo as { file?: unknown } | null)?.file;
+    const field = `${entry.filePath}: field "photos.${index}.file"`;
+    if (typeof file !== 'string' || file.trim() === '') return [`${field}: is required: the photograph's file, relative to the trip file (for example images/${entry.id}-1.jpg)`];
+    const ext = path.extname(file).slice(1).toLowerCase();
+    if (!(photoFormats as readonly string[]).includes(ext)) return [`${field}: "${file}" must be a photograph file ending in ${photoFormats.map((f) => `.${f}`).join(', ')}`];
+    const resolved = path.resolve(path.dirname(entry.filePath), file.trim());
+    return existsSync(resolved) ? [] : [`${field}: there is no file ${displayPath(resolved)}; add the photograph there or correct the path (it is relative to the trip file)`];
+  });
+}
 
 /** `field.sub.0: message` lines for one file, as an editor reads them. */
 function problemsOf(entry: RawEntry, error: z.ZodError): string[] {

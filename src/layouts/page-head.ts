@@ -8,6 +8,7 @@ import type { Catalogue } from '../../service/catalogue/index.ts';
 import { html, trustedHtml, type SafeHtml } from '../../service/http/html.ts';
 import { jsonLdText } from '../components/structured-data.ts';
 import { metaDescription } from '../lib/format.ts';
+import { siteSocialImageAlt, siteSocialImagePath, socialCardSize } from '../components/trip-images.ts';
 
 export interface PageHead {
   title: string;
@@ -17,7 +18,7 @@ export interface PageHead {
   /** Canonical site path, without a trailing slash or query. */
   canonicalPath: string;
   ogType?: 'website' | 'article' | 'product' | undefined;
-  /** Site path of the social card image (og:image), when the page has one. */
+  /** Site path of the page's social card (og:image); pages without their own show the site's card. */
   imagePath?: string | undefined;
   imageAlt?: string | undefined;
   jsonLd?: Record<string, unknown> | undefined;
@@ -35,7 +36,8 @@ export function pageHead(catalogue: Catalogue, head: PageHead): SafeHtml {
   const title = pageTitle(catalogue, head.title);
   const description = metaDescription(head.description);
   const canonical = `${catalogue.siteUrl}${head.canonicalPath}`;
-  const image = head.imagePath ? `${catalogue.siteUrl}${head.imagePath}` : undefined;
+  const image = `${catalogue.siteUrl}${head.imagePath ?? siteSocialImagePath}`;
+  const imageAlt = head.imagePath ? head.imageAlt : siteSocialImageAlt(catalogue);
   return html`<title>${title}</title>
 <meta name="description" content="${description}">
 ${head.noindex ? html`<meta name="robots" content="noindex">` : html`<link rel="canonical" href="${canonical}">`}
@@ -44,7 +46,7 @@ ${head.markdownPath ? html`<link rel="alternate" type="text/markdown" href="${he
 <meta property="og:title" content="${title}">
 <meta property="og:description" content="${description}">
 <meta property="og:url" content="${canonical}">
-${image ? html`<meta property="og:image" content="${image}"><meta property="og:image:width" content="1200"><meta property="og:image:height" content="630">${head.imageAlt ? html`<meta property="og:image:alt" content="${head.imageAlt}">` : ''}` : ''}
-<meta name="twitter:card" content="${image ? 'summary_large_image' : 'summary'}">
+<meta property="og:image" content="${image}"><meta property="og:image:width" content="${socialCardSize.width}"><meta property="og:image:height" content="${socialCardSize.height}">${imageAlt ? html`<meta property="og:image:alt" content="${imageAlt}">` : ''}
+<meta name="twitter:card" content="summary_large_image">
 ${head.jsonLd ? html`<script type="application/ld+json">${trustedHtml(jsonLdText(head.jsonLd))}</script>` : ''}`;
 }

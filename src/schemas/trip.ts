@@ -2,6 +2,7 @@
  * Trips: the public Trip resource of the API (`tripResource`) and the editors' trip file
  * (`tripContent`: the same fields plus everything the trip page shows).
  */
+import type { ImageMetadata } from 'astro';
 import { z } from 'astro/zod';
 import { acclimatisationBreaches, altitudeM, figuresOnlyInProse, itineraryDay } from './itinerary.ts';
 import { alpineGrades, difficulties, isoDate, reference, slug, tags, tripTypes } from './vocabulary.ts';
@@ -34,57 +35,91 @@ export const tripResource = z.object({
 });
 export type Trip = z.infer<typeof tripResource>;
 
-/** The frontmatter of `content/trips/<slug>.md`. The slug is the file name. */
-export const tripContent = tripResource
-  .omit({ slug: true, url: true, markdownUrl: true, lastUpdated: true })
-  .extend({
-    peak: slug.optional().describe('Expeditions: id of the summit in the peak dataset.'),
-    lastUpdated: isoDate.optional(),
-    distanceKm: z.number().min(0).max(400).optional(),
-    base: z.string().optional(),
-    gettingThere: z.string().min(40).optional().describe('How to reach the start of the trip, from sources; the page says where day 1 begins when absent.'),
-    fitness: z.string().min(20),
-    experience: z.string().min(10),
-    itinerary: z.array(itineraryDay).min(1),
-    inclusions: z.array(z.string().min(3)).min(1),
-    exclusions: z.array(z.string().min(3)).min(1),
-    gear: z.array(z.object({ category: z.string().min(2), items: z.array(z.string().min(2)).min(1) })).min(1),
-    faqs: z.array(z.object({ question: z.string().min(8), answer: z.string().min(20) })).min(5, { error: 'needs at least 5 questions and answers' }),
-    sources: z.array(reference).min(1, { error: 'needs at least one source for its altitudes and distances' }),
-  })
-  .superRefine((trip, ctx) => {
-    if (trip.type === 'expedition') {
-      if (!trip.peak) ctx.addIssue({ code: 'custom', path: ['peak'], message: 'an expedition must name the peak it climbs (an id from content/peaks)' });
-      if (!trip.alpineGrade) ctx.addIssue({ code: 'custom', path: ['alpineGrade'], message: 'an expedition must give the Alpine grade of its route' });
-    } else {
-      if (trip.alpineGrade) ctx.addIssue({ code: 'custom', path: ['alpineGrade'], message: 'treks have no Alpine grade; remove this field' });
-      if (trip.peak) ctx.addIssue({ code: 'custom', path: ['peak'], message: 'only expeditions climb a peak; remove this field or set type: expedition' });
-    }
-    trip.itinerary.forEach((day, index) => {
-      if (day.day !== index + 1) {
-        ctx.addIssue({ code: 'custom', path: ['itinerary', index, 'day'], message: `days must run 1, 2, 3 … in order; expected day ${index + 1}` });
-      }
-    });
-    if (trip.durationDays != null && trip.durationDays !== trip.itinerary.length) {
-      ctx.addIssue({ code: 'custom', path: ['durationDays'], message: `says ${trip.durationDays} days but the itinerary has ${trip.itinerary.length}` });
-    }
-    const highest = Math.max(...trip.itinerary.flatMap((d) => [d.startAltitudeM, d.endAltitudeM, d.highPoint?.altitudeM ?? 0]));
-    if (trip.summitAltitudeM != null && trip.summitAltitudeM < highest) {
-      ctx.addIssue({ code: 'custom', path: ['summitAltitudeM'], message: `is ${trip.summitAltitudeM} m but the itinerary reaches ${highest} m` });
-    }
-    for (const { index, reason } of acclimatisationBreaches(trip.itinerary)) {
-      if (trip.itinerary[index]?.acclimatisationNote) continue;
-      ctx.addIssue({
-        code: 'custom',
-        path: ['itinerary', index, 'acclimatisationNote'],
-        message: `day ${index + 1} ${reason}. Add an acclimatisation night or a lower camp, or give the published reason in acclimatisationNote (see docs/editing-content.md)`,
-      });
-    }
-    trip.itinerary.forEach((day, index) => {
-      for (const field of figuresOnlyInProse(day)) {
-        const what = field === 'distanceKm' ? 'a distance' : 'a walking time';
-        ctx.addIssue({ code: 'custom', path: ['itinerary', index, field], message: `day ${index + 1}'s description gives ${what}, so the day needs ${field} too (the table, the chart and the API read the data, not the prose)` });
-      }
-    });
+/**
+ * A photograph's file as the editor names it (relative to the trip file, e.g.
+ * `images/hampta-pass-crossing.jpg`). The site's collection (src/content.config.ts) checks the
+ * file and replaces the path with the image's metadata for Astro's image pipeline; the live
+ * functions read the path and ignore photographs.
+ */
+export type PhotoFile = string | ImageMetadata;
+export const photoFormats = ['jpg', 'jpeg', 'png', 'webp', 'avif'] as const;
+const photoPath = z
+  .string()
+  .trim()
+  .regex(new RegExp(`\\.(${photoFormats.join('|')})$`, 'i'), { error: `must name a photograph file ending in ${photoFormats.map((f) => `.${f}`).join(', ')}` })
+  .transform((file): PhotoFile => file);
+
+/** A photograph of the trip, always with its alt text, credit and licence (docs/editing-content.md). */
+export function tripPhoto(file: z.ZodType<PhotoFile>) {
+  return z.object({
+    file,
+    alt: z.string({ error: 'is required: describe what the photograph shows, for people who cannot see it' }).trim().min(1, { error: 'is required: describe what the photograph shows, for people who cannot see it' }),
+    credit: z.string({ error: 'is required: who took the photograph, as the licence asks to credit them' }).trim().min(2, { error: 'is required: who took the photograph' }),
+    licence: z.string({ error: 'is required: the licence the photograph is published under, e.g. "CC BY-SA 4.0", or "Used with permission"' }).trim().min(2, { error: 'is required' }),
+    licenceUrl: z.url({ error: 'must be a full web address starting with https://' }).optional(),
+    sourceUrl: z.url({ error: 'must be a full web address starting with https://' }).optional(),
   });
+}
+
+/**
+ * The frontmatter of `content/trips/<slug>.md`. The slug is the file name. `photoFile` is how a
+ * photograph's file is read: a checked path here, Astro's `image()` in the site's collection.
+ */
+export function tripContentSchema(photoFile: z.ZodType<PhotoFile>) {
+  return tripResource
+    .omit({ slug: true, url: true, markdownUrl: true, lastUpdated: true })
+    .extend({
+      peak: slug.optional().describe('Expeditions: id of the summit in the peak dataset.'),
+      lastUpdated: isoDate.optional(),
+      distanceKm: z.number().min(0).max(400).optional(),
+      base: z.string().optional(),
+      gettingThere: z.string().min(40).optional().describe('How to reach the start of the trip, from sources; the page says where day 1 begins when absent.'),
+      fitness: z.string().min(20),
+      experience: z.string().min(10),
+      itinerary: z.array(itineraryDay).min(1),
+      inclusions: z.array(z.string().min(3)).min(1),
+      exclusions: z.array(z.string().min(3)).min(1),
+      gear: z.array(z.object({ category: z.string().min(2), items: z.array(z.string().min(2)).min(1) })).min(1),
+      faqs: z.array(z.object({ question: z.string().min(8), answer: z.string().min(20) })).min(5, { error: 'needs at least 5 questions and answers' }),
+      sources: z.array(reference).min(1, { error: 'needs at least one source for its altitudes and distances' }),
+      photos: z.array(tripPhoto(photoFile)).optional().describe('Photographs by editors, with credit and licence; shown on the trip page.'),
+    })
+    .superRefine((trip, ctx) => {
+      if (trip.type === 'expedition') {
+        if (!trip.peak) ctx.addIssue({ code: 'custom', path: ['peak'], message: 'an expedition must name the peak it climbs (an id from content/peaks)' });
+        if (!trip.alpineGrade) ctx.addIssue({ code: 'custom', path: ['alpineGrade'], message: 'an expedition must give the Alpine grade of its route' });
+      } else {
+        if (trip.alpineGrade) ctx.addIssue({ code: 'custom', path: ['alpineGrade'], message: 'treks have no Alpine grade; remove this field' });
+        if (trip.peak) ctx.addIssue({ code: 'custom', path: ['peak'], message: 'only expeditions climb a peak; remove this field or set type: expedition' });
+      }
+      trip.itinerary.forEach((day, index) => {
+        if (day.day !== index + 1) {
+          ctx.addIssue({ code: 'custom', path: ['itinerary', index, 'day'], message: `days must run 1, 2, 3 … in order; expected day ${index + 1}` });
+        }
+      });
+      if (trip.durationDays != null && trip.durationDays !== trip.itinerary.length) {
+        ctx.addIssue({ code: 'custom', path: ['durationDays'], message: `says ${trip.durationDays} days but the itinerary has ${trip.itinerary.length}` });
+      }
+      const highest = Math.max(...trip.itinerary.flatMap((d) => [d.startAltitudeM, d.endAltitudeM, d.highPoint?.altitudeM ?? 0]));
+      if (trip.summitAltitudeM != null && trip.summitAltitudeM < highest) {
+        ctx.addIssue({ code: 'custom', path: ['summitAltitudeM'], message: `is ${trip.summitAltitudeM} m but the itinerary reaches ${highest} m` });
+      }
+      for (const { index, reason } of acclimatisationBreaches(trip.itinerary)) {
+        if (trip.itinerary[index]?.acclimatisationNote) continue;
+        ctx.addIssue({
+          code: 'custom',
+          path: ['itinerary', index, 'acclimatisationNote'],
+          message: `day ${index + 1} ${reason}. Add an acclimatisation night or a lower camp, or give the published reason in acclimatisationNote (see docs/editing-content.md)`,
+        });
+      }
+      trip.itinerary.forEach((day, index) => {
+        for (const field of figuresOnlyInProse(day)) {
+          const what = field === 'distanceKm' ? 'a distance' : 'a walking time';
+          ctx.addIssue({ code: 'custom', path: ['itinerary', index, field], message: `day ${index + 1}'s description gives ${what}, so the day needs ${field} too (the table, the chart and the API read the data, not the prose)` });
+        }
+      });
+    });
+}
+export const tripContent = tripContentSchema(photoPath);
 export type TripContent = z.infer<typeof tripContent>;
+export type TripPhoto = NonNullable<TripContent['photos']>[number];

@@ -1,6 +1,5 @@
-/** The site's pure rules: Indian formatting, the altitude profile's geometry, the filters and the peak table. */
+/** The site's pure rules: Indian formatting, the filters and the peak table (the altitude profile has its own file). */
 import { describe, expect, it } from 'vitest';
-import { altitudeProfile, describeProfile } from '../../src/components/altitude-profile.ts';
 import { defaultPeakSort, otherSortOrders, peakFilterStyles, peakRowFilters, sortLink, sortPagePath, sortPeaks } from '../../src/components/peak-table.ts';
 import { cardFilters, filterToken, filterValues, finderStyles, regionsOf } from '../../src/components/trip-finder.ts';
 import { jsonLdText } from '../../src/components/structured-data.ts';
@@ -20,47 +19,6 @@ describe('format', () => {
     expect(formatDate('2026-12-05')).toBe('5 Dec 2026');
     expect(formatAltitudeChange(2050, 3080)).toBe('+1,030 m');
     expect(formatAltitudeChange(3950, 3380)).toBe('−570 m');
-  });
-});
-
-describe('altitude profile', () => {
-  const days = [
-    { day: 1, from: 'Manali', to: 'Chika', startAltitudeM: 2050, endAltitudeM: 3080 },
-    { day: 2, from: 'Chika', to: 'Balu ka Ghera', startAltitudeM: 3080, endAltitudeM: 3600 },
-    { day: 3, from: 'Balu ka Ghera', to: 'Shea Goru', startAltitudeM: 3600, endAltitudeM: 3950 },
-  ];
-
-  it('has a point for the start and each night, higher altitudes drawn higher, inside the plot', () => {
-    const chart = altitudeProfile(days, 4270);
-    expect(chart.points.map((p) => p.altitudeM)).toEqual([2050, 3080, 3600, 3950]);
-    const ys = chart.points.map((p) => p.y);
-    expect(ys).toEqual([...ys].sort((a, b) => b - a));
-    for (const p of chart.points) {
-      expect(p.x).toBeGreaterThanOrEqual(chart.plot.left);
-      expect(p.x).toBeLessThanOrEqual(chart.plot.right);
-      expect(p.y).toBeGreaterThanOrEqual(chart.plot.top);
-      expect(p.y).toBeLessThanOrEqual(chart.plot.bottom);
-    }
-    expect(chart.line.startsWith('M')).toBe(true);
-  });
-
-  it('marks a high point crossed during a day, and only when it is above every camp', () => {
-    expect(altitudeProfile(days, 4270).highPoint?.label).toBe('4,270 m');
-    expect(altitudeProfile(days, 3950).highPoint).toBeNull();
-    expect(describeProfile(days, 4270)).toContain('Highest point reached during the trip: 4,270 m');
-  });
-
-  it('adds a point when a day starts somewhere other than the last camp', () => {
-    const jump = [...days, { day: 4, from: 'Roadhead', to: 'Town', startAltitudeM: 3000, endAltitudeM: 2000 }];
-    expect(altitudeProfile(jump, null).points.map((p) => p.altitudeM)).toEqual([2050, 3080, 3600, 3950, 3000, 2000]);
-  });
-
-  it('draws every real itinerary', () => {
-    for (const page of loadCatalogue(realContent).trips) {
-      const chart = altitudeProfile(page.content.itinerary, page.trip.summitAltitudeM);
-      expect(chart.points.length, page.trip.slug).toBeGreaterThan(page.content.itinerary.length);
-      expect(chart.yTicks.length, page.trip.slug).toBeGreaterThanOrEqual(2);
-    }
   });
 });
 

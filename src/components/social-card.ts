@@ -1,0 +1,111 @@
+/**
+ * The social cards (og:image, 1200x630 PNG), built once per deploy: a trip's card shows its
+ * name, region, difficulty, length and highest point over its own ridge (trip-illustration.ts);
+ * the site's card shows the operator over a range with one summit per trip. Satori lays the words
+ * out and turns them into paths with a font shipped as a package, so the build needs no system
+ * font; sharp (Astro's own image library) rasterises the drawing.
+ */
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import satori from 'satori';
+import sharp from 'sharp';
+import type { Catalogue, TripPage } from '../../service/catalogue/index.ts';
+import { countOf, formatMetres } from '../lib/format.ts';
+import { highestPlace, illustrationColours, markPath, summitRange, tripFactsLine, tripLandscape, type Landscape } from './trip-illustration.ts';
+import { homeCopy } from './trip-index.ts';
+import { socialCardSize } from './trip-images.ts';
+
+const { width, height } = socialCardSize;
+// Social cards are shown on other sites' light and dark pages alike; the light palette reads on both.
+const colours = illustrationColours.light;
+
+/** Satori's element shape, written without JSX. */
+interface CardNode {
+  type: string;
+  props: { style?: Record<string, string | number>; children?: CardNode | string | (CardNode | string)[]; [attribute: string]: unknown };
+}
+const el = (type: string, style: Record<string, string | number>, children?: CardNode['props']['children'], attributes: Record<string, unknown> = {}): CardNode => ({
+  type,
+  props: { style, ...attributes, ...(children !== undefined ? { children } : {}) },
+});
+
+// Noto Sans in its Latin and Latin Extended subsets, read from the package in the project's node_modules.
+const fontFiles = [
+  ['latin', 400],
+  ['latin-ext', 400],
+  ['latin', 700],
+  ['latin-ext', 700],
+] as const;
+let fonts: Promise<{ name: string; data: Buffer; weight: 400 | 700; style: 'normal' }[]> | undefined;
+function cardFonts() {
+  const require = createRequire(path.join(process.cwd(), 'package.json'));
+  fonts ??= Promise.all(
+    fontFiles.map(async ([subset, weight]) => ({
+      name: 'Noto Sans',
+      data: await readFile(require.resolve(`@fontsource/noto-sans/files/noto-sans-${subset}-${weight}-normal.woff`)),
+      weight,
+      style: 'normal' as const,
+    })),
+  );
+  return fonts;
+}
+
+
+/** The words of a card, laid out by Satori in the upper part of the card, above the ridge. */
+function words(kicker: string, title: string, lines: string[], facts: string): CardNode {
+  const titleSize = title.length <= 24 ? 76 : title.length <= 40 ? 62 : 50;
+  return el('div', { display: 'flex', flexDirection: 'column', width: '100%', height: '100%', padding: '56px 72px', fontFamily: 'Noto Sans', color: colours.text }, [
+    el('div', { fontSize: 26, fontWeight: 700, letterSpacing: 3, textTransform: 'uppercase', color: colours.near }, kicker),
+    el('div', { fontSize: titleSize, fontWeight: 700, lineHeight: 1.08, marginTop: 14, maxWidth: 1000 }, title),
+    ...lines.map((line) => el('div', { fontSize: 30, marginTop: 14, color: colours.muted, maxWidth: 1000 }, line)),
+    el('div', { display: 'flex', alignItems: 'center', fontSize: 30, fontWeight: 700, marginTop: 10 }, [
+      el('svg', { marginRight: 12 }, el('path', {}, undefined, { d: markPath(13, 21, 12), fill: colours.mark }), { width: 26, height: 22, viewBox: '0 0 26 22' }),
+      facts,
+    ]),
+  ]);
+}
+
+/** The card as SVG: the ridge drawn here, the words as Satori's paths (no <text>, so no font is needed to rasterise it). */
+async function cardSvg(land: Landscape, text: CardNode): Promise<string> {
+  const overlay = await satori(text as never, { width, height, fonts: await cardFonts() });
+  const marks = land.marks.map((m) => `<path d="${markPath(m.x, m.y, 11)}" fill="${colours.mark}"/>`).join('');
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}">
+<defs><linearGradient id="card-sky" x1="0" y1="0" x2="0" y2="1"><stop offset="0" stop-color="${colours.sky}"/><stop offset="1" stop-color="${colours.ground}"/></linearGradient></defs>
+<rect width="${width}" height="${height}" fill="url(#card-sky)"/>
+<g transform="translate(0 ${height - land.height})"><path d="${land.far}" fill="${colours.far}"/><path d="${land.near}" fill="${colours.near}"/>${marks}</g>
+${overlay}
+</svg>`;
+  return svg;
+}
+
+export function rasterise(svg: string): Promise<Buffer> {
+  return sharp(Buffer.from(svg)).png({ compressionLevel: 9 }).toBuffer();
+}
+
+const ridge = { width, height: 280, sky: 0.1 };
+
+export function tripSocialCardSvg(catalogue: Catalogue, page: TripPage): Promise<string> {
+  const { trip } = page;
+  const grade = trip.alpineGrade ? `${trip.difficulty}, Alpine grade ${trip.alpineGrade}` : trip.difficulty;
+  const text = words(catalogue.site.operatorName, trip.name, [trip.region.replace(/, India$/, '')], `${grade} · ${tripFactsLine(page)}`);
+  return cardSvg(tripLandscape(page.content.itinerary, ridge), text);
+}
+
+export async function tripSocialCard(catalogue: Catalogue, page: TripPage): Promise<Buffer> {
+  return rasterise(await tripSocialCardSvg(catalogue, page));
+}
+
+export function siteSocialCardSvg(catalogue: Catalogue): Promise<string> {
+  const treks = catalogue.trips.filter((t) => t.trip.type === 'trek').length;
+  const highest = Math.max(...catalogue.trips.map((t) => highestPlace(t).altitudeM ?? 0));
+  const facts = `${countOf(treks, 'trek')} · ${countOf(catalogue.trips.length - treks, 'expedition')} · up to ${formatMetres(highest)}`;
+  const host = new URL(catalogue.site.siteUrl).host;
+  // One summit per trip, at the trip's highest point, in the catalogue's order.
+  const land = summitRange(catalogue.trips.map((t) => highestPlace(t).altitudeM ?? 0), ridge);
+  return cardSvg(land, words(host, catalogue.site.operatorName, [homeCopy.heading], facts));
+}
+
+export async function siteSocialCard(catalogue: Catalogue): Promise<Buffer> {
+  return rasterise(await siteSocialCardSvg(catalogue));
+}
