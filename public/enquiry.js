@@ -55,30 +55,23 @@
   const offer = (slot) => {
     const cards = [...slot.querySelectorAll('[data-departure]')].filter((c) => /^(open|filling)$/.test(c.dataset.status));
     if (!cards.length || !choice.hidden) return;
-    const option = (value, text, dateText) => {
-      const o = new Option(text, value);
-      if (dateText) o.dataset.dates = dateText;
-      return o;
-    };
-    select.replaceChildren(
-      option('', 'Choose a departure'),
+    select.lastElementChild.before(
       ...cards.map((c) => {
         const when = c.querySelector('.departure-dates').textContent.trim();
-        return option(c.dataset.departure, c.dataset.status === 'filling' ? `${when}, filling fast` : when, when);
+        const o = new Option(c.dataset.status === 'filling' ? `${when}, filling fast` : when, c.dataset.departure);
+        o.dataset.dates = when;
+        return o;
       }),
-      option('other', 'Other dates or flexible'),
     );
-    const label = datesField.querySelector('label');
-    label.textContent = datesField.dataset.otherLabel;
+    datesField.querySelector('label').textContent = datesField.dataset.otherLabel;
     choice.hidden = false;
     // Something already typed stays: as its departure when it names one, else as other dates.
     const same = [...select.options].find((o) => o.dataset.dates === dates.value.trim());
     select.value = same ? same.value : dates.value.trim() ? 'other' : '';
     showDates();
     const wanted = new URLSearchParams(location.search).get('departure');
-    if (wanted && !choose(wanted)) {
-      choice.querySelector('.hint').textContent = 'The departure you followed is no longer open for enquiries; choose another, or other dates.';
-    }
+    const hint = choice.querySelector('.hint');
+    if (wanted && !choose(wanted)) hint.textContent = hint.dataset.gone;
   };
 
   // Selects a departure and brings the form into view, focus on the first empty required field.
@@ -121,7 +114,7 @@
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
     for (const input of form.querySelectorAll('[aria-invalid]')) clear(input);
-    // Over-long fields are refused here, without spending one of the few sends an hour allows.
+    // Over-long fields are refused here, without using up one of the few sends the limit allows.
     const long = [...form.querySelectorAll('[data-max-chars]')].map((input) => ({ field: input.name, message: tooLong(input) })).filter((e) => e.message);
     if (long.length) {
       say(long.length === 1 ? long[0].message : `${long.length} fields need another look. ${long[0].message}`, 'bad');

@@ -102,10 +102,11 @@ ${field('groupSize', groupSize, {
   control: html`<input ${common('groupSize', groupSize, true)} type="number" required min="1" max="${cap}" step="1" inputmode="numeric" value="${groupSize.value}">`,
   hint: `1 to ${cap} for this trip.`,
 })}
+<!-- With JavaScript: the trip's live departures, put between these two choices by /enquiry.js. -->
 <div class="field" data-departure-choice hidden>
 <label for="enquiry-departure">${formFieldLabels.preferredDeparture} (optional)</label>
-<select id="enquiry-departure" aria-describedby="enquiry-departure-hint"></select>
-<p class="hint" id="enquiry-departure-hint">The departures on sale now, or other dates.</p>
+<select id="enquiry-departure" aria-describedby="enquiry-departure-hint"><option value="">Choose a departure</option><option value="other">Other dates or flexible</option></select>
+<p class="hint" id="enquiry-departure-hint" data-gone="${'The departure you followed is no longer open for enquiries; choose another, or other dates.'}">The departures on sale now, or other dates.</p>
 </div>
 ${field('preferredDeparture', dates, {
   required: false,
