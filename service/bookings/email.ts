@@ -1,7 +1,8 @@
 /**
  * The email the team receives for an enquiry: a subject a person can scan in an inbox, a
  * plain-text body and the same content as HTML. Every visitor-supplied value is escaped in the
- * HTML; the text was already normalised when the enquiry was checked.
+ * HTML; the text was already normalised when the enquiry was checked. When the visitor gave an
+ * email address, replies go to it (the mailer sets Reply-To).
  */
 import { escapeHtml } from '../http/html.ts';
 import type { StoredEnquiry } from './store.ts';
@@ -17,10 +18,19 @@ function people(n: number): string {
   return n === 1 ? '1 person' : `${n} people`;
 }
 
-/** Local time in India, where the team works, with the UTC instant for the record. */
+/** A moment in India's time, where the team works: "22 Nov 2026, 10:00 am IST". */
+export function indiaTime(date: Date): string {
+  return `${new Intl.DateTimeFormat('en-IN', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'Asia/Kolkata' }).format(date)} IST`;
+}
+
+/** India's time with the UTC instant for the record. */
 function receivedAt(date: Date): string {
-  const ist = new Intl.DateTimeFormat('en-IN', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'Asia/Kolkata' }).format(date);
-  return `${ist} IST (${date.toISOString()})`;
+  return `${indiaTime(date)} (${date.toISOString()})`;
+}
+
+/** The call-back the site promised, as a sentence for the team. */
+function promised(enquiry: StoredEnquiry): string {
+  return enquiry.callbackPromise ? `The site told them a guide will call ${enquiry.callbackPromise}.` : '';
 }
 
 export function composeEnquiryEmail(enquiry: StoredEnquiry): EnquiryEmail {
@@ -32,15 +42,17 @@ export function composeEnquiryEmail(enquiry: StoredEnquiry): EnquiryEmail {
     ['Group', people(enquiry.groupSize)],
     ['Name', enquiry.name],
     ['Phone', enquiry.phone],
+    ['Email', enquiry.email ?? 'Not given'],
     ['Received', receivedAt(enquiry.createdAt)],
     ['Reference', enquiry.id],
   ];
+  const callBack = ['Call back to confirm seats: nothing is booked until a guide confirms.', promised(enquiry)].filter(Boolean).join(' ');
   const message = enquiry.message ?? '(no message)';
   const subject = `Enquiry: ${context.tripName}, ${people(enquiry.groupSize)}, ${enquiry.name}`.slice(0, 200);
 
   const text = [
     `New booking enquiry for ${context.tripName}.`,
-    'Call back to confirm seats: nothing is booked until a guide confirms.',
+    callBack,
     '',
     ...rows.map(([label, value]) => `${`${label}:`.padEnd(14)}${value}`),
     '',
@@ -53,7 +65,7 @@ export function composeEnquiryEmail(enquiry: StoredEnquiry): EnquiryEmail {
 
   const html = [
     '<!doctype html><html lang="en"><body style="font-family:system-ui,sans-serif;line-height:1.5">',
-    `<p><strong>New booking enquiry for ${escapeHtml(context.tripName)}.</strong><br>Call back to confirm seats: nothing is booked until a guide confirms.</p>`,
+    `<p><strong>New booking enquiry for ${escapeHtml(context.tripName)}.</strong><br>${escapeHtml(callBack)}</p>`,
     '<table cellpadding="4" style="border-collapse:collapse">',
     ...rows.map(([label, value]) => `<tr><th align="left" valign="top">${escapeHtml(label)}</th><td>${escapeHtml(value)}</td></tr>`),
     '</table>',

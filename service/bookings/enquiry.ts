@@ -4,7 +4,9 @@
  * and meaningless invisible characters) so storage and the email only ever see clean text.
  * Characters that change the direction of the text around them are refused instead: removing
  * them would change what the person wrote, and keeping them would show the team something else.
+ * Text over a field's limit is refused with a message naming the limit, never cut short.
  */
+import { z } from 'astro/zod';
 import type { Catalogue, TripPage } from '../catalogue/index.ts';
 
 export const enquiryBounds = {
@@ -12,6 +14,8 @@ export const enquiryBounds = {
   phoneMaxChars: 30,
   phoneDigitsMin: 8,
   phoneDigitsMax: 15,
+  /** RFC 5321's limit on a whole address. */
+  emailMax: 254,
   messageMax: 2000,
   preferredDepartureMax: 100,
   defaultGroupCap: 12,
@@ -20,7 +24,7 @@ export const enquiryBounds = {
 /** The honeypot: hidden from people and assistive technology, so only robots fill it in. */
 export const honeypotField = 'website';
 
-export const enquiryFields = ['tripSlug', 'name', 'phone', 'groupSize', 'preferredDeparture', 'message'] as const;
+export const enquiryFields = ['tripSlug', 'name', 'phone', 'email', 'groupSize', 'preferredDeparture', 'message'] as const;
 export type EnquiryField = (typeof enquiryFields)[number] | typeof honeypotField;
 
 /** A checked enquiry, ready to store. */
@@ -28,6 +32,8 @@ export interface EnquiryInput {
   tripSlug: string;
   name: string;
   phone: string;
+  /** Optional: for people who would rather have the details in writing too. */
+  email: string | null;
   groupSize: number;
   preferredDeparture: string | null;
   message: string | null;
@@ -41,13 +47,37 @@ export interface FieldError {
 export type EnquiryCheck = { ok: true; enquiry: EnquiryInput } | { ok: false; errors: FieldError[] };
 
 /** How a refusal names each free-text field to the person who filled it in. */
-const textFieldLabels: Partial<Record<EnquiryField, string>> = {
+const textFieldLabels = {
   tripSlug: 'The trip (tripSlug)',
   name: 'Your name',
   phone: 'The phone number',
+  email: 'The email address',
   preferredDeparture: 'Dates wanted',
   message: 'Your message',
-};
+} as const satisfies Partial<Record<EnquiryField, string>>;
+
+/** The most characters (after trimming) each free-text field takes. */
+export const textLimits = {
+  name: enquiryBounds.nameMax,
+  phone: enquiryBounds.phoneMaxChars,
+  email: enquiryBounds.emailMax,
+  preferredDeparture: enquiryBounds.preferredDepartureMax,
+  message: enquiryBounds.messageMax,
+} as const;
+export type LimitedField = keyof typeof textLimits;
+
+/**
+ * The refusal of an over-long field. `count` is a number, or a placeholder the form's script
+ * fills in, so the browser says exactly what the server would.
+ */
+export function tooLongMessage(field: LimitedField, count: number | string): string {
+  return `${textFieldLabels[field]} can be at most ${textLimits[field]} characters; it has ${count}. Please shorten it.`;
+}
+
+/** How many characters a text counts as against its limit. */
+export function charCount(text: string): number {
+  return [...text].length;
+}
 
 /** The group-size cap in a trip's published text ("Up to 12 trekkers" → 12), else 12. */
 export function groupSizeCap(groupSizeText: string | undefined): number {
@@ -107,6 +137,24 @@ function findTrip(catalogue: Catalogue, slug: string): TripPage | undefined {
   return catalogue.trips.find((page) => page.trip.slug === slug);
 }
 
+const emailAddress = z.email();
+
+/**
+ * An optional free-text field: null when absent or blank, refused when not text or over its
+ * limit. The message keeps its line breaks.
+ */
+function optionalText(input: Record<string, unknown>, field: 'email' | 'preferredDeparture' | 'message', notText: string, fail: (field: EnquiryField, message: string) => void): string | null {
+  const value = input[field];
+  if (value === undefined || value === null) return null;
+  if (typeof value !== 'string') {
+    fail(field, notText);
+    return null;
+  }
+  const text = cleanText(value, field === 'message') || null;
+  if (text && charCount(text) > textLimits[field]) fail(field, tooLongMessage(field, charCount(text)));
+  return text;
+}
+
 /**
  * Checks a submitted enquiry (from JSON or a form). Every field's problem is reported, each in
  * a sentence a visitor can act on. Unknown fields are ignored.
@@ -141,13 +189,20 @@ export function checkEnquiry(input: Record<string, unknown>, catalogue: Catalogu
   const nameText = asText(input.name);
   const name = nameText === undefined ? '' : cleanText(nameText);
   if (!name) fail('name', 'Tell us your name so the guide knows whom to ask for.');
-  else if ([...name].length > enquiryBounds.nameMax) fail('name', `Your name can be at most ${enquiryBounds.nameMax} characters.`);
+  else if (charCount(name) > textLimits.name) fail('name', tooLongMessage('name', charCount(name)));
 
   const phoneText = asText(input.phone);
-  const phone = phoneText === undefined ? null : checkPhone(phoneText);
-  if (!phoneText || !cleanText(phoneText)) fail('phone', 'Give a phone number so a guide can call you back.');
+  const phoneClean = phoneText === undefined ? '' : cleanText(phoneText);
+  const phone = phoneClean ? checkPhone(phoneClean) : null;
+  if (!phoneClean) fail('phone', 'Give a phone number so a guide can call you back.');
+  else if (charCount(phoneClean) > textLimits.phone) fail('phone', tooLongMessage('phone', charCount(phoneClean)));
   else if (!phone) {
     fail('phone', `Give a phone number of ${enquiryBounds.phoneDigitsMin} to ${enquiryBounds.phoneDigitsMax} digits, for example +91 98765 43210; only digits, spaces, dashes, brackets and a leading + are allowed.`);
+  }
+
+  const email = optionalText(input, 'email', 'The email address must be text, such as asha@example.com.', fail);
+  if (email && charCount(email) <= textLimits.email && !emailAddress.safeParse(email).success) {
+    fail('email', 'Give an email address such as asha@example.com, or leave the field empty: a guide calls you either way.');
   }
 
   const cap = groupSizeCap(trip?.trip.groupSize);
@@ -158,30 +213,9 @@ export function checkEnquiry(input: Record<string, unknown>, catalogue: Catalogu
     fail('groupSize', `Group size must be a whole number from 1 to ${cap}${trip ? ` for ${trip.trip.name}` : ''}. For a larger group, enter ${cap} and say how many you are in your message.`);
   }
 
-  let preferredDeparture: string | null = null;
-  const datesText = input.preferredDeparture;
-  if (datesText !== undefined && datesText !== null) {
-    if (typeof datesText !== 'string') fail('preferredDeparture', 'Dates wanted must be text, such as "October 2026" or a departure id.');
-    else {
-      preferredDeparture = cleanText(datesText) || null;
-      if (preferredDeparture && [...preferredDeparture].length > enquiryBounds.preferredDepartureMax) {
-        fail('preferredDeparture', `Dates wanted can be at most ${enquiryBounds.preferredDepartureMax} characters.`);
-      }
-    }
-  }
-
-  let message: string | null = null;
-  const messageText = input.message;
-  if (messageText !== undefined && messageText !== null) {
-    if (typeof messageText !== 'string') fail('message', 'The message must be text.');
-    else {
-      message = cleanText(messageText, true) || null;
-      if (message && [...message].length > enquiryBounds.messageMax) {
-        fail('message', `Your message can be at most ${enquiryBounds.messageMax} characters; it has ${[...message].length}.`);
-      }
-    }
-  }
+  const preferredDeparture = optionalText(input, 'preferredDeparture', 'Dates wanted must be text, such as "October 2026" or a departure id.', fail);
+  const message = optionalText(input, 'message', 'The message must be text.', fail);
 
   if (errors.length > 0 || !trip || !phone) return { ok: false, errors };
-  return { ok: true, enquiry: { tripSlug: trip.trip.slug, name, phone, groupSize: size, preferredDeparture, message } };
+  return { ok: true, enquiry: { tripSlug: trip.trip.slug, name, phone, email, groupSize: size, preferredDeparture, message } };
 }

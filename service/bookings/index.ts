@@ -11,7 +11,7 @@ import { bodyFormat, readEnquiryBody, type BodyFormat } from './body.ts';
 import { deliverEnquiry } from './deliver.ts';
 import { checkEnquiry } from './enquiry.ts';
 import type { Mailer } from './mailer.ts';
-import { htmlAnswer, jsonAnswer, type BookingAnswer } from './responses.ts';
+import { htmlAnswer, jsonAnswer, type BookingAnswer, type PageWriter } from './responses.ts';
 import type { EnquiryStore, StoredEnquiry } from './store.ts';
 import { clientQuotaKey } from '../rules/client-ip.ts';
 
@@ -23,6 +23,8 @@ export interface BookingDeps {
   /** The per-IP enquiry limit, or null when counting is switched off. */
   limiter: RateLimiter | null;
   clock: () => Date;
+  /** Writes the answer pages of the plain HTML form into the site's frame. */
+  page: PageWriter;
 }
 
 export interface BookingRequestContext {
@@ -59,7 +61,7 @@ export async function handleBookingEnquiry(request: Request, deps: BookingDeps, 
   // The plain HTML form (no JavaScript) posts URL-encoded fields and gets an HTML answer.
   const format = bodyFormat(request.headers.get('Content-Type'));
   const answer = await answerEnquiry(request, format, deps, context);
-  return format === 'form' ? htmlAnswer(answer, deps.catalogue) : jsonAnswer(answer);
+  return format === 'form' ? htmlAnswer(answer, deps.catalogue, deps.page) : jsonAnswer(answer);
 }
 
 async function answerEnquiry(request: Request, format: BodyFormat | null, deps: BookingDeps, context: BookingRequestContext): Promise<BookingAnswer> {
@@ -94,10 +96,11 @@ async function answerEnquiry(request: Request, format: BodyFormat | null, deps: 
 
   const check = checkEnquiry(body.fields, deps.catalogue);
   const tripSlug = typeof body.fields.tripSlug === 'string' ? body.fields.tripSlug : undefined;
+  const values = body.fields;
   if (!check.ok) {
     const [first] = check.errors;
     const message = check.errors.length === 1 && first ? first.message : `${check.errors.length} fields need another look. ${first?.message ?? ''}`.trim();
-    return { kind: 'error', code: 'invalid_enquiry', message, fields: check.errors, tripSlug };
+    return { kind: 'error', code: 'invalid_enquiry', message, fields: check.errors, tripSlug, values };
   }
 
   if (!deps.enquiries) {
@@ -106,12 +109,14 @@ async function answerEnquiry(request: Request, format: BodyFormat | null, deps: 
       code: 'enquiries_unavailable',
       message: `Online enquiries are switched off on this site, so yours could not be kept. Please write to ${contact} or call us instead.`,
       tripSlug,
+      values,
     };
   }
   const page = deps.catalogue.trips.find((t) => t.trip.slug === check.enquiry.tripSlug);
   let stored: StoredEnquiry;
   try {
-    stored = await deps.enquiries.add(check.enquiry, { name: page?.trip.name ?? check.enquiry.tripSlug, url: page?.trip.url ?? deps.catalogue.siteUrl }, deps.clock());
+    const trip = { name: page?.trip.name ?? check.enquiry.tripSlug, url: page?.trip.url ?? deps.catalogue.siteUrl };
+    stored = await deps.enquiries.add(check.enquiry, { trip, callbackPromise: deps.catalogue.site.callbackPromise }, deps.clock());
   } catch (error) {
     console.error(`[enquiries] could not store an enquiry: ${errorMessage(error)}`);
     return {
@@ -119,6 +124,7 @@ async function answerEnquiry(request: Request, format: BodyFormat | null, deps: 
       code: 'storage_error',
       message: `We could not save your enquiry just now. Please try again in a few minutes, or write to ${contact}.`,
       tripSlug,
+      values,
     };
   }
 

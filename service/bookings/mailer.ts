@@ -15,6 +15,8 @@ export interface OutgoingEmail extends EnquiryEmail {
   /** The enquiry id, used to name the outbox file. */
   reference: string;
   idempotencyKey: string;
+  /** The visitor's own address, when they gave one, so the team can simply reply. */
+  replyTo?: string | undefined;
 }
 
 export type DeliveryResult =
@@ -62,7 +64,7 @@ export class ResendMailer implements Mailer {
   async #attempt(email: OutgoingEmail, signal: AbortSignal): Promise<{ ok: true; ref: string } | { ok: false; connectionFailed: boolean; detail: string }> {
     try {
       const { data, error } = await this.#client.emails.send(
-        { from: this.#from, to: [this.#to], subject: email.subject, text: email.text, html: email.html },
+        { from: this.#from, to: [this.#to], subject: email.subject, text: email.text, html: email.html, ...(email.replyTo ? { replyTo: email.replyTo } : {}) },
         { idempotencyKey: email.idempotencyKey, signal },
       );
       if (data && !error) return { ok: true, ref: `resend:${data.id}` };
@@ -99,6 +101,8 @@ export class OutboxMailer implements Mailer {
     return [
       `From: ${headerText(this.#from)}`,
       `To: ${headerText(this.#to)}`,
+      // Checked as an email address when the enquiry was taken, so it cannot carry a line break.
+      ...(email.replyTo ? [`Reply-To: ${email.replyTo}`] : []),
       `Subject: ${headerText(email.subject)}`,
       `Date: ${date.toUTCString()}`,
       `Message-ID: <${email.reference}@outbox.invalid>`,

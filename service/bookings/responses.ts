@@ -1,14 +1,24 @@
 /**
  * The answers of POST /api/bookings, in two forms: JSON for scripts and the enhanced form, and
- * for the plain HTML form (no JavaScript) a 303 to the thank-you page on success or a small
- * HTML page that says what went wrong and links back.
+ * for the plain HTML form (no JavaScript) a 303 to the enquiry's thank-you page on success, or a
+ * page in the site's frame that says what went wrong once and shows the form again with what
+ * the person typed and each problem next to its field.
  */
-import type { Catalogue } from '../catalogue/index.ts';
-import { escapeHtml } from './email.ts';
+import type { Catalogue, TripPage } from '../catalogue/index.ts';
+import { html, type SafeHtml } from '../http/html.ts';
 import type { FieldError } from './enquiry.ts';
+import { enquiryFormHtml, formFieldLabels, isFormField } from './form-html.ts';
 import type { StoredEnquiry } from './store.ts';
 
 export const thankYouPath = '/enquiry-sent';
+
+/** The thank-you page of one enquiry; its reference is the only thing in the address. */
+export function thankYouHref(enquiry: Pick<StoredEnquiry, 'id'>): string {
+  return `${thankYouPath}?ref=${encodeURIComponent(enquiry.id)}`;
+}
+
+/** Writes a live page into the site's frame (service/functions/page-shell.ts on the hosts). */
+export type PageWriter = (page: { title: string; description: string; canonicalPath: string; noindex: true; main: SafeHtml }) => string;
 
 export type BookingErrorCode =
   | 'invalid_enquiry'
@@ -43,11 +53,18 @@ export type BookingAnswer =
       saved?: StoredEnquiry;
       /** The trip the visitor was looking at, for the link back. */
       tripSlug?: string | undefined;
+      /** What was submitted, to show the plain form again with it. */
+      values?: Record<string, unknown> | undefined;
       headers?: Record<string, string>;
     };
 
+/** "A guide will call you on <phone> <promise>": when, as the site promised it. */
+export function callBackSentence(enquiry: Pick<StoredEnquiry, 'callbackPromise'>, on = ''): string {
+  return `A guide will call you${on ? ` on ${on}` : ''}${enquiry.callbackPromise ? ` ${enquiry.callbackPromise},` : ''} to confirm seats and dates. Nothing is booked until then.`;
+}
+
 export function nextStep(enquiry: StoredEnquiry): string {
-  return `Thank you, ${enquiry.name}. A guide will call you on ${enquiry.phone} to confirm seats and dates for ${enquiry.trip.name}; nothing is booked until then.`;
+  return `Thank you, ${enquiry.name}. Your enquiry for ${enquiry.trip.name} reached our team; its reference is ${enquiry.id}. ${callBackSentence(enquiry, enquiry.phone)}`;
 }
 
 function savedNote(enquiry: StoredEnquiry): string {
@@ -59,7 +76,11 @@ const noStore = { 'Cache-Control': 'no-store' };
 export function jsonAnswer(answer: BookingAnswer): Response {
   if (answer.kind === 'received') {
     const { enquiry } = answer;
-    const body = { enquiry: { id: enquiry.id, status: 'received', tripSlug: enquiry.tripSlug }, next: nextStep(enquiry) };
+    const body = {
+      enquiry: { id: enquiry.id, status: 'received', tripSlug: enquiry.tripSlug },
+      callbackPromise: enquiry.callbackPromise,
+      next: nextStep(enquiry),
+    };
     return Response.json(body, { status: 201, headers: noStore });
   }
   const first = answer.fields?.[0];
@@ -75,31 +96,67 @@ export function jsonAnswer(answer: BookingAnswer): Response {
   return Response.json(body, { status: bookingErrorStatus[answer.code], headers: { ...noStore, ...answer.headers } });
 }
 
-function page(title: string, paragraphs: string[], extra = ''): string {
-  return [
-    '<!doctype html>',
-    '<html lang="en-IN"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">',
-    `<title>${escapeHtml(title)}</title><meta name="robots" content="noindex"></head>`,
-    `<body><main><h1>${escapeHtml(title)}</h1>`,
-    ...paragraphs.map((p) => `<p>${p}</p>`),
-    extra,
-    '</main></body></html>',
-  ].join('\n');
+function contactLine(catalogue: Catalogue, lead: string): SafeHtml {
+  const email = catalogue.site.contactEmail;
+  return html`<p>${lead} <a href="${`mailto:${email}`}">${email}</a>.</p>`;
 }
 
-export function htmlAnswer(answer: BookingAnswer, catalogue: Catalogue): Response {
-  if (answer.kind === 'received') {
-    return new Response(null, { status: 303, headers: { ...noStore, Location: thankYouPath } });
+function backLink(trip: TripPage | undefined): SafeHtml {
+  return trip ? html`<p><a href="${`${trip.path}#enquiry-form`}">Back to ${trip.trip.name}</a></p>` : html`<p><a href="/treks">Back to the treks</a> · <a href="/expeditions">the expeditions</a></p>`;
+}
+
+/** Says once what to fix: the fields by name (each message is next to its field below), and any problem that has no field to show. */
+function problemSummary(errors: readonly FieldError[]): SafeHtml {
+  const shown = errors.filter((e) => isFormField(e.field));
+  const unshown = errors.filter((e) => !isFormField(e.field));
+  const links = shown.map((e, i) => html`${i > 0 ? ', ' : ''}<a href="${`#enquiry-${e.field}`}">${isFormField(e.field) ? formFieldLabels[e.field] : e.field}</a>`);
+  const count = shown.length === 1 ? 'One field needs' : `${shown.length} fields need`;
+  return html`<div class="notice enquiry-problems">
+${shown.length > 0 ? html`<p>${count} another look: ${links}. Everything you typed is still in the form below.</p>` : ''}
+${unshown.map((e) => html`<p>${e.message}</p>`)}
+</div>`;
+}
+
+function errorMain(answer: Extract<BookingAnswer, { kind: 'error' }>, catalogue: Catalogue, trip: TripPage | undefined): { title: string; main: SafeHtml } {
+  if (answer.saved) {
+    const title = 'Your enquiry is saved but not sent yet';
+    return {
+      title,
+      main: html`<h1>${title}</h1>
+<p class="lead">${savedNote(answer.saved)}</p>
+<p>Its page: <a href="${thankYouHref(answer.saved)}">enquiry ${answer.saved.id}</a>.</p>
+${contactLine(catalogue, 'If it is urgent, write to')}
+${backLink(trip)}`,
+    };
   }
-  const contact = escapeHtml(catalogue.site.contactEmail);
+  const title = 'Your enquiry was not sent';
+  const fields = answer.fields ?? [];
+  // The form again, unless the post came from another site (nothing of it is shown back) or could not be read.
+  const form = trip && answer.values && answer.code !== 'cross_site_form' ? enquiryFormHtml({ trip: trip.trip, headingLevel: 2, values: answer.values, errors: fields }) : null;
+  const summary = fields.length > 0 ? problemSummary(fields) : html`<div class="notice enquiry-problems"><p>${answer.message}</p>${form ? html`<p>Everything you typed is still in the form below.</p>` : ''}</div>`;
+  return {
+    title,
+    main: html`<h1>${title}</h1>
+${summary}
+${form ?? ''}
+${contactLine(catalogue, 'Questions? Write to')}
+${backLink(trip)}`,
+  };
+}
+
+export function htmlAnswer(answer: BookingAnswer, catalogue: Catalogue, page: PageWriter): Response {
+  if (answer.kind === 'received') {
+    return new Response(null, { status: 303, headers: { ...noStore, Location: thankYouHref(answer.enquiry) } });
+  }
   const trip = catalogue.trips.find((t) => t.trip.slug === answer.tripSlug);
-  const back = trip ? `<a href="${escapeHtml(trip.path)}#enquiry-form">Back to ${escapeHtml(trip.trip.name)}</a>` : '<a href="/">Back to the trips</a>';
-  const fields = answer.fields && answer.fields.length > 0 ? `<ul>${answer.fields.map((f) => `<li>${escapeHtml(f.message)}</li>`).join('')}</ul>` : '';
-  const title = answer.saved ? 'Your enquiry is saved but not sent yet' : 'Your enquiry was not sent';
-  const paragraphs = answer.saved
-    ? [escapeHtml(savedNote(answer.saved)), `If it is urgent, write to <a href="mailto:${contact}">${contact}</a>.`]
-    : [escapeHtml(answer.message), `Questions? Write to <a href="mailto:${contact}">${contact}</a>.`];
-  const body = page(title, paragraphs, `${fields}<p>${back}</p>`);
+  const { title, main } = errorMain(answer, catalogue, trip);
+  const body = page({
+    title,
+    description: trip ? `${title}: ${trip.trip.name}.` : `${title}.`,
+    canonicalPath: trip?.path ?? '/',
+    noindex: true,
+    main,
+  });
   return new Response(body, {
     status: bookingErrorStatus[answer.code],
     headers: { ...noStore, 'Content-Type': 'text/html; charset=utf-8', ...answer.headers },

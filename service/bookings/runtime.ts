@@ -13,6 +13,9 @@ import type { BookingDeps } from './index.ts';
 import { mailerFromSettings } from './mailer.ts';
 import { EnquiryStore } from './store.ts';
 
+/** Everything but the page frame, which the host's function supplies. */
+export type RuntimeBookingDeps = Omit<BookingDeps, 'page'>;
+
 /** The enquiry store, or null when OPERATIONAL_STORAGE=off. */
 export async function openEnquiryStore(settings: Settings): Promise<EnquiryStore | null> {
   const sql = await openOperationalStorage(settings);
@@ -25,7 +28,7 @@ async function counterStore(settings: Settings): Promise<CounterStore> {
   return RedisCounterStore.connect(settings.REDIS_URL);
 }
 
-async function openBookingDeps(settings: Settings, catalogue: Catalogue): Promise<BookingDeps> {
+async function openBookingDeps(settings: Settings, catalogue: Catalogue): Promise<RuntimeBookingDeps> {
   const enquiries = await openEnquiryStore(settings);
   // Migrate now so the first visitor does not wait; a store that is not ready retries per request.
   await enquiries?.ready().catch((error: unknown) => {
@@ -41,10 +44,10 @@ async function openBookingDeps(settings: Settings, catalogue: Catalogue): Promis
   };
 }
 
-let opened: Promise<BookingDeps> | undefined;
+let opened: Promise<RuntimeBookingDeps> | undefined;
 
 /** The endpoint's dependencies, opened once per process; a failure is retried on the next enquiry. */
-export function bookingDeps(settings: Settings, catalogue: () => Promise<Catalogue>): Promise<BookingDeps> {
+export function bookingDeps(settings: Settings, catalogue: () => Promise<Catalogue>): Promise<RuntimeBookingDeps> {
   opened ??= catalogue()
     .then((loaded) => openBookingDeps(settings, loaded))
     .catch((error: unknown) => {

@@ -18,9 +18,15 @@ export interface EnquiryTrip {
   url: string;
 }
 
-export interface StoredEnquiry extends EnquiryInput {
-  id: string;
+/** What the visitor was shown when the enquiry was taken, kept so a later delivery and the thank-you page say the same. */
+export interface EnquiryContext {
   trip: EnquiryTrip;
+  /** When a guide will call, as promised on the site at the time (null for enquiries older than the promise). */
+  callbackPromise: string | null;
+}
+
+export interface StoredEnquiry extends EnquiryInput, EnquiryContext {
+  id: string;
   createdAt: Date;
   deliveryState: DeliveryState;
   attempts: number;
@@ -39,9 +45,11 @@ interface Row {
   trip_url: string;
   name: string;
   phone: string;
+  email: string | null;
   group_size: number;
   preferred_departure: string | null;
   message: string | null;
+  callback_promise: string | null;
   created_at: Date | string;
   delivery_state: DeliveryState;
   attempts: number;
@@ -61,9 +69,11 @@ function fromRow(row: Row): StoredEnquiry {
     trip: { name: row.trip_name, url: row.trip_url },
     name: row.name,
     phone: row.phone,
+    email: row.email,
     groupSize: row.group_size,
     preferredDeparture: row.preferred_departure,
     message: row.message,
+    callbackPromise: row.callback_promise,
     createdAt: new Date(row.created_at),
     deliveryState: row.delivery_state,
     attempts: row.attempts,
@@ -75,7 +85,13 @@ function fromRow(row: Row): StoredEnquiry {
   };
 }
 
-/** Short, unguessable and sortable by day: `enq-20260801-k3v9x2m7qa`. */
+/**
+ * Short, unguessable and sortable by day: `enq-20260801-k3v9x2m7qa`. The id is also the public
+ * reference (it is in the thank-you page's address), so the ten characters are drawn from a
+ * cryptographic source: 50 bits a day, far too many to try one by one.
+ */
+export const enquiryIdPattern = /^enq-\d{8}-[a-km-np-z2-9]{10}$/;
+
 export function newEnquiryId(now: Date): string {
   const alphabet = 'abcdefghijkmnpqrstuvwxyz23456789';
   const random = Array.from(randomBytes(10), (b) => alphabet[b % alphabet.length]).join('');
@@ -103,13 +119,14 @@ export class EnquiryStore {
   }
 
   /** Keeps a new enquiry, state `pending`, with its own idempotency key for delivery. */
-  async add(input: EnquiryInput, trip: EnquiryTrip, now: Date): Promise<StoredEnquiry> {
+  async add(input: EnquiryInput, context: EnquiryContext, now: Date): Promise<StoredEnquiry> {
     await this.ready();
     const id = newEnquiryId(now);
+    const { trip, callbackPromise } = context;
     const { rows } = await this.sql.query<Row>(
-      `INSERT INTO enquiries (id, trip_slug, trip_name, trip_url, name, phone, group_size, preferred_departure, message, created_at, idempotency_key)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING *`,
-      [id, input.tripSlug, trip.name, trip.url, input.name, input.phone, input.groupSize, input.preferredDeparture, input.message, now.toISOString(), `enquiry/${id}`],
+      `INSERT INTO enquiries (id, trip_slug, trip_name, trip_url, name, phone, email, group_size, preferred_departure, message, callback_promise, created_at, idempotency_key)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) RETURNING *`,
+      [id, input.tripSlug, trip.name, trip.url, input.name, input.phone, input.email, input.groupSize, input.preferredDeparture, input.message, callbackPromise, now.toISOString(), `enquiry/${id}`],
     );
     return fromRow(rows[0]!);
   }

@@ -102,6 +102,16 @@ export const migrations: { version: number; name: string; sql: string }[] = [
       CREATE INDEX agent_revoked_tokens_expiry ON agent_revoked_tokens (expires_at)
     `,
   },
+  {
+    // Enquiries: the visitor's optional email address, and the call-back time the site promised
+    // when the enquiry was taken (the thank-you page and every delivery quote it).
+    version: 30,
+    name: 'enquiry email and call-back promise',
+    sql: `
+      ALTER TABLE enquiries ADD COLUMN email text;
+      ALTER TABLE enquiries ADD COLUMN callback_promise text
+    `,
+  },
 ];
 
 export async function migrate(sql: Sql): Promise<number[]> {

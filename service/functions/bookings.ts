@@ -1,21 +1,47 @@
 /**
- * The bookings function: `POST /api/bookings`, a visitor's enquiry (service/bookings).
+ * The bookings function (service/bookings):
+ *
+ *   POST /api/bookings     a visitor's enquiry (JSON, or the plain HTML form)
+ *   GET /enquiry-sent      the thank-you page of one enquiry, by its reference (?ref=)
  */
+import { bodyFormat } from '../bookings/body.ts';
 import { handleBookingEnquiry } from '../bookings/index.ts';
-import { jsonAnswer } from '../bookings/responses.ts';
+import { htmlAnswer, jsonAnswer, thankYouPath, type BookingAnswer, type PageWriter } from '../bookings/responses.ts';
 import { bookingDeps } from '../bookings/runtime.ts';
-import { liveFunction, type LiveFunction } from './live-function.ts';
+import { handleThankYouPage } from '../bookings/thank-you.ts';
+import { liveFunction, methodNotAllowed, withoutBodyForHead, type LiveFunction } from './live-function.ts';
+import { livePageHtml } from './page-shell.ts';
 import { clientOf, runtimeCatalogue, runtimeSettings } from './runtime.ts';
 
+const writePage: PageWriter = (page) => livePageHtml(runtimeCatalogue(), 'page', page);
+
+function logUnavailable(error: unknown): void {
+  console.error(`[enquiries] not available: ${error instanceof Error ? error.message : String(error)}`);
+}
+
+async function thankYou(request: Request): Promise<Response> {
+  if (request.method !== 'GET' && request.method !== 'HEAD') return methodNotAllowed(request.method, 'GET, HEAD');
+  const settings = runtimeSettings();
+  const response = await handleThankYouPage(request, {
+    catalogue: runtimeCatalogue(),
+    enquiries: async () => (await bookingDeps(settings, async () => runtimeCatalogue())).enquiries,
+    page: writePage,
+  });
+  return withoutBodyForHead(request, response);
+}
+
 export function bookingsFunction(): LiveFunction {
-  return liveFunction('enquiries', async (request) => {
+  return liveFunction('enquiries', async (request, url) => {
+    if (url.pathname === thankYouPath) return thankYou(request);
     let deps;
     try {
       deps = await bookingDeps(runtimeSettings(), async () => runtimeCatalogue());
     } catch (error) {
-      console.error(`[enquiries] not available: ${error instanceof Error ? error.message : String(error)}`);
-      return jsonAnswer({ kind: 'error', code: 'storage_error', message: 'Enquiries cannot be taken just now. Please try again in a few minutes, or email us.' });
+      logUnavailable(error);
+      const answer: BookingAnswer = { kind: 'error', code: 'storage_error', message: 'Enquiries cannot be taken just now. Please try again in a few minutes, or email us.' };
+      const form = request.method === 'POST' && bodyFormat(request.headers.get('Content-Type')) === 'form';
+      return form ? htmlAnswer(answer, runtimeCatalogue(), writePage) : jsonAnswer(answer);
     }
-    return handleBookingEnquiry(request, deps, { clientIp: clientOf(request) });
+    return handleBookingEnquiry(request, { ...deps, page: writePage }, { clientIp: clientOf(request) });
   });
 }

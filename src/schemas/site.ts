@@ -7,6 +7,15 @@ export const siteSettings = z.object({
   siteUrl: z.url({ error: 'must be the public origin, for example https://example.com' }),
   contactEmail: z.email({ error: 'must be an email address' }),
   /**
+   * When someone who sent an enquiry can expect a guide's call, as it reads after "A guide will
+   * call you": shown on the thank-you page, in the answer and in the team's email.
+   */
+  callbackPromise: z
+    .string()
+    .min(10)
+    .max(160)
+    .default('within one working day, between 9:00 and 19:00 India time'),
+  /**
    * Web domains of the operator's own pages (the host of siteUrl always counts). A record whose
    * only references are on these domains is refused: facts need an independent source.
    */

@@ -14,6 +14,7 @@ import { readSettings } from '../../service/config.ts';
 import { openOperationalStorage } from '../../service/storage.ts';
 import { loadCatalogue } from '../helpers/content.ts';
 import { projectRoot } from '../helpers/project.ts';
+import { barePage } from './page-writer.ts';
 import { startFakeResend, type FakeResend } from './resend-fake.ts';
 
 const catalogue = loadCatalogue(undefined, 'http://127.0.0.1:4321');
@@ -63,6 +64,7 @@ function deps(timeoutMs: number): BookingDeps {
     mailer: mailerFromSettings(readSettings(env), { contactEmail: env.CONTACT_EMAIL!, timeoutMs }),
     limiter: null,
     clock: () => new Date(),
+    page: barePage,
   };
 }
 
@@ -105,6 +107,13 @@ describe('delivery through Resend', () => {
     expect(request?.body.text).toContain('Dates wanted: May 2027');
     expect(request?.body.html).toContain('<th align="left" valign="top">Phone</th><td>+977 980-1234567</td>');
     expect(await store.get(body.enquiry.id)).toMatchObject({ deliveryState: 'delivered', attempts: 1, deliveryRef: 'resend:email-1' });
+  });
+
+  it('the visitor\'s email address, when given, is the Reply-To and a row of the email', async () => {
+    const { status } = await send({ ...valid, email: 'tenzin@example.com' });
+    expect(status).toBe(201);
+    expect(fake.requests[0]?.body).toMatchObject({ reply_to: 'tenzin@example.com' });
+    expect(fake.requests[0]?.body.text).toMatch(/Email: +tenzin@example\.com/);
   });
 
   it('a connection cut before any answer is tried once more at once, with the same key', async () => {

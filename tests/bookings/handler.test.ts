@@ -15,9 +15,11 @@ import { bookingRateLimit } from '../../service/rules/policy.ts';
 import { createRateLimiter, MemoryCounterStore } from '../../service/rules/rate-limiter.ts';
 import { loadCatalogue } from '../helpers/content.ts';
 import { freePort } from '../helpers/project.ts';
+import { barePage } from './page-writer.ts';
 
 const catalogue = loadCatalogue(undefined, 'http://127.0.0.1:4321');
 const contact = catalogue.site.contactEmail;
+const promise = catalogue.site.callbackPromise;
 const valid = { tripSlug: 'sample-trek', name: 'Asha Rao', phone: '+91 98765 43210', groupSize: 4, preferredDeparture: 'October 2026', message: 'We are two families.' };
 
 let sql: Sql;
@@ -45,6 +47,7 @@ function deps(overrides: Partial<BookingDeps> = {}): BookingDeps {
     mailer: mailerFromSettings(readSettings({ DATA_DIR: dataDir }), { contactEmail: contact }),
     limiter: null,
     clock: () => new Date('2026-11-22T04:30:00Z'),
+    page: barePage,
     ...overrides,
   };
 }
@@ -69,13 +72,18 @@ describe('a valid enquiry', () => {
     const response = await ask(post(valid));
     expect(response.status).toBe(201);
     expect(response.headers.get('Cache-Control')).toBe('no-store');
-    const body = (await response.json()) as { enquiry: { id: string; status: string; tripSlug: string }; next: string };
+    const body = (await response.json()) as { enquiry: { id: string; status: string; tripSlug: string }; callbackPromise: string; next: string };
     expect(body.enquiry).toEqual({ id: expect.stringMatching(/^enq-20261122-[a-z2-9]{10}$/), status: 'received', tripSlug: 'sample-trek' });
-    expect(body.next).toMatch(/guide will call you on \+91 98765 43210.*nothing is booked until then/);
+    expect(body.callbackPromise).toBe(promise);
+    expect(body.next).toBe(
+      `Thank you, Asha Rao. Your enquiry for Fixture Trek reached our team; its reference is ${body.enquiry.id}. A guide will call you on +91 98765 43210 ${promise}, to confirm seats and dates. Nothing is booked until then.`,
+    );
 
     const stored = await enquiries.get(body.enquiry.id);
     expect(stored).toMatchObject({
       name: 'Asha Rao',
+      email: null,
+      callbackPromise: promise,
       groupSize: 4,
       trip: { name: 'Fixture Trek', url: 'http://127.0.0.1:4321/treks/sample-trek' },
       deliveryState: 'delivered',
@@ -92,6 +100,20 @@ describe('a valid enquiry', () => {
     expect(eml).toContain('Dates wanted: October 2026');
     expect(eml).toContain('We are two families.');
     expect(eml).toContain(`Idempotency-Key: enquiry/${body.enquiry.id}`);
+    expect(eml).toContain(`The site told them a guide will call ${promise}.`);
+    expect(eml).toContain('Email:        Not given');
+    expect(eml).not.toContain('Reply-To:');
+  });
+
+  it('keeps an optional email address: stored, in the email, and the Reply-To of the outbox message', async () => {
+    const response = await ask(post({ ...valid, email: '  asha.rao@example.com ' }));
+    expect(response.status).toBe(201);
+    const { enquiry } = (await response.json()) as { enquiry: { id: string } };
+    expect(await enquiries.get(enquiry.id)).toMatchObject({ email: 'asha.rao@example.com' });
+    const eml = readFileSync(path.join(dataDir, 'outbox', `${enquiry.id}.eml`), 'utf8');
+    expect(eml).toContain('Reply-To: asha.rao@example.com\r\n');
+    expect(eml).toContain('Email:        asha.rao@example.com');
+    expect(eml).toContain('<th align="left" valign="top">Email</th><td>asha.rao@example.com</td>');
   });
 
   it('delivered twice to the outbox still leaves one file, unchanged', async () => {
@@ -130,6 +152,31 @@ describe('refusals', () => {
     expect(error.fields.map((f) => f.field)).toEqual(['phone', 'groupSize']);
     expect(error.message).toMatch(/^2 fields need another look\. Give a phone number/);
     expect(await enquiries.list()).toEqual([]);
+  });
+
+  it.each([
+    ['name', 'x'.repeat(500), 'Your name can be at most 100 characters; it has 500. Please shorten it.'],
+    ['phone', '+91 98765 43210 / 98765 43211 / 98765 43212', 'The phone number can be at most 30 characters; it has 43. Please shorten it.'],
+    ['email', `${'a'.repeat(250)}@example.com`, 'The email address can be at most 254 characters; it has 262. Please shorten it.'],
+    ['preferredDeparture', 'd'.repeat(101), 'Dates wanted can be at most 100 characters; it has 101. Please shorten it.'],
+    ['message', 'm'.repeat(2500), 'Your message can be at most 2000 characters; it has 2500. Please shorten it.'],
+  ])('an over-long %s is refused with its limit, never cut and stored', async (field, value, message) => {
+    const response = await ask(post({ ...valid, [field]: value }));
+    expect(response.status).toBe(400);
+    const { error } = (await response.json()) as { error: { field: string; message: string } };
+    expect(error.field).toBe(field);
+    expect(error.message).toBe(message);
+    expect(await enquiries.list()).toEqual([]);
+  });
+
+  it('refuses an email address that is not one, and anything but text', async () => {
+    for (const email of ['asha@', 'asha rao@example.com', 'not an address', 42]) {
+      const response = await ask(post({ ...valid, email }));
+      expect(response.status, String(email)).toBe(400);
+      const { error } = (await response.json()) as { error: { field: string; message: string } };
+      expect(error.field).toBe('email');
+    }
+    expect((await ask(post({ ...valid, email: '' }))).status).toBe(201);
   });
 
   it('turns away a filled honeypot without storing or sending', async () => {
@@ -254,25 +301,73 @@ describe('the per-IP enquiry limit', () => {
 describe('the plain HTML form (no JavaScript)', () => {
   const form = { tripSlug: 'sample-trek', name: 'Asha Rao', phone: '98765 43210', groupSize: '2', preferredDeparture: '', message: '', website: '' };
 
-  it('success: 303 to the thank-you page, the enquiry stored and sent', async () => {
+  it('success: 303 to the enquiry\'s own thank-you page, the enquiry stored and sent', async () => {
     const response = await ask(post(form, { type: 'application/x-www-form-urlencoded', headers: { Origin: 'http://127.0.0.1:4321' } }));
     expect(response.status).toBe(303);
-    expect(response.headers.get('Location')).toBe('/enquiry-sent');
     const [stored] = await enquiries.list();
-    expect(stored).toMatchObject({ phone: '98765 43210', groupSize: 2, preferredDeparture: null, message: null, deliveryState: 'delivered' });
+    expect(response.headers.get('Location')).toBe(`/enquiry-sent?ref=${stored?.id}`);
+    expect(stored).toMatchObject({ phone: '98765 43210', email: null, groupSize: 2, preferredDeparture: null, message: null, deliveryState: 'delivered' });
   });
 
-  it('errors: an HTML page naming each problem, escaped, with a way back to the trip', async () => {
-    const response = await ask(post({ ...form, name: '', groupSize: '<b>99</b>' }, { type: 'application/x-www-form-urlencoded' }));
+  it('errors: the form again with what was typed, each problem once and next to its field', async () => {
+    const typed = { ...form, name: '', groupSize: '<b>99</b>', email: 'asha@', preferredDeparture: 'Late "June"', message: '\nTwo of us & a dog' };
+    const response = await ask(post(typed, { type: 'application/x-www-form-urlencoded' }));
     expect(response.status).toBe(400);
     expect(response.headers.get('Content-Type')).toBe('text/html; charset=utf-8');
+    expect(response.headers.get('Cache-Control')).toBe('no-store');
     const html = await response.text();
     expect(html).toContain('<h1>Your enquiry was not sent</h1>');
-    expect(html).toContain('<li>Tell us your name so the guide knows whom to ask for.</li>');
-    expect(html).toContain('Group size must be a whole number from 1 to 12 for Fixture Trek');
+    expect(html).toContain('<meta name="robots" content="noindex">');
+    // Once: the summary names the fields, the messages stand next to them.
+    expect(html).toContain('3 fields need another look: <a href="#enquiry-name">Your name</a>, <a href="#enquiry-email">Email</a>, <a href="#enquiry-groupSize">People in your group</a>.');
+    for (const [field, text] of [
+      ['name', 'Tell us your name so the guide knows whom to ask for.'],
+      ['email', 'Give an email address such as asha@example.com'],
+      ['groupSize', 'Group size must be a whole number from 1 to 12 for Fixture Trek'],
+    ] as const) {
+      expect(html.split(text).length - 1, field).toBe(1);
+      expect(html).toMatch(new RegExp(`<p class="field-error" id="enquiry-${field}-error">${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
+      expect(html).toMatch(new RegExp(`id="enquiry-${field}" name="${field}" aria-describedby="[^"]*" aria-invalid="true"`));
+    }
+    // Everything typed is back in its field, escaped.
+    expect(html).toContain('value="&lt;b&gt;99&lt;/b&gt;"');
     expect(html).not.toContain('<b>99');
+    expect(html).toContain('value="asha@"');
+    expect(html).toContain('value="Late &quot;June&quot;"');
+    expect(html).toContain('value="98765 43210"');
+    expect(html).toMatch(/<textarea [^>]*>\n\nTwo of us &amp; a dog<\/textarea>/);
+    expect(html).not.toMatch(/id="enquiry-phone"[^>]*aria-invalid/);
+    expect(html).not.toMatch(/maxlength/);
     expect(html).toContain('<a href="/treks/sample-trek#enquiry-form">Back to Fixture Trek</a>');
     expect(html).toContain(`mailto:${contact}`);
+  });
+
+  it('an over-long name comes back whole, refused next to its field', async () => {
+    const name = `Asha ${'R'.repeat(495)}`;
+    const response = await ask(post({ ...form, name }, { type: 'application/x-www-form-urlencoded' }));
+    expect(response.status).toBe(400);
+    const html = await response.text();
+    expect(html).toContain(`value="${name}"`);
+    expect(html).toContain('<p class="field-error" id="enquiry-name-error">Your name can be at most 100 characters; it has 500. Please shorten it.</p>');
+    expect(await enquiries.list()).toEqual([]);
+  });
+
+  it('a problem without a field to show (the honeypot) is said in the summary', async () => {
+    const response = await ask(post({ ...form, website: 'http://spam.example' }, { type: 'application/x-www-form-urlencoded' }));
+    const html = await response.text();
+    expect(html).toContain('<p>The &quot;website&quot; field must be left empty. It is there to catch automated spam.</p>');
+  });
+
+  it('stored but not delivered: says so with the reference, and shows no form to send it again', async () => {
+    writeFileSync(path.join(dataDir, 'outbox'), 'a file where the folder should be');
+    const response = await ask(post(form, { type: 'application/x-www-form-urlencoded' }));
+    expect(response.status).toBe(503);
+    const html = await response.text();
+    const [stored] = await enquiries.list();
+    expect(html).toContain('<h1>Your enquiry is saved but not sent yet</h1>');
+    expect(html).toContain(`reference ${stored?.id}`);
+    expect(html).toContain(`href="/enquiry-sent?ref=${stored?.id}"`);
+    expect(html).not.toContain('<form');
   });
 
   it('a form posted under another host name: 403, nothing stored, though its Origin matches the request URL', async () => {

@@ -13,6 +13,7 @@ import { openOperationalStorage } from '../../service/storage.ts';
 import { startPostgres, type TestPostgres } from '../departures/postgres.ts';
 import { loadCatalogue } from '../helpers/content.ts';
 import { projectRoot } from '../helpers/project.ts';
+import { barePage } from './page-writer.ts';
 import { startFakeResend, type FakeResend } from './resend-fake.ts';
 
 const catalogue = loadCatalogue(undefined, 'http://127.0.0.1:4321');
@@ -49,6 +50,7 @@ async function send(): Promise<{ status: number; body: Record<string, any> }> {
     mailer: mailerFromSettings(readSettings(env), { contactEmail: 'hello@example.test' }),
     limiter: null,
     clock: () => new Date(),
+    page: barePage,
   };
   const request = new Request('http://127.0.0.1:4321/api/bookings', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(valid) });
   const response = await handleBookingEnquiry(request, deps, { clientIp: '203.0.113.20' });

@@ -120,11 +120,16 @@ describe('the enquiry form on a trip page', () => {
     const form = html.slice(html.indexOf('<form id="enquiry-form"'), html.indexOf('</form>', html.indexOf('<form id="enquiry-form"')));
     expect(form).toMatch(/method="post"/);
     expect(form).toMatch(/action="\/api\/bookings"/);
-    for (const field of ['name', 'phone', 'groupSize', 'preferredDeparture', 'message']) expect(form).toContain(`<label for="enquiry-${field}"`);
+    for (const field of ['name', 'phone', 'email', 'groupSize', 'preferredDeparture', 'message']) expect(form).toContain(`<label for="enquiry-${field}"`);
     expect(form).toMatch(/name="groupSize"[^>]*max="12"/);
+    expect(form).toMatch(/name="email"[^>]*type="email"/);
     expect(form).toMatch(/<div class="trap[^"]*" aria-hidden="true"/);
+    // A browser cuts pasted text at maxlength without a word; the limits are checked and said instead.
+    expect(form).not.toContain('maxlength');
+    expect(form).toMatch(/name="name"[^>]*data-max-chars="100"/);
     expect(html).toMatch(/<script src="\/enquiry\.js" defer><\/script>/);
-    expect(gzipSync(readFileSync(path.join(projectRoot, 'public', 'enquiry.js'))).byteLength).toBeLessThan(2048);
+    expect(gzipSync(readFileSync(path.join(projectRoot, 'public', 'enquiry.js'))).byteLength).toBeLessThan(2560);
+    expect(gzipSync(readFileSync(path.join(projectRoot, 'public', 'live-departures.js'))).byteLength).toBeLessThan(1024);
   });
 
   it('with JavaScript: field errors inline, focus on the first, then the outcome announced', async () => {
@@ -152,9 +157,11 @@ describe('the enquiry form on a trip page', () => {
     await page.fill('#enquiry-name', 'Meera Iyer');
     await page.fill('#enquiry-phone', '+91 99887 76655');
     await page.fill('#enquiry-groupSize', '2');
+    await page.waitForSelector('[data-live-departures-for][data-loaded]');
+    await page.selectOption('#enquiry-departure', 'other');
     await page.fill('#enquiry-preferredDeparture', 'Late June');
     await page.click('#enquiry-form button[type=submit]');
-    await expect.poll(() => page.textContent('#enquiry-status')).toMatch(/A guide will call you on \+91 99887 76655.*nothing is booked until then/);
+    await expect.poll(() => page.textContent('#enquiry-status')).toMatch(/its reference is enq-\d{8}-[a-z2-9]{10}\. A guide will call you on \+91 99887 76655 within one working day.*Nothing is booked until then/);
     expect(await page.$$eval('[aria-invalid]', (elements) => elements.length)).toBe(0);
     expect(await page.inputValue('#enquiry-name')).toBe('');
     expect(outbox().length).toBe(before + 1);
@@ -169,13 +176,15 @@ describe('the enquiry form on a trip page', () => {
     const context = await browser.newContext({ extraHTTPHeaders: { 'x-real-ip': '192.0.2.11' } });
     const page = await context.newPage();
     await page.goto(`${server.url}/treks/sample-trek`);
+    await page.waitForSelector('[data-live-departures-for][data-loaded]');
     await page.focus('#enquiry-name');
     const order = [await page.evaluate(() => document.activeElement?.id)];
-    for (let i = 0; i < 5; i += 1) {
+    for (let i = 0; i < 6; i += 1) {
       await page.keyboard.press('Tab');
       order.push(await page.evaluate(() => document.activeElement?.id || document.activeElement?.tagName.toLowerCase()));
     }
-    expect(order).toEqual(['enquiry-name', 'enquiry-phone', 'enquiry-groupSize', 'enquiry-preferredDeparture', 'enquiry-message', 'button']);
+    // With the departures loaded the dates are a list; the free-text field appears only for other dates.
+    expect(order).toEqual(['enquiry-name', 'enquiry-phone', 'enquiry-email', 'enquiry-groupSize', 'enquiry-departure', 'enquiry-message', 'button']);
     await context.close();
   });
 
@@ -189,9 +198,10 @@ describe('the enquiry form on a trip page', () => {
     await page.fill('#enquiry-phone', '098450 12345');
     await page.fill('#enquiry-groupSize', '5');
     await page.fill('#enquiry-message', 'Can we bring a dog? <no>');
-    await Promise.all([page.waitForURL(/\/enquiry-sent$/), page.click('#enquiry-form button[type=submit]')]);
+    await Promise.all([page.waitForURL(/\/enquiry-sent\?ref=enq-\d{8}-[a-z2-9]{10}$/), page.click('#enquiry-form button[type=submit]')]);
     expect(await page.textContent('h1')).toContain('Thank you');
     expect(await page.textContent('main')).toContain('Nothing is booked until then');
+    expect(await page.textContent('main')).toContain(new URL(page.url()).searchParams.get('ref'));
     const latest = outbox()
       .map((f) => readFileSync(path.join(dataDir, 'outbox', f), 'utf8'))
       .find((eml) => eml.includes('Ravi Kumar'));
@@ -205,7 +215,8 @@ describe('the enquiry form on a trip page', () => {
     const [response] = await Promise.all([page.waitForResponse(`${site}/api/bookings`), page.click('#enquiry-form button[type=submit]')]);
     expect(response.status()).toBe(400);
     expect(await page.textContent('h1')).toBe('Your enquiry was not sent');
-    expect(await page.textContent('main')).toContain('Give a phone number of 8 to 15 digits');
+    expect(await page.textContent('#enquiry-phone-error')).toContain('Give a phone number of 8 to 15 digits');
+    expect(await page.inputValue('#enquiry-name')).toBe('Ravi Kumar');
     await page.click('text=Back to Fixture Trek');
     expect(page.url()).toBe(`${site}/treks/sample-trek#enquiry-form`);
 

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { readEnquiryBody, maxBodyBytes } from '../../service/bookings/body.ts';
 import { composeEnquiryEmail, escapeHtml } from '../../service/bookings/email.ts';
-import { checkEnquiry, checkPhone, cleanText, groupSizeCap, type EnquiryField } from '../../service/bookings/enquiry.ts';
+import { checkEnquiry, checkPhone, cleanText, groupSizeCap, tooLongMessage, type EnquiryField } from '../../service/bookings/enquiry.ts';
 import type { StoredEnquiry } from '../../service/bookings/store.ts';
 import { loadCatalogue } from '../helpers/content.ts';
 
@@ -63,7 +63,15 @@ const rows: Row[] = [
   ['a name of exactly 100 characters', { name: 'a'.repeat(100) }, null],
   ['a message of exactly 2000 characters', { message: 'm'.repeat(2000) }, null],
   ['null optional fields', { message: null, preferredDeparture: null }, null],
-  ['unknown extra fields', { email: 'x@example.com', utm: 'ad' }, null],
+  ['unknown extra fields', { utm: 'ad', departureId: 'x' }, null],
+  ['an email address', { email: 'asha.rao+trek@example.co.in' }, null],
+  ['an empty email address (the form sends one)', { email: '' }, null],
+  ['an email address of exactly 254 characters', { email: `${'a'.repeat(64)}@${'b'.repeat(63)}.${'c'.repeat(63)}.${'d'.repeat(58)}.in` }, null],
+  ['an email address without a domain', { email: 'asha@' }, 'email'],
+  ['an email address with a space', { email: 'asha rao@example.com' }, 'email'],
+  ['an email address over 254 characters', { email: `${'a'.repeat(250)}@example.com` }, 'email'],
+  ['an email address that is not text', { email: ['asha@example.com'] }, 'email'],
+  ['a phone number over 30 characters', { phone: '+91 98765 43210 or +91 98765 43211' }, 'phone'],
   ['missing tripSlug', { tripSlug: undefined }, 'tripSlug'],
   ['an unknown trip', { tripSlug: 'no-such-trip' }, 'tripSlug'],
   ['tripSlug not a string', { tripSlug: ['sample-trek'] }, 'tripSlug'],
@@ -157,11 +165,26 @@ describe('checkEnquiry', () => {
     expect(checkEnquiry({ ...valid, tripSlug: 'sample-expedition', groupSize: 9 }, capped).ok).toBe(false);
   });
 
+  it('refuses over-long text with the field, its limit and the length, never cutting it', () => {
+    const result = checkEnquiry({ ...valid, name: 'N'.repeat(500), message: 'm'.repeat(2001), preferredDeparture: 'd'.repeat(150) }, catalogue);
+    expect(result).toEqual({
+      ok: false,
+      errors: [
+        { field: 'name', message: 'Your name can be at most 100 characters; it has 500. Please shorten it.' },
+        { field: 'preferredDeparture', message: 'Dates wanted can be at most 100 characters; it has 150. Please shorten it.' },
+        { field: 'message', message: 'Your message can be at most 2000 characters; it has 2001. Please shorten it.' },
+      ],
+    });
+    // Characters, not UTF-16 units: 100 Devanagari letters or emoji are 100 characters.
+    expect(checkEnquiry({ ...valid, name: '😀'.repeat(100) }, catalogue).ok).toBe(true);
+    expect(tooLongMessage('email', '{n}')).toBe('The email address can be at most 254 characters; it has {n}. Please shorten it.');
+  });
+
   it('normalises what it keeps', () => {
     const result = checkEnquiry({ ...valid, name: '  Asha \n Rao ', message: ' Hello\r\nthere \u0000', preferredDeparture: '  ' }, catalogue);
     expect(result).toEqual({
       ok: true,
-      enquiry: { tripSlug: 'sample-trek', name: 'Asha Rao', phone: '+91 98765 43210', groupSize: 4, preferredDeparture: null, message: 'Hello\nthere' },
+      enquiry: { tripSlug: 'sample-trek', name: 'Asha Rao', phone: '+91 98765 43210', email: null, groupSize: 4, preferredDeparture: null, message: 'Hello\nthere' },
     });
   });
 });
@@ -230,9 +253,11 @@ describe('the enquiry email', () => {
     trip: { name: 'Fixture Trek', url: 'https://example.test/treks/sample-trek' },
     name: '<script>alert("x")</script> & Co',
     phone: '+91 98765 43210',
+    email: 'asha+<x>@example.com',
     groupSize: 3,
     preferredDeparture: '12 Oct 2026 to 20 Oct 2026',
     message: 'Line one\n<b>bold?</b>',
+    callbackPromise: 'within one working day, between 9:00 and 19:00 India time',
     createdAt: new Date('2026-11-22T04:30:00Z'),
     deliveryState: 'pending',
     attempts: 0,
@@ -245,7 +270,7 @@ describe('the enquiry email', () => {
   const email = composeEnquiryEmail(enquiry);
 
   it('names trip, dates wanted, group, contact and message in the text', () => {
-    for (const part of ['Fixture Trek', 'Dates wanted:', '12 Oct 2026 to 20 Oct 2026', '3 people', '+91 98765 43210', 'Line one\n<b>bold?</b>', '22 Nov 2026', 'IST']) {
+    for (const part of ['Fixture Trek', 'Dates wanted:', '12 Oct 2026 to 20 Oct 2026', '3 people', '+91 98765 43210', 'asha+<x>@example.com', 'Line one\n<b>bold?</b>', '22 Nov 2026', 'IST', 'The site told them a guide will call within one working day, between 9:00 and 19:00 India time.']) {
       expect(email.text).toContain(part);
     }
     expect(email.subject).toBe('Enquiry: Fixture Trek, 3 people, <script>alert("x")</script> & Co');
@@ -256,6 +281,7 @@ describe('the enquiry email', () => {
     expect(email.html).not.toContain('<b>bold');
     expect(email.html).toContain('&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; Co');
     expect(email.html).toContain('&lt;b&gt;bold?&lt;/b&gt;');
+    expect(email.html).toContain('<td>asha+&lt;x&gt;@example.com</td>');
     expect(escapeHtml(`'"<>&`)).toBe('&#39;&quot;&lt;&gt;&amp;');
   });
 

@@ -1,0 +1,131 @@
+/**
+ * The enquiry form's HTML, in one place: the trip page renders it empty (EnquiryForm.astro) and
+ * the answer to a plain form post renders it again with what the person typed and each error
+ * next to its field, so nothing typed is lost. The ids and names are what /enquiry.js and the
+ * tests rely on: `enquiry-<field>`, `enquiry-<field>-error`, `enquiry-<field>-hint`.
+ *
+ * No `maxlength`: a browser cuts pasted text at it without a word. Each limited field carries
+ * its limit and the server's refusal instead (`data-max-chars`, `data-too-long`), so the script
+ * can say so on leaving the field, and the server refuses what is still too long.
+ */
+import type { Trip } from '../../src/schemas/trip.ts';
+import { html, type SafeHtml } from '../http/html.ts';
+import { enquiryBounds, groupSizeCap, honeypotField, textLimits, tooLongMessage, type EnquiryField, type FieldError, type LimitedField } from './enquiry.ts';
+
+export interface EnquiryFormOptions {
+  trip: Pick<Trip, 'slug' | 'name' | 'groupSize'>;
+  heading?: string | undefined;
+  /** The form's heading level: 3 under a trip page's section, 2 on a page of its own. */
+  headingLevel?: 2 | 3 | undefined;
+  /** What was submitted, shown again (strings as a form sends them). */
+  values?: Record<string, unknown> | undefined;
+  errors?: readonly FieldError[] | undefined;
+}
+
+/** The visible fields, in the order the form shows them (and the server reports them). */
+export const formFieldLabels = {
+  name: 'Your name',
+  phone: 'Phone number',
+  email: 'Email',
+  groupSize: 'People in your group',
+  preferredDeparture: 'Dates you want',
+  message: 'Message',
+} as const satisfies Partial<Record<EnquiryField, string>>;
+export type FormField = keyof typeof formFieldLabels;
+
+export const isFormField = (field: string): field is FormField => Object.hasOwn(formFieldLabels, field);
+
+const fieldId = (field: string) => `enquiry-${field}`;
+
+interface FieldState {
+  value: string;
+  error: string | undefined;
+}
+
+function stateOf(options: EnquiryFormOptions, field: FormField): FieldState {
+  const raw = options.values?.[field];
+  const value = typeof raw === 'string' || typeof raw === 'number' ? String(raw) : '';
+  return { value, error: options.errors?.find((e) => e.field === field)?.message };
+}
+
+/** The attributes every control shares: id, name, its hint and error, invalid when refused. */
+function common(field: FormField, state: FieldState, hint: boolean): SafeHtml {
+  const described = [hint ? `${fieldId(field)}-hint` : '', `${fieldId(field)}-error`].filter(Boolean).join(' ');
+  return html`id="${fieldId(field)}" name="${field}" aria-describedby="${described}"${state.error ? html` aria-invalid="true"` : ''}`;
+}
+
+function limit(field: LimitedField): SafeHtml {
+  return html`data-max-chars="${textLimits[field]}" data-too-long="${tooLongMessage(field, '{n}')}"`;
+}
+
+function label(field: FormField, required: boolean): SafeHtml {
+  return html`<label for="${fieldId(field)}">${formFieldLabels[field]} ${required ? html`<span aria-hidden="true">*</span>` : '(optional)'}</label>`;
+}
+
+function field(name: FormField, state: FieldState, parts: { required: boolean; control: SafeHtml; hint?: string | undefined; attributes?: SafeHtml }): SafeHtml {
+  return html`<div class="field"${parts.attributes ?? ''}>
+${label(name, parts.required)}
+${parts.control}
+${parts.hint ? html`<p class="hint" id="${`${fieldId(name)}-hint`}">${parts.hint}</p>` : ''}
+<p class="field-error" id="${`${fieldId(name)}-error`}">${state.error ?? ''}</p>
+</div>`;
+}
+
+export function enquiryFormHtml(options: EnquiryFormOptions): SafeHtml {
+  const { trip } = options;
+  const level = options.headingLevel ?? 3;
+  const heading = options.heading ?? 'Ask a guide to call you';
+  const cap = groupSizeCap(trip.groupSize);
+  const s = (f: FormField) => stateOf(options, f);
+  const [name, phone, email, groupSize, dates, message] = (['name', 'phone', 'email', 'groupSize', 'preferredDeparture', 'message'] as const).map(s) as [FieldState, FieldState, FieldState, FieldState, FieldState, FieldState];
+
+  return html`<form id="enquiry-form" class="enquiry" method="post" action="/api/bookings" aria-labelledby="enquiry-title" data-enquiry>
+${level === 2 ? html`<h2 id="enquiry-title">${heading}</h2>` : html`<h3 id="enquiry-title">${heading}</h3>`}
+<p class="muted" id="enquiry-about">About ${trip.name}. A guide calls you back to confirm seats and dates; nothing is booked until then. Fields marked <span aria-hidden="true">*</span><span class="visually-hidden">with a star</span> are required.</p>
+<input type="hidden" name="tripSlug" value="${trip.slug}">
+${field('name', name, {
+  required: true,
+  control: html`<input ${common('name', name, false)} type="text" required autocomplete="name" ${limit('name')} value="${name.value}">`,
+})}
+${field('phone', phone, {
+  required: true,
+  control: html`<input ${common('phone', phone, true)} type="tel" required autocomplete="tel" inputmode="tel" ${limit('phone')} value="${phone.value}">`,
+  hint: 'Indian or international, for example +91 98765 43210.',
+})}
+${field('email', email, {
+  required: false,
+  control: html`<input ${common('email', email, true)} type="email" autocomplete="email" ${limit('email')} value="${email.value}">`,
+  hint: 'So our team can write to you as well. A guide calls you either way.',
+})}
+${field('groupSize', groupSize, {
+  required: true,
+  control: html`<input ${common('groupSize', groupSize, true)} type="number" required min="1" max="${cap}" step="1" inputmode="numeric" value="${groupSize.value}">`,
+  hint: `1 to ${cap} for this trip.`,
+})}
+<!-- With JavaScript: the trip's live departures, put between these two choices by /enquiry.js. -->
+<div class="field" data-departure-choice hidden>
+<label for="enquiry-departure">${formFieldLabels.preferredDeparture} (optional)</label>
+<select id="enquiry-departure" aria-describedby="enquiry-departure-hint"><option value="">Choose a departure</option><option value="other">Other dates or flexible</option></select>
+<p class="hint" id="enquiry-departure-hint" data-gone="${'The departure you followed is no longer open for enquiries; choose another, or other dates.'}">The departures on sale now, or other dates.</p>
+</div>
+${field('preferredDeparture', dates, {
+  required: false,
+  control: html`<input ${common('preferredDeparture', dates, true)} type="text" ${limit('preferredDeparture')} value="${dates.value}">`,
+  hint: `A departure's dates, or the month and year you have in mind (up to ${enquiryBounds.preferredDepartureMax} characters).`,
+  attributes: html` data-dates-text data-other-label="${'Other dates you have in mind (optional)'}"`,
+})}
+${field('message', message, {
+  required: false,
+  // The parser drops one line break right after <textarea>: this one, never the person's own.
+  control: html`<textarea ${common('message', message, true)} rows="4" ${limit('message')}>
+${message.value}</textarea>`,
+  hint: `Up to ${enquiryBounds.messageMax} characters.`,
+})}
+<div class="trap" aria-hidden="true">
+<label for="${fieldId(honeypotField)}">Leave this empty</label>
+<input id="${fieldId(honeypotField)}" name="${honeypotField}" type="text" tabindex="-1" autocomplete="off">
+</div>
+<button type="submit">Send enquiry</button>
+<p class="status" role="status" id="enquiry-status"></p>
+</form>`;
+}

@@ -1,0 +1,255 @@
+/**
+ * The enquiry from a trip page to its confirmation, in Chromium against the built fixture site
+ * with embedded storage (so the departures block has departures), at 320, 360 and 1280 px, light
+ * and dark, with and without JavaScript: "Enquire for this date" choosing the date in the form,
+ * `?departure=<id>` from the departures board, the reference and call-back promise after sending,
+ * and without JavaScript the styled answer that keeps what was typed, then /enquiry-sent?ref=….
+ * Screenshots go to test-results/enquiry/ for people to look at.
+ *
+ * Plain form posts are accepted from the configured site origin only, so pages are opened at
+ * http://localhost:<port>, the origin of a server started without SITE_URL. Each context speaks
+ * from its own client IP (TRUST_PROXY=vercel), so the per-IP enquiry limit never interferes.
+ */
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { projectRoot, startServer, type RunningServer } from '../helpers/project.ts';
+import { launchChromium } from './site.ts';
+
+let server: RunningServer;
+let browser: Browser;
+let site: string;
+let dataDir: string;
+let nextIp = 10;
+const screenshots = path.join(projectRoot, 'test-results', 'enquiry');
+const promise = 'within one working day, between 9:00 and 19:00 India time';
+const reference = /enq-\d{8}-[a-z2-9]{10}/;
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(path.join(tmpdir(), 'enquiry-flow-'));
+  mkdirSync(screenshots, { recursive: true });
+  [server, browser] = await Promise.all([
+    startServer(inject('fixtureSite'), { OPERATIONAL_STORAGE: 'embedded', DATA_DIR: dataDir, TRUST_PROXY: 'vercel', SITE_URL: '', CONTACT_EMAIL: 'hello@example.test' }),
+    launchChromium(),
+  ]);
+  site = `http://localhost:${server.port}`;
+}, 90_000);
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+async function withPage(options: Parameters<Browser['newContext']>[0], run: (page: Page, context: BrowserContext) => Promise<void>): Promise<void> {
+  const context = await browser.newContext({ ...options, extraHTTPHeaders: { 'x-real-ip': `198.51.100.${(nextIp += 1)}` } });
+  try {
+    await run(await context.newPage(), context);
+  } finally {
+    await context.close();
+  }
+}
+
+function outboxWith(text: string): string | undefined {
+  const dir = path.join(dataDir, 'outbox');
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.eml'))
+    .map((f) => readFileSync(path.join(dir, f), 'utf8'))
+    .find((eml) => eml.includes(text));
+}
+
+async function axeViolations(page: Page): Promise<string[]> {
+  const result = await new AxeBuilder({ page }).analyze();
+  return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+/**
+ * axe needs JavaScript, which the no-JavaScript pages have switched off: their markup is checked
+ * in a page of its own with the same origin, size and colour scheme, so styles and contrast are
+ * the real ones.
+ */
+async function axeViolationsOfMarkup(markup: string, options: Parameters<Browser['newContext']>[0]): Promise<string[]> {
+  const context = await browser.newContext(options);
+  try {
+    const page = await context.newPage();
+    await page.route(`${site}/__markup`, (route) => route.fulfill({ contentType: 'text/html; charset=utf-8', body: markup }));
+    await page.goto(`${site}/__markup`);
+    return await axeViolations(page);
+  } finally {
+    await context.close();
+  }
+}
+
+async function fitsWidth(page: Page): Promise<boolean> {
+  return page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
+}
+
+const loaded = (page: Page) => page.waitForSelector('[data-live-departures-for][data-loaded]');
+
+for (const width of [320, 360, 1280]) {
+  for (const colorScheme of ['light', 'dark'] as const) {
+    const view = { viewport: { width, height: 800 }, colorScheme };
+    const tag = `${width}-${colorScheme}`;
+
+    describe(`${width} px, ${colorScheme}`, () => {
+      it('with JavaScript: "Enquire for this date" chooses it in the form, and sending shows the reference and when to expect a call', async () => {
+        await withPage(view, async (page) => {
+          const errors: string[] = [];
+          page.on('pageerror', (e) => errors.push(e.message));
+          page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+          await page.goto(`${site}/treks/sample-trek`);
+          await loaded(page);
+          const card = page.locator('[data-departure][data-status="open"], [data-departure][data-status="filling"]').nth(1);
+          const id = await card.getAttribute('data-departure');
+          const dates = (await card.locator('.departure-dates').textContent())?.trim() ?? '';
+          await card.locator('[data-enquire]').click();
+
+          expect(await page.inputValue('#enquiry-departure')).toBe(id);
+          expect(await page.isHidden('#enquiry-preferredDeparture')).toBe(true);
+          expect(await page.evaluate(() => document.activeElement?.id)).toBe('enquiry-name');
+          expect(new URL(page.url()).searchParams.get('departure')).toBe(id);
+          await expect.poll(() => page.evaluate(() => document.getElementById('enquiry-name')!.getBoundingClientRect().top)).toBeLessThan(800);
+          expect(await fitsWidth(page)).toBe(true);
+          expect(await axeViolations(page)).toEqual([]);
+          await page.waitForTimeout(400); // let smooth scrolling settle for the picture
+          await page.screenshot({ path: path.join(screenshots, `js-chosen-${tag}.png`) });
+
+          // Too long is said on leaving the field, before anything is sent.
+          await page.fill('#enquiry-name', 'N'.repeat(150));
+          await page.press('#enquiry-name', 'Tab');
+          expect(await page.textContent('#enquiry-name-error')).toBe('Your name can be at most 100 characters; it has 150. Please shorten it.');
+          expect(await page.getAttribute('#enquiry-name', 'aria-invalid')).toBe('true');
+
+          const name = `Meera ${tag}`;
+          await page.fill('#enquiry-name', name);
+          await page.press('#enquiry-name', 'Tab');
+          expect(await page.getAttribute('#enquiry-name', 'aria-invalid')).toBeNull();
+          await page.fill('#enquiry-phone', '+91 99887 76655');
+          await page.fill('#enquiry-email', 'meera@example.com');
+          await page.fill('#enquiry-groupSize', '2');
+          await page.click('#enquiry-form button[type=submit]');
+          await expect.poll(() => page.getAttribute('#enquiry-status', 'data-outcome')).toBe('ok');
+          const status = (await page.textContent('#enquiry-status')) ?? '';
+          expect(status).toMatch(reference);
+          expect(status).toContain(`A guide will call you on +91 99887 76655 ${promise}, to confirm seats and dates.`);
+          await page.locator('#enquiry-status').scrollIntoViewIfNeeded();
+          await page.screenshot({ path: path.join(screenshots, `js-sent-${tag}.png`) });
+
+          // The team's email names the departure chosen on the page.
+          const eml = outboxWith(name);
+          expect(eml).toContain(`Dates wanted: ${dates}`);
+          expect(eml).toContain(status.match(reference)![0]);
+          expect(eml).toContain('Reply-To: meera@example.com');
+          expect(errors).toEqual([]);
+        });
+      });
+
+      it('without JavaScript: a bad phone comes back styled with everything typed and the error at the field; corrected, it lands on its confirmation', async () => {
+        await withPage({ ...view, javaScriptEnabled: false }, async (page) => {
+          await page.goto(`${site}/treks/sample-trek`);
+          // Without JavaScript the dates are free text.
+          expect(await page.isVisible('#enquiry-preferredDeparture')).toBe(true);
+          expect(await page.isHidden('#enquiry-departure')).toBe(true);
+          const name = `Ravi ${tag}`;
+          await page.fill('#enquiry-name', name);
+          await page.fill('#enquiry-phone', '12-34');
+          await page.fill('#enquiry-email', 'ravi@example.com');
+          await page.fill('#enquiry-groupSize', '5');
+          await page.fill('#enquiry-preferredDeparture', 'Late June 2027');
+          await page.fill('#enquiry-message', 'Two of us are vegetarian.\nCan we bring a dog? <no>');
+          const [answer] = await Promise.all([page.waitForResponse(`${site}/api/bookings`), page.click('#enquiry-form button[type=submit]')]);
+          expect(answer.status()).toBe(400);
+
+          // The site's frame and styles, the message once, the values kept, the error at its field.
+          expect(await page.textContent('h1')).toBe('Your enquiry was not sent');
+          expect(await page.locator('.site-header').count()).toBe(1);
+          expect(await page.locator('#enquiry-form').evaluate((form) => getComputedStyle(form).borderStyle)).toBe('solid');
+          expect(await page.textContent('.enquiry-problems')).toContain('One field needs another look: Phone number.');
+          const phoneError = 'Give a phone number of 8 to 15 digits';
+          expect(((await page.textContent('main')) ?? '').split(phoneError).length - 1).toBe(1);
+          expect(await page.textContent('#enquiry-phone-error')).toContain(phoneError);
+          expect(await page.getAttribute('#enquiry-phone', 'aria-invalid')).toBe('true');
+          expect(await page.inputValue('#enquiry-name')).toBe(name);
+          expect(await page.inputValue('#enquiry-phone')).toBe('12-34');
+          expect(await page.inputValue('#enquiry-email')).toBe('ravi@example.com');
+          expect(await page.inputValue('#enquiry-groupSize')).toBe('5');
+          expect(await page.inputValue('#enquiry-preferredDeparture')).toBe('Late June 2027');
+          expect(await page.inputValue('#enquiry-message')).toBe('Two of us are vegetarian.\nCan we bring a dog? <no>');
+          expect(await fitsWidth(page)).toBe(true);
+          expect(await axeViolationsOfMarkup(await page.content(), view)).toEqual([]);
+          await page.screenshot({ path: path.join(screenshots, `nojs-error-${tag}.png`), fullPage: true });
+
+          await page.fill('#enquiry-phone', '098450 12345');
+          await Promise.all([page.waitForURL(/\/enquiry-sent\?ref=enq-/), page.click('#enquiry-form button[type=submit]')]);
+          const ref = new URL(page.url()).searchParams.get('ref') ?? '';
+          expect(ref).toMatch(reference);
+          expect(await page.textContent('h1')).toBe('Thank you: your enquiry reached our team');
+          const main = (await page.textContent('main')) ?? '';
+          expect(main).toContain(ref);
+          expect(main).toContain('Fixture Trek');
+          expect(main).toContain(promise);
+          expect(main).not.toContain(name);
+          expect(main).not.toContain('098450');
+          expect(await fitsWidth(page)).toBe(true);
+          expect(await axeViolationsOfMarkup(await page.content(), view)).toEqual([]);
+          await page.screenshot({ path: path.join(screenshots, `nojs-sent-${tag}.png`), fullPage: true });
+          const eml = outboxWith(name);
+          expect(eml).toContain('Dates wanted: Late June 2027');
+          expect(eml).toContain(`Reference:    ${ref}`);
+        });
+      });
+    });
+  }
+}
+
+describe('a departure named in the address', () => {
+  for (const width of [360, 1280]) {
+    it(`the board's "Enquire for this date" opens the trip page with that departure chosen (${width} px)`, async () => {
+      await withPage({ viewport: { width, height: 800 } }, async (page) => {
+        await page.goto(`${site}/departures?trip=sample-trek`);
+        const link = page.locator('[data-enquire]').first();
+        const id = await link.getAttribute('data-enquire');
+        expect(await link.getAttribute('href')).toBe(`/treks/sample-trek?departure=${id}#enquire`);
+        await link.click();
+        await page.waitForURL(`${site}/treks/sample-trek?departure=${id}#enquire`);
+        await loaded(page);
+        await expect.poll(() => page.inputValue('#enquiry-departure')).toBe(id);
+        expect(await page.evaluate(() => document.activeElement?.id)).toBe('enquiry-name');
+        await page.waitForTimeout(400);
+        await page.screenshot({ path: path.join(screenshots, `query-${width}.png`) });
+      });
+    });
+  }
+
+  it('a departure that is no longer on sale chooses nothing and says so', async () => {
+    await withPage({ viewport: { width: 360, height: 800 } }, async (page) => {
+      await page.goto(`${site}/treks/sample-trek?departure=sample-trek-1999-01-01#enquire`);
+      await loaded(page);
+      await expect.poll(() => page.textContent('#enquiry-departure-hint')).toContain('no longer open for enquiries');
+      expect(await page.inputValue('#enquiry-departure')).toBe('');
+      // "Other dates or flexible" brings the free-text field back.
+      await page.selectOption('#enquiry-departure', 'other');
+      expect(await page.isVisible('#enquiry-preferredDeparture')).toBe(true);
+      expect(await page.textContent('label[for="enquiry-preferredDeparture"]')).toBe('Other dates you have in mind (optional)');
+    });
+  });
+});
+
+describe('/enquiry-sent without an enquiry', () => {
+  it.each([
+    ['opened directly', '', 200, 'No enquiry to show'],
+    ['an unknown reference', '?ref=enq-20260101-abcdefghij', 404, 'We have no enquiry with that reference'],
+  ])('%s: says so plainly, noindex and never cached', async (_label, query, status, heading) => {
+    await withPage({ viewport: { width: 360, height: 800 } }, async (page) => {
+      const response = await page.goto(`${site}/enquiry-sent${query}`);
+      expect(response?.status()).toBe(status);
+      expect(response?.headers()['cache-control']).toBe('no-store');
+      expect(await page.getAttribute('meta[name="robots"]', 'content')).toBe('noindex');
+      expect(await page.textContent('h1')).toBe(heading);
+      expect(await page.textContent('main')).not.toMatch(/thank you|reached our team/i);
+      expect(await axeViolations(page)).toEqual([]);
+    });
+  });
+});
