@@ -77,7 +77,9 @@ export function agentGuidance(catalogue: Catalogue) {
         name: "The person's name.",
         phone: 'Their phone number, with the country code.',
         groupSize: "How many people, within the trip's group-size cap.",
-        message: 'Optional: dates wanted and questions.',
+        email: 'Optional: their email address, for a written reply.',
+        preferredDeparture: 'Optional: the departure `id` from /v1/departures, or dates wanted as text.',
+        message: 'Optional: questions.',
       },
       consent: 'Send an enquiry only when the person has explicitly asked you to, for that trip and group, and agreed to share their name and phone number. Show them what you will send first.',
       outcomes: {

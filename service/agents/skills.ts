@@ -67,7 +67,7 @@ export const skills: Skill[] = [
       '',
       '## Enquiring',
       '',
-      `Reading a departure holds nothing. A seat is only confirmed by a human guide after an enquiry. Only if the person explicitly asks you to, and agrees to share their name and phone number, send \`POST ${c.siteUrl}/api/bookings\` with JSON \`{"tripSlug", "name", "phone", "groupSize", "message"}\`. Show them what you will send first. 201 means the team received it; tell them a guide will reply, not that they are booked.`,
+      `Reading a departure holds nothing. A seat is only confirmed by a human guide after an enquiry. Only if the person explicitly asks you to, and agrees to share their name and phone number, send \`POST ${c.siteUrl}/api/bookings\` with JSON \`{"tripSlug", "name", "phone", "groupSize"}\` and, if they give them, \`"email"\`, \`"preferredDeparture"\` (a departure \`id\`) and \`"message"\`. Show them what you will send first. 201 means the team received it; tell them a guide will reply, not that they are booked.`,
       '',
     ].join('\n'),
   },

@@ -53,7 +53,7 @@ export function enquiryLines(catalogue: Catalogue, page?: TripPage): string[] {
     return [
       `- Use the enquiry form on the trip page: ${page.trip.url}#enquire`,
       `- Or email ${email} with the trip name, your dates and your group size.`,
-      `- Agents: POST JSON to ${catalogue.siteUrl}/api/bookings with \`tripSlug\` "${page.trip.slug}", \`name\`, \`phone\`, \`groupSize\` and an optional \`message\`. A guide confirms seats; nothing is booked automatically.`,
+      `- Agents: POST JSON to ${catalogue.siteUrl}/api/bookings with \`tripSlug\` "${page.trip.slug}", \`name\`, \`phone\`, \`groupSize\`, and optionally \`email\`, \`preferredDeparture\` (a departure \`id\` from /v1/departures, or the dates as text) and \`message\`. A guide confirms seats; nothing is booked automatically.`,
     ];
   }
   return [

@@ -105,7 +105,7 @@ export function developerMarkdown(ref: DeveloperReference): string {
     '',
     '## Booking enquiries',
     '',
-    `Booking is not part of the API. People enquire from a trip page (or \`POST ${ref.siteUrl}/api/bookings\` with JSON \`tripSlug\`, \`name\`, \`phone\`, \`groupSize\`, \`message\`); a guide confirms seats by phone. An agent helping someone book should send them to the trip page.`,
+    `Booking is not part of the API. People enquire from a trip page (or \`POST ${ref.siteUrl}/api/bookings\` with JSON \`tripSlug\`, \`name\`, \`phone\`, \`groupSize\`, \`message\` and optionally \`email\`); a guide confirms seats by phone. An agent helping someone book should send them to the trip page.`,
     '',
     '## Versioning and contact',
     '',
