@@ -7,6 +7,7 @@ import { cpSync, mkdtempSync, symlinkSync, existsSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createServer } from 'node:net';
+import { stripVTControlCharacters } from 'node:util';
 
 export const projectRoot = path.resolve(import.meta.dirname, '..', '..');
 const copied = ['src', 'service', 'api', 'public', 'scripts', 'astro.config.mjs', 'tsconfig.json', 'package.json', 'package-lock.json', 'vercel.json', 'middleware.ts', 'server.ts'];
@@ -39,7 +40,8 @@ export function buildProject(dir: string, env: Record<string, string> = {}): Bui
     encoding: 'utf8',
     timeout: 240_000,
   });
-  return { status: result.status ?? 1, output: `${result.stdout}\n${result.stderr}` };
+  // Colour codes are taken out: a terminal that asks for colour (FORCE_COLOR, CI) splits field names from their messages.
+  return { status: result.status ?? 1, output: stripVTControlCharacters(`${result.stdout}\n${result.stderr}`) };
 }
 
 export async function freePort(): Promise<number> {
