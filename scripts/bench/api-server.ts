@@ -1,8 +1,8 @@
 /**
  * The /v1 handler without its host: a bare node:http server that turns each request into a
  * web Request, calls handleV1 with the catalogue read from the content folder, and writes the
- * Response. Between it and server.ts lie the request rules and Astro's on-demand handler;
- * between it and the bytes baseline lies the handler's own work.
+ * Response. Between it and server.ts lie the request rules, the route table and the catalogue
+ * function's memoised answers; between it and the bytes baseline lies the handler's own work.
  * Usage: node scripts/bench/api-server.ts [content-dir]  (PORT and HOST from the environment)
  */
 import { createServer } from 'node:http';
