@@ -5,7 +5,7 @@
  * after a build); the origin must be the host's SITE_URL, as issuers and resources name it. The
  * tools are installed from npm into a scratch folder, never into the project:
  *
- *   node scripts/agent-interop.ts [--url http://localhost:4321] [--tools /tmp/tools]
+ *   npm run interop -- [--url http://localhost:4321] [--tools /tmp/tools]
  *
  * Prints one line per check and exits non-zero when one fails.
  */
