@@ -81,13 +81,10 @@
     showDates();
     form.scrollIntoView({ block: 'start' });
     const empty = [...form.querySelectorAll('[required]')].find((input) => !input.value);
-    const target = empty || select;
-    target.focus({ preventScroll: true });
-    // Opened at #enquire, the browser settles that fragment when the page has loaded and gives
-    // focus back to the document: once it has, the field gets it again, unless the reader moved on.
-    if (document.readyState !== 'complete') {
-      addEventListener('load', () => setTimeout(() => document.activeElement === document.body && target.focus({ preventScroll: true })), { once: true });
-    }
+    const focus = () => (empty || select).focus({ preventScroll: true });
+    focus();
+    // The browser's own #enquire jump, once loaded, blurs it.
+    if (document.readyState !== 'complete') addEventListener('load', () => setTimeout(() => document.activeElement === document.body && focus()), { once: true });
     return true;
   };
 
