@@ -16,9 +16,9 @@ import { clientIp } from './service/rules/client-ip.ts';
 import { openCounterStore, useCounterStore } from './service/rules/counter-stores.ts';
 import { createRateLimiter, type CounterStore } from './service/rules/rate-limiter.ts';
 import { securityHeaders } from './service/rules/security-headers.ts';
-import { StaticFiles } from './service/host/static-files.ts';
+import { lowerCase, StaticFiles } from './service/host/static-files.ts';
 import { FunctionHost } from './service/host/functions.ts';
-import { applyEarlyRoutes, fileHeaders, loadRouteTable, resolve } from './service/host/router.ts';
+import { applyEarlyRoutes, fileHeaders, loadRouteTable, resolve, type Destination } from './service/host/router.ts';
 import { writeWebResponse } from './service/host/web-response.ts';
 import { EdgeCache, encodedBody, type KeptResponse } from './service/host/edge-cache.ts';
 import { matchesEtag } from './service/http/respond.ts';
@@ -26,6 +26,7 @@ import { answerAndClose, answerClientError, methodRefusal, plainAnswer, unrepres
 import { closeHostedDatabases } from './service/departures/embedded.ts';
 import { openOperationalStorage } from './service/storage.ts';
 import { prepareDataDir } from './service/data-dir.ts';
+import { memoise } from './service/memoise.ts';
 
 const root = path.dirname(fileURLToPath(import.meta.url));
 
@@ -113,6 +114,16 @@ export async function startServer({ settings, counterStore }: ServerOptions) {
     return new Request(absoluteUrl(req.url ?? '/').href, init);
   }
 
+  /**
+   * Where a path goes, and the build's headers for a file, worked out once per path: the files
+   * and functions are fixed while the server runs.
+   */
+  const destinationOf = memoise((pathname: string): Destination & { headers?: Record<string, string> } => {
+    const destination = resolve(table, fs, pathname);
+    if (destination.kind !== 'file') return destination;
+    return { ...destination, headers: { ...fileHeaders(table, destination.pathname), ...(destination.status === 404 ? { 'Cache-Control': 'no-store' } : {}) } };
+  });
+
   const rules = (request: RulesRequest): Promise<RulesOutcome> => applyRules(request, { siteUrl: settings.siteUrl, apiLimiter, trustProxy: 'vercel' });
   const refusals = (socketAddress: string | undefined): RefusalContext => ({
     siteUrl: settings.siteUrl,
@@ -143,7 +154,7 @@ export async function startServer({ settings, counterStore }: ServerOptions) {
       await writeWebResponse(req, res, outcome.response);
       return;
     }
-    const destination = resolve(table, fs, outcome.pathname);
+    const destination = destinationOf(outcome.pathname);
     if (destination.kind === 'function') {
       const read = method === 'GET' || method === 'HEAD';
       const header = (name: string) => view.headers.get(name);
@@ -171,7 +182,7 @@ export async function startServer({ settings, counterStore }: ServerOptions) {
         await writeWebResponse(req, res, plainAnswer(405, `${method.slice(0, 20)} is not allowed here: this address is a page or a file, read with GET.`, { securityHeaders: baseHeaders }, { Allow: 'GET, HEAD' }));
         return;
       }
-      const headers = { ...outcome.headers, ...fileHeaders(table, destination.pathname), ...(destination.status === 404 ? { 'Cache-Control': 'no-store' } : {}) };
+      const headers = { ...outcome.headers, ...destination.headers };
       await files.serve(destination.pathname, req, res, destination.status, headers);
       return;
     }
@@ -210,24 +221,27 @@ export async function startServer({ settings, counterStore }: ServerOptions) {
 /**
  * Sends a function's answer (kept or just made) with the rules' headers where the function set
  * none, answering a matching If-None-Match with 304 and compressing when the client accepts it.
+ * The headers go to Node as one flat list, the kept answer's own part made once.
  */
 function sendKept(req: IncomingMessage, res: ServerResponse, kept: KeptResponse, ruleHeaders: Record<string, string>): void {
-  const headers: Record<string, string | number> = { ...kept.headers };
-  for (const [name, value] of Object.entries(ruleHeaders)) if (!(name.toLowerCase() in kept.headers)) headers[name] = value;
+  const own = (kept.raw ??= Object.entries(kept.headers)
+    .filter(([name]) => name !== 'content-length' && name !== 'vary')
+    .flat());
+  const raw = own.slice();
+  for (const name in ruleHeaders) if (!(lowerCase(name) in kept.headers)) raw.push(name, ruleHeaders[name]!);
   const etag = kept.headers.etag;
   if (etag && matchesEtag(req.headers['if-none-match'] ?? null, etag)) {
-    delete headers['content-length'];
-    res.writeHead(304, headers);
+    if (kept.headers.vary) raw.push('vary', kept.headers.vary);
+    res.writeHead(304, raw);
     res.end();
     return;
   }
   const { body, encoding } = encodedBody(kept, String(req.headers['accept-encoding'] ?? ''));
-  if (encoding) {
-    headers['content-encoding'] = encoding;
-    headers.vary = [kept.headers.vary, 'Accept-Encoding'].filter(Boolean).join(', ');
-  }
-  headers['content-length'] = body.length;
-  res.writeHead(kept.status, headers);
+  const vary = encoding ? [kept.headers.vary, 'Accept-Encoding'].filter(Boolean).join(', ') : kept.headers.vary;
+  if (vary) raw.push('vary', vary);
+  if (encoding) raw.push('content-encoding', encoding);
+  raw.push('content-length', String(body.length));
+  res.writeHead(kept.status, raw);
   res.end(req.method === 'HEAD' ? undefined : body);
 }
 

@@ -16,6 +16,8 @@ export interface KeptResponse {
   /** Made on first demand. */
   br?: Buffer;
   gzip?: Buffer;
+  /** Its headers but length and Vary as a flat name, value list, made on first use. */
+  raw?: string[];
   expires: number;
 }
 

@@ -9,6 +9,7 @@ import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
 import { brotliCompressSync, gzipSync, constants } from 'node:zlib';
+import { memoise } from '../memoise.ts';
 
 export const mediaTypes: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -76,8 +77,11 @@ export class StaticFiles {
     return file;
   }
 
+  /** The built file a path names, looked up once per path. */
+  readonly #locate = memoise((pathname: string) => this.#find(pathname));
+
   /** The built file a path names: itself, or with `.html` (clean URLs), or `index.html` for `/`. */
-  #locate(pathname: string): string | null {
+  #find(pathname: string): string | null {
     let decoded: string;
     try {
       decoded = decodeURIComponent(pathname);
@@ -106,20 +110,29 @@ export class StaticFiles {
   /**
    * Sends the file for `pathname` if there is one; false when there is none. `headers` (the
    * rules' and the build's) come first: a media type or cache policy given there wins over the
-   * file's defaults. Written in one go, which is what keeps serving a file cheap.
+   * file's defaults. Written in one go, the headers as one flat list, which is what keeps
+   * serving a file cheap.
    */
   async serve(pathname: string, req: IncomingMessage, res: ServerResponse, status = 200, headers: Record<string, string> = {}): Promise<boolean> {
     const file = await this.#load(pathname);
     if (!file) return false;
-    const out: Record<string, string | number> = {
-      'Content-Type': file.type,
-      'Cache-Control': pathname.startsWith('/_astro/') ? 'public, max-age=31536000, immutable' : 'public, max-age=300',
-      ...headers,
-      ETag: file.etag,
-    };
-    if (file.gzip) out.Vary = [headers.Vary, 'Accept-Encoding'].filter(Boolean).join(', ');
+    let type = file.type;
+    let cache = pathname.startsWith('/_astro/') ? 'public, max-age=31536000, immutable' : 'public, max-age=300';
+    let vary: string | undefined;
+    const raw: string[] = [];
+    for (const name in headers) {
+      const value = headers[name]!;
+      const low = lowerCase(name);
+      if (low === 'content-type') type = value;
+      else if (low === 'cache-control') cache = value;
+      else if (low === 'vary') vary = value;
+      else if (low !== 'etag') raw.push(name, value);
+    }
+    raw.push('Content-Type', type, 'Cache-Control', cache, 'ETag', file.etag);
+    if (file.gzip) vary = vary ? `${vary}, Accept-Encoding` : 'Accept-Encoding';
+    if (vary) raw.push('Vary', vary);
     if (status === 200 && req.headers['if-none-match']?.split(',').some((t) => t.trim().replace(/^W\//, '') === file.etag)) {
-      res.writeHead(304, out);
+      res.writeHead(304, raw);
       res.end();
       return true;
     }
@@ -127,14 +140,26 @@ export class StaticFiles {
     let body = file.body;
     if (file.br && /\bbr\b/.test(accepted)) {
       body = file.br;
-      out['Content-Encoding'] = 'br';
+      raw.push('Content-Encoding', 'br');
     } else if (file.gzip && /\bgzip\b/.test(accepted)) {
       body = file.gzip;
-      out['Content-Encoding'] = 'gzip';
+      raw.push('Content-Encoding', 'gzip');
     }
-    out['Content-Length'] = body.length;
-    res.writeHead(status, out);
+    raw.push('Content-Length', String(body.length));
+    res.writeHead(status, raw);
     res.end(req.method === 'HEAD' ? undefined : body);
     return true;
   }
+}
+
+const lowerNames = new Map<string, string>();
+
+/** A header name in lower case; the names a host sets are few, so each is lowered once. */
+export function lowerCase(name: string): string {
+  let low = lowerNames.get(name);
+  if (low === undefined) {
+    low = name.toLowerCase();
+    if (lowerNames.size < 256) lowerNames.set(name, low);
+  }
+  return low;
 }

@@ -11,10 +11,12 @@
  * once to `/%76%31/`, which is not the API's, here or anywhere else.
  */
 
+import { memoise } from '../memoise.ts';
+
 export type ApiPath =
   | { kind: 'not-api' }
   /** `canonical` is the decoded path, e.g. `/v1/trips/hampta-pass-trek`. */
-  | { kind: 'api'; canonical: string; segments: string[] }
+  | { kind: 'api'; canonical: string; segments: readonly string[] }
   /** Under /v1, but naming no endpoint that can exist. */
   | { kind: 'unroutable'; canonical: string };
 
@@ -27,7 +29,10 @@ function decodeSegment(raw: string): string {
   }
 }
 
-export function apiPath(pathname: string): ApiPath {
+/** Every request asks, for pages too; a path reads the same each time, so each is read once. */
+export const apiPath: (pathname: string) => ApiPath = memoise(readApiPath);
+
+function readApiPath(pathname: string): ApiPath {
   // Each segment is decoded once on its own, so an escaped slash stays inside its segment.
   const decoded = pathname.split('/').slice(1).map(decodeSegment);
   // A trailing slash is folded; slashes anywhere else leave empty segments, which name no endpoint.
