@@ -16,7 +16,9 @@ export default defineConfig({
   // Astro's default cache (node_modules/.astro, which holds the content store) would be shared too.
   cacheDir: './.astro/cache',
   trailingSlash: 'ignore',
-  build: { format: 'file', inlineStylesheets: 'never' },
+  // Two pages at a time: a social card's PNG is encoded by sharp off the main thread, so while one
+  // card encodes the next page renders (src/components/social-card.ts).
+  build: { format: 'file', inlineStylesheets: 'never', concurrency: 2 },
   compressHTML: true,
   integrations: [buildOutput({ target: process.env.DEPLOY_TARGET === 'vercel' ? 'vercel' : 'node' })],
   server: { port, host: process.env.HOST || '127.0.0.1' },
