@@ -4,6 +4,8 @@
  * status and sentence to answer with, never an exception that reaches the host.
  */
 
+import { readCappedBytes } from '../http/body.ts';
+
 /** Assertions are a few kilobytes; anything far larger is not a registration. */
 export const maxBodyBytes = 16 * 1024;
 
@@ -23,31 +25,13 @@ function mediaType(request: Request): string {
 export async function readBodyText(request: Request, limit = maxBodyBytes): Promise<string> {
   const declared = Number(request.headers.get('Content-Length') ?? '0');
   if (declared > limit) throw new BodyError(413, `The body is larger than ${limit} bytes.`);
-  if (!request.body) return '';
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    let step: ReadableStreamReadResult<Uint8Array>;
-    try {
-      step = await reader.read();
-    } catch {
-      throw new BodyError(400, 'The body could not be read.');
-    }
-    if (step.done) break;
-    size += step.value.byteLength;
-    if (size > limit) {
-      await reader.cancel().catch(() => undefined);
-      throw new BodyError(413, `The body is larger than ${limit} bytes.`);
-    }
-    chunks.push(step.value);
+  let bytes: Uint8Array | null;
+  try {
+    bytes = await readCappedBytes(request, limit);
+  } catch {
+    throw new BodyError(400, 'The body could not be read.');
   }
-  const bytes = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
+  if (!bytes) throw new BodyError(413, `The body is larger than ${limit} bytes.`);
   try {
     return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {

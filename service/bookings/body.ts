@@ -4,6 +4,8 @@
  * refused after at most `maxBytes` have arrived, never buffered whole.
  */
 
+import { readCappedBytes } from '../http/body.ts';
+
 export const maxBodyBytes = 16 * 1024;
 
 export type BodyFormat = 'json' | 'form';
@@ -20,32 +22,6 @@ export function bodyFormat(contentType: string | null): BodyFormat | null {
   return null;
 }
 
-class TooLarge extends Error {}
-
-async function readCapped(request: Request, maxBytes: number): Promise<Uint8Array> {
-  if (!request.body) return new Uint8Array();
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel().catch(() => undefined);
-      throw new TooLarge();
-    }
-    chunks.push(value);
-  }
-  const bytes = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return bytes;
-}
-
 export async function readEnquiryBody(request: Request, maxBytes = maxBodyBytes): Promise<BodyRead> {
   const format = bodyFormat(request.headers.get('Content-Type'));
   if (!format) {
@@ -55,13 +31,13 @@ export async function readEnquiryBody(request: Request, maxBytes = maxBodyBytes)
   const declared = Number(request.headers.get('Content-Length'));
   if (Number.isFinite(declared) && declared > maxBytes) return { ok: false, format, message: tooLarge };
 
-  let bytes: Uint8Array;
+  let bytes: Uint8Array | null;
   try {
-    bytes = await readCapped(request, maxBytes);
-  } catch (error) {
-    if (error instanceof TooLarge) return { ok: false, format, message: tooLarge };
+    bytes = await readCappedBytes(request, maxBytes);
+  } catch {
     return { ok: false, format, message: 'The enquiry could not be read: the connection ended before the whole body arrived.' };
   }
+  if (!bytes) return { ok: false, format, message: tooLarge };
   let text: string;
   try {
     text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);

@@ -16,28 +16,11 @@ import { registerResources } from './resources.ts';
 import { mcpProtocolVersions, mcpServerName, mcpServerTitle, mcpServerVersion } from './server-info.ts';
 import { registerTools } from './tools.ts';
 import { checkQuota, messageCount, type McpQuota } from './quota.ts';
+import { readCappedBytes } from '../http/body.ts';
 
 /** JSON-RPC messages here are small; anything bigger is not a tool call. */
 const maxBodyBytes = 64 * 1024;
 
-/** The body as text, or null when it is larger than `max` bytes (read no further than that). */
-async function boundedText(request: Request, max: number): Promise<string | null> {
-  if (!request.body) return '';
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > max) {
-      await reader.cancel().catch(() => undefined);
-      return null;
-    }
-    chunks.push(value);
-  }
-  return new TextDecoder().decode(Buffer.concat(chunks));
-}
 
 function jsonRpcError(status: number, code: number, message: string, headers: Record<string, string> = {}): Response {
   return new Response(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }), {
@@ -100,8 +83,9 @@ export async function handleMcp(request: Request, deps: V1Deps, quota?: McpQuota
   if (declared > maxBodyBytes) return jsonRpcError(413, -32000, `Request body too large: at most ${maxBodyBytes} bytes.`);
   let limitHeaders: Record<string, string> = {};
   if (quota) {
-    const body = await boundedText(request, maxBodyBytes);
-    if (body === null) return jsonRpcError(413, -32000, `Request body too large: at most ${maxBodyBytes} bytes.`);
+    const bytes = await readCappedBytes(request, maxBodyBytes);
+    if (bytes === null) return jsonRpcError(413, -32000, `Request body too large: at most ${maxBodyBytes} bytes.`);
+    const body = new TextDecoder().decode(bytes);
     const decision = await checkQuota(quota, messageCount(body));
     if (!decision.allowed) return jsonRpcError(decision.status, -32000, decision.message, decision.headers);
     limitHeaders = decision.headers;
