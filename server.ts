@@ -26,7 +26,7 @@ import { answerAndClose, answerClientError, methodRefusal, plainAnswer, unrepres
 import { closeHostedDatabases } from './service/departures/embedded.ts';
 import { openOperationalStorage } from './service/storage.ts';
 import { prepareDataDir } from './service/data-dir.ts';
-import { memoise } from './service/memoise.ts';
+import { memoise } from './service/http/bounded-memo.ts';
 
 const root = path.dirname(fileURLToPath(import.meta.url));
 

@@ -9,7 +9,7 @@ import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
 import { brotliCompressSync, gzipSync, constants } from 'node:zlib';
-import { memoise } from '../memoise.ts';
+import { memoise } from '../http/bounded-memo.ts';
 
 export const mediaTypes: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { memoise } from '../../service/memoise.ts';
+import { memoise } from '../../service/http/bounded-memo.ts';
 import { apiPath } from '../../service/v1/path.ts';
 
 describe('memoise', () => {
