@@ -7,27 +7,15 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { projectRoot, startServer, type RunningServer } from '../helpers/project.ts';
-import { isTripPath, launchChromium, sitemapPaths } from './site.ts';
+import { describe, expect, it } from 'vitest';
+import { projectRoot } from '../helpers/project.ts';
+import { fixtureSiteInChromium, isTripPath } from './site.ts';
 
-let server: RunningServer;
-let browser: Browser;
-let paths: string[];
+const site = fixtureSiteInChromium();
 const screenshots = path.join(projectRoot, 'test-results', 'site');
 
-beforeAll(async () => {
-  server = await startServer(inject('fixtureSite'));
-  browser = await launchChromium();
-  paths = await sitemapPaths(server.url);
-}, 60_000);
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
-
 async function withPage<T>(options: Parameters<Browser['newContext']>[0], run: (page: Page, context: BrowserContext) => Promise<T>): Promise<T> {
-  const context = await browser.newContext(options);
+  const context = await site.browser.newContext(options);
   try {
     return await run(await context.newPage(), context);
   } finally {
@@ -37,7 +25,7 @@ async function withPage<T>(options: Parameters<Browser['newContext']>[0], run: (
 
 describe('pages in a browser', () => {
   it('the sitemap lists the home page, both indexes, every trip, the dataset and the developer page', () => {
-    for (const p of ['/', '/treks', '/expeditions', '/peak-data', '/developers', '/treks/sample-trek', '/expeditions/sample-expedition']) expect(paths).toContain(p);
+    for (const p of ['/', '/treks', '/expeditions', '/peak-data', '/developers', '/treks/sample-trek', '/expeditions/sample-expedition']) expect(site.paths).toContain(p);
   });
 
   it('every page loads with one h1, a canonical URL, a Markdown alternate and no console errors', async () => {
@@ -45,8 +33,8 @@ describe('pages in a browser', () => {
       const errors: string[] = [];
       page.on('console', (m) => m.type() === 'error' && errors.push(`${page.url()}: ${m.text()}`));
       page.on('pageerror', (e) => errors.push(`${page.url()}: ${e.message}`));
-      for (const p of paths) {
-        const response = await page.goto(`${server.url}${p}`);
+      for (const p of site.paths) {
+        const response = await page.goto(`${site.server.url}${p}`);
         expect(response?.status(), p).toBe(200);
         expect(await page.locator('h1').count(), p).toBe(1);
         expect(await page.locator('link[rel="canonical"]').getAttribute('href'), p).toMatch(new RegExp(`${p === '/' ? '/' : p}$`));
@@ -60,17 +48,17 @@ describe('pages in a browser', () => {
   it('every link on every page leads somewhere', async () => {
     const links = new Set<string>();
     await withPage({}, async (page) => {
-      for (const p of paths) {
-        await page.goto(`${server.url}${p}`);
+      for (const p of site.paths) {
+        await page.goto(`${site.server.url}${p}`);
         for (const href of await page.locator('a[href]').evaluateAll((as) => as.map((a) => (a as HTMLAnchorElement).href))) {
           const url = new URL(href);
-          if (url.origin === server.url) links.add(url.pathname + url.search);
+          if (url.origin === site.server.url) links.add(url.pathname + url.search);
         }
       }
     });
     const broken: string[] = [];
     for (const link of links) {
-      const res = await fetch(`${server.url}${link}`, { redirect: 'manual' });
+      const res = await fetch(`${site.server.url}${link}`, { redirect: 'manual' });
       if (res.status >= 400) broken.push(`${link} ${res.status}`);
     }
     expect(broken).toEqual([]);
@@ -82,8 +70,8 @@ describe('pages in a browser', () => {
       const found: string[] = [];
       for (const width of [360, 1280]) {
         await withPage({ viewport: { width, height: 800 }, colorScheme }, async (page) => {
-          for (const p of paths) {
-            await page.goto(`${server.url}${p}`);
+          for (const p of site.paths) {
+            await page.goto(`${site.server.url}${p}`);
             const result = await new AxeBuilder({ page }).analyze();
             for (const v of result.violations) found.push(`${width}px ${p}: ${v.id} (${v.impact}) ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
           }
@@ -95,7 +83,7 @@ describe('pages in a browser', () => {
 
   it('a trip page reads in full with JavaScript off: facts, profile, itinerary, departures, price, how to enquire', async () => {
     await withPage({ javaScriptEnabled: false }, async (page) => {
-      await page.goto(`${server.url}/treks/sample-trek`);
+      await page.goto(`${site.server.url}/treks/sample-trek`);
       const text = (await page.locator('main').textContent()) ?? '';
       for (const part of ['Fixture Trek', 'Max altitude', 'Itinerary', 'Day 1: Start to camp', 'Fitness', 'Included', 'Not included', 'Gear list', 'Departures', '₹15,000', 'Questions people ask', 'Sources']) {
         expect(text, part).toContain(part);
@@ -108,7 +96,7 @@ describe('pages in a browser', () => {
 
   it('the filters work with JavaScript off: choosing a value hides the other trips at once', async () => {
     await withPage({ javaScriptEnabled: false }, async (page) => {
-      await page.goto(`${server.url}/expeditions`);
+      await page.goto(`${site.server.url}/expeditions`);
       const visible = () => page.locator('.cards > li:visible').count();
       const all = await page.locator('.cards > li').count();
       expect(await visible()).toBe(all);
@@ -126,7 +114,7 @@ describe('pages in a browser', () => {
 
   it('the filters read the address with JavaScript, count what they show and say what they did not recognise', async () => {
     await withPage({}, async (page) => {
-      await page.goto(`${server.url}/treks?difficulty=Moderate&days=forever`);
+      await page.goto(`${site.server.url}/treks?difficulty=Moderate&days=forever`);
       const shown = await page.locator('.cards > li:visible').evaluateAll((cards) => cards.map((c) => c.getAttribute('data-difficulty')));
       expect(shown.every((d) => d === 'moderate')).toBe(true);
       const status = await page.locator('[data-finder-status]').innerText();
@@ -139,7 +127,7 @@ describe('pages in a browser', () => {
 
   it('the peak table sorts by its column links without JavaScript', async () => {
     await withPage({ javaScriptEnabled: false }, async (page) => {
-      await page.goto(`${server.url}/peak-data`);
+      await page.goto(`${site.server.url}/peak-data`);
       await page.click('#peak-table th a:text("Peak")');
       expect(page.url()).toContain('/peak-data/by/name-asc');
       const names = await page.locator('#peak-table tbody th > a:first-child').allInnerTexts();
@@ -150,8 +138,8 @@ describe('pages in a browser', () => {
 
   it('no page is wider than a 320 px screen (wide tables scroll inside their own box)', async () => {
     await withPage({ viewport: { width: 320, height: 700 } }, async (page) => {
-      for (const p of paths) {
-        await page.goto(`${server.url}${p}`);
+      for (const p of site.paths) {
+        await page.goto(`${site.server.url}${p}`);
         expect(await page.evaluate(() => document.documentElement.scrollWidth), p).toBeLessThanOrEqual(320);
       }
     });
@@ -159,11 +147,11 @@ describe('pages in a browser', () => {
 
   it('saves screenshots of the home page and a trip page at phone and desktop widths', async () => {
     mkdirSync(screenshots, { recursive: true });
-    const trip = paths.find(isTripPath) ?? '/treks/sample-trek';
+    const trip = site.paths.find(isTripPath) ?? '/treks/sample-trek';
     for (const [name, p] of [['home', '/'], ['trip', trip]] as const) {
       for (const width of [360, 1280]) {
         await withPage({ viewport: { width, height: 900 } }, async (page) => {
-          await page.goto(`${server.url}${p}`);
+          await page.goto(`${site.server.url}${p}`);
           // No horizontal scrolling of the page itself; wide tables scroll inside their own box.
           expect(await page.evaluate(() => document.documentElement.scrollWidth), `${p} at ${width}px`).toBeLessThanOrEqual(width);
           await page.screenshot({ path: path.join(screenshots, `${name}-${width}.png`), fullPage: true });

@@ -1,5 +1,7 @@
 /** What the site tests share: the pages listed in the sitemap, and a Chromium to load them in. */
 import { chromium, type Browser } from 'playwright-core';
+import { afterAll, beforeAll, inject } from 'vitest';
+import { startServer, type RunningServer } from '../helpers/project.ts';
 
 /** Every page path the sitemap lists, read through the running server (the sitemap's origin is the build's SITE_URL). */
 export async function sitemapPaths(origin: string): Promise<string[]> {
@@ -22,4 +24,29 @@ export function launchChromium(): Promise<Browser> {
     executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],
   });
+}
+
+export interface FixtureSiteInChromium {
+  server: RunningServer;
+  browser: Browser;
+  /** The pages the sitemap lists. */
+  paths: string[];
+}
+
+/**
+ * For a test file: the built fixture site served, a Chromium and the sitemap's pages, ready
+ * before its tests and stopped after them. Read the fields inside the tests, once they are set.
+ */
+export function fixtureSiteInChromium(): FixtureSiteInChromium {
+  const site = {} as FixtureSiteInChromium;
+  beforeAll(async () => {
+    site.server = await startServer(inject('fixtureSite'));
+    site.browser = await launchChromium();
+    site.paths = await sitemapPaths(site.server.url);
+  }, 60_000);
+  afterAll(async () => {
+    await site.browser?.close();
+    await site.server?.stop();
+  });
+  return site;
 }

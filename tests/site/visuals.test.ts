@@ -3,24 +3,10 @@
  * on a 320 px phone and on a desktop, the generated illustration is described for screen
  * readers, and every page names a social card that the site serves as a 1200x630 PNG.
  */
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { startServer, type RunningServer } from '../helpers/project.ts';
-import { isTripPath, launchChromium, sitemapPaths } from './site.ts';
+import { describe, expect, it } from 'vitest';
+import { fixtureSiteInChromium, isTripPath } from './site.ts';
 
-let server: RunningServer;
-let browser: Browser;
-let paths: string[];
-
-beforeAll(async () => {
-  server = await startServer(inject('fixtureSite'));
-  browser = await launchChromium();
-  paths = await sitemapPaths(server.url);
-}, 60_000);
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const site = fixtureSiteInChromium();
 
 /** Width and height from a PNG's IHDR chunk. */
 function pngSize(bytes: Uint8Array): { width: number; height: number } {
@@ -32,12 +18,12 @@ function pngSize(bytes: Uint8Array): { width: number; height: number } {
 describe('trip page pictures in a browser', () => {
   for (const width of [320, 1280]) {
     it(`every text of the altitude chart lies inside the chart at ${width} px, and one drawing of it shows`, async () => {
-      const context = await browser.newContext({ viewport: { width, height: 800 } });
+      const context = await site.browser.newContext({ viewport: { width, height: 800 } });
       const page = await context.newPage();
-      const trips = paths.filter(isTripPath);
+      const trips = site.paths.filter(isTripPath);
       expect(trips.length).toBeGreaterThanOrEqual(2);
       for (const p of trips) {
-        await page.goto(`${server.url}${p}`);
+        await page.goto(`${site.server.url}${p}`);
         const charts = await page.locator('figure.altitude > svg').evaluateAll((svgs) =>
           svgs
             .filter((svg) => getComputedStyle(svg).display !== 'none')
@@ -70,8 +56,8 @@ describe('trip page pictures in a browser', () => {
   }
 
   it('names the high point on the chart and describes the chart in words', async () => {
-    const page = await browser.newPage();
-    await page.goto(`${server.url}/expeditions/sample-expedition`);
+    const page = await site.browser.newPage();
+    await page.goto(`${site.server.url}/expeditions/sample-expedition`);
     const svg = page.locator('figure.altitude > svg:visible');
     expect(await svg.locator('text').allTextContents()).toContain('Fixture summit 6,150 m');
     expect(await svg.locator('desc').textContent()).toContain('Day 2 reaches Fixture summit at 6,150 m.');
@@ -80,24 +66,24 @@ describe('trip page pictures in a browser', () => {
   });
 
   it('shows the trip\'s illustration near the top with an alt text, and a small one on each trip card', async () => {
-    const page = await browser.newPage();
-    await page.goto(`${server.url}/treks/sample-trek`);
+    const page = await site.browser.newPage();
+    await page.goto(`${site.server.url}/treks/sample-trek`);
     const banner = page.getByRole('img', { name: /^Illustration of the Fixture Trek/ });
     expect(await banner.count()).toBe(1);
     expect(await banner.getAttribute('aria-label')).toContain('starts at 3,500 m in Start');
     const [bannerTop, h1Top] = await Promise.all([banner.boundingBox(), page.locator('h1').boundingBox()]);
     expect(bannerTop?.y ?? Infinity).toBeLessThan(h1Top?.y ?? 0);
-    await page.goto(`${server.url}/treks`);
+    await page.goto(`${site.server.url}/treks`);
     const cards = await page.locator('.cards > li').count();
     expect(await page.locator('.cards > li svg.card-art[aria-hidden="true"]').count()).toBe(cards);
     await page.close();
   });
 
   it('gives every page a social card: its trip\'s on trip pages, the site\'s elsewhere, each a 1200x630 PNG', async () => {
-    const page = await browser.newPage();
+    const page = await site.browser.newPage();
     const images = new Set<string>();
-    for (const p of paths) {
-      await page.goto(`${server.url}${p}`);
+    for (const p of site.paths) {
+      await page.goto(`${site.server.url}${p}`);
       const image = await page.locator('meta[property="og:image"]').getAttribute('content');
       const alt = await page.locator('meta[property="og:image:alt"]').getAttribute('content');
       const slug = p.split('/').at(-1);
@@ -109,7 +95,7 @@ describe('trip page pictures in a browser', () => {
     await page.close();
     expect(images.size).toBeGreaterThanOrEqual(3);
     for (const image of images) {
-      const response = await fetch(`${server.url}${image}`);
+      const response = await fetch(`${site.server.url}${image}`);
       expect(response.status, image).toBe(200);
       expect(response.headers.get('content-type'), image).toBe('image/png');
       expect(pngSize(new Uint8Array(await response.arrayBuffer())), image).toEqual({ width: 1200, height: 630 });
