@@ -12,7 +12,7 @@ import path from 'node:path';
 import { readSettings, SettingsError, type Settings } from './service/config.ts';
 import { applyRules, type RulesOutcome, type RulesRequest } from './service/rules/index.ts';
 import { apiRateLimit } from './service/rules/policy.ts';
-import { clientIp } from './service/rules/client-ip.ts';
+import { clientIp, clientQuotaKey } from './service/rules/client-ip.ts';
 import { openCounterStore, useCounterStore } from './service/rules/counter-stores.ts';
 import { createRateLimiter, type CounterStore } from './service/rules/rate-limiter.ts';
 import { securityHeaders } from './service/rules/security-headers.ts';
@@ -20,7 +20,10 @@ import { lowerCase, StaticFiles } from './service/host/static-files.ts';
 import { FunctionHost } from './service/host/functions.ts';
 import { applyEarlyRoutes, fileHeaders, loadRouteTable, resolve, type Destination } from './service/host/router.ts';
 import { writeWebResponse } from './service/host/web-response.ts';
-import { EdgeCache, encodedBody, type KeptResponse } from './service/host/edge-cache.ts';
+import { EdgeCache, type KeptResponse } from './service/host/edge-cache.ts';
+import { FairQueue } from './service/host/fair-queue.ts';
+import { canonicalLivePath } from './service/functions/live-queries.ts';
+import { isApiPath } from './service/v1/path.ts';
 import { matchesEtag } from './service/http/respond.ts';
 import { answerAndClose, answerClientError, methodRefusal, plainAnswer, unrepresentableMethods, type RefusalContext } from './service/host/client-errors.ts';
 import { closeHostedDatabases } from './service/departures/embedded.ts';
@@ -67,6 +70,8 @@ export async function startServer({ settings, counterStore }: ServerOptions) {
   const baseHeaders = securityHeaders({ https: settings.siteUrl.startsWith('https:') });
   // Function answers a shared cache may keep, kept here as Vercel's CDN keeps them.
   const edge = new EdgeCache();
+  // Reads that reach a function (renders, mostly) are taken in turn by client.
+  const turns = new FairQueue();
   const trust = settings.TRUST_PROXY ?? 'none';
 
   /** Who the client is: the socket's address, or Vercel's header when this host runs behind Vercel. */
@@ -158,23 +163,28 @@ export async function startServer({ settings, counterStore }: ServerOptions) {
     if (destination.kind === 'function') {
       const read = method === 'GET' || method === 'HEAD';
       const header = (name: string) => view.headers.get(name);
-      const kept = read ? edge.get(view.url, header) : null;
+      // A live page is kept under its path and declared query: other parameters make no new answer.
+      const key = isApiPath(view.parsedUrl.pathname) ? view.url : canonicalLivePath(view.parsedUrl);
+      const kept = read ? edge.get(key, header) : null;
       if (kept) {
-        sendKept(req, res, kept, outcome.headers);
+        await sendKept(req, res, edge, kept, outcome.headers);
         return;
       }
       // Functions see the address the client asked for, as on Vercel, and read it themselves.
-      const response = await functions.call(destination.name, webRequest(req, client));
-      if (method === 'GET' && response.status === 200 && response.body) {
+      const call = async (): Promise<Response | KeptResponse> => {
+        const response = await functions.call(destination.name, webRequest(req, client));
+        if (method !== 'GET' || response.status !== 200 || !response.body) return response;
         const headers: Record<string, string> = {};
         for (const [name, value] of response.headers) headers[name] = value;
-        const answer: KeptResponse = { status: 200, headers, body: Buffer.from(await response.arrayBuffer()), expires: 0 };
-        edge.put(view.url, header, 200, headers, answer.body);
-        sendKept(req, res, answer, outcome.headers);
+        return edge.put(key, header, 200, headers, Buffer.from(await response.arrayBuffer()));
+      };
+      const answer = read ? await turns.run(clientQuotaKey(client), call) : await call();
+      if (!(answer instanceof Response)) {
+        await sendKept(req, res, edge, answer, outcome.headers);
         return;
       }
-      for (const [name, value] of Object.entries(outcome.headers)) if (!response.headers.has(name)) response.headers.set(name, value);
-      await writeWebResponse(req, res, response);
+      for (const [name, value] of Object.entries(outcome.headers)) if (!answer.headers.has(name)) answer.headers.set(name, value);
+      await writeWebResponse(req, res, answer);
       return;
     }
     if (destination.kind === 'file') {
@@ -223,7 +233,7 @@ export async function startServer({ settings, counterStore }: ServerOptions) {
  * none, answering a matching If-None-Match with 304 and compressing when the client accepts it.
  * The headers go to Node as one flat list, the kept answer's own part made once.
  */
-function sendKept(req: IncomingMessage, res: ServerResponse, kept: KeptResponse, ruleHeaders: Record<string, string>): void {
+async function sendKept(req: IncomingMessage, res: ServerResponse, edge: EdgeCache, kept: KeptResponse, ruleHeaders: Record<string, string>): Promise<void> {
   const own = (kept.raw ??= Object.entries(kept.headers)
     .filter(([name]) => name !== 'content-length' && name !== 'vary')
     .flat());
@@ -236,7 +246,8 @@ function sendKept(req: IncomingMessage, res: ServerResponse, kept: KeptResponse,
     res.end();
     return;
   }
-  const { body, encoding } = encodedBody(kept, String(req.headers['accept-encoding'] ?? ''));
+  const encoded = edge.encodedBody(kept, String(req.headers['accept-encoding'] ?? ''));
+  const { body, encoding } = encoded instanceof Promise ? await encoded : encoded;
   const vary = encoding ? [kept.headers.vary, 'Accept-Encoding'].filter(Boolean).join(', ') : kept.headers.vary;
   if (vary) raw.push('vary', vary);
   if (encoding) raw.push('content-encoding', encoding);

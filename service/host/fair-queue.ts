@@ -1,0 +1,95 @@
+/**
+ * The Node host's function calls for reads (GET, HEAD), taken in turn by client. A render is
+ * synchronous work on the one event loop, so 32 connections from one address asking for 32
+ * fresh pages at once would otherwise run 32 renders back to back while every other client
+ * waits. Here each client (its quota key: an IPv4 address, an IPv6 /64) has at most one call
+ * running; when calls of several clients wait, the client served longest ago goes next; at most
+ * `concurrency` run at once; and a waiting call starts only once the event loop has turned after
+ * the last one ended (setImmediate), so what arrived meanwhile (files, kept answers, other
+ * clients) is served between two renders of one client.
+ *
+ * Requests with a body (enquiries, MCP, agent registration) are not queued here: a client that
+ * sends its body slowly would hold a place; those paths have quotas of their own.
+ */
+interface Lane {
+  running: number;
+  waiting: (() => void)[];
+  /** When its last call started (a count of starts): the client served longest ago goes next. */
+  lastTurn: number;
+}
+
+export class FairQueue {
+  readonly #concurrency: number;
+  readonly #perClient: number;
+  /** Clients with calls running or waiting. */
+  readonly #lanes = new Map<string, Lane>();
+  #running = 0;
+  #turns = 0;
+  #pumpScheduled = false;
+
+  constructor({ concurrency = 4, perClient = 1 }: { concurrency?: number; perClient?: number } = {}) {
+    this.#concurrency = concurrency;
+    this.#perClient = perClient;
+  }
+
+  /** Calls waiting, over every client. */
+  get waiting(): number {
+    let count = 0;
+    for (const lane of this.#lanes.values()) count += lane.waiting.length;
+    return count;
+  }
+
+  /** Runs `task` in `client`'s turn: at once when nothing of that client is running or waiting and there is room. */
+  run<T>(client: string, task: () => Promise<T>): Promise<T> {
+    let lane = this.#lanes.get(client);
+    if (!lane) {
+      lane = { running: 0, waiting: [], lastTurn: 0 };
+      this.#lanes.set(client, lane);
+    }
+    const own = lane;
+    return new Promise<T>((resolve, reject) => {
+      const start = () => {
+        this.#running += 1;
+        own.running += 1;
+        own.lastTurn = ++this.#turns;
+        let settled: Promise<T>;
+        try {
+          settled = task();
+        } catch (error) {
+          settled = Promise.reject(error);
+        }
+        settled.then(resolve, reject).finally(() => {
+          this.#running -= 1;
+          own.running -= 1;
+          if (own.running === 0 && own.waiting.length === 0 && this.#lanes.get(client) === own) this.#lanes.delete(client);
+          this.#schedulePump();
+        });
+      };
+      if (own.waiting.length === 0 && own.running < this.#perClient && this.#running < this.#concurrency) start();
+      // Otherwise a running call's end starts the next one.
+      else own.waiting.push(start);
+    });
+  }
+
+  #schedulePump(): void {
+    if (this.#pumpScheduled) return;
+    this.#pumpScheduled = true;
+    setImmediate(() => {
+      this.#pumpScheduled = false;
+      this.#pump();
+    });
+  }
+
+  /** Starts waiting calls while there is room, each time of the client served longest ago. */
+  #pump(): void {
+    while (this.#running < this.#concurrency) {
+      let next: Lane | undefined;
+      for (const lane of this.#lanes.values()) {
+        if (lane.waiting.length === 0 || lane.running >= this.#perClient) continue;
+        if (!next || lane.lastTurn < next.lastTurn) next = lane;
+      }
+      if (!next) return;
+      next.waiting.shift()!();
+    }
+  }
+}
