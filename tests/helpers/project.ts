@@ -95,7 +95,12 @@ async function startServerOnce(dir: string, env: Record<string, string>): Promis
       await fetch(`${url}/robots.txt`);
       break;
     } catch {
-      if (Date.now() > deadline) throw new Error(`server did not start:\n${output}`);
+      if (Date.now() > deadline) {
+        // Not left running behind the failed test.
+        child.kill('SIGKILL');
+        rmSync(dataDir, { recursive: true, force: true });
+        throw new Error(`server did not start:\n${output}`);
+      }
       await new Promise((r) => setTimeout(r, 100));
     }
   }
