@@ -74,8 +74,19 @@ export async function startServer({ settings, counterStore }: ServerOptions) {
   const turns = new FairQueue();
   const trust = settings.TRUST_PROXY ?? 'none';
 
+  /** Each connection's client when only the socket says who it is: worked out once per connection. */
+  const socketClients = new WeakMap<Socket, string>();
+
   /** Who the client is: the socket's address, or Vercel's header when this host runs behind Vercel. */
   function clientOfNode(req: IncomingMessage): string {
+    if (trust === 'none') {
+      let client = socketClients.get(req.socket);
+      if (client === undefined) {
+        client = clientIp({ headers: { get: () => null } }, trust, req.socket.remoteAddress);
+        socketClients.set(req.socket, client);
+      }
+      return client;
+    }
     const header = (name: string) => {
       const value = req.headers[name];
       return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
@@ -106,7 +117,9 @@ export async function startServer({ settings, counterStore }: ServerOptions) {
   }
 
   // A path like `//v1/trips` must stay a path: resolved against the origin it would name a host.
-  const absoluteUrl = (target: string) => (target.startsWith('/') ? new URL(origin + target) : new URL(target, origin));
+  // Parsed once per request target (bounded); the URL is read, never changed, by the host and rules.
+  const absoluteUrl = memoise((target: string) => (target.startsWith('/') ? new URL(origin + target) : new URL(target, origin)));
+  const earlyRoutes = memoise((pathname: string) => applyEarlyRoutes(table, pathname));
 
   /** The request as a function sees it: the address asked for, and who the client is, said by this host only. */
   function webRequest(req: IncomingMessage, client: string): Request {
@@ -149,7 +162,7 @@ export async function startServer({ settings, counterStore }: ServerOptions) {
     }
     const client = clientOfNode(req);
     const view = rulesView(req, client);
-    const early = applyEarlyRoutes(table, view.parsedUrl.pathname);
+    const early = earlyRoutes(view.parsedUrl.pathname);
     if (early.redirect) {
       await writeWebResponse(req, res, plainAnswer(early.redirect.status, `Moved to ${early.redirect.location}`, { securityHeaders: baseHeaders }, { Location: early.redirect.location }));
       return;

@@ -31,14 +31,19 @@ export function buildSite(content = realContent, env: Record<string, string> = {
   return { copy, buildSeconds };
 }
 
-/** server.ts through scripts/bench/serve.ts (never-limiting counters), in a built copy. */
+/** server.ts exactly as `npm start` runs it (the real in-process counter store), in a built copy. */
 export function startBenchServer(dir: string, env: Record<string, string> = {}): Promise<ChildServer> {
+  return startChildServer(path.join(dir, 'server.ts'), { cwd: dir, env: { SITE_URL: benchSiteUrl, ...env } });
+}
+
+/** The same server with the bench-only counter store that never limits (scripts/bench/serve.ts), for split rows only. */
+export function startNeverLimitingServer(dir: string, env: Record<string, string> = {}): Promise<ChildServer> {
   return startChildServer(path.join(dir, 'scripts', 'bench', 'serve.ts'), { cwd: dir, env: { SITE_URL: benchSiteUrl, ...env } });
 }
 
 const hopByHop = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding', 'content-length']);
 
-/** One answer as autocannon would receive it: a GET with only a Host header. */
+/** One answer as the load generator receives it: a GET with only a Host header. */
 export function record(origin: string, pathname: string, headers: Record<string, string> = {}): Promise<Recording> {
   return new Promise((resolve, reject) => {
     const req = request(`${origin}${pathname}`, { headers }, (res) => {
