@@ -88,6 +88,28 @@ if (!isMainThread && (workerData as { fairnessFlood?: FloodData } | null)?.fairn
   parentPort!.postMessage(await flood((workerData as { fairnessFlood: FloodData }).fairnessFlood));
 }
 
+/** The bystander: /v1 paths in turn, one at a time with a pause between, from addresses of its own. */
+export async function bystanderRun(port: number, paths: string[], seconds: number, gapMs = 20): Promise<FairnessResult['bystander']> {
+  const result = await runLoad({
+    port,
+    connections: 1,
+    durationMs: seconds * 1000,
+    path: (n) => paths[n % paths.length]!,
+    gapMs,
+    address: freshAddresses(120),
+    // Well inside the /v1 quota of each address: the bystander is never refused.
+    requestsPerAddress: 100,
+  });
+  return {
+    requests: result.requests,
+    p50: percentile(result.latencies, 50),
+    p99: percentile(result.latencies, 99),
+    max: percentile(result.latencies, 100),
+    statuses: Object.fromEntries(result.statuses),
+    errors: result.errors,
+  };
+}
+
 export async function measureFairness(options: FairnessOptions): Promise<FairnessResult> {
   const rssBeforeMiB = options.pid ? residentMiB(options.pid) : NaN;
   const fairnessFlood: FloodData = { port: options.port, seconds: options.seconds, connections: options.connections ?? 32, address: options.floodAddress ?? '127.0.77.1', slug: options.slug };
@@ -96,29 +118,8 @@ export async function measureFairness(options: FairnessOptions): Promise<Fairnes
     worker.once('message', resolve);
     worker.once('error', reject);
   });
-  const paths = options.bystanderPaths;
-  const bystander = await runLoad({
-    port: options.port,
-    connections: 1,
-    durationMs: options.seconds * 1000,
-    path: (n) => paths[n % paths.length]!,
-    gapMs: options.bystanderGapMs ?? 20,
-    address: freshAddresses(120),
-    // Well inside the /v1 quota of each address: the bystander is never refused.
-    requestsPerAddress: 100,
-  });
+  const bystander = await bystanderRun(options.port, options.bystanderPaths, options.seconds, options.bystanderGapMs);
   const floodResult = await flooded;
   await worker.terminate();
-  return {
-    bystander: {
-      requests: bystander.requests,
-      p50: percentile(bystander.latencies, 50),
-      p99: percentile(bystander.latencies, 99),
-      max: percentile(bystander.latencies, 100),
-      statuses: Object.fromEntries(bystander.statuses),
-      errors: bystander.errors,
-    },
-    flood: floodResult,
-    ...(options.pid ? { rssBeforeMiB, rssAfterMiB: residentMiB(options.pid) } : {}),
-  };
+  return { bystander, flood: floodResult, ...(options.pid ? { rssBeforeMiB, rssAfterMiB: residentMiB(options.pid) } : {}) };
 }
