@@ -5,8 +5,8 @@
  */
 import { months } from '../../src/schemas/vocabulary.ts';
 import type { Catalogue } from '../catalogue/index.ts';
-import type { AdminDeparture } from './store.ts';
 import { statusForSeats } from './validation.ts';
+import type { AdminDeparture } from './source.ts';
 
 /** Months named by a season text such as "June to September" or "December to April, and May". */
 export function seasonMonths(season: string): number[] {

@@ -21,6 +21,11 @@ export interface StoredDeparture {
   note: string | null;
 }
 
+/** A departure as the operations team sees it: published or hidden. */
+export interface AdminDeparture extends StoredDeparture {
+  published: boolean;
+}
+
 export interface DepartureSource {
   /** Published departures only, ordered by start date then id. Throws when storage cannot be read. */
   listPublished(filter?: { tripSlug?: string | undefined }): Promise<StoredDeparture[]>;

@@ -12,8 +12,7 @@
  *   someone sets another status.
  */
 import { listOf } from '../../src/schemas/vocabulary.ts';
-import type { DepartureStatus } from './source.ts';
-import type { AdminDeparture } from './store.ts';
+import type { AdminDeparture, DepartureStatus } from './source.ts';
 import type { KnownTrip } from './trips.ts';
 
 export const limits = {

@@ -104,7 +104,7 @@ export const operations: Operation[] = [
     errors: [],
     cache: 'catalogue',
     // The contract gives invalid_parameter to the list operations only, so a query string here is ignored.
-    run: async ({ deps }) => buildServiceIndex(deps.catalogue),
+    run: async ({ deps }) => buildServiceIndex(deps.catalogue, operations),
   },
   {
     operationId: 'listTrips',
