@@ -12,7 +12,8 @@ import satori from 'satori';
 import sharp from 'sharp';
 import type { Catalogue, TripPage } from '../../service/catalogue/index.ts';
 import { countOf, formatMetres } from '../lib/format.ts';
-import { highestPlace, illustrationColours, markPath, summitRange, tripFactsLine, tripLandscape, type Landscape } from './trip-illustration.ts';
+import { illustrationColours, markPath, summitRange, tripLandscape, type Landscape } from './trip-illustration.ts';
+import { highestPlace, tripFactsLine } from '../../service/catalogue/trip-facts.ts';
 import { homeCopy } from './trip-index.ts';
 import { socialCardSize } from './trip-images.ts';
 

@@ -5,6 +5,7 @@
  * and the home page's form lands on it.
  */
 import type { TripPage } from '../../service/catalogue/index.ts';
+import { tripDays } from '../../service/catalogue/trip-facts.ts';
 import { difficulties } from '../schemas/vocabulary.ts';
 
 type Difficulty = (typeof difficulties)[number];
@@ -29,10 +30,6 @@ export interface FinderOptions {
   regions: string[];
   difficulties: readonly Difficulty[];
   durations: readonly DurationBand[];
-}
-
-export function tripDays(page: TripPage): number {
-  return page.trip.durationDays ?? page.content.itinerary.length;
 }
 
 export function regionsOf(page: TripPage): string[] {

@@ -5,7 +5,7 @@
  */
 import type { Catalogue, TripPage } from '../../service/catalogue/index.ts';
 import { countOf } from '../lib/format.ts';
-import { tripFactsLine } from './trip-illustration.ts';
+import { tripFactsLine } from '../../service/catalogue/trip-facts.ts';
 
 export const socialCardSize = { width: 1200, height: 630 } as const;
 

@@ -5,7 +5,8 @@
 import type { Catalogue, TripPage } from '../../service/catalogue/index.ts';
 import type { Trip } from '../schemas/trip.ts';
 import { countOf, formatDays, formatInr, formatMetres } from '../lib/format.ts';
-import { byDifficultyThenLength, durationBands, finderOptions, tripDays } from './trip-finder.ts';
+import { byDifficultyThenLength, durationBands, finderOptions } from './trip-finder.ts';
+import { tripDays } from '../../service/catalogue/trip-facts.ts';
 import { difficultyMeaning } from '../../service/catalogue/difficulty.ts';
 
 /** The band meanings live with the catalogue, so trip pages and their twins quote the same text. */
