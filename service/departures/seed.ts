@@ -3,8 +3,8 @@
  * the months its season names, over the next 12 months. Deterministic, so every fresh
  * checkout shows the same board.
  */
-import { months } from '../../src/schemas/vocabulary.ts';
-import type { Catalogue } from '../catalogue/index.ts';
+import { months } from '../../domain/schemas/vocabulary.ts';
+import type { Catalogue } from '../../domain/catalogue/index.ts';
 import { statusForSeats } from './validation.ts';
 import type { AdminDeparture } from './source.ts';
 

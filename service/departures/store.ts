@@ -4,7 +4,7 @@
  * returned by `listPublished`; every write passes the rules in validation.ts first.
  */
 import type { Settings } from '../config.ts';
-import type { Catalogue } from '../catalogue/index.ts';
+import type { Catalogue } from '../../domain/catalogue/index.ts';
 import { openOperationalStorage } from '../storage.ts';
 import type { DepartureChanges, DepartureInput } from './input.ts';
 import { migrate } from './migrations.ts';

@@ -11,7 +11,7 @@
  *   explicitly is kept unless it contradicts the seats; `cancelled` stays cancelled until
  *   someone sets another status.
  */
-import { listOf } from '../../src/schemas/vocabulary.ts';
+import { listOf } from '../../domain/schemas/vocabulary.ts';
 import type { AdminDeparture, DepartureStatus } from './source.ts';
 import type { KnownTrip } from './trips.ts';
 

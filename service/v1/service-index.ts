@@ -1,8 +1,8 @@
 /** The body of GET /v1/, assembled from the definitions the code itself runs on. */
-import type { Catalogue } from '../catalogue/index.ts';
+import type { Catalogue } from '../../domain/catalogue/index.ts';
 import { apiRateLimit, rateLimitHeaderNames } from '../rules/policy.ts';
 import { siteFiles, siteFileUrl } from '../site-files.ts';
-import type { ServiceIndex } from '../../src/schemas/envelopes.ts';
+import type { ServiceIndex } from '../../domain/schemas/envelopes.ts';
 
 export const apiVersion = 'v1';
 

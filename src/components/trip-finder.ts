@@ -4,9 +4,9 @@
  * the address (`?region=Ladakh&difficulty=Moderate&days=short`), so a filtered view can be shared
  * and the home page's form lands on it.
  */
-import type { TripPage } from '../../service/catalogue/index.ts';
-import { tripDays } from '../../service/catalogue/trip-facts.ts';
-import { difficulties } from '../schemas/vocabulary.ts';
+import type { TripPage } from '../../domain/catalogue/index.ts';
+import { tripDays } from '../../domain/catalogue/trip-facts.ts';
+import { difficulties } from '../../domain/schemas/vocabulary.ts';
 
 type Difficulty = (typeof difficulties)[number];
 

@@ -4,10 +4,10 @@
  * with a paler range behind it in which every point of the route stands as a peak, and the named
  * high points marked. The trip page, the trip cards and the social card all draw this one shape.
  */
-import type { TripPage } from '../../service/catalogue/index.ts';
-import { formatDays, formatMetres } from '../lib/format.ts';
+import type { TripPage } from '../../domain/catalogue/index.ts';
+import { formatDays, formatMetres } from '../../domain/format.ts';
 import { profilePoints, type ProfileDay } from './altitude-profile.ts';
-import { highestPlace } from '../../service/catalogue/trip-facts.ts';
+import { highestPlace } from '../../domain/catalogue/trip-facts.ts';
 
 /** The illustration's colours, from the site's palette; TripIllustration.astro's style gives the same for CSS, with the dark ones. */
 export const illustrationColours = {

@@ -3,7 +3,7 @@
  * the highest place it reaches. The cards, the illustration, the social card and its alt text
  * all say them in these words.
  */
-import { formatDays, formatMetres } from '../../src/lib/format.ts';
+import { formatDays, formatMetres } from '../format.ts';
 import type { TripPage } from './index.ts';
 
 /** The trip's length in days: the published figure, else one day per itinerary day. */

@@ -2,7 +2,7 @@
  * The "how to reach" answer of a trip: the editor's text when the record has one, otherwise what
  * the itinerary itself says about where the trip starts and ends, so no page is left without it.
  */
-import type { TripContent } from '../../src/schemas/trip.ts';
+import type { TripContent } from '../schemas/trip.ts';
 
 export function gettingThereText(content: Pick<TripContent, 'gettingThere' | 'itinerary' | 'startEnd'>): string {
   if (content.gettingThere) return content.gettingThere.trim();
