@@ -4,13 +4,13 @@
  * start, itinerary, fitness, inclusions, exclusions, gear, live departures, price, how to
  * enquire, FAQs and references.
  */
-import type { Catalogue, TripPage } from '../catalogue/index.ts';
-import { beginnerAnswer, difficultyMeaning } from '../catalogue/difficulty.ts';
-import { gettingThereLines, gettingThereReferenceNumbers } from '../catalogue/getting-there.ts';
-import { hostOf, publisherOf } from '../catalogue/references.ts';
-import type { ItineraryDay } from '../../src/schemas/itinerary.ts';
+import type { Catalogue, TripPage } from '../../domain/catalogue/index.ts';
+import { beginnerAnswer, difficultyMeaning } from '../../domain/catalogue/difficulty.ts';
+import { gettingThereLines, gettingThereReferenceNumbers } from '../../domain/catalogue/getting-there.ts';
+import { hostOf, publisherOf } from '../../domain/catalogue/references.ts';
+import type { ItineraryDay } from '../../domain/schemas/itinerary.ts';
 import { unavailableSentence, type LiveDepartures } from '../departures/live.ts';
-import { formatDate, formatDays, formatHours, formatInr, formatKm, formatMetres } from '../../src/lib/format.ts';
+import { formatDate, formatDays, formatHours, formatInr, formatKm, formatMetres } from '../../domain/format.ts';
 import { departuresTable, enquiryLines, readAt, tableCell } from './departures.ts';
 
 function facts(catalogue: Catalogue, page: TripPage): string[] {

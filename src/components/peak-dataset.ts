@@ -2,10 +2,10 @@
  * The words of the peak dataset page (licence, attribution, derived-field rules), shared by the
  * HTML page and its Markdown twin, and the twin itself.
  */
-import type { Catalogue } from '../../service/catalogue/index.ts';
-import { firstSixThousanderGrades, normalLeaveWindowDays } from '../../service/catalogue/peaks.ts';
-import type { PeakRecord } from '../schemas/peak.ts';
-import { formatDate, formatMetres } from '../lib/format.ts';
+import type { Catalogue } from '../../domain/catalogue/index.ts';
+import { firstSixThousanderGrades, normalLeaveWindowDays } from '../../domain/catalogue/peaks.ts';
+import type { PeakRecord } from '../../domain/schemas/peak.ts';
+import { formatDate, formatMetres } from '../../domain/format.ts';
 
 export const peakDataPath = '/peak-data';
 export const peakDownloadPath = '/peak-data/peaks.json';

@@ -4,13 +4,13 @@
  * summits on one spot, records that cite only the operator, and the trekking-peak fee.
  */
 import { describe, expect, it } from 'vitest';
-import { buildCatalogue, CatalogueError } from '../../service/catalogue/index.ts';
+import { buildCatalogue, CatalogueError } from '../../domain/catalogue/index.ts';
 import { stageName } from '../../service/markdown/trip.ts';
-import { acclimatisationBreaches, figuresOnlyInProse, gainAboveM } from '../../src/schemas/itinerary.ts';
-import { peakContent } from '../../src/schemas/peak.ts';
-import { bearingDeg, parseDistance, summaryGeographyProblems } from '../../service/catalogue/summary-geography.ts';
-import { tripContent } from '../../src/schemas/trip.ts';
-import { isoDate } from '../../src/schemas/vocabulary.ts';
+import { acclimatisationBreaches, figuresOnlyInProse, gainAboveM } from '../../domain/schemas/itinerary.ts';
+import { peakContent } from '../../domain/schemas/peak.ts';
+import { bearingDeg, parseDistance, summaryGeographyProblems } from '../../domain/catalogue/summary-geography.ts';
+import { tripContent } from '../../domain/schemas/trip.ts';
+import { isoDate } from '../../domain/schemas/vocabulary.ts';
 import { fixtureContent, readContent } from '../helpers/content.ts';
 
 const source = readContent(fixtureContent);

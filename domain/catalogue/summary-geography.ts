@@ -4,7 +4,7 @@
  * A distance must name where it is measured from, and both ends must have coordinates (a peak of
  * the dataset or one of the record's landmarks); a direction alone is checked when they do.
  */
-import type { PeakContent } from '../../src/schemas/peak.ts';
+import type { PeakContent } from '../schemas/peak.ts';
 import { distanceKm, type Summit } from './summits.ts';
 
 type Point = Summit['coordinates'];

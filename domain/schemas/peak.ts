@@ -2,7 +2,7 @@
  * Peaks: the editors' record (`peakContent`, one YAML file a peak), the API's Peak resource
  * (`peakResource`) and the full dataset record published in `peak-data/peaks.json`.
  * Band, royalty, the first-6,000 m rule and the operator link are derived, never typed in,
- * so they cannot disagree with the facts they come from (see service/catalogue/peaks.ts).
+ * so they cannot disagree with the facts they come from (see domain/catalogue/peaks.ts).
  */
 import { z } from 'astro/zod';
 import { alpineGrades, feeCategories, imfBands, isoDate, months, reference, slug } from './vocabulary.ts';

@@ -3,7 +3,7 @@
  * with its label, and the numbers of the references they come from, so the page and the
  * Markdown twin say the same thing the same way.
  */
-import type { TripContent } from '../../src/schemas/trip.ts';
+import type { TripContent } from '../schemas/trip.ts';
 
 export interface GettingThereLine {
   label: string;

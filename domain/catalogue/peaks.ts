@@ -3,8 +3,8 @@
  * (from the fee category and the schedule), the first-6,000 m filter and the link to our
  * expedition. One place, so the API, the dataset file and the pages can never disagree.
  */
-import type { Peak, PeakContent, PeakRecord, RoyaltySchedule } from '../../src/schemas/peak.ts';
-import type { imfBands } from '../../src/schemas/vocabulary.ts';
+import type { Peak, PeakContent, PeakRecord, RoyaltySchedule } from '../schemas/peak.ts';
+import type { imfBands } from '../schemas/vocabulary.ts';
 
 type ImfBand = (typeof imfBands)[number];
 

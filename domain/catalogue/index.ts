@@ -3,9 +3,9 @@
  * Built from the content collections by the site (src/lib/catalogue.ts) and handed to the
  * API handlers as a dependency.
  */
-import type { PeakContent, PeakRecord, RoyaltySchedule } from '../../src/schemas/peak.ts';
-import type { SiteSettings } from '../../src/schemas/site.ts';
-import type { Trip, TripContent } from '../../src/schemas/trip.ts';
+import type { PeakContent, PeakRecord, RoyaltySchedule } from '../schemas/peak.ts';
+import type { SiteSettings } from '../schemas/site.ts';
+import type { Trip, TripContent } from '../schemas/trip.ts';
 import { toPeakRecord } from './peaks.ts';
 import { onlyOwnPages, operatorDomains } from './references.ts';
 import { summaryGeographyProblems } from './summary-geography.ts';
