@@ -7,6 +7,7 @@
 import type { Catalogue, TripPage } from '../../domain/catalogue/index.ts';
 import { beginnerAnswer, difficultyMeaning } from '../../domain/catalogue/difficulty.ts';
 import { gettingThereLines, gettingThereReferenceNumbers } from '../../domain/catalogue/getting-there.ts';
+import { contestedLines } from '../../domain/catalogue/contested.ts';
 import { hostOf, publisherOf } from '../../domain/catalogue/references.ts';
 import type { ItineraryDay } from '../../domain/schemas/itinerary.ts';
 import { unavailableSentence, type LiveDepartures } from '../departures/live.ts';
@@ -32,7 +33,8 @@ function facts(catalogue: Catalogue, page: TripPage): string[] {
     ['Price', `${formatInr(trip.priceInr)}${trip.priceInr != null ? ' per person' : ''}`],
     ['Last checked', trip.lastUpdated ? formatDate(trip.lastUpdated) : undefined],
   ];
-  return rows.filter((row): row is [string, string] => row[1] !== undefined).map(([name, value]) => `- **${name}:** ${value}`);
+  const lines = rows.filter((row): row is [string, string] => row[1] !== undefined).map(([name, value]) => `- **${name}:** ${value}`);
+  return peak ? [...lines, ...contestedLines(peak).map((line) => `- **${peak.name}, ${line.replace(/^([^:]+): /, (_, fact: string) => `${fact.toLowerCase()}:** `)}`)] : lines;
 }
 
 /** A day's stage: its title, with the places added only when the title does not already name them. */
