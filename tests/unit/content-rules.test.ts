@@ -9,6 +9,7 @@ import { stageName } from '../../service/markdown/trip.ts';
 import { acclimatisationBreaches, figuresOnlyInProse, gainAboveM } from '../../domain/schemas/itinerary.ts';
 import { peakContent } from '../../domain/schemas/peak.ts';
 import { bearingDeg, parseDistance, summaryGeographyProblems } from '../../domain/catalogue/summary-geography.ts';
+import { gettingThereLines, gettingThereReferenceNumbers } from '../../domain/catalogue/getting-there.ts';
 import { tripContent } from '../../domain/schemas/trip.ts';
 import { isoDate } from '../../domain/schemas/vocabulary.ts';
 import { fixtureContent, readContent } from '../helpers/content.ts';
@@ -254,6 +255,12 @@ describe('distances and directions in summaries', () => {
 });
 
 describe('getting there', () => {
+  it('reads the six parts in order, with the numbers of the references they come from', () => {
+    expect(gettingThereLines(trek).map((l) => l.label)).toEqual(['Nearest airport', 'Nearest railhead', 'By road', 'Pickup', 'The night before', 'After the trip']);
+    expect(gettingThereLines(trek)[0]!.text).toBe('Fixture airport, about 50 km from the start.');
+    expect(gettingThereReferenceNumbers(trek)).toEqual([1]);
+  });
+
   it('refuses a trip without directions, or directions from a source the trip does not list', () => {
     const { gettingThere: _g, ...rest } = trek;
     expect(tripContent.safeParse(rest).error?.issues.map((i) => i.path.join('.'))).toEqual(['gettingThere']);
