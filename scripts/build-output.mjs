@@ -13,7 +13,7 @@
 import { cpSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { liveShellDir, liveShells } from '../service/functions/shells.ts';
+import { liveShellDir, liveShells } from '../service/live-shells.ts';
 import { buildStaticRoutes } from '../service/host/static-routes.ts';
 
 /** `a/b.html` → `a/b`, so `/a/b` serves it (cleanUrls of vercel.json). @param {string} siteDir */

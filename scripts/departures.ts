@@ -11,7 +11,8 @@ import { readSettings, SettingsError } from '../service/config.ts';
 import { prepareDataDir } from '../service/data-dir.ts';
 import { CsvError, departuresToCsv, readDepartureCsv } from '../service/departures/csv.ts';
 import { departureChanges, departureInput, inputIssues } from '../service/departures/input.ts';
-import { createDepartureStore, todayInIndia, type AdminDeparture, type DepartureStore } from '../service/departures/store.ts';
+import { createDepartureStore, todayInIndia, type DepartureStore } from '../service/departures/store.ts';
+import type { AdminDeparture } from '../service/departures/source.ts';
 import { readKnownTrips, type KnownTrip } from '../service/departures/trips.ts';
 import { DepartureRuleError, type Issue } from '../service/departures/validation.ts';
 

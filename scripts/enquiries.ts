@@ -19,7 +19,7 @@ import { EnquiryStore, type StoredEnquiry } from '../service/bookings/store.ts';
 import { readSettings, SettingsError, type Settings } from '../service/config.ts';
 import { prepareDataDir } from '../service/data-dir.ts';
 import { openOperationalStorage } from '../service/storage.ts';
-import { siteSettings } from '../src/schemas/site.ts';
+import { siteSettings } from '../domain/schemas/site.ts';
 
 const usage = `Usage: npm run enquiries -- <command>
   list [--undelivered]   list enquiries, newest first

@@ -26,7 +26,7 @@ function walk(dir: string, out: string[]): void {
 export function buildStamp(siteUrl: string): string {
   const files: string[] = [];
   const contentDir = process.env.CONTENT_DIR ?? 'content';
-  for (const dir of ['src', 'service', 'public', contentDir]) walk(path.resolve(root, dir), files);
+  for (const dir of ['domain', 'src', 'service', 'public', contentDir]) walk(path.resolve(root, dir), files);
   for (const file of ['astro.config.mjs', 'package-lock.json', 'scripts/build-output.mjs']) files.push(path.join(root, file));
   const hash = createHash('sha256').update(`${siteUrl}\n${contentDir}\n`);
   for (const file of files.sort()) {

@@ -10,7 +10,9 @@
 import path from 'node:path';
 import type { Settings } from './config.ts';
 import { prepareDataDir } from './data-dir.ts';
-import { openEmbedded, openServer, type Sql } from './departures/sql.ts';
+import { openEmbedded } from './departures/embedded.ts';
+import { openServer } from './departures/postgres.ts';
+import type { Sql } from './departures/sql.ts';
 
 interface Shared {
   sql: Promise<Sql>;

@@ -1,17 +1,17 @@
 /**
- * The editors' content, validated at build time by the schemas in src/schemas.
+ * The editors' content, validated at build time by the schemas in domain/schemas.
  * A record that breaks a rule stops `npm run build` with the file, the field and the reason.
- * Files are read by service/catalogue/content-files.ts, the same reader the live functions use,
+ * Files are read by domain/catalogue/content-files.ts, the same reader the live functions use,
  * so the site and the functions always see the same records. Links between collections (a
- * trip's peak, a peak's trip) are checked in service/catalogue.
+ * trip's peak, a peak's trip) are checked in domain/catalogue.
  */
 import { defineCollection } from 'astro:content';
 import type { Loader } from 'astro/loaders';
 import path from 'node:path';
-import { ContentError, contentFolders, photoFileProblems, readFolder, readSettingsFile, settingsFiles, type RawEntry } from '../service/catalogue/content-files.ts';
-import { tripContentSchema } from './schemas/trip.ts';
-import { peakContent, royaltySchedule } from './schemas/peak.ts';
-import { siteSettings } from './schemas/site.ts';
+import { ContentError, contentFolders, photoFileProblems, readFolder, readSettingsFile, settingsFiles, type RawEntry } from '../domain/catalogue/content-files.ts';
+import { tripContentSchema } from '../domain/schemas/trip.ts';
+import { peakContent, royaltySchedule } from '../domain/schemas/peak.ts';
+import { siteSettings } from '../domain/schemas/site.ts';
 
 /** Where the editors' files are; tests and benchmarks point this at generated catalogues. */
 const contentDir = process.env.CONTENT_DIR ?? './content';

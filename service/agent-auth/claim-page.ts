@@ -3,7 +3,7 @@
  * confirms that agent's registration. The form posts to the page itself; what the POST
  * decided (service/agent-auth/claim.ts) is shown in place, with the form again unless it worked.
  */
-import { html, type SafeHtml } from '../http/html.ts';
+import { html, type SafeHtml } from '../../domain/html.ts';
 import type { ClaimPageOutcome } from './claim.ts';
 import { lifetimes, publicReadScope } from './metadata.ts';
 

@@ -3,7 +3,7 @@
  * Entries carry both `type` (current revision) and `mediaType` (the first one) so readers of
  * either find the artifact's kind; identifiers use `urn:air:{domain}:{namespace}:{name}`.
  */
-import type { Catalogue } from '../catalogue/index.ts';
+import type { Catalogue } from '../../domain/catalogue/index.ts';
 import { serverCardMediaType } from '../site-files.ts';
 import { mcpServerTitle, mcpServerVersion } from '../mcp/server-info.ts';
 import { skillPath, skillSummaries } from './skill-list.ts';

@@ -3,7 +3,7 @@
  * the RFC 8631 relations to its description, documentation, metadata and status; the second
  * points an agent at the MCP endpoint that serves the same operations.
  */
-import type { Catalogue } from '../catalogue/index.ts';
+import type { Catalogue } from '../../domain/catalogue/index.ts';
 import { serverCardMediaType } from '../site-files.ts';
 
 export function buildApiCatalog(catalogue: Catalogue) {

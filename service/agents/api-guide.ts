@@ -2,7 +2,7 @@
  * The API guide as Markdown, written from the operation declarations the router runs on, so
  * llms-full.txt and agent-instructions.md describe exactly the filters and errors /v1 has.
  */
-import type { Catalogue } from '../catalogue/index.ts';
+import type { Catalogue } from '../../domain/catalogue/index.ts';
 import { errorCodes } from '../http/errors.ts';
 import { apiRateLimit } from '../rules/policy.ts';
 import { operations, type Operation } from '../v1/operations.ts';

@@ -3,7 +3,7 @@
  * publishes it as data and agent-instructions.md renders it as prose around the API guide,
  * so the two can never say different things.
  */
-import type { Catalogue } from '../catalogue/index.ts';
+import type { Catalogue } from '../../domain/catalogue/index.ts';
 import { bookingRateLimit } from '../rules/policy.ts';
 import { apiGuideMarkdown } from './api-guide.ts';
 

@@ -3,9 +3,9 @@
  * once than follow links: every trip in full (its Markdown twin, nested), the peaks table and
  * the API guide.
  */
-import type { Catalogue, TripPage } from '../catalogue/index.ts';
+import type { Catalogue, TripPage } from '../../domain/catalogue/index.ts';
 import { tripMarkdown } from '../markdown/trip.ts';
-import type { PeakRecord } from '../../src/schemas/peak.ts';
+import type { PeakRecord } from '../../domain/schemas/peak.ts';
 import { apiGuideMarkdown } from './api-guide.ts';
 import { agentGuidance, mustNotList } from './guidance.ts';
 

@@ -3,9 +3,9 @@
  * how to use the site, then H2 sections of `- [name](url): notes` links. Trips link their
  * Markdown twins; every published file is linked once, the skippable ones under "Optional".
  */
-import type { Catalogue, TripPage } from '../catalogue/index.ts';
+import type { Catalogue, TripPage } from '../../domain/catalogue/index.ts';
 import { siteFiles, siteFileUrl } from '../site-files.ts';
-import { formatInr, formatMetres } from '../../src/lib/format.ts';
+import { formatInr, formatMetres } from '../../domain/format.ts';
 
 interface Link {
   name: string;

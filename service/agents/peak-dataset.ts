@@ -4,8 +4,8 @@
  * value as /v1/peaks, so the file and the API carry the same derived fields.
  */
 import { z } from 'astro/zod';
-import type { Catalogue } from '../catalogue/index.ts';
-import { peakRecord, royaltySchedule } from '../../src/schemas/peak.ts';
+import type { Catalogue } from '../../domain/catalogue/index.ts';
+import { peakRecord, royaltySchedule } from '../../domain/schemas/peak.ts';
 
 export const peakDatasetFile = z.object({
   name: z.string(),

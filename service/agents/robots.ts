@@ -6,7 +6,7 @@
  * how the content may be used: search and answers that cite it yes, model training no, because
  * training strips the dataset's CC-BY attribution and freezes prices and dates that change.
  */
-import type { Catalogue } from '../catalogue/index.ts';
+import type { Catalogue } from '../../domain/catalogue/index.ts';
 
 /** The AI crawlers agent-readiness checks look for, and the other known AI crawlers. */
 export const aiCrawlers = [

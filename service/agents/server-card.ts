@@ -7,7 +7,7 @@
  *     members plus the earlier proposal's `serverInfo`, `transport` and `capabilities`. It carries
  *     no `$schema`, because the extension's schema admits no members beyond its own.
  */
-import type { Catalogue } from '../catalogue/index.ts';
+import type { Catalogue } from '../../domain/catalogue/index.ts';
 import { mcpCapabilities, mcpEndpointUrl, mcpProtocolVersions, mcpServerName, mcpServerTitle, mcpServerVersion } from '../mcp/server-info.ts';
 
 export const serverCardSchemaUrl = 'https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json';

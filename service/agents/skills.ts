@@ -3,7 +3,7 @@
  * operation declarations, and the skills index hashes the very string the SKILL.md endpoint
  * serves, so a digest can never describe other bytes than the ones on the wire.
  */
-import type { Catalogue } from '../catalogue/index.ts';
+import type { Catalogue } from '../../domain/catalogue/index.ts';
 import { operations } from '../v1/operations.ts';
 import { skillPath, skillSummaries, type SkillSummary } from './skill-list.ts';
 

@@ -4,7 +4,7 @@
  * HTML; the text was already normalised when the enquiry was checked. When the visitor gave an
  * email address, replies go to it (the mailer sets Reply-To).
  */
-import { escapeHtml } from '../http/html.ts';
+import { escapeHtml } from '../../domain/html.ts';
 import type { StoredEnquiry } from './store.ts';
 
 export { escapeHtml };

@@ -7,7 +7,7 @@
  * Text over a field's limit is refused with a message naming the limit, never cut short.
  */
 import { z } from 'astro/zod';
-import type { Catalogue, TripPage } from '../catalogue/index.ts';
+import type { Catalogue, TripPage } from '../../domain/catalogue/index.ts';
 
 export const enquiryBounds = {
   nameMax: 100,

@@ -8,8 +8,8 @@
  * its limit and the server's refusal instead (`data-max-chars`, `data-too-long`), so the script
  * can say so on leaving the field, and the server refuses what is still too long.
  */
-import type { Trip } from '../../src/schemas/trip.ts';
-import { html, type SafeHtml } from '../http/html.ts';
+import type { Trip } from '../../domain/schemas/trip.ts';
+import { html, type SafeHtml } from '../../domain/html.ts';
 import { enquiryBounds, groupSizeCap, honeypotField, textLimits, tooLongMessage, type EnquiryField, type FieldError, type LimitedField } from './enquiry.ts';
 
 export interface EnquiryFormOptions {

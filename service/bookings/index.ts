@@ -4,7 +4,7 @@
  * before delivery, so when mail fails it stays stored and `npm run enquiries -- retry`
  * delivers it later. Seats are confirmed by a guide who calls back, never by this endpoint.
  */
-import type { Catalogue } from '../catalogue/index.ts';
+import type { Catalogue } from '../../domain/catalogue/index.ts';
 import { bookingRateLimit } from '../rules/policy.ts';
 import type { RateLimiter } from '../rules/rate-limiter.ts';
 import { bodyFormat, readEnquiryBody, type BodyFormat } from './body.ts';

@@ -4,8 +4,8 @@
  * page in the site's frame that says what went wrong once and shows the form again with what
  * the person typed and each problem next to its field.
  */
-import type { Catalogue, TripPage } from '../catalogue/index.ts';
-import { html, type SafeHtml } from '../http/html.ts';
+import type { Catalogue, TripPage } from '../../domain/catalogue/index.ts';
+import { html, type SafeHtml } from '../../domain/html.ts';
 import type { FieldError } from './enquiry.ts';
 import { enquiryFormHtml, formFieldLabels, isFormField } from './form-html.ts';
 import type { StoredEnquiry } from './store.ts';

@@ -4,7 +4,7 @@
  * counted in-process or in Redis when REDIS_URL is set. Opened once per process, on the first
  * enquiry.
  */
-import type { Catalogue } from '../catalogue/index.ts';
+import type { Catalogue } from '../../domain/catalogue/index.ts';
 import type { Settings } from '../config.ts';
 import { bookingRateLimit } from '../rules/policy.ts';
 import { createRateLimiter, MemoryCounterStore, type CounterStore } from '../rules/rate-limiter.ts';

@@ -5,8 +5,8 @@
  * the page. Without a reference, or with one it does not know, it says so and how to enquire.
  * Never indexed or kept by a cache.
  */
-import type { Catalogue } from '../catalogue/index.ts';
-import { html, type SafeHtml } from '../http/html.ts';
+import type { Catalogue } from '../../domain/catalogue/index.ts';
+import { html, type SafeHtml } from '../../domain/html.ts';
 import { indiaTime } from './email.ts';
 import { callBackSentence, thankYouPath, type PageWriter } from './responses.ts';
 import { enquiryIdPattern, type EnquiryStore, type StoredEnquiry } from './store.ts';

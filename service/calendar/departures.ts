@@ -10,12 +10,12 @@
  * than an empty calendar, which would make subscribed apps delete every event.
  */
 import ical, { ICalEventStatus, ICalEventTransparency } from 'ical-generator';
-import type { Catalogue, TripPage } from '../catalogue/index.ts';
+import type { Catalogue, TripPage } from '../../domain/catalogue/index.ts';
 import { addDays } from '../departures/validation.ts';
 import { liveCacheControl, unavailableSentence, type LiveDepartures } from '../departures/live.ts';
 import { dateRange, seatsText, statusLabel } from '../markdown/departures.ts';
-import type { Departure } from '../../src/schemas/departure.ts';
-import { formatInr } from '../../src/lib/format.ts';
+import type { Departure } from '../../domain/schemas/departure.ts';
+import { formatInr } from '../../domain/format.ts';
 
 /** Calendar apps poll subscriptions; asking for hourly keeps seats roughly current without load. */
 const refreshSeconds = 3600;

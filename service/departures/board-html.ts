@@ -5,11 +5,11 @@
  * a status badge, seats, price and an "Enquire for this date" action. Cards, not a table, so
  * nothing is cut off on a 320 px screen.
  */
-import type { Catalogue, TripPage } from '../catalogue/index.ts';
-import { html, type SafeHtml } from '../http/html.ts';
+import type { Catalogue, TripPage } from '../../domain/catalogue/index.ts';
+import { html, type SafeHtml } from '../../domain/html.ts';
 import { dateRange, readAt, seatsText, statusLabel } from '../markdown/departures.ts';
-import { formatInr } from '../../src/lib/format.ts';
-import type { Departure } from '../../src/schemas/departure.ts';
+import { formatInr } from '../../domain/format.ts';
+import type { Departure } from '../../domain/schemas/departure.ts';
 import { unavailableSentence, type LiveDepartures } from './live.ts';
 
 /** Departures a person can still ask to join. */

@@ -9,8 +9,8 @@
  * so what was exported imports back as it was.
  */
 import { csvColumns } from './input.ts';
-import type { AdminDeparture } from './store.ts';
 import type { Issue } from './validation.ts';
+import type { AdminDeparture } from './source.ts';
 
 /** Quotes already in front count too, so a cell that starts `'=` is exported as `''=` and reads back unchanged. */
 const runnable = /^'*[=+\-@\t\r]/;

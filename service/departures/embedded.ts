@@ -236,3 +236,19 @@ export async function closeHostedDatabases(): Promise<void> {
   hosts.clear();
   await Promise.all(all.map(async ([, opening]) => (await opening.catch(() => null))?.close()));
 }
+
+/**
+ * The embedded database in `dataDir`. Safe to call from several processes: the first hosts
+ * it, the others reach it through the host (see embedded.ts). `null` gives a private
+ * in-memory database (tests).
+ */
+export async function openEmbedded(dataDir: string | null): Promise<Sql> {
+  if (dataDir !== null) return openEmbeddedDatabase(dataDir);
+  const { PGlite } = await import('@electric-sql/pglite');
+  const db = await PGlite.create();
+  return {
+    query: async (text, params) => ({ rows: (await db.query(text, params)).rows as never[] }),
+    transaction: (work) => db.transaction((tx) => work({ query: async (text, params) => ({ rows: (await tx.query(text, params)).rows as never[] }) })),
+    close: () => db.close(),
+  };
+}

@@ -4,7 +4,7 @@
  * the rules between fields and against the catalogue are in validation.ts.
  */
 import { z } from 'astro/zod';
-import { departureStatuses, listOf, slug } from '../../src/schemas/vocabulary.ts';
+import { departureStatuses, listOf, slug } from '../../domain/schemas/vocabulary.ts';
 import type { Issue } from './validation.ts';
 
 const trimmed = (value: unknown) => (typeof value === 'string' ? value.trim() : value);

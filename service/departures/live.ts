@@ -4,8 +4,8 @@
  * so each output can tell the reader plainly and point at the enquiry path instead of
  * showing stale or invented dates.
  */
-import type { Catalogue } from '../catalogue/index.ts';
-import type { Departure } from '../../src/schemas/departure.ts';
+import type { Catalogue } from '../../domain/catalogue/index.ts';
+import type { Departure } from '../../domain/schemas/departure.ts';
 import { toDeparture, type DepartureSource } from './source.ts';
 
 export type LiveDepartures =

@@ -2,8 +2,7 @@
  * How a departure maps to a row of the `departures` table (migration 1): the columns read,
  * the upsert written. Dates are read as text so no time zone can shift them.
  */
-import type { DepartureStatus } from './source.ts';
-import type { AdminDeparture } from './store.ts';
+import type { AdminDeparture, DepartureStatus } from './source.ts';
 
 export const columns = `id, trip_slug, to_char(start_date, 'YYYY-MM-DD') AS start_date, to_char(end_date, 'YYYY-MM-DD') AS end_date,
   status, price_inr, seats_total, seats_left, note, published`;

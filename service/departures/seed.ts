@@ -3,10 +3,10 @@
  * the months its season names, over the next 12 months. Deterministic, so every fresh
  * checkout shows the same board.
  */
-import { months } from '../../src/schemas/vocabulary.ts';
-import type { Catalogue } from '../catalogue/index.ts';
-import type { AdminDeparture } from './store.ts';
+import { months } from '../../domain/schemas/vocabulary.ts';
+import type { Catalogue } from '../../domain/catalogue/index.ts';
 import { statusForSeats } from './validation.ts';
+import type { AdminDeparture } from './source.ts';
 
 /** Months named by a season text such as "June to September" or "December to April, and May". */
 export function seasonMonths(season: string): number[] {

@@ -3,9 +3,9 @@
  * first. The Postgres-backed store (service/departures/store.ts) implements it; a deployment
  * without storage passes `null` and departures answer 503.
  */
-import type { Catalogue } from '../catalogue/index.ts';
-import type { Departure } from '../../src/schemas/departure.ts';
-import type { departureStatuses } from '../../src/schemas/vocabulary.ts';
+import type { Catalogue } from '../../domain/catalogue/index.ts';
+import type { Departure } from '../../domain/schemas/departure.ts';
+import type { departureStatuses } from '../../domain/schemas/vocabulary.ts';
 
 export type DepartureStatus = (typeof departureStatuses)[number];
 
@@ -19,6 +19,11 @@ export interface StoredDeparture {
   seatsTotal: number | null;
   seatsLeft: number | null;
   note: string | null;
+}
+
+/** A departure as the operations team sees it: published or hidden. */
+export interface AdminDeparture extends StoredDeparture {
+  published: boolean;
 }
 
 export interface DepartureSource {

@@ -4,20 +4,16 @@
  * returned by `listPublished`; every write passes the rules in validation.ts first.
  */
 import type { Settings } from '../config.ts';
-import type { Catalogue } from '../catalogue/index.ts';
+import type { Catalogue } from '../../domain/catalogue/index.ts';
 import { openOperationalStorage } from '../storage.ts';
 import type { DepartureChanges, DepartureInput } from './input.ts';
 import { migrate } from './migrations.ts';
 import { columns, fromRow, upsertStatement, writeParams, type Row } from './rows.ts';
 import { seedDepartures } from './seed.ts';
-import type { DepartureSource, StoredDeparture } from './source.ts';
+import type { AdminDeparture, DepartureSource, StoredDeparture } from './source.ts';
 import type { Sql } from './sql.ts';
 import { knownTrips, type KnownTrip } from './trips.ts';
 import { addDays, checkDeparture, DepartureRuleError, settleStatus, statusForSeats, type Issue } from './validation.ts';
-
-export interface AdminDeparture extends StoredDeparture {
-  published: boolean;
-}
 
 function sameDeparture(a: AdminDeparture, b: AdminDeparture): boolean {
   return JSON.stringify(a) === JSON.stringify(b);

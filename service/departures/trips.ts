@@ -6,8 +6,8 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { load } from 'js-yaml';
-import type { Catalogue } from '../catalogue/index.ts';
-import { slugPattern } from '../../src/schemas/vocabulary.ts';
+import type { Catalogue } from '../../domain/catalogue/index.ts';
+import { slugPattern } from '../../domain/schemas/vocabulary.ts';
 
 export interface KnownTrip {
   slug: string;

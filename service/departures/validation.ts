@@ -11,9 +11,8 @@
  *   explicitly is kept unless it contradicts the seats; `cancelled` stays cancelled until
  *   someone sets another status.
  */
-import { listOf } from '../../src/schemas/vocabulary.ts';
-import type { DepartureStatus } from './source.ts';
-import type { AdminDeparture } from './store.ts';
+import { listOf } from '../../domain/schemas/vocabulary.ts';
+import type { AdminDeparture, DepartureStatus } from './source.ts';
 import type { KnownTrip } from './trips.ts';
 
 export const limits = {

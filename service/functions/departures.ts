@@ -20,7 +20,7 @@
  * query and one rendering a second, not one per visitor.
  */
 import { calendarResponse } from '../calendar/departures.ts';
-import { tripSection } from '../catalogue/index.ts';
+import { tripSection } from '../../domain/catalogue/index.ts';
 import { boardMain, departuresBlock } from '../departures/board-html.ts';
 import { cacheControlFor } from '../departures/live.ts';
 import { departuresMarkdown } from '../markdown/departures.ts';
@@ -30,8 +30,8 @@ import { prefersMarkdown } from '../rules/negotiation.ts';
 import { handleV1 } from '../v1/index.ts';
 import { apiPath } from '../v1/path.ts';
 import { liveFunction, methodNotAllowed, notServedHere, plainText, withoutBodyForHead, type LiveFunction } from './live-function.ts';
-import { departuresJsonLd } from '../../src/components/structured-data.ts';
-import { html } from '../http/html.ts';
+import { departuresJsonLd } from '../../domain/structured-data.ts';
+import { html } from '../../domain/html.ts';
 import { htmlResponse, livePageHtml } from './page-shell.ts';
 import { BoundedMemo } from '../http/bounded-memo.ts';
 import { matchesEtag } from '../http/respond.ts';

@@ -3,7 +3,7 @@
  * answers outside /v1, and an unexpected failure logged and answered (JSON in the contract's
  * shape under /v1, a plain sentence elsewhere), never a stack trace or a dropped connection.
  */
-import { ContentError } from '../catalogue/content-files.ts';
+import { ContentError } from '../../domain/catalogue/content-files.ts';
 import { SettingsError } from '../config.ts';
 import { internalErrorResponse } from '../v1/internal-error.ts';
 import { apiPath } from '../v1/path.ts';

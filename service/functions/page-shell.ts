@@ -2,14 +2,14 @@
  * Live HTML pages: the function's content written into a frame the site built at deploy time,
  * so a live page has the same header, styles and footer as every other page without the
  * function carrying the site's templates. The head follows the same rules as the built pages
- * (src/layouts/page-head.ts).
+ * (domain/page-head.ts).
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { Catalogue } from '../catalogue/index.ts';
-import { htmlMediaType, type SafeHtml } from '../http/html.ts';
-import { pageHead, type PageHead } from '../../src/layouts/page-head.ts';
-import type { LiveShellName } from './shells.ts';
+import type { Catalogue } from '../../domain/catalogue/index.ts';
+import { htmlMediaType, type SafeHtml } from '../../domain/html.ts';
+import { pageHead, type PageHead } from '../../domain/page-head.ts';
+import type { LiveShellName } from '../live-shells.ts';
 
 /**
  * Where the build leaves the frames (see shells.ts), written out in full so that Vercel's file

@@ -11,7 +11,7 @@
  * (fail open, logged once a minute), as the /v1 quota does.
  */
 import { ApiError, errorResponse } from '../http/errors.ts';
-import { html, htmlMediaType } from '../http/html.ts';
+import { html, htmlMediaType } from '../../domain/html.ts';
 import { markdownMediaType } from '../markdown/response.ts';
 import { markdownTokensHeader } from '../markdown/tokens.ts';
 import { clientQuotaKey } from '../rules/client-ip.ts';

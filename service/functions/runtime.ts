@@ -5,8 +5,8 @@
  * Operational storage is in live-storage.ts, so functions that never touch it do not carry it.
  */
 import path from 'node:path';
-import { buildCatalogue, type Catalogue } from '../catalogue/index.ts';
-import { readContent } from '../catalogue/content-files.ts';
+import { buildCatalogue, type Catalogue } from '../../domain/catalogue/index.ts';
+import { readContent } from '../../domain/catalogue/content-files.ts';
 import { readSettings, type Settings } from '../config.ts';
 import { clientIp } from '../rules/client-ip.ts';
 

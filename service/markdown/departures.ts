@@ -3,10 +3,10 @@
  * the departures section of every trip's Markdown twin. When storage is off or failing the
  * text says so and points at the enquiry path; it never lists stale or invented dates.
  */
-import type { Catalogue, TripPage } from '../catalogue/index.ts';
+import type { Catalogue, TripPage } from '../../domain/catalogue/index.ts';
 import { unavailableSentence, type LiveDepartures } from '../departures/live.ts';
-import type { Departure } from '../../src/schemas/departure.ts';
-import { formatDate, formatInr } from '../../src/lib/format.ts';
+import type { Departure } from '../../domain/schemas/departure.ts';
+import { formatDate, formatInr } from '../../domain/format.ts';
 
 export const statusLabel: Record<Departure['status'], string> = {
   open: 'Open',

@@ -3,7 +3,7 @@
  * server card, so the two never disagree.
  */
 import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
-import type { Catalogue } from '../catalogue/index.ts';
+import type { Catalogue } from '../../domain/catalogue/index.ts';
 
 /** Bumped when the tools or resources change shape. */
 export const mcpServerVersion = '1.0.0';

@@ -7,13 +7,13 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'astro/zod';
-import { formatInr, formatMetres } from '../../src/lib/format.ts';
+import { formatInr, formatMetres } from '../../domain/format.ts';
 import { ApiError } from '../http/errors.ts';
 import { operations, type Operation, type V1Deps } from '../v1/operations.ts';
 import { toolArgument } from '../v1/params.ts';
-import type { Departure } from '../../src/schemas/departure.ts';
-import type { Peak } from '../../src/schemas/peak.ts';
-import type { Trip } from '../../src/schemas/trip.ts';
+import type { Departure } from '../../domain/schemas/departure.ts';
+import type { Peak } from '../../domain/schemas/peak.ts';
+import type { Trip } from '../../domain/schemas/trip.ts';
 
 interface ToolDefinition {
   name: string;

@@ -3,7 +3,7 @@
  * (or the rate-limit rule) answers to a real request against the catalogue, so an example can
  * never show a message, hint or field the API does not send.
  */
-import type { Catalogue } from '../catalogue/index.ts';
+import type { Catalogue } from '../../domain/catalogue/index.ts';
 import { seedDepartures } from '../departures/seed.ts';
 import type { DepartureSource } from '../departures/source.ts';
 import { errorCodes, type ErrorCode } from '../http/errors.ts';

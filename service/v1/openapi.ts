@@ -4,13 +4,13 @@
  * rate-limit policy (headers) and the handlers themselves (examples). Served as /openapi.json.
  */
 import { z } from 'astro/zod';
-import type { Catalogue } from '../catalogue/index.ts';
+import type { Catalogue } from '../../domain/catalogue/index.ts';
 import { errorBody, errorCodes, errorConditions, type ErrorCode } from '../http/errors.ts';
 import { cachePolicy, etagPattern } from '../http/respond.ts';
 import { apiRateLimit, rateLimitHeaderNames } from '../rules/policy.ts';
-import { departureResource } from '../../src/schemas/departure.ts';
-import { peakResource } from '../../src/schemas/peak.ts';
-import { tripResource } from '../../src/schemas/trip.ts';
+import { departureResource } from '../../domain/schemas/departure.ts';
+import { peakResource } from '../../domain/schemas/peak.ts';
+import { tripResource } from '../../domain/schemas/trip.ts';
 import { allowedMethods } from './index.ts';
 import { allowedRateLimitHeaders, errorExamples, rateLimitedExample, successExample, type Example } from './openapi-examples.ts';
 import { operations, type Operation } from './operations.ts';

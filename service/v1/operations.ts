@@ -3,13 +3,13 @@
  * lists them, and the OpenAPI document is generated from them.
  */
 import { z } from 'astro/zod';
-import type { Catalogue } from '../catalogue/index.ts';
-import { toPeakResource } from '../catalogue/peaks.ts';
+import type { Catalogue } from '../../domain/catalogue/index.ts';
+import { toPeakResource } from '../../domain/catalogue/peaks.ts';
 import { toDeparture, type DepartureSource } from '../departures/source.ts';
 import { ApiError, type ErrorCode } from '../http/errors.ts';
 import type { cachePolicy } from '../http/respond.ts';
-import { difficulties, slugPattern, tripTypes } from '../../src/schemas/vocabulary.ts';
-import { departureList, peakEnvelope, peakList, serviceIndex, tripEnvelope, tripList } from '../../src/schemas/envelopes.ts';
+import { difficulties, slugPattern, tripTypes } from '../../domain/schemas/vocabulary.ts';
+import { departureList, peakEnvelope, peakList, serviceIndex, tripEnvelope, tripList } from '../../domain/schemas/envelopes.ts';
 import { booleanParam, enumParam, parseQuery, positiveIntegerParam, type QueryParameters } from './params.ts';
 import { buildServiceIndex } from './service-index.ts';
 
@@ -104,7 +104,7 @@ export const operations: Operation[] = [
     errors: [],
     cache: 'catalogue',
     // The contract gives invalid_parameter to the list operations only, so a query string here is ignored.
-    run: async ({ deps }) => buildServiceIndex(deps.catalogue),
+    run: async ({ deps }) => buildServiceIndex(deps.catalogue, operations),
   },
   {
     operationId: 'listTrips',

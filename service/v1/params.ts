@@ -4,7 +4,7 @@
  * the accepted form. The same declarations feed the OpenAPI document and the MCP tools' inputs.
  */
 import { z } from 'astro/zod';
-import type { Catalogue } from '../catalogue/index.ts';
+import type { Catalogue } from '../../domain/catalogue/index.ts';
 import { ApiError } from '../http/errors.ts';
 
 export interface QueryParameter<T = unknown> {

@@ -1,13 +1,19 @@
 /** The body of GET /v1/, assembled from the definitions the code itself runs on. */
-import type { Catalogue } from '../catalogue/index.ts';
+import type { Catalogue } from '../../domain/catalogue/index.ts';
 import { apiRateLimit, rateLimitHeaderNames } from '../rules/policy.ts';
 import { siteFiles, siteFileUrl } from '../site-files.ts';
-import type { ServiceIndex } from '../../src/schemas/envelopes.ts';
-import { operations } from './operations.ts';
+import type { ServiceIndex } from '../../domain/schemas/envelopes.ts';
 
 export const apiVersion = 'v1';
 
-export function buildServiceIndex(catalogue: Catalogue): ServiceIndex {
+/** What the index says of each operation (service/v1/operations.ts declares them). */
+export interface IndexedOperation {
+  operationId: string;
+  path: string;
+  summary: string;
+}
+
+export function buildServiceIndex(catalogue: Catalogue, operations: readonly IndexedOperation[]): ServiceIndex {
   const base = `${catalogue.siteUrl}/${apiVersion}`;
   return {
     name: catalogue.site.serviceName,

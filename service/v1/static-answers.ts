@@ -5,7 +5,7 @@
  * query string, another method, an Accept that rules JSON out, an unknown id) goes to the
  * catalogue function, which answers with the same code, so the bytes are the same either way.
  */
-import type { Catalogue } from '../catalogue/index.ts';
+import type { Catalogue } from '../../domain/catalogue/index.ts';
 import { handleV1 } from './index.ts';
 
 /** The body of the answer to `GET <path>`, exactly as the API writes it. */

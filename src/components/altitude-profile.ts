@@ -5,7 +5,7 @@
  * is placed with a generous estimate of its width so that it lies inside the viewBox (the
  * high points' labels by chart-labels.ts); the browser test measures the real text.
  */
-import { formatMetres } from '../lib/format.ts';
+import { formatMetres } from '../../domain/format.ts';
 import { placeLabels } from './chart-labels.ts';
 
 export interface ProfileDay {

@@ -3,7 +3,7 @@
  * drift from /openapi.json) plus the error table, rate-limit policy and published files.
  * The HTML page and its Markdown twin both render this one model.
  */
-import type { Catalogue } from '../../service/catalogue/index.ts';
+import type { Catalogue } from '../../domain/catalogue/index.ts';
 import { errorCodes, errorConditions, type ErrorCode } from '../../service/http/errors.ts';
 import { cachePolicy } from '../../service/http/respond.ts';
 import { apiRateLimit, bookingRateLimit } from '../../service/rules/policy.ts';

@@ -4,8 +4,8 @@
  * so the column headers are plain links; the filters are radio buttons the page's CSS reads
  * (`peakFilterStyles`), so they act at once without a script or a reload.
  */
-import type { PeakRecord } from '../schemas/peak.ts';
-import { alpineGrades } from '../schemas/vocabulary.ts';
+import type { PeakRecord } from '../../domain/schemas/peak.ts';
+import { alpineGrades } from '../../domain/schemas/vocabulary.ts';
 import { filterToken } from './trip-finder.ts';
 
 /** Each sortable column: its heading, how a caption names it, how its two directions read, and its order. */

@@ -2,7 +2,7 @@
  * Every HTML page of the site, for the sitemap and the tests that walk it. Trip pages are
  * rendered on demand, so they are listed from the catalogue rather than discovered by a build.
  */
-import type { Catalogue } from '../../service/catalogue/index.ts';
+import type { Catalogue } from '../../domain/catalogue/index.ts';
 
 export interface SitePage {
   path: string;

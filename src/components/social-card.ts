@@ -10,11 +10,12 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import satori from 'satori';
 import sharp from 'sharp';
-import type { Catalogue, TripPage } from '../../service/catalogue/index.ts';
-import { countOf, formatMetres } from '../lib/format.ts';
-import { highestPlace, illustrationColours, markPath, summitRange, tripFactsLine, tripLandscape, type Landscape } from './trip-illustration.ts';
+import type { Catalogue, TripPage } from '../../domain/catalogue/index.ts';
+import { countOf, formatMetres } from '../../domain/format.ts';
+import { illustrationColours, markPath, summitRange, tripLandscape, type Landscape } from './trip-illustration.ts';
+import { highestPlace, tripFactsLine } from '../../domain/catalogue/trip-facts.ts';
 import { homeCopy } from './trip-index.ts';
-import { socialCardSize } from './trip-images.ts';
+import { socialCardSize } from '../../domain/trip-images.ts';
 
 const { width, height } = socialCardSize;
 // Social cards are shown on other sites' light and dark pages alike; the light palette reads on both.

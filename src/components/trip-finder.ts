@@ -4,8 +4,9 @@
  * the address (`?region=Ladakh&difficulty=Moderate&days=short`), so a filtered view can be shared
  * and the home page's form lands on it.
  */
-import type { TripPage } from '../../service/catalogue/index.ts';
-import { difficulties } from '../schemas/vocabulary.ts';
+import type { TripPage } from '../../domain/catalogue/index.ts';
+import { tripDays } from '../../domain/catalogue/trip-facts.ts';
+import { difficulties } from '../../domain/schemas/vocabulary.ts';
 
 type Difficulty = (typeof difficulties)[number];
 
@@ -29,10 +30,6 @@ export interface FinderOptions {
   regions: string[];
   difficulties: readonly Difficulty[];
   durations: readonly DurationBand[];
-}
-
-export function tripDays(page: TripPage): number {
-  return page.trip.durationDays ?? page.content.itinerary.length;
 }
 
 export function regionsOf(page: TripPage): string[] {

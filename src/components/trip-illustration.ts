@@ -4,10 +4,10 @@
  * with a paler range behind it in which every point of the route stands as a peak, and the named
  * high points marked. The trip page, the trip cards and the social card all draw this one shape.
  */
-import type { TripPage } from '../../service/catalogue/index.ts';
-import { formatDays, formatMetres } from '../lib/format.ts';
+import type { TripPage } from '../../domain/catalogue/index.ts';
+import { formatDays, formatMetres } from '../../domain/format.ts';
 import { profilePoints, type ProfileDay } from './altitude-profile.ts';
-import { tripDays } from './trip-finder.ts';
+import { highestPlace } from '../../domain/catalogue/trip-facts.ts';
 
 /** The illustration's colours, from the site's palette; TripIllustration.astro's style gives the same for CSS, with the dark ones. */
 export const illustrationColours = {
@@ -109,26 +109,6 @@ export function summitRange(altitudes: readonly number[], size: LandscapeSize): 
     near: ridgePath(outline(coneRange(peaks, width, range / (step * 2.4))), width, height),
     marks: [],
   };
-}
-
-/** The highest place of the trip, named when the itinerary names it. */
-export function highestPlace(page: TripPage): { name: string | null; altitudeM: number | null; day: number | null } {
-  let best: { name: string | null; altitudeM: number; day: number } | null = null;
-  for (const d of page.content.itinerary) {
-    if (d.highPoint && (!best || d.highPoint.altitudeM > best.altitudeM)) best = { name: d.highPoint.name, altitudeM: d.highPoint.altitudeM, day: d.day };
-    if (!best || d.endAltitudeM > best.altitudeM) best = { name: d.to, altitudeM: d.endAltitudeM, day: d.day };
-  }
-  const published = page.trip.summitAltitudeM;
-  if (published != null && (!best || published > best.altitudeM)) return { name: null, altitudeM: published, day: null };
-  return best ?? { name: null, altitudeM: published ?? null, day: null };
-}
-
-/** The short line the illustration and the social card print: how long, and how high. */
-export function tripFactsLine(page: TripPage): string {
-  const high = highestPlace(page);
-  const parts = [formatDays(tripDays(page))];
-  if (high.altitudeM != null) parts.push(high.name ? `${high.name} ${formatMetres(high.altitudeM)}` : `up to ${formatMetres(high.altitudeM)}`);
-  return parts.join(' · ');
 }
 
 /** What the illustration shows, for people who cannot see it. */

@@ -2,11 +2,12 @@
  * The treks and expeditions index pages: their words (shared by the HTML page and its Markdown
  * twin, so the two say the same) and the twin itself.
  */
-import type { Catalogue, TripPage } from '../../service/catalogue/index.ts';
-import type { Trip } from '../schemas/trip.ts';
-import { countOf, formatDays, formatInr, formatMetres } from '../lib/format.ts';
-import { byDifficultyThenLength, durationBands, finderOptions, tripDays } from './trip-finder.ts';
-import { difficultyMeaning } from '../../service/catalogue/difficulty.ts';
+import type { Catalogue, TripPage } from '../../domain/catalogue/index.ts';
+import type { Trip } from '../../domain/schemas/trip.ts';
+import { countOf, formatDays, formatInr, formatMetres } from '../../domain/format.ts';
+import { byDifficultyThenLength, durationBands, finderOptions } from './trip-finder.ts';
+import { tripDays } from '../../domain/catalogue/trip-facts.ts';
+import { difficultyMeaning } from '../../domain/catalogue/difficulty.ts';
 
 /** The band meanings live with the catalogue, so trip pages and their twins quote the same text. */
 export { difficultyMeaning };

@@ -1,6 +1,6 @@
 /** The catalogue as the site and the on-demand routes see it: built once per process. */
 import { getCollection, getEntry } from 'astro:content';
-import { buildCatalogue, type Catalogue } from '../../service/catalogue/index.ts';
+import { buildCatalogue, type Catalogue } from '../../domain/catalogue/index.ts';
 import { readSettings } from '../../service/config.ts';
 
 let cached: Promise<Catalogue> | undefined;

@@ -2,8 +2,8 @@
 import type { APIRoute } from 'astro';
 import { markdownResponse } from '../../service/markdown/response.ts';
 import { featuredTrips, homeCopy, tripsOfType } from '../components/trip-index.ts';
-import { formatDays, formatInr } from '../lib/format.ts';
-import { tripDays } from '../components/trip-finder.ts';
+import { formatDays, formatInr } from '../../domain/format.ts';
+import { tripDays } from '../../domain/catalogue/trip-facts.ts';
 import { getCatalogue } from '../lib/catalogue.ts';
 
 export const GET: APIRoute = async () => {

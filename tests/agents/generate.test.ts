@@ -19,7 +19,7 @@ import { robotsAllows } from './robots-rules.ts';
 import { buildDiscoveryServerCard, buildServerCard } from '../../service/agents/server-card.ts';
 import { skillSummaries } from '../../service/agents/skill-list.ts';
 import { buildSkillsIndex, skillMarkdown, skills } from '../../service/agents/skills.ts';
-import { toPeakResource } from '../../service/catalogue/peaks.ts';
+import { toPeakResource } from '../../domain/catalogue/peaks.ts';
 import { operations } from '../../service/v1/operations.ts';
 import { agentFileHeaders, aiCatalogLink, extensionlessMediaTypes, mediaTypeOverrides, siteFileByPath, siteFiles } from '../../service/site-files.ts';
 import { buildStaticRoutes } from '../../service/host/static-routes.ts';

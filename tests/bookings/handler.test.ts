@@ -10,7 +10,9 @@ import { handleBookingEnquiry, type BookingDeps } from '../../service/bookings/i
 import { mailerFromSettings } from '../../service/bookings/mailer.ts';
 import { EnquiryStore } from '../../service/bookings/store.ts';
 import { readSettings } from '../../service/config.ts';
-import { openEmbedded, openServer, type Sql } from '../../service/departures/sql.ts';
+import { openEmbedded } from '../../service/departures/embedded.ts';
+import { openServer } from '../../service/departures/postgres.ts';
+import type { Sql } from '../../service/departures/sql.ts';
 import { bookingRateLimit } from '../../service/rules/policy.ts';
 import { createRateLimiter, MemoryCounterStore } from '../../service/rules/rate-limiter.ts';
 import { loadCatalogue } from '../helpers/content.ts';

@@ -3,7 +3,7 @@
  * (service/functions/page-shell.ts), which only exists after a site build; the browser tests
  * see that one.
  */
-import { escapeHtml } from '../../service/http/html.ts';
+import { escapeHtml } from '../../domain/html.ts';
 import type { PageWriter } from '../../service/bookings/responses.ts';
 
 export const barePage: PageWriter = (page) =>

@@ -26,7 +26,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 /** A separate Node process that opens the database and runs SQL sent to it on stdin. */
 function otherProcess(dataDir: string): { child: ChildProcess; run(sqlText: string): Promise<string>; exit(): Promise<void> } {
   const script = `
-    import { openEmbedded } from ${JSON.stringify(path.join(root, 'service/departures/sql.ts'))};
+    import { openEmbedded } from ${JSON.stringify(path.join(root, 'service/departures/embedded.ts'))};
     import { createInterface } from 'node:readline';
     const sql = await openEmbedded(${JSON.stringify(dataDir)});
     process.stdout.write('ready\\n');

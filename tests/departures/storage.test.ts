@@ -9,8 +9,11 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vites
 import { departuresToCsv, readDepartureCsv } from '../../service/departures/csv.ts';
 import { departureInput, type DepartureInput } from '../../service/departures/input.ts';
 import { migrate, migrations } from '../../service/departures/migrations.ts';
-import { openEmbedded, openServer, type Sql } from '../../service/departures/sql.ts';
-import { DepartureStore, type AdminDeparture } from '../../service/departures/store.ts';
+import { openEmbedded } from '../../service/departures/embedded.ts';
+import { openServer } from '../../service/departures/postgres.ts';
+import type { Sql } from '../../service/departures/sql.ts';
+import type { AdminDeparture } from '../../service/departures/source.ts';
+import { DepartureStore } from '../../service/departures/store.ts';
 import { knownTrips } from '../../service/departures/trips.ts';
 import { DepartureRuleError } from '../../service/departures/validation.ts';
 import { loadCatalogue } from '../helpers/content.ts';

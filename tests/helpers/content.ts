@@ -5,10 +5,10 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { load } from 'js-yaml';
-import { buildCatalogue, type Catalogue, type CatalogueSource } from '../../service/catalogue/index.ts';
-import { peakContent, royaltySchedule } from '../../src/schemas/peak.ts';
-import { siteSettings } from '../../src/schemas/site.ts';
-import { tripContent } from '../../src/schemas/trip.ts';
+import { buildCatalogue, type Catalogue, type CatalogueSource } from '../../domain/catalogue/index.ts';
+import { peakContent, royaltySchedule } from '../../domain/schemas/peak.ts';
+import { siteSettings } from '../../domain/schemas/site.ts';
+import { tripContent } from '../../domain/schemas/trip.ts';
 
 export const fixtureContent = path.resolve(import.meta.dirname, '..', 'fixtures', 'content');
 export const realContent = path.resolve(import.meta.dirname, '..', '..', 'content');

@@ -10,7 +10,7 @@ import { createServer } from 'node:net';
 import { stripVTControlCharacters } from 'node:util';
 
 export const projectRoot = path.resolve(import.meta.dirname, '..', '..');
-const copied = ['src', 'service', 'api', 'public', 'scripts', 'astro.config.mjs', 'tsconfig.json', 'package.json', 'package-lock.json', 'vercel.json', 'middleware.ts', 'server.ts'];
+const copied = ['domain', 'src', 'service', 'api', 'public', 'scripts', 'astro.config.mjs', 'tsconfig.json', 'package.json', 'package-lock.json', 'vercel.json', 'middleware.ts', 'server.ts'];
 
 export interface ProjectCopy {
   dir: string;

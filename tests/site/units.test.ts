@@ -2,8 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { defaultPeakSort, otherSortOrders, peakFilterStyles, peakRowFilters, sortLink, sortPagePath, sortPeaks } from '../../src/components/peak-table.ts';
 import { cardFilters, filterToken, filterValues, finderStyles, regionsOf } from '../../src/components/trip-finder.ts';
-import { jsonLdText } from '../../src/components/structured-data.ts';
-import { formatAltitudeChange, formatDate, formatInr, formatMetres } from '../../src/lib/format.ts';
+import { jsonLdText } from '../../domain/structured-data.ts';
+import { formatAltitudeChange, formatDate, formatInr, formatMetres } from '../../domain/format.ts';
 import { loadCatalogue, realContent } from '../helpers/content.ts';
 
 describe('format', () => {

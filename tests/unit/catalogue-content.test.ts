@@ -4,9 +4,9 @@
  * unknown, an independent reference, the right IMF fee, distances that add up).
  */
 import { describe, expect, it } from 'vitest';
-import { isFirstSixThousanderCandidate } from '../../service/catalogue/peaks.ts';
-import { isOwnPage, operatorDomains } from '../../service/catalogue/references.ts';
-import { difficulties } from '../../src/schemas/vocabulary.ts';
+import { isFirstSixThousanderCandidate } from '../../domain/catalogue/peaks.ts';
+import { isOwnPage, operatorDomains } from '../../domain/catalogue/references.ts';
+import { difficulties } from '../../domain/schemas/vocabulary.ts';
 import { loadCatalogue, readContent, realContent } from '../helpers/content.ts';
 
 const source = readContent(realContent);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { buildCatalogue, CatalogueError } from '../../service/catalogue/index.ts';
-import { imfBandFor, isFirstSixThousanderCandidate } from '../../service/catalogue/peaks.ts';
+import { buildCatalogue, CatalogueError } from '../../domain/catalogue/index.ts';
+import { imfBandFor, isFirstSixThousanderCandidate } from '../../domain/catalogue/peaks.ts';
 import { fixtureContent, loadCatalogue, readContent } from '../helpers/content.ts';
 
 describe('catalogue', () => {

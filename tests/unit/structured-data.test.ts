@@ -6,9 +6,9 @@
  * event guidelines exclude trip packages); FAQPage and BreadcrumbList have their required members.
  */
 import { describe, expect, it } from 'vitest';
-import { departuresJsonLd, tripJsonLd } from '../../src/components/structured-data.ts';
-import { socialImagePath } from '../../src/components/trip-images.ts';
-import type { Departure } from '../../src/schemas/departure.ts';
+import { departuresJsonLd, tripJsonLd } from '../../domain/structured-data.ts';
+import { socialImagePath } from '../../domain/trip-images.ts';
+import type { Departure } from '../../domain/schemas/departure.ts';
 import { loadCatalogue } from '../helpers/content.ts';
 
 type Node = Record<string, unknown>;

@@ -7,9 +7,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { load } from 'js-yaml';
-import { photoFileProblems, readContent, readFolder } from '../../service/catalogue/content-files.ts';
-import { buildCatalogue } from '../../service/catalogue/index.ts';
-import { tripContent } from '../../src/schemas/trip.ts';
+import { photoFileProblems, readContent, readFolder } from '../../domain/catalogue/content-files.ts';
+import { buildCatalogue } from '../../domain/catalogue/index.ts';
+import { tripContent } from '../../domain/schemas/trip.ts';
 import { fixtureContent } from '../helpers/content.ts';
 
 const trek = load(readFileSync(path.join(fixtureContent, 'trips', 'sample-trek.md'), 'utf8').split(/^---$/m)[1] ?? '') as Record<string, unknown>;

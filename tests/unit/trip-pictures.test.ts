@@ -6,8 +6,9 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { rasterise, siteSocialCardSvg, tripSocialCardSvg } from '../../src/components/social-card.ts';
-import { illustrationAlt, illustrationColours, summitRange, tripFactsLine, tripLandscape } from '../../src/components/trip-illustration.ts';
-import { siteSocialImageAlt, socialImageAlt } from '../../src/components/trip-images.ts';
+import { illustrationAlt, illustrationColours, summitRange, tripLandscape } from '../../src/components/trip-illustration.ts';
+import { tripFactsLine } from '../../domain/catalogue/trip-facts.ts';
+import { siteSocialImageAlt, socialImageAlt } from '../../domain/trip-images.ts';
 import { loadCatalogue, realContent } from '../helpers/content.ts';
 
 const catalogue = loadCatalogue(realContent);

@@ -10,10 +10,10 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { CORE_SCHEMA, load } from 'js-yaml';
 import type { z } from 'astro/zod';
-import { peakContent, royaltySchedule } from '../../src/schemas/peak.ts';
-import { siteSettings } from '../../src/schemas/site.ts';
-import { photoFormats, tripContent } from '../../src/schemas/trip.ts';
-import { slugPattern } from '../../src/schemas/vocabulary.ts';
+import { peakContent, royaltySchedule } from '../schemas/peak.ts';
+import { siteSettings } from '../schemas/site.ts';
+import { photoFormats, tripContent } from '../schemas/trip.ts';
+import { slugPattern } from '../schemas/vocabulary.ts';
 import type { CatalogueSource, ContentEntry } from './index.ts';
 
 /** One file as read, before validation. */

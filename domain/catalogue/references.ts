@@ -2,7 +2,7 @@
  * Sources as references: who publishes one, and whether it is only the operator speaking about
  * itself. A fact the operator states on its own pages is not evidence for that fact.
  */
-import type { SiteSettings } from '../../src/schemas/site.ts';
+import type { SiteSettings } from '../schemas/site.ts';
 
 export interface Reference {
   title: string;

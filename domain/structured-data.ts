@@ -10,8 +10,8 @@
  *     beyond schema.org's;
  *   - FAQPage and BreadcrumbList as Google documents them.
  */
-import type { Catalogue, TripPage } from '../../service/catalogue/index.ts';
-import type { Departure } from '../schemas/departure.ts';
+import type { Catalogue, TripPage } from './catalogue/index.ts';
+import type { Departure } from './schemas/departure.ts';
 import { socialImagePath } from './trip-images.ts';
 
 type JsonLd = Record<string, unknown>;

@@ -4,11 +4,11 @@
  * for the pages built at deploy time and the live functions write it into the page shell
  * (service/functions/page-shell.ts), so a live page's head follows the same rules.
  */
-import type { Catalogue } from '../../service/catalogue/index.ts';
-import { html, trustedHtml, type SafeHtml } from '../../service/http/html.ts';
-import { jsonLdText } from '../components/structured-data.ts';
-import { metaDescription } from '../lib/format.ts';
-import { siteSocialImageAlt, siteSocialImagePath, socialCardSize } from '../components/trip-images.ts';
+import type { Catalogue } from './catalogue/index.ts';
+import { html, trustedHtml, type SafeHtml } from './html.ts';
+import { jsonLdText } from './structured-data.ts';
+import { metaDescription } from './format.ts';
+import { siteSocialImageAlt, siteSocialImagePath, socialCardSize } from './trip-images.ts';
 
 export interface PageHead {
   title: string;

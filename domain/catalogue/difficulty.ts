@@ -3,7 +3,7 @@
  * that follows from it. One place, so /treks, /expeditions, every trip page and the Markdown
  * twins say the same.
  */
-import type { Trip } from '../../src/schemas/trip.ts';
+import type { Trip } from '../schemas/trip.ts';
 
 export const difficultyMeaning: Record<Trip['difficulty'], string> = {
   Easy: 'Short days on good trails; suits fit beginners.',

@@ -1,0 +1,40 @@
+/** node-postgres against a real PostgreSQL server, behind the one Sql interface (sql.ts). */
+import type { Sql } from './sql.ts';
+
+export interface ServerOptions {
+  /** Bound on connecting and on each statement, so a dead server answers quickly. */
+  timeoutMs?: number;
+}
+
+export async function openServer(connectionString: string, options: ServerOptions = {}): Promise<Sql> {
+  const { default: pg } = await import('pg');
+  const timeoutMs = options.timeoutMs ?? 3000;
+  const pool = new pg.Pool({
+    connectionString,
+    max: 5,
+    connectionTimeoutMillis: timeoutMs,
+    statement_timeout: timeoutMs,
+    query_timeout: timeoutMs,
+    idleTimeoutMillis: 10_000,
+  });
+  // An idle client losing its server must not crash the process; the next query reconnects.
+  pool.on('error', (error) => console.error(`[postgres] idle connection lost: ${error.message}`));
+  return {
+    query: async (text, params) => ({ rows: (await pool.query(text, params)).rows }),
+    transaction: async (work) => {
+      const client = await pool.connect();
+      try {
+        await client.query('BEGIN');
+        const result = await work({ query: async (text, params) => ({ rows: (await client.query(text, params)).rows }) });
+        await client.query('COMMIT');
+        return result;
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => undefined);
+        throw error;
+      } finally {
+        client.release();
+      }
+    },
+    close: () => pool.end(),
+  };
+}
