@@ -70,7 +70,8 @@ export async function startServer({ settings, counterStore }: ServerOptions) {
   const baseHeaders = securityHeaders({ https: settings.siteUrl.startsWith('https:') });
   // Function answers a shared cache may keep, kept here as Vercel's CDN keeps them.
   const edge = new EdgeCache();
-  // Reads that reach a function (renders, mostly) are taken in turn by client.
+  // Reads are taken in turn by client; those that reach a function (renders, mostly), at most four at once.
+  const clientTurns = new FairQueue({ concurrency: Infinity });
   const turns = new FairQueue();
   const trust = settings.TRUST_PROXY ?? 'none';
 
@@ -215,7 +216,11 @@ export async function startServer({ settings, counterStore }: ServerOptions) {
   // Header timeouts are enforced on this interval; Node's default (30 s) would let a client
   // dribbling its headers hold a connection for up to 40 s instead of headersTimeout.
   const server = createServer({ connectionsCheckingInterval: 1_000 }, (req, res) => {
-    handle(req, res).catch((error: unknown) => {
+    // A client's reads are served one at a time, in turn with other clients (requests with a
+    // body are not held in line: see service/host/fair-queue.ts).
+    const read = req.method === 'GET' || req.method === 'HEAD';
+    const served = read ? clientTurns.run(clientQuotaKey(clientOfNode(req)), () => handle(req, res)) : handle(req, res);
+    served.catch((error: unknown) => {
       console.error(`[server] ${req.method} ${req.url}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
       if (!res.headersSent) {
         res.writeHead(500, { ...baseHeaders, 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' });

@@ -1,15 +1,17 @@
 /**
- * The Node host's function calls for reads (GET, HEAD), taken in turn by client. A render is
- * synchronous work on the one event loop, so 32 connections from one address asking for 32
- * fresh pages at once would otherwise run 32 renders back to back while every other client
- * waits. Here each client (its quota key: an IPv4 address, an IPv6 /64) has at most one call
- * running; when calls of several clients wait, the client served longest ago goes next; at most
- * `concurrency` run at once; and a waiting call starts only once the event loop has turned after
- * the last one ended (setImmediate), so what arrived meanwhile (files, kept answers, other
- * clients) is served between two renders of one client.
+ * Requests taken in turn by client, on the Node host. One Node process serves everyone from one
+ * event loop: 32 connections from one address would otherwise have 32 requests handled in each
+ * turn of the loop (and 32 renders back to back when they miss the kept copies) while every
+ * other client waits. Here each client (its quota key: an IPv4 address, an IPv6 /64) has at
+ * most `perClient` calls running; when calls of several clients wait, the client served longest
+ * ago goes next; at most `concurrency` run at once; and a waiting call starts only once the
+ * event loop has turned after the last one ended (setImmediate), so what arrived meanwhile from
+ * other clients is served between two requests of one client.
  *
- * Requests with a body (enquiries, MCP, agent registration) are not queued here: a client that
- * sends its body slowly would hold a place; those paths have quotas of their own.
+ * server.ts uses two: every read (GET, HEAD) of a client in turn, and the function calls among
+ * them at most four at once. Requests with a body (enquiries, MCP, agent registration) are not
+ * held in line: a client that sends its body slowly would hold its place; those paths have
+ * quotas of their own.
  */
 interface Lane {
   running: number;
