@@ -26,11 +26,12 @@ type Form = 'page' | 'fragment' | 'markdown' | 'text' | 'json';
 /** The form of a path's answers: what its 429 must be too. */
 export function answerForm(request: Request, url: URL): Form {
   const path = url.pathname;
-  if (path.endsWith('.md') || prefersMarkdown(request.headers.get('Accept'))) return 'markdown';
+  if (path.endsWith('.md')) return 'markdown';
   if (path.endsWith('.ics') || path.endsWith('.txt')) return 'text';
   if (path.endsWith('.json')) return 'json';
   if (path === '/departures/block') return 'fragment';
-  return 'page';
+  // A page asked for as Markdown is answered with its twin.
+  return prefersMarkdown(request.headers.get('Accept')) ? 'markdown' : 'page';
 }
 
 const { requests, windowSeconds } = renderRateLimit;

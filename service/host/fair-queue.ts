@@ -3,10 +3,11 @@
  * event loop: 32 connections from one address would otherwise have 32 requests handled in each
  * turn of the loop (and 32 renders back to back when they miss the kept copies) while every
  * other client waits. Here each client (its quota key: an IPv4 address, an IPv6 /64) has at
- * most `perClient` calls running; when calls of several clients wait, the client served longest
- * ago goes next; at most `concurrency` run at once; and a waiting call starts only once the
- * event loop has turned after the last one ended (setImmediate), so what arrived meanwhile from
- * other clients is served between two requests of one client.
+ * most `perClient` calls running; clients with calls waiting take turns in the order they became
+ * able to run one (round robin, constant work per call however many clients wait); at most
+ * `concurrency` run at once; and a waiting call starts only once the event loop has turned after
+ * the last one ended (setImmediate), so what arrived meanwhile from other clients is served
+ * between two requests of one client.
  *
  * server.ts uses two: every read (GET, HEAD) of a client in turn, and the function calls among
  * them at most four at once. Requests with a body (enquiries, MCP, agent registration) are not
@@ -16,8 +17,6 @@
 interface Lane {
   running: number;
   waiting: (() => void)[];
-  /** When its last call started (a count of starts): the client served longest ago goes next. */
-  lastTurn: number;
 }
 
 export class FairQueue {
@@ -25,8 +24,9 @@ export class FairQueue {
   readonly #perClient: number;
   /** Clients with calls running or waiting. */
   readonly #lanes = new Map<string, Lane>();
+  /** Clients with a call that could start, in the order they became able to: the first goes next. */
+  readonly #ready = new Set<Lane>();
   #running = 0;
-  #turns = 0;
   #pumpScheduled = false;
 
   constructor({ concurrency = 4, perClient = 1 }: { concurrency?: number; perClient?: number } = {}) {
@@ -41,11 +41,11 @@ export class FairQueue {
     return count;
   }
 
-  /** Runs `task` in `client`'s turn: at once when nothing of that client is running or waiting and there is room. */
+  /** Runs `task` in `client`'s turn: at once when nothing of that client waits and there is room. */
   run<T>(client: string, task: () => Promise<T>): Promise<T> {
     let lane = this.#lanes.get(client);
     if (!lane) {
-      lane = { running: 0, waiting: [], lastTurn: 0 };
+      lane = { running: 0, waiting: [] };
       this.#lanes.set(client, lane);
     }
     const own = lane;
@@ -53,7 +53,6 @@ export class FairQueue {
       const start = () => {
         this.#running += 1;
         own.running += 1;
-        own.lastTurn = ++this.#turns;
         let settled: Promise<T>;
         try {
           settled = task();
@@ -63,13 +62,15 @@ export class FairQueue {
         settled.then(resolve, reject).finally(() => {
           this.#running -= 1;
           own.running -= 1;
-          if (own.running === 0 && own.waiting.length === 0 && this.#lanes.get(client) === own) this.#lanes.delete(client);
-          this.#schedulePump();
+          if (own.waiting.length > 0) this.#ready.add(own);
+          else if (own.running === 0 && this.#lanes.get(client) === own) this.#lanes.delete(client);
+          if (this.#ready.size > 0) this.#schedulePump();
         });
       };
-      if (own.waiting.length === 0 && own.running < this.#perClient && this.#running < this.#concurrency) start();
-      // Otherwise a running call's end starts the next one.
-      else own.waiting.push(start);
+      if (own.waiting.length === 0 && own.running < this.#perClient && this.#running < this.#concurrency) return start();
+      own.waiting.push(start);
+      // Waiting for room rather than for its own call: in line at once. Otherwise its running call's end puts it in line.
+      if (own.running < this.#perClient) this.#ready.add(own);
     });
   }
 
@@ -82,16 +83,15 @@ export class FairQueue {
     });
   }
 
-  /** Starts waiting calls while there is room, each time of the client served longest ago. */
+  /** Starts waiting calls while there is room, the client longest in line first. */
   #pump(): void {
-    while (this.#running < this.#concurrency) {
-      let next: Lane | undefined;
-      for (const lane of this.#lanes.values()) {
-        if (lane.waiting.length === 0 || lane.running >= this.#perClient) continue;
-        if (!next || lane.lastTurn < next.lastTurn) next = lane;
-      }
-      if (!next) return;
-      next.waiting.shift()!();
+    while (this.#running < this.#concurrency && this.#ready.size > 0) {
+      const lane = this.#ready.values().next().value!;
+      this.#ready.delete(lane);
+      if (lane.running >= this.#perClient || lane.waiting.length === 0) continue;
+      lane.waiting.shift()!();
+      // To the back of the line when it may run more at once and still has calls waiting.
+      if (lane.waiting.length > 0 && lane.running < this.#perClient) this.#ready.add(lane);
     }
   }
 }
