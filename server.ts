@@ -207,7 +207,9 @@ export async function startServer({ settings, counterStore }: ServerOptions) {
         return;
       }
       const headers = { ...outcome.headers, ...destination.headers };
-      await files.serve(destination.pathname, req, res, destination.status, headers);
+      if (await files.serve(destination.pathname, req, res, destination.status, headers)) return;
+      // A built file that can no longer be read (the folder changed under the server) is answered, never left hanging.
+      await writeWebResponse(req, res, plainAnswer(503, 'This file cannot be read just now. Please try again in a minute.', { securityHeaders: baseHeaders }));
       return;
     }
     await writeWebResponse(req, res, plainAnswer(404, 'Not found. See /sitemap-index.xml, /developers and /llms.txt.', { securityHeaders: baseHeaders }));
