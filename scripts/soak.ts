@@ -29,7 +29,8 @@ import { buildProject, copyProject, startServer, type RunningServer } from '../t
 import fc from 'fast-check';
 import { attackArbitrary, sendAttack } from '../tests/departures/bridge-attacks.ts';
 import { hostFilePath } from '../service/departures/embedded.ts';
-import { measureFairness } from '../tests/helpers/fairness.ts';
+import { fairnessWarmUp, measureFairness } from '../tests/helpers/fairness.ts';
+import { serveNodeOptions } from './bench/site.ts';
 
 const { values } = parseArgs({
   options: { minutes: { type: 'string', default: process.env.SOAK_MINUTES ?? '3' }, 'outage-seconds': { type: 'string', default: '6' }, 'fairness-seconds': { type: 'string', default: '20' } },
@@ -181,13 +182,13 @@ async function main(): Promise<number> {
     if (imported.status !== 0) throw new Error(`departures import failed: ${imported.stderr}`);
     // The heap probe only adds a signal handler that reports memory after a full collection.
     const probeFile = path.join(import.meta.dirname, '..', 'tests', 'hardening', 'heap-probe.ts');
-    server = await startServer(copy.dir, { ...env, NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --expose-gc --import=${probeFile}`.trim() });
+    server = await startServer(copy.dir, { ...env, NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} ${serveNodeOptions(copy.dir)} --expose-gc --import=${probeFile}`.trim() });
     embedded = await startServer(copy.dir, { SITE_URL: siteUrl, OPERATIONAL_STORAGE: 'embedded', DATA_DIR: embeddedData });
     await get(embedded.url, '/v1/departures', new Agent()); // opens the embedded database and its bridge
     const pid = server.process.pid!;
     // One pass over every path first, so lazily loaded routes and file caches count as the start.
     const warmUp = new Agent({ keepAlive: true, localAddress: '127.0.9.1' });
-    for (const p of [...api, ...pages]) await get(server.url, p, warmUp);
+    for (const p of [...api, ...pages, ...fairnessWarmUp(trip.slug)]) await get(server.url, p, warmUp);
     warmUp.destroy();
     const rssStart = residentMiB(pid);
     const heapStart = await liveHeapMiB(server);

@@ -5,7 +5,7 @@
  * resident memory before and after each flood. Goals: the bystander's median under 20 ms and
  * p99 under 250 ms during a flood, and resident memory under 600 MiB after it.
  */
-import { bystanderRun, measureFairness, residentMiB, type FairnessResult } from '../../tests/helpers/fairness.ts';
+import { bystanderRun, fairnessWarmUp, measureFairness, residentMiB, type FairnessResult } from '../../tests/helpers/fairness.ts';
 import { fixed, type Section } from './report.ts';
 import { startBenchServer } from './site.ts';
 
@@ -19,7 +19,7 @@ export async function fairnessSection(siteDir: string, slug: string, peak: strin
   const findings: string[] = [];
   try {
     // Every function loaded and the embedded store open before the clock starts, as on a running site.
-    for (const p of [...bystanderPaths, '/departures', `/treks/${slug}.md`, '/enquiry-sent', '/departures.ics']) await (await fetch(`${server.url}${p}`)).arrayBuffer();
+    for (const p of [...bystanderPaths, ...fairnessWarmUp(slug)]) await (await fetch(`${server.url}${p}`)).arrayBuffer();
     const pid = server.process.pid!;
     const alone = await bystanderRun(server.port, bystanderPaths, Math.min(seconds, 10));
     rows.push(['Bystander alone', fixed(alone.requests), ms(alone.p50), ms(alone.p99), ms(alone.max), '—', `${fixed(residentMiB(pid))} MiB`, '—']);

@@ -120,8 +120,12 @@ interface KeptAnswer {
   body: Uint8Array;
 }
 
-/** Answers kept per read: a thousand, and at most 24 MiB of them (a full board is about 150 KB). */
-const kept = new BoundedMemo<KeptAnswer>(1000, { maxBytes: 24 * 2 ** 20, sizeOf: (answer) => answer.body.byteLength + 1024 });
+/**
+ * Answers kept per read: a thousand, and at most 8 MiB of them (a full board is about 150 KB;
+ * every answer of one read of the real catalogue takes about 2 MB). Answers of older reads are
+ * never asked for again and go first.
+ */
+const kept = new BoundedMemo<KeptAnswer>(1000, { maxBytes: 8 * 2 ** 20, sizeOf: (answer) => answer.body.byteLength + 1024 });
 
 /**
  * The answer `make` gives, kept under `key` for as long as the departures read it is made from

@@ -49,6 +49,7 @@ export class EdgeCache {
   readonly #clock: () => number;
   #entries = 0;
   #bytes = 0;
+  #sweptAt = 0;
 
   constructor({ maxEntries = 2000, maxBytes = 48 * 1024 * 1024, clock = Date.now }: { maxEntries?: number; maxBytes?: number; clock?: () => number } = {}) {
     this.#maxEntries = maxEntries;
@@ -107,10 +108,22 @@ export class EdgeCache {
     return kept;
   }
 
-  /** Adds `bytes` to what `kept` holds, then drops the oldest URLs until the cache fits its bounds. */
+  /**
+   * Adds `bytes` to what `kept` holds, drops expired answers (at most once a second: live answers
+   * expire within a second, so a flood of them does not sit in memory until pushed out), then the
+   * least recently used URLs while the cache is over its bounds.
+   */
   #count(kept: KeptResponse, bytes: number): void {
     kept.bytes = (kept.bytes ?? 0) + bytes;
     this.#bytes += bytes;
+    const now = this.#clock();
+    if (now - this.#sweptAt >= 1000) {
+      this.#sweptAt = now;
+      for (const [url, variants] of this.#urls) {
+        for (const [k, entry] of variants.entries) if (entry.expires <= now) this.#remove(variants, k, entry);
+        if (variants.entries.size === 0) this.#urls.delete(url);
+      }
+    }
     while ((this.#entries > this.#maxEntries || this.#bytes > this.#maxBytes) && this.#urls.size > 0) {
       const [oldestUrl, oldest] = this.#urls.entries().next().value!;
       for (const [k, dropped] of oldest.entries) this.#remove(oldest, k, dropped);

@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { renderRateLimit } from '../../service/rules/policy.ts';
-import { measureFairness } from '../helpers/fairness.ts';
+import { fairnessWarmUp, measureFairness } from '../helpers/fairness.ts';
 import { startServer, type RunningServer } from '../helpers/project.ts';
 import { rawExchange, serialize } from './raw-http.ts';
 
@@ -17,7 +17,7 @@ let server: RunningServer;
 beforeAll(async () => {
   server = await startServer(inject('fixtureSite'));
   // Opens the embedded store and loads each function before the clock starts.
-  for (const path of ['/v1/departures', '/departures', '/enquiry-sent', '/agent/claim', '/v1/trips?type=trek']) await (await fetch(`${server.url}${path}`)).arrayBuffer();
+  for (const path of fairnessWarmUp('sample-trek')) await (await fetch(`${server.url}${path}`)).arrayBuffer();
 });
 afterAll(async () => {
   await server?.stop();

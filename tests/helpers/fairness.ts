@@ -36,6 +36,14 @@ export function uniqueLiveUrl(n: number, slug: string): string {
   return urls[n % urls.length]!;
 }
 
+/**
+ * Paths that load every function and open every store the flood reaches (the enquiry store opens
+ * on the first well-formed reference), asked once before measuring, as on a running site.
+ */
+export function fairnessWarmUp(slug: string): string[] {
+  return ['/v1/departures', '/v1/trips?type=trek', '/departures', '/departures/block?trip=' + slug, `/treks/${slug}.md`, '/departures.ics', '/agent/claim', `/enquiry-sent?ref=${unknownReference(0)}`];
+}
+
 export interface FairnessOptions {
   port: number;
   /** The server's process id, for its resident memory (Linux /proc). */

@@ -46,4 +46,16 @@ describe('EdgeCache', () => {
     expect(cache.bytes).toBe(0);
     expect(cache.get('/enquiry-sent', noHeader)).toBeNull();
   });
+
+  it('lets go of expired answers within a second, not only when pushed out', () => {
+    let now = 0;
+    const cache = new EdgeCache({ clock: () => now });
+    const live = { ...headers, 'cache-control': 'public, s-maxage=1' };
+    for (let i = 0; i < 20; i += 1) cache.put(`/departures?trip=unknown-${i}`, noHeader, 200, live, page(i));
+    const catalogue = cache.put('/v1/trips?type=trek', noHeader, 200, { ...headers, 'cache-control': 'public, s-maxage=3600' }, page(99));
+    now = 2500;
+    const fresh = cache.put('/departures', noHeader, 200, live, page(100));
+    expect(cache.bytes).toBe(catalogue.body.length + fresh.body.length);
+    expect(cache.get('/v1/trips?type=trek', noHeader)).toBe(catalogue);
+  });
 });
