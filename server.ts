@@ -70,8 +70,10 @@ export async function startServer({ settings, counterStore }: ServerOptions) {
   const baseHeaders = securityHeaders({ https: settings.siteUrl.startsWith('https:') });
   // Function answers a shared cache may keep, kept here as Vercel's CDN keeps them.
   const edge = new EdgeCache();
-  // Reads are taken in turn by client; those that reach a function (renders, mostly), at most four at once.
-  const clientTurns = new FairQueue({ concurrency: Infinity });
+  // Reads are taken in turn by client, up to four of one client at once (so one slow read, say a
+  // storage timeout, does not hold a page's other files); those that reach a function (renders,
+  // mostly) one per client and four in all.
+  const clientTurns = new FairQueue({ concurrency: Infinity, perClient: 4 });
   const turns = new FairQueue();
   const trust = settings.TRUST_PROXY ?? 'none';
 
@@ -218,8 +220,8 @@ export async function startServer({ settings, counterStore }: ServerOptions) {
   // Header timeouts are enforced on this interval; Node's default (30 s) would let a client
   // dribbling its headers hold a connection for up to 40 s instead of headersTimeout.
   const server = createServer({ connectionsCheckingInterval: 1_000 }, (req, res) => {
-    // A client's reads are served one at a time, in turn with other clients (requests with a
-    // body are not held in line: see service/host/fair-queue.ts).
+    // A client's reads are served in turn with other clients' (requests with a body are not held
+    // in line: see service/host/fair-queue.ts).
     const read = req.method === 'GET' || req.method === 'HEAD';
     const served = read ? clientTurns.run(clientQuotaKey(clientOfNode(req)), () => handle(req, res)) : handle(req, res);
     served.catch((error: unknown) => {
