@@ -61,4 +61,23 @@ describe('FairQueue', () => {
     await Promise.all([first, second]);
     expect(seen).toEqual(['a1', 'other work', 'a2']);
   });
+
+  it('holds up to perClient calls of one client at once, the others taking their turns between', async () => {
+    const queue = new FairQueue({ concurrency: Infinity, perClient: 2 });
+    const order: string[] = [];
+    let running = 0;
+    let most = 0;
+    const task = (name: string) => async () => {
+      order.push(name);
+      running += 1;
+      most = Math.max(most, running);
+      await tick();
+      running -= 1;
+    };
+    await Promise.all([...['a1', 'a2', 'a3', 'a4', 'a5'].map((n) => queue.run('a', task(n))), queue.run('b', task('b1')), queue.run('b', task('b2')), queue.run('b', task('b3'))]);
+    expect(order.slice(0, 4)).toEqual(['a1', 'a2', 'b1', 'b2']);
+    expect(order.indexOf('b3')).toBeLessThan(order.indexOf('a5'));
+    expect(most).toBe(4);
+  });
 });
+
