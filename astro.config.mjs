@@ -16,9 +16,9 @@ export default defineConfig({
   // Astro's default cache (node_modules/.astro, which holds the content store) would be shared too.
   cacheDir: './.astro/cache',
   trailingSlash: 'ignore',
-  // Two pages at a time: a social card's PNG is encoded by sharp off the main thread, so while one
-  // card encodes the next page renders (src/components/social-card.ts).
-  build: { format: 'file', inlineStylesheets: 'never', concurrency: 2 },
+  // One page at a time, so the build log pairs each file with its own time. The social cards, the
+  // one slow kind of page, are drawn several at once before their pages (src/components/social-card.ts).
+  build: { format: 'file', inlineStylesheets: 'never', concurrency: 1 },
   compressHTML: true,
   integrations: [buildOutput({ target: process.env.DEPLOY_TARGET === 'vercel' ? 'vercel' : 'node' })],
   server: { port, host: process.env.HOST || '127.0.0.1' },

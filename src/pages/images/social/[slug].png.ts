@@ -1,9 +1,15 @@
 /** /images/social/<slug>.png: each trip page's social card (og:image), built at deploy time; see social-card.ts. */
 import type { APIRoute, GetStaticPaths } from 'astro';
-import { tripSocialCard } from '../../../components/social-card.ts';
+import { drawMissingCards, tripCardDrawing, tripSocialCard } from '../../../components/social-card.ts';
 import { getCatalogue } from '../../../lib/catalogue.ts';
 
-export const getStaticPaths: GetStaticPaths = async () => (await getCatalogue()).trips.map((page) => ({ params: { slug: page.trip.slug } }));
+export const getStaticPaths: GetStaticPaths = async () => {
+  const catalogue = await getCatalogue();
+  // The cards not in the build cache are drawn here, several at once; each page below then reads its own.
+  const drawn = await drawMissingCards(catalogue.trips.map((page) => tripCardDrawing(catalogue, page)));
+  console.log(`${new Date().toLocaleTimeString('en-GB')} [pictures] social cards: ${drawn} drawn, ${catalogue.trips.length - drawn} from the build cache`);
+  return catalogue.trips.map((page) => ({ params: { slug: page.trip.slug } }));
+};
 
 export const GET: APIRoute = async ({ params }) => {
   const catalogue = await getCatalogue();
