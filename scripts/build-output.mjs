@@ -6,12 +6,11 @@
  *     the live functions read them (service/functions/page-shell.ts);
  *   - writes `dist/live/static-routes.json`, the headers the built files need
  *     (service/host/static-routes.ts), which the Node host applies;
- *   - removes the generated pictures this build did not use from the picture cache
+ *   - removes the generated pictures no build has used for a month from the picture cache
  *     (src/lib/picture-cache.ts);
  *   - with DEPLOY_TARGET=vercel, writes the Vercel Build Output (`.vercel/output`): the static
- *     files with clean URLs and the same routes, and the folders Vercel keeps for the next
- *     build. `vercel build` then adds the functions in `api/`, the rewrites of vercel.json and
- *     the routing middleware (middleware.ts).
+ *     files with clean URLs and the same routes. `vercel build` then adds the functions in
+ *     `api/`, the rewrites of vercel.json and the routing middleware (middleware.ts).
  */
 import { cpSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -19,13 +18,6 @@ import { fileURLToPath } from 'node:url';
 import { liveShellDir, liveShells } from '../service/live-shells.ts';
 import { buildStaticRoutes } from '../service/host/static-routes.ts';
 import { prunePictureCache } from '../src/lib/picture-cache.ts';
-
-/**
- * What Vercel's build cache keeps between deploys (config.json `cache`, which replaces its
- * default of `node_modules`): Astro's cache folder, with the picture cache and the optimised
- * photographs. `node_modules` stays listed as in the default, though `npm ci` starts afresh.
- */
-export const vercelBuildCache = ['node_modules/**', '.astro/cache/**'];
 
 /** `a/b.html` → `a/b`, so `/a/b` serves it (cleanUrls of vercel.json). @param {string} siteDir */
 function cleanUrlOverrides(siteDir) {
@@ -41,13 +33,9 @@ function cleanUrlOverrides(siteDir) {
 
 /** @param {{ target: 'node' | 'vercel' }} options @returns {import('astro').AstroIntegration} */
 export function buildOutput({ target }) {
-  let buildStarted = Date.now();
   return {
     name: 'build-output',
     hooks: {
-      'astro:build:start': () => {
-        buildStarted = Date.now();
-      },
       'astro:build:done': async ({ dir, logger }) => {
         const root = process.cwd();
         const siteDir = fileURLToPath(dir);
@@ -61,7 +49,7 @@ export function buildOutput({ target }) {
 
         const routes = buildStaticRoutes(siteDir);
         writeFileSync(path.join(liveDir, 'static-routes.json'), `${JSON.stringify(routes, null, 1)}\n`);
-        prunePictureCache(buildStarted);
+        prunePictureCache();
 
         if (target !== 'vercel') return;
         const output = path.join(root, '.vercel', 'output');
@@ -80,7 +68,6 @@ export function buildOutput({ target }) {
             ...routes.notFound.filter((r) => r.src?.includes('\\.md')),
           ],
           overrides: cleanUrlOverrides(siteDir),
-          cache: vercelBuildCache,
         };
         writeFileSync(path.join(output, 'config.json'), `${JSON.stringify(config, null, 1)}\n`);
         if (!existsSync(path.join(output, 'static', '404.html'))) throw new Error('the site has no 404 page');

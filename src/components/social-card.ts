@@ -64,9 +64,10 @@ function cardFonts() {
 let version: string | undefined;
 /** The version of everything that turns a CardDrawing into a PNG. Builds run at the project's root. */
 export function drawingCode(): string {
+  if (version) return version;
   const source = (file: string) => readFileSync(path.join(process.cwd(), 'src', 'components', file), 'utf8');
   const satoriVersion = (JSON.parse(readFileSync(path.join(process.cwd(), 'node_modules', 'satori', 'package.json'), 'utf8')) as { version: string }).version;
-  version ??= drawingVersion([
+  version = drawingVersion([
     source('social-card.ts'),
     source('trip-illustration.ts'),
     `satori ${satoriVersion}`,
@@ -161,5 +162,4 @@ export async function drawMissingCards(drawings: readonly CardDrawing[]): Promis
   return missing.length;
 }
 
-export const tripSocialCard = (catalogue: Catalogue, page: TripPage) => cardPicture(tripCardDrawing(catalogue, page));
 export const siteSocialCard = (catalogue: Catalogue) => cardPicture(siteCardDrawing(catalogue));

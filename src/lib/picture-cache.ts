@@ -5,17 +5,22 @@
  * change to the drawing code draws them all again. A hit returns the bytes a fresh drawing
  * would, so a rebuild's output is the same, byte for byte, as a cold build's.
  *
- * The folder sits in Astro's cache folder, which the Vercel Build Output keeps between deploys
- * (scripts/build-output.mjs, docs/deployment.md). The build's last step removes the pictures
- * this build did not use (prunePictureCache), so the folder holds one build's worth.
+ * The folder is `node_modules/.cache/pictures`: Vercel keeps `node_modules` between deploys
+ * (docs/deployment.md), and a folder keyed by content can be shared by every copy of the
+ * project that shares its dependencies. The build's last step removes the pictures no build has
+ * used for a month (prunePictureCache), so edited-away cards do not pile up.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync, utimesSync } from 'node:fs';
 import { readFile, rename, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { contentKey } from './content-key.ts';
 
-/** Under Astro's cacheDir (astro.config.mjs), relative to the project the build runs in. */
-export const pictureCacheFolder = path.join('.astro', 'cache', 'pictures');
+/** Relative to the project the build runs in. */
+export const pictureCacheFolder = path.join('node_modules', '.cache', 'pictures');
+
+/** How long a picture no build has used is kept. */
+export const keepUnusedPicturesMs = 30 * 24 * 60 * 60 * 1000;
 
 /** A version of the drawing code: a hash of its parts (source text, library versions, font bytes). */
 export function drawingVersion(parts: readonly (string | Uint8Array)[]): string {
@@ -24,32 +29,31 @@ export function drawingVersion(parts: readonly (string | Uint8Array)[]): string 
   return hash.digest('hex');
 }
 
-/** Stable JSON: object keys sorted, so the same drawing always gives the same key. */
-function canonical(value: unknown): string {
-  return JSON.stringify(value, (_, v: unknown) =>
-    v && typeof v === 'object' && !Array.isArray(v) && !(v instanceof Uint8Array) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : v,
-  );
-}
-
-export function pictureKey(drawing: unknown, version: string): string {
-  return createHash('sha256').update(version).update('\0').update(canonical(drawing)).digest('hex');
-}
+/** The same drawing always gives the same key, whatever the order of its fields. */
+export const pictureKey = (drawing: unknown, version: string): string => contentKey(drawing, version);
 
 export interface PictureCache {
   /** The picture of `drawing`, from the cache or drawn by `draw` and stored. */
   picture(drawing: unknown, version: string, extension: string, draw: () => Promise<Buffer>): Promise<Buffer>;
+  /** True when the picture is kept; marks it used, as a rebuild may take its page from Astro's cache instead. */
   has(drawing: unknown, version: string, extension: string): boolean;
 }
 
 export function pictureCache(folder = path.resolve(pictureCacheFolder)): PictureCache {
   const fileOf = (drawing: unknown, version: string, extension: string) => path.join(folder, `${pictureKey(drawing, version)}.${extension}`);
   return {
-    has: (drawing, version, extension) => existsSync(fileOf(drawing, version, extension)),
+    has(drawing, version, extension) {
+      const file = fileOf(drawing, version, extension);
+      if (!existsSync(file)) return false;
+      const now = new Date();
+      utimesSync(file, now, now);
+      return true;
+    },
     async picture(drawing, version, extension, draw) {
       const file = fileOf(drawing, version, extension);
       try {
         const bytes = await readFile(file);
-        // Marks the picture as used by this build, so pruning keeps it.
+        // Marks the picture as used, so pruning keeps it.
         const now = new Date();
         await utimes(file, now, now);
         return bytes;
@@ -67,8 +71,8 @@ export function pictureCache(folder = path.resolve(pictureCacheFolder)): Picture
   };
 }
 
-/** Removes the pictures no build has used since `since` (the start of the current build). */
-export function prunePictureCache(since: number, folder = path.resolve(pictureCacheFolder)): number {
+/** Removes the pictures no build has used since `since`; returns how many. */
+export function prunePictureCache(since = Date.now() - keepUnusedPicturesMs, folder = path.resolve(pictureCacheFolder)): number {
   if (!existsSync(folder)) return 0;
   let removed = 0;
   for (const name of readdirSync(folder)) {

@@ -39,12 +39,12 @@ describe('picture cache', () => {
     expect(drawn).toBe(3);
   });
 
-  it('prunes the pictures the current build did not use', async () => {
+  it('prunes the pictures no build has used since a given time', async () => {
     const dir = path.join(folder, 'prune');
     const cache = pictureCache(dir);
     await cache.picture({ trip: 'kept' }, 'v', 'png', async () => Buffer.from('a'));
     await cache.picture({ trip: 'dropped' }, 'v', 'png', async () => Buffer.from('b'));
-    // Both written by an earlier build; this build starts, and uses only one of them.
+    // Both written long ago; a build then uses only one of them.
     const earlier = new Date(Date.now() - 60_000);
     for (const name of readdirSync(dir)) utimesSync(path.join(dir, name), earlier, earlier);
     const started = Date.now() - 1000;
