@@ -14,7 +14,7 @@ import { cpSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFi
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { liveShellDir, liveShells } from '../service/live-shells.ts';
-import { buildStaticRoutes } from '../service/host/static-routes.ts';
+import { buildStaticRoutes, notFoundCacheControl } from '../service/host/static-routes.ts';
 import { securityHeaders } from '../service/rules/security-headers.ts';
 import { config as middlewareConfig } from '../middleware.ts';
 
@@ -95,7 +95,7 @@ export function buildOutput({ target }) {
         cpSync(siteDir, path.join(output, 'static'), { recursive: true });
         const markdownNotFound = routes.hit.find((r) => r.src === '^/404\\.md$');
         if (!markdownNotFound) throw new Error('the site has no 404.md');
-        const notFoundHeaders = markdownNotFound.headers ?? {};
+        const notFoundHeaders = { ...markdownNotFound.headers, 'Cache-Control': notFoundCacheControl };
         mkdirSync(path.join(output, 'static', path.dirname(notFoundNote)), { recursive: true });
         cpSync(path.join(siteDir, '404.md'), path.join(output, 'static', notFoundNote));
         const config = {
@@ -106,7 +106,7 @@ export function buildOutput({ target }) {
             { handle: 'hit' },
             assetSecurityRoute(),
             ...hitRoutes(routes.hit),
-            ...hitRoutes([{ src: `^${notFoundNote.replace(/[.]/g, '\\.')}$`, headers: { ...notFoundHeaders }, continue: true }]),
+            ...hitRoutes([{ src: `^${notFoundNote.replace(/[.]/g, '\\.')}$`, headers: notFoundHeaders, continue: true }]),
             { handle: 'error' },
             // Vercel's own error route (every miss outside /api → the HTML page) comes first among
             // the routes that end matching; a `continue` route comes before it, and sends Markdown

@@ -60,11 +60,14 @@ export const immutableCacheControl = 'public, max-age=31536000, immutable';
 /** Pages and other built files: a browser may reuse them for five minutes. */
 export const fileCacheControl = 'public, max-age=300';
 
+/** A not-found answer is never kept: the path may exist after the next deploy. */
+export const notFoundCacheControl = 'no-store';
+
 /** How long a built file may be kept, by whom: one policy per kind of file. */
 export function fileCachePolicy(published: string): string {
   if (published.startsWith('/_astro/')) return immutableCacheControl;
-  // The not-found answers are never kept: the path may exist after the next deploy.
-  if (/^\/404\.(html|md)$/.test(published)) return 'no-store';
+  // The HTML not-found page is only ever an answer (404.md is also a published file, read as such).
+  if (published === '/404.html') return notFoundCacheControl;
   if (published.startsWith('/v1/')) return cachePolicy.catalogue;
   const declared = siteFileByPath(published);
   if (declared && !declared.live) return agentFileCacheControl;
