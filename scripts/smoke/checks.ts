@@ -12,6 +12,7 @@
 import { siteFiles } from '../../service/site-files.ts';
 import { apiRateLimit } from '../../service/rules/policy.ts';
 import { fileCachePolicy } from '../../service/host/static-routes.ts';
+import { cachePolicy } from '../../service/http/respond.ts';
 
 export interface Expectation {
   status: number;
@@ -73,6 +74,9 @@ export async function requestTable(origin: string): Promise<Check[]> {
   checks.push({ name: 'HEAD page', method: 'HEAD', path: tripPage, expect: page });
   for (const path of ['/index.md', '/treks.md', '/expeditions.md', '/peak-data.md', '/developers.md']) get(`twin ${path}`, path, { status: 200, ...twin, cache: 'public, max-age=300' });
   get('trip twin', `${tripPage}.md`, { status: 200, ...twin });
+  get('departures board', '/departures', { status: 200, type: 'text/html; charset=utf-8', vary: ['Accept'] });
+  get('departures block of a trip', `/departures/block?trip=${trip.slug}`, { status: 200, type: 'text/html; charset=utf-8' });
+  get('departures calendar', '/departures.ics', { status: 200, type: 'text/calendar; charset=utf-8' });
   get('Markdown asked of /', '/', { status: 200, ...twin, vary: ['Accept'] }, { Accept: 'text/markdown' });
   get('Markdown asked of a trip page', tripPage, { status: 200, ...twin, vary: ['Accept'] }, { Accept: 'text/markdown' });
 
@@ -89,6 +93,7 @@ export async function requestTable(origin: string): Promise<Check[]> {
   get('/v1 peaks', '/v1/peaks', { status: 200, ...api, cache: catalogue, vary: ['Accept'], etag: true });
   get('/v1 one peak', `/v1/peaks/${peaks[0]!.id}`, { status: 200, ...api, cache: catalogue, vary: ['Accept'], etag: true });
   get('/v1 filtered trips', '/v1/trips?type=trek', { status: 200, ...api, cache: catalogue, etag: true });
+  get('/v1 departures', `/v1/departures?trip=${trip.slug}`, { status: 200, ...api, cache: cachePolicy.departures, etag: true });
   checks.push({ name: 'HEAD /v1 trips', method: 'HEAD', path: '/v1/trips', expect: { status: 200, ...api, cache: catalogue, etag: true } });
   checks.push({ name: '/v1 preflight', method: 'OPTIONS', path: '/v1/trips', headers: { Origin: 'https://app.example', 'Access-Control-Request-Method': 'GET' }, expect: { status: 204, rateLimit: true, cors: true } });
   get('/v1 unknown trip', '/v1/trips/no-such-trip', { status: 404, ...api, cache: noStore, errorCode: 'trip_not_found' });
