@@ -18,9 +18,8 @@
  *   - a GET or HEAD whose If-None-Match names the answer's ETag gets 304, as from the CDN.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage } from 'node:http';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import mime from 'mime-types';
@@ -88,7 +87,9 @@ function launcher(dir: string, name: string, handlerFile: string, middleware: bo
 export function buildOutputMap(outputDir: string, config: { routes: Route[]; overrides?: Record<string, { path?: string; contentType?: string }> }) {
   const output: Record<string, OutputItem> = {};
   for (const file of filesUnder(path.join(outputDir, 'static'))) output[`/${file}`] = { type: 'static' };
-  const launchers = mkdtempSync(path.join(tmpdir(), 'vercel-replay-'));
+  // Beside the output, so they go when the project copy goes.
+  const launchers = path.join(outputDir, '..', 'replay-launchers');
+  mkdirSync(launchers, { recursive: true });
   const middlewarePaths = new Set(config.routes.map((r) => r.middlewarePath).filter((p): p is string => typeof p === 'string'));
   const functionsDir = path.join(outputDir, 'functions');
   for (const entry of readdirSync(functionsDir, { recursive: true, withFileTypes: true })) {
