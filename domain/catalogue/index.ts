@@ -8,6 +8,7 @@ import type { SiteSettings } from '../schemas/site.ts';
 import type { Trip, TripContent } from '../schemas/trip.ts';
 import { toPeakRecord } from './peaks.ts';
 import { onlyOwnPages, operatorDomains } from './references.ts';
+import { summaryGeographyProblems } from './summary-geography.ts';
 import { minimumSummitSeparationKm, summitsTooClose } from './summits.ts';
 
 export interface ContentEntry<T> {
@@ -72,7 +73,7 @@ function independenceProblems(source: CatalogueSource, origin: string): string[]
 
 /** Two records on one spot: one of them has borrowed the other's (or the massif's) coordinates. */
 function summitProblems(source: CatalogueSource): string[] {
-  const located = source.peaks.flatMap((p) => (p.data.coordinates ? [{ id: p.id, coordinates: p.data.coordinates }] : []));
+  const located = source.peaks.flatMap((p) => (p.data.coordinates !== 'unknown' ? [{ id: p.id, coordinates: p.data.coordinates }] : []));
   return summitsTooClose(located).map(({ a, b, km }) => {
     const entry = source.peaks.find((p) => p.id === b.id)!;
     const distance = km === 0 ? `the same coordinates (${a.coordinates.latitude}, ${a.coordinates.longitude})` : `coordinates only ${Math.round(km * 1000)} m from those`;
@@ -179,7 +180,7 @@ function assembleCatalogue(source: CatalogueSource, siteUrl: string, present?: F
     }
   }
 
-  problems.push(...independenceProblems(source, origin), ...summitProblems(source));
+  problems.push(...independenceProblems(source, origin), ...summitProblems(source), ...summaryGeographyProblems(source.peaks));
 
   const canonical = source.site.siteUrl.replace(/\/+$/, '');
   const datasetUrl = `${canonical}/peak-data/`;
