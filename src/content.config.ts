@@ -5,8 +5,9 @@
  * records. Any problem stops `npm run build` with the whole list, each with file, field and reason.
  *
  * Each collection then stores its records. A record whose file and validated data are those of
- * the last build keeps its stored entry (Astro keeps the store in its cache folder), so a
- * rebuild after one edit parses one record again.
+ * the last build keeps its stored entry (Astro keeps the store in its cache folder), and YAML
+ * read before is not parsed again (src/lib/parsed-yaml.ts), so a rebuild after one edit parses
+ * one file again; every rule still runs on every record.
  */
 import { defineCollection } from 'astro:content';
 import type { Loader } from 'astro/loaders';
@@ -18,6 +19,7 @@ import { tripContentSchema } from '../domain/schemas/trip.ts';
 import { peakContent, royaltySchedule } from '../domain/schemas/peak.ts';
 import { siteSettings } from '../domain/schemas/site.ts';
 import { readSettings } from '../service/config.ts';
+import { keptParsedYaml } from './lib/parsed-yaml.ts';
 
 /** Where the editors' files are; tests and benchmarks point this at generated catalogues. */
 const contentDir = process.env.CONTENT_DIR ?? './content';
@@ -40,7 +42,11 @@ let last: { fingerprint: string; check: ContentCheck } | undefined;
 /** The checked content, once for all four collections; every problem at once, or none. */
 function checkedContent(): ContentCheck {
   const fingerprint = contentFingerprint();
-  if (last?.fingerprint !== fingerprint) last = { fingerprint, check: checkContent(contentDir, { siteUrl: readSettings().siteUrl, photoFiles: true }) };
+  if (last?.fingerprint !== fingerprint) {
+    const parsed = keptParsedYaml();
+    last = { fingerprint, check: checkContent(contentDir, { siteUrl: readSettings().siteUrl, photoFiles: true, parsed }) };
+    parsed.save();
+  }
   if (last.check.problems.length > 0) {
     const error = new ContentError(contentProblemsMessage(last.check.problems));
     // The mistakes are in the content, not the code: Astro prints no stack trace for an error without one.

@@ -7,7 +7,7 @@
  * through this one function, so the two cannot disagree; both list every problem at once.
  */
 import { catalogueProblems, type CatalogueSource } from './index.ts';
-import { photoFileProblems, readContentFiles, validateContent, type ContentFiles } from './content-files.ts';
+import { photoFileProblems, readContentFiles, validateContent, type ContentFiles, type ParsedYaml } from './content-files.ts';
 
 export interface ContentCheck {
   files: ContentFiles;
@@ -22,12 +22,14 @@ export interface ContentCheckOptions {
   siteUrl: string;
   /** Whether photographs' files must exist: the site needs them, the live functions never open them. */
   photoFiles: boolean;
+  /** YAML parsed by an earlier run, by text (the build keeps it; the result is the same without it). */
+  parsed?: ParsedYaml;
 }
 
 const fileOf = (problem: string) => problem.slice(0, problem.indexOf(': '));
 
-export function checkContent(dir: string, { siteUrl, photoFiles }: ContentCheckOptions): ContentCheck {
-  const files = readContentFiles(dir);
+export function checkContent(dir: string, { siteUrl, photoFiles, parsed }: ContentCheckOptions): ContentCheck {
+  const files = readContentFiles(dir, parsed);
   const records = validateContent(files);
   const problems = [...files.problems, ...records.problems];
   if (photoFiles) problems.push(...files.trips.flatMap(photoFileProblems));

@@ -42,9 +42,23 @@ export function contentProblemsMessage(problems: readonly string[]): string {
   return `The content has ${problems.length} problem${problems.length === 1 ? '' : 's'}:\n- ${problems.map((p) => p.replaceAll('\n', '\n  ')).join('\n- ')}`;
 }
 
-export function parseYaml(text: string, filePath: string): unknown {
+/**
+ * Parsed YAML by its text, kept by the build between runs (src/lib/parsed-yaml.ts): parsing is
+ * the slow part of reading a large catalogue, and the same text always parses to the same value.
+ * Text that cannot be parsed is never kept, so its problem is reported every time.
+ */
+export interface ParsedYaml {
+  get(text: string): unknown;
+  set(text: string, value: unknown): void;
+}
+
+export function parseYaml(text: string, filePath: string, parsed?: ParsedYaml): unknown {
+  const kept = parsed?.get(text);
+  if (kept !== undefined) return kept;
   try {
-    return load(text, { schema: CORE_SCHEMA, filename: filePath });
+    const value = load(text, { schema: CORE_SCHEMA, filename: filePath });
+    parsed?.set(text, value);
+    return value;
   } catch (error) {
     throw new ContentError(`${filePath}: the YAML cannot be read: ${error instanceof Error ? error.message : String(error)}`);
   }
@@ -52,10 +66,10 @@ export function parseYaml(text: string, filePath: string): unknown {
 
 const frontmatter = /^---\r?\n([\s\S]*?)\r?\n---\r?\n?([\s\S]*)$/;
 
-export function parseFrontmatter(text: string, filePath: string): { data: unknown; body: string } {
+export function parseFrontmatter(text: string, filePath: string, parsed?: ParsedYaml): { data: unknown; body: string } {
   const match = frontmatter.exec(text);
   if (!match) throw new ContentError(`${filePath}: must start with a frontmatter block between two lines of "---"`);
-  return { data: parseYaml(match[1] ?? '', filePath), body: match[2] ?? '' };
+  return { data: parseYaml(match[1] ?? '', filePath, parsed), body: match[2] ?? '' };
 }
 
 /** The file name is the id; a name that would make a bad URL is refused, never rewritten. */
@@ -88,7 +102,7 @@ function collecting<T>(read: () => T, problems: string[] | undefined): T | undef
  * file that cannot be read (a bad name, broken YAML) is left out and named in `problems`;
  * without that list, the first such file throws.
  */
-export function readFolder(dir: string, ext: '.md' | '.yaml', problems?: string[]): RawEntry[] {
+export function readFolder(dir: string, ext: '.md' | '.yaml', problems?: string[], parsed?: ParsedYaml): RawEntry[] {
   if (!existsSync(dir)) {
     collecting(() => {
       throw new ContentError(`${displayPath(dir)}: the folder is missing`);
@@ -105,21 +119,21 @@ export function readFolder(dir: string, ext: '.md' | '.yaml', problems?: string[
       const entry = collecting((): RawEntry => {
         const id = idFromFileName(filePath);
         if (ext === '.md') {
-          const { data, body } = parseFrontmatter(text, filePath);
+          const { data, body } = parseFrontmatter(text, filePath, parsed);
           return { id, data, body, filePath, text };
         }
-        return { id, data: parseYaml(text, filePath), filePath, text };
+        return { id, data: parseYaml(text, filePath, parsed), filePath, text };
       }, problems);
       return entry ? [entry] : [];
     });
 }
 
 /** A settings file holds one object. */
-export function readSettingsFile(file: string): RawEntry {
+export function readSettingsFile(file: string, parsed?: ParsedYaml): RawEntry {
   const filePath = displayPath(file);
   if (!existsSync(file)) throw new ContentError(`${filePath}: the file is missing`);
   const text = readFileSync(file, 'utf8');
-  return { id: path.basename(file).replace(/\.[^.]+$/, ''), data: parseYaml(text, filePath), filePath, text };
+  return { id: path.basename(file).replace(/\.[^.]+$/, ''), data: parseYaml(text, filePath, parsed), filePath, text };
 }
 
 export const contentFolders = {
@@ -178,10 +192,10 @@ export interface ContentFiles {
   problems: string[];
 }
 
-export function readContentFiles(dir: string): ContentFiles {
+export function readContentFiles(dir: string, parsed?: ParsedYaml): ContentFiles {
   const problems: string[] = [];
-  const folder = (kind: keyof typeof contentFolders) => readFolder(path.join(dir, contentFolders[kind].folder), contentFolders[kind].ext, problems);
-  const settings = (file: string) => collecting(() => readSettingsFile(path.join(dir, file)), problems);
+  const folder = (kind: keyof typeof contentFolders) => readFolder(path.join(dir, contentFolders[kind].folder), contentFolders[kind].ext, problems, parsed);
+  const settings = (file: string) => collecting(() => readSettingsFile(path.join(dir, file), parsed), problems);
   const ids = (kind: keyof typeof contentFolders) => {
     const { folder, ext } = contentFolders[kind];
     const where = path.join(dir, folder);

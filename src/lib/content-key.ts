@@ -1,20 +1,18 @@
 /**
- * A key for what a build output is made of: a hash of its inputs as stable JSON (object keys
- * sorted) and of a version of the code that makes it. Used to find generated pictures in the
- * picture cache and to tell Astro which trip pages a rebuild can skip.
+ * A key for what a build output is made of: a hash of its inputs as JSON and of a version of
+ * the code that makes it. Used to find generated pictures in the picture cache and to tell
+ * Astro which trip pages a rebuild can skip. The same inputs built by the same code give the
+ * same JSON; inputs whose fields come in another order give another key, so the output is made
+ * again: slower, never wrong.
  */
 import { createHash } from 'node:crypto';
 import type { Catalogue, TripPage } from '../../domain/catalogue/index.ts';
 
-function canonical(value: unknown): string {
-  return JSON.stringify(value, (_, v: unknown) =>
-    v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : v,
-  );
+export function contentKey(inputs: unknown, version = ''): string {
+  return createHash('sha256').update(version).update('\0').update(JSON.stringify(inputs) ?? '').digest('hex');
 }
 
-export function contentKey(inputs: unknown, version = ''): string {
-  return createHash('sha256').update(version).update('\0').update(canonical(inputs)).digest('hex');
-}
+const pageKeys = new WeakMap<TripPage, string>();
 
 /**
  * Everything a trip's own files (its page, its /v1 answer) are made of besides code: the trip,
@@ -24,7 +22,12 @@ export function contentKey(inputs: unknown, version = ''): string {
  * (another trip, say) adds them here.
  */
 export function tripPageKey(catalogue: Catalogue, page: TripPage): string {
-  const peak = page.content.peak ? (catalogue.peaks.find((p) => p.id === page.content.peak) ?? null) : null;
-  const { siteUrl, site, royalty, attribution, datasetUrl } = catalogue;
-  return contentKey({ page, peak, siteUrl, site, royalty, attribution, datasetUrl });
+  let key = pageKeys.get(page);
+  if (key === undefined) {
+    const peak = page.content.peak ? (catalogue.peaks.find((p) => p.id === page.content.peak) ?? null) : null;
+    const { siteUrl, site, royalty, attribution, datasetUrl } = catalogue;
+    key = contentKey({ page, peak, siteUrl, site, royalty, attribution, datasetUrl });
+    pageKeys.set(page, key);
+  }
+  return key;
 }

@@ -29,7 +29,7 @@ export function drawingVersion(parts: readonly (string | Uint8Array)[]): string 
   return hash.digest('hex');
 }
 
-/** The same drawing always gives the same key, whatever the order of its fields. */
+/** A drawing's place in the cache: its content and the drawing code's version (content-key.ts). */
 export const pictureKey = (drawing: unknown, version: string): string => contentKey(drawing, version);
 
 export interface PictureCache {

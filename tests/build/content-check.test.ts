@@ -66,7 +66,7 @@ describe('npm run check', () => {
     edit('trips/sample-expedition.md', (text) =>
       replace('alpineGrade: PD', 'alpineGrade: AD')(text).replace('sources:\n', 'photos:\n  - { file: images/summit-day.jpg, alt: The summit ridge at dawn, credit: A. Photographer, licence: CC BY-SA 4.0 }\nsources:\n'),
     );
-    edit('peaks/sample-peak.yaml', replace('url: https://example.org/sample-peak', 'url: https://theverticaltribe.com/peak-data/'));
+    edit('peaks/sample-peak.yaml', (text) => text.replaceAll('https://example.org/sample-peak', 'https://theverticaltribe.com/peak-data/'));
 
     const result = check('./content');
     expect(result.status).toBe(1);
@@ -74,7 +74,7 @@ describe('npm run check', () => {
       'content/trips/Sample_Trek.md: the file name "Sample_Trek" is used as the id and must use only lowercase letters, digits and hyphens',
       'content/peaks/broken-peak.yaml: the YAML cannot be read',
       'content/trips/sample-trek.md: field "difficulty": must be one of "Easy", "Moderate", "Difficult", "Very Difficult" (it is "Hard")',
-      'content/trips/sample-trek.md: field "itinerary.0.acclimatisationNote": day 1 raises the sleeping altitude by 1100 m (from 3500 m to 4600 m)',
+      'content/trips/sample-trek.md: field "itinerary.0.acclimatisationNote": day 1 raises the sleeping altitude by 1100 m above 3000 m (from 3500 m to 4600 m)',
       'content/trips/sample-trek.md: field "itinerary.0.walkingHours": day 1\'s description gives a walking time',
       'content/peaks/other-peak.yaml: field "range": is required',
       'content/peaks/other-peak.yaml: field "lastVerified": "30/02/2026" is not a real date; write it as YYYY-MM-DD',
