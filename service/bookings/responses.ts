@@ -106,13 +106,14 @@ function savedNote(enquiry: StoredEnquiry): string {
 }
 
 const noStore = { 'Cache-Control': 'no-store' };
+const json = { ...noStore, 'Content-Type': 'application/json; charset=utf-8' };
 
 export function jsonAnswer(answer: BookingAnswer): Response {
   if (answer.kind === 'received') {
     const { enquiry } = answer;
-    return Response.json(receivedBody(enquiry), { status: 201, headers: noStore });
+    return Response.json(receivedBody(enquiry), { status: 201, headers: json });
   }
-  return Response.json(errorBody(answer), { status: bookingErrorStatus[answer.code], headers: { ...noStore, ...answer.headers } });
+  return Response.json(errorBody(answer), { status: bookingErrorStatus[answer.code], headers: { ...json, ...answer.headers } });
 }
 
 export function receivedBody(enquiry: StoredEnquiry): z.infer<typeof enquiryReceivedBody> {
