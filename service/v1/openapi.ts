@@ -4,7 +4,8 @@
  * rate-limit policy (headers) and the handlers themselves (examples). Served as /openapi.json.
  */
 import type { Catalogue } from '../../domain/catalogue/index.ts';
-import { errorBody, errorCodes, errorConditions, type ErrorCode } from '../http/errors.ts';
+import { errorBody } from '../http/error-body.ts';
+import { errorCodes, errorConditions, type ErrorCode } from '../http/errors.ts';
 import { jsonSchemaComponents } from '../http/json-schema.ts';
 import { cachePolicy, etagPattern } from '../http/respond.ts';
 import { apiRateLimit, rateLimitHeaderNames } from '../rules/policy.ts';
