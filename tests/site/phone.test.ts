@@ -124,6 +124,54 @@ describe('the site on a phone', () => {
     }
   }, 60_000);
 
+  it('the price bar never covers the focused field of the enquiry form, tabbing through it or after "Enquire for this date" (320 and 360 px, JavaScript on and off)', async () => {
+    const covered: string[] = [];
+    /**
+     * Where the focused element is, and where the bar begins, in the viewport. A field as tall as
+     * a message box is scrolled to its caret, so only its first 48 px (a field's height, a line of
+     * a message) must stand clear of the bar.
+     */
+    const focusAndBar = (page: Page) =>
+      page.evaluate(() => {
+        const focused = document.activeElement as HTMLElement | null;
+        const bar = document.querySelector('.enquire-bar')!.getBoundingClientRect();
+        const box = focused?.getBoundingClientRect();
+        return { name: focused?.getAttribute('name') ?? focused?.id ?? focused?.tagName ?? '', bottom: box ? box.top + Math.min(box.height, 48) : 0, barTop: bar.top };
+      });
+    for (const viewport of screens.slice(0, 2)) {
+      for (const javaScriptEnabled of [true, false]) {
+        // Reduced motion: the page scrolls at once, so where a field ends up can be measured.
+        await withPage({ viewport, javaScriptEnabled, reducedMotion: 'reduce' }, async (page) => {
+          const where = `${viewport.width}px, JavaScript ${javaScriptEnabled ? 'on' : 'off'}`;
+          await page.goto(`${server.url}${trips[0]}`);
+          if (javaScriptEnabled) await liveBlockSettled(page);
+          // Reading down the page, the form's first field just below the bar; then Tab through the form.
+          const form = page.locator('form[data-enquiry]');
+          await form.evaluate((el) => window.scrollTo(0, el.getBoundingClientRect().top + window.scrollY - window.innerHeight + 40));
+          await form.locator(':is(input, select, textarea, button):visible').first().evaluate((el) => (el as HTMLElement).focus());
+          await page.waitForTimeout(50);
+          const count = await form.locator(':is(input, select, textarea, button):visible').count();
+          for (let i = 0; i < count; i++) {
+            if (i > 0) await page.keyboard.press('Tab');
+            await page.waitForTimeout(50);
+            const at = await focusAndBar(page);
+            if (at.bottom > at.barTop + 0.5) covered.push(`${where}: tabbing, "${at.name}" ends at ${Math.round(at.bottom)} px, under the bar from ${Math.round(at.barTop)} px`);
+          }
+          if (!javaScriptEnabled) return;
+          // "Enquire for this date" jumps to the form with the date chosen and a field focused.
+          await page.goto(`${server.url}${trips[0]}`);
+          await liveBlockSettled(page);
+          const enquire = page.locator('[data-live-departures-for] a[data-enquire]').first();
+          await enquire.click();
+          await page.waitForTimeout(300);
+          const at = await focusAndBar(page);
+          if (at.bottom > at.barTop + 0.5) covered.push(`${where}: after the jump, "${at.name}" ends at ${Math.round(at.bottom)} px, under the bar from ${Math.round(at.barTop)} px`);
+        });
+      }
+    }
+    expect(covered).toEqual([]);
+  }, 120_000);
+
   it('the header is one compact row on a phone, with the menu behind one button', async () => {
     for (const viewport of screens.slice(0, 2)) {
       await withPage({ viewport }, async (page) => {
