@@ -172,6 +172,42 @@ describe('the site on a phone', () => {
     expect(covered).toEqual([]);
   }, 120_000);
 
+  it('the peak table on a phone keeps each name in view while it scrolls sideways, says that it scrolls, and has no blank rows', async () => {
+    for (const viewport of screens.slice(0, 2)) {
+      for (const colorScheme of ['light', 'dark'] as const) {
+        await withPage({ viewport, colorScheme }, async (page) => {
+          const where = `${viewport.width}px ${colorScheme}`;
+          await page.goto(`${server.url}/peak-data`);
+          const table = page.locator('#peak-table');
+          expect(await page.locator('#peak-table-cue').isVisible(), where).toBe(true);
+          expect(await table.getAttribute('aria-describedby'), where).toBe('peak-table-cue');
+          const nameLeft = () => page.locator('#peak-table tbody th').first().evaluate((el) => el.getBoundingClientRect().left);
+          const before = await nameLeft();
+          await table.evaluate((el) => el.scrollTo({ left: el.scrollWidth, behavior: 'instant' }));
+          expect(await table.evaluate((el) => el.scrollLeft), where).toBeGreaterThan(100);
+          expect(Math.abs((await nameLeft()) - before), `${where}: the name column stays put`).toBeLessThan(1);
+          // Every other cell, and every heading, on one line: no row taller than its name.
+          const wrapped = await table.evaluate((el) =>
+            [...el.querySelectorAll('td, thead th')]
+              .filter((cell) => {
+                const range = document.createRange();
+                range.selectNodeContents(cell);
+                return range.getBoundingClientRect().height > Number.parseFloat(getComputedStyle(cell).lineHeight) * 1.5;
+              })
+              .map((cell) => cell.textContent?.trim()),
+          );
+          expect(wrapped, where).toEqual([]);
+        });
+      }
+    }
+    // On a desktop every column is in view, so there is nothing to scroll and no cue.
+    await withPage({ viewport: screens[2] }, async (page) => {
+      await page.goto(`${server.url}/peak-data`);
+      expect(await page.locator('#peak-table-cue').isVisible()).toBe(false);
+      expect(await page.locator('#peak-table').evaluate((el) => el.scrollWidth - el.clientWidth)).toBeLessThanOrEqual(1);
+    });
+  }, 60_000);
+
   it('the header is one compact row on a phone, with the menu behind one button', async () => {
     for (const viewport of screens.slice(0, 2)) {
       await withPage({ viewport }, async (page) => {
