@@ -35,6 +35,16 @@ export interface StaticRoutes {
   notFound: Route[];
 }
 
+/**
+ * Files for browsers whose headers matter beyond their type: no cache on the way (a CDN, a proxy)
+ * may hold an old offline worker, so a deploy's new worker reaches readers on their next visit;
+ * the manifest keeps its media type on any host.
+ */
+export const browserFileHeaders: Record<string, Record<string, string>> = {
+  '/sw.js': { 'Cache-Control': 'no-cache' },
+  '/manifest.webmanifest': { 'Content-Type': 'application/manifest+json' },
+};
+
 function exactly(pathname: string): string {
   return `^${pathname.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`;
 }
@@ -55,7 +65,7 @@ export function buildStaticRoutes(siteDir: string): StaticRoutes {
   const early: Route[] = [];
   const hit: Route[] = [];
   for (const published of publishedPaths(siteDir)) {
-    const headers: Record<string, string> = {};
+    const headers: Record<string, string> = { ...browserFileHeaders[published] };
     const declared = siteFileByPath(published)?.mediaType;
     const byExtension = mediaTypes[path.extname(published)];
     if (declared && essence(declared) !== essence(byExtension ?? '')) headers['Content-Type'] = declared;
