@@ -49,10 +49,10 @@ export const illustrationSizes = {
 } as const satisfies Record<string, LandscapeSize>;
 
 /**
- * The steepest a flank of the ridge is drawn, as rise over run: 60°. A day that falls far below
+ * The steepest a flank of the ridge is drawn, as rise over run: 50°. A day that falls far below
  * its pass in half a day's width (a long descent, then a drive) would otherwise stand as a cliff.
  */
-export const steepestFlank = Math.tan((60 * Math.PI) / 180);
+export const steepestFlank = Math.tan((50 * Math.PI) / 180);
 
 /** The mark of a high point: a small triangle standing on the point. */
 export function markPath(x: number, y: number, size: number): string {
