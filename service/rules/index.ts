@@ -17,7 +17,7 @@ import { cachePolicy } from '../http/respond.ts';
 import { apiRateLimit } from './policy.ts';
 import { rateLimitHeaders, type RateLimiter } from './rate-limiter.ts';
 import { securityHeaders } from './security-headers.ts';
-import { agentFileHeaders, aiCatalogLink } from '../site-files.ts';
+import { agentFileHeaders, aiCatalogLink, enquiryOpenApiPath, mcpServerCardLink } from '../site-files.ts';
 
 export interface RulesContext {
   siteUrl: string;
@@ -70,6 +70,8 @@ export function pageLinks(pathname: string): string[] {
       '</openapi.json>; rel="service-desc"; type="application/json"',
       '</developers>; rel="service-doc"; type="text/html"',
       `<${aiCatalogLink.href}>; rel="${aiCatalogLink.rel}"; type="${aiCatalogLink.type}"`,
+      `<${mcpServerCardLink.href}>; rel="${mcpServerCardLink.rel}"; type="${mcpServerCardLink.type}"`,
+      `<${enquiryOpenApiPath}>; rel="service-desc"; type="application/json"`,
     );
   }
   return links;
@@ -98,6 +100,11 @@ function reportStoreHealthy(): void {
   storeOutage.since = 0;
   storeOutage.loggedAt = 0;
   storeOutage.failures = 0;
+}
+
+/** A CORS preflight: OPTIONS naming the method a cross-origin request will use. */
+function isPreflight(request: RulesRequest): boolean {
+  return request.method === 'OPTIONS' && request.headers.get('Access-Control-Request-Method') !== null;
 }
 
 /** A request the file published for its path answers exactly as the API would. */
@@ -135,6 +142,8 @@ export async function applyRules(request: RulesRequest, ctx: RulesContext): Prom
       }
     }
     const headers = headersOf(base, corsHeaders, limitHeaders);
+    // A browser's CORS preflight is answered here, so it never starts a function.
+    if (isPreflight(request)) return { kind: 'respond', response: new Response(null, { status: 204, headers: { ...headers, Allow: corsHeaders['Access-Control-Allow-Methods'], 'Cache-Control': 'no-store' } }) };
     const file = api.kind === 'api' && publishedAnswer(request, url) ? staticAnswerFile(api.segments) : null;
     if (file) {
       headers['Cache-Control'] = cachePolicy.catalogue;

@@ -84,18 +84,32 @@ async function startServerOnce(dir: string, env: Record<string, string>): Promis
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  return whenServing(child, port, dataDir);
+}
+
+/**
+ * A server started as `child` on `port`, once it answers; stopping it removes `dataDir`. Fails
+ * with the server's output when it exits first or does not answer within 30 s.
+ */
+export async function whenServing(child: ChildProcess, port: number, dataDir: string): Promise<RunningServer> {
   let output = '';
   child.stdout?.on('data', (d) => (output += String(d)));
   child.stderr?.on('data', (d) => (output += String(d)));
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 30_000;
+  // Opening the embedded database takes seconds, and longer on a busy machine.
+  const deadline = Date.now() + 60_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited early:\n${output}`);
     try {
       await fetch(`${url}/robots.txt`);
       break;
     } catch {
-      if (Date.now() > deadline) throw new Error(`server did not start:\n${output}`);
+      if (Date.now() > deadline) {
+        // A server that never answered must not outlive the test run.
+        child.kill('SIGKILL');
+        rmSync(dataDir, { recursive: true, force: true });
+        throw new Error(`server did not start within 60 s:\n${output}`);
+      }
       await new Promise((r) => setTimeout(r, 100));
     }
   }
