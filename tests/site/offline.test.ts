@@ -22,6 +22,14 @@ const storage = 'trip-pages-v1';
 
 async function withContext<T>(options: Parameters<Browser['newContext']>[0], run: (context: BrowserContext, page: Page) => Promise<T>): Promise<T> {
   const context = await site.browser.newContext({ reducedMotion: 'reduce', ...options });
+  // The worker answers each request to keep a page once it is done with it: the tests wait for that.
+  await context.addInitScript(() => {
+    const answers: { page: string; kept: boolean }[] = [];
+    Object.assign(window, { keptAnswers: answers });
+    navigator.serviceWorker?.addEventListener('message', (event) => {
+      if (event.data?.type === 'kept') answers.push(event.data);
+    });
+  });
   try {
     return await run(context, await context.newPage());
   } finally {
@@ -32,14 +40,23 @@ async function withContext<T>(options: Parameters<Browser['newContext']>[0], run
 /** The paths the worker's cache holds, in its order. */
 const keptPaths = (page: Page) => page.evaluate(async (name) => (await (await caches.open(name)).keys()).map((r) => new URL(r.url).pathname), storage);
 
-/** Waits until the worker has kept `path` (it does so once the page has loaded and the browser is idle). */
-async function kept(page: Page, path: string): Promise<string[]> {
-  for (let i = 0; i < 100; i++) {
-    const paths = await keptPaths(page);
-    if (paths.includes(path)) return paths;
+/** The worker's answers so far to this page's requests to keep it. */
+const answers = (page: Page) => page.evaluate(() => (window as unknown as { keptAnswers: { page: string; kept: boolean }[] }).keptAnswers);
+
+/**
+ * Waits until the worker is done keeping `path` (asked once the page has loaded and the browser is
+ * idle), and returns what its cache then holds.
+ */
+async function kept(page: Page, path: string, wanted = true): Promise<string[]> {
+  for (let i = 0; i < 150; i++) {
+    const answer = (await answers(page)).find((a) => a.page === path);
+    if (answer) {
+      expect(answer.kept, `${path} kept`).toBe(wanted);
+      return keptPaths(page);
+    }
     await page.waitForTimeout(200);
   }
-  throw new Error(`${path} was not kept`);
+  throw new Error(`the worker did not answer for ${path}`);
 }
 
 describe('trip pages offline', () => {
@@ -188,15 +205,7 @@ describe('the offline budget, enforced by the worker', () => {
     const server = await siteWithBudget('{ pages: 12, bytes: 20 * 1024 }');
     await withContext({}, async (_context, page) => {
       await page.goto(`${server.url}${trek}`);
-      const answer = await page.evaluate(async () => {
-        const registration = await navigator.serviceWorker.register('/sw.js');
-        await navigator.serviceWorker.ready;
-        const reply = new Promise<{ kept: boolean }>((done) => navigator.serviceWorker.addEventListener('message', (e) => done(e.data), { once: true }));
-        (registration.active ?? (await navigator.serviceWorker.ready).active)?.postMessage({ type: 'keep', page: location.pathname, assets: performance.getEntriesByType('resource').map((e) => e.name) });
-        return reply;
-      });
-      expect(answer.kept).toBe(false);
-      expect(await keptPaths(page)).toEqual([]);
+      expect(await kept(page, trek, false)).toEqual([]);
     });
   }, 120_000);
 });

@@ -127,16 +127,20 @@ describe('the site on a phone', () => {
   it('the price bar never covers the focused field of the enquiry form, tabbing through it or after "Enquire for this date" (320 and 360 px, JavaScript on and off)', async () => {
     const covered: string[] = [];
     /**
-     * Where the focused element is, and where the bar begins, in the viewport. A field as tall as
-     * a message box is scrolled to its caret, so only its first 48 px (a field's height, a line of
-     * a message) must stand clear of the bar.
+     * Where the focused element ends, and where the bar begins, in the viewport. A message box is
+     * scrolled to its caret, so its first line is what must stand clear of the bar.
      */
     const focusAndBar = (page: Page) =>
       page.evaluate(() => {
         const focused = document.activeElement as HTMLElement | null;
         const bar = document.querySelector('.enquire-bar')!.getBoundingClientRect();
         const box = focused?.getBoundingClientRect();
-        return { name: focused?.getAttribute('name') ?? focused?.id ?? focused?.tagName ?? '', bottom: box ? box.top + Math.min(box.height, 48) : 0, barTop: bar.top };
+        let bottom = box?.bottom ?? 0;
+        if (focused && box && focused.tagName === 'TEXTAREA') {
+          const style = getComputedStyle(focused);
+          bottom = box.top + Number.parseFloat(style.borderTopWidth) + Number.parseFloat(style.paddingTop) + Number.parseFloat(style.lineHeight);
+        }
+        return { name: focused?.getAttribute('name') ?? focused?.id ?? focused?.tagName ?? '', bottom, barTop: bar.top };
       });
     for (const viewport of screens.slice(0, 2)) {
       for (const javaScriptEnabled of [true, false]) {
