@@ -1,6 +1,11 @@
-/** /images/social/<slug>.png: each trip page's social card (og:image), built at deploy time; see social-card.ts. */
+/**
+ * /images/social/<slug>.png: each trip page's social card (og:image), built at deploy time; see
+ * social-card.ts. Before any card is drawn, the build checks that every card's words fit it
+ * (social-card-text-check.ts) and stops, naming the trips, when one would be cut or wrapped.
+ */
 import type { APIRoute, GetStaticPaths } from 'astro';
 import { cardPicture, drawingCode, drawMissingCards, tripCardDrawing, type CardDrawing } from '../../../components/social-card.ts';
+import { assertSocialCardTextFits } from '../../../components/social-card-text-check.ts';
 import { getCatalogue } from '../../../lib/catalogue.ts';
 import { pictureKey } from '../../../lib/picture-cache.ts';
 
@@ -9,6 +14,7 @@ const drawings = new Map<string, CardDrawing>();
 
 export const getStaticPaths: GetStaticPaths = async () => {
   const catalogue = await getCatalogue();
+  await assertSocialCardTextFits(catalogue);
   for (const page of catalogue.trips) drawings.set(page.trip.slug, tripCardDrawing(catalogue, page));
   // The cards not in the build cache are drawn here, several at once; each page below then reads its own.
   const drawn = await drawMissingCards([...drawings.values()]);
