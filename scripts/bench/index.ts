@@ -4,8 +4,8 @@
  * bundle sizes. Writes docs/benchmarks.md after a full run; `--only` runs some sections and
  * prints them without writing.
  *
- *   npm run bench -- [--only http,rules,departures,growth,weight,vercel] [--seconds 5]
- *                    [--rounds 3] [--connections 10] [--growth 12,1000,10000]
+ *   npm run bench -- [--only http,rules,departures,growth,rebuild,weight,vercel] [--seconds 5]
+ *                    [--rounds 3] [--connections 10] [--growth 12,1000,10000] [--rebuild 12,1000]
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -14,6 +14,7 @@ import { parseArgs } from 'node:util';
 import { loadCatalogue, realContent } from '../../tests/helpers/content.ts';
 import { departuresSection } from './departures.ts';
 import { growthSection } from './growth.ts';
+import { rebuildSection } from './rebuild.ts';
 import { httpSection, type Target } from './http.ts';
 import type { LoadSettings } from './load.ts';
 import { pageWeightSection } from './page-weight.ts';
@@ -23,7 +24,7 @@ import { rulesSection } from './rules.ts';
 import { benchSiteUrl, buildSite, startBenchServer, type BuiltSite } from './site.ts';
 import { vercelSection } from './vercel-bundles.ts';
 
-const allSections = ['http', 'rules', 'departures', 'growth', 'weight', 'vercel'] as const;
+const allSections = ['http', 'rules', 'departures', 'growth', 'rebuild', 'weight', 'vercel'] as const;
 type SectionName = (typeof allSections)[number];
 
 const { values } = parseArgs({
@@ -33,6 +34,7 @@ const { values } = parseArgs({
     rounds: { type: 'string', default: '3' },
     connections: { type: 'string', default: '10' },
     growth: { type: 'string', default: '12,1000,10000' },
+    rebuild: { type: 'string', default: '12,1000' },
     'build-timeout-minutes': { type: 'string', default: '10' },
   },
 });
@@ -45,6 +47,7 @@ if (unknown.length) {
 }
 const load: LoadSettings = { seconds: Number(values.seconds), rounds: Number(values.rounds), connections: Number(values.connections) };
 const growthCounts = values.growth.split(',').map(Number);
+const rebuildCounts = values.rebuild.split(',').map(Number);
 
 const catalogue = loadCatalogue(realContent, benchSiteUrl);
 const treks = catalogue.trips.filter((t) => t.trip.type === 'trek');
@@ -89,6 +92,7 @@ try {
     if (name === 'departures') sections.push(await departuresSection(server!, site!.copy.dir, load));
     if (name === 'weight') sections.push(await pageWeightSection(server!, [{ label: 'Home', path: '/' }, { label: 'Trip', path: trek.path }]));
     if (name === 'growth') sections.push(await growthSection(growthCounts, Number(values['build-timeout-minutes']) * 60_000));
+    if (name === 'rebuild') sections.push(await rebuildSection(rebuildCounts, Number(values['build-timeout-minutes']) * 60_000));
     if (name === 'vercel') sections.push(vercelSection());
   }
 } finally {
