@@ -4,9 +4,9 @@
  * grow with the catalogue, page weight and Vercel bundle sizes. Writes docs/benchmarks.md after
  * a full run; `--only` runs some sections and prints them without writing.
  *
- *   npm run bench -- [--only http,nginx,fairness,rules,departures,growth,weight,vercel]
+ *   npm run bench -- [--only http,nginx,fairness,rules,departures,growth,rebuild,weight,vercel]
  *                    [--seconds 5] [--rounds 3] [--connections 10] [--growth 12,1000,10000]
- *                    [--fairness-seconds 20]
+ *                    [--rebuild 12,1000] [--fairness-seconds 20]
  */
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -16,6 +16,7 @@ import { loadCatalogue, realContent } from '../../tests/helpers/content.ts';
 import { departuresSection } from './departures.ts';
 import { fairnessSection } from './fairness.ts';
 import { growthSection } from './growth.ts';
+import { rebuildSection } from './rebuild.ts';
 import { httpSection, type Target } from './http.ts';
 import type { LoadSettings } from './load.ts';
 import { nginxSection } from './nginx.ts';
@@ -26,7 +27,7 @@ import { rulesSection } from './rules.ts';
 import { benchSiteUrl, buildSite, startBenchServer, type BuiltSite } from './site.ts';
 import { vercelSection } from './vercel-bundles.ts';
 
-const allSections = ['http', 'nginx', 'fairness', 'rules', 'departures', 'growth', 'weight', 'vercel'] as const;
+const allSections = ['http', 'nginx', 'fairness', 'rules', 'departures', 'growth', 'rebuild', 'weight', 'vercel'] as const;
 type SectionName = (typeof allSections)[number];
 
 const { values } = parseArgs({
@@ -36,6 +37,7 @@ const { values } = parseArgs({
     rounds: { type: 'string', default: '3' },
     connections: { type: 'string', default: '10' },
     growth: { type: 'string', default: '12,1000,10000' },
+    rebuild: { type: 'string', default: '12,1000' },
     'fairness-seconds': { type: 'string', default: '20' },
     'build-timeout-minutes': { type: 'string', default: '10' },
   },
@@ -49,6 +51,7 @@ if (unknown.length) {
 }
 const load: LoadSettings = { seconds: Number(values.seconds), rounds: Number(values.rounds), connections: Number(values.connections) };
 const growthCounts = values.growth.split(',').map(Number);
+const rebuildCounts = values.rebuild.split(',').map(Number);
 
 const catalogue = loadCatalogue(realContent, benchSiteUrl);
 const treks = catalogue.trips.filter((t) => t.trip.type === 'trek');
@@ -116,6 +119,7 @@ try {
     if (name === 'departures') sections.push(await departuresSection(server!, site!.copy.dir, load));
     if (name === 'weight') sections.push(await pageWeightSection(server!, [{ label: 'Home', path: '/' }, { label: 'Trip', path: trek.path }]));
     if (name === 'growth') sections.push(await growthSection(growthCounts, Number(values['build-timeout-minutes']) * 60_000));
+    if (name === 'rebuild') sections.push(await rebuildSection(rebuildCounts, Number(values['build-timeout-minutes']) * 60_000));
     if (name === 'vercel') sections.push(vercelSection());
   }
 } finally {

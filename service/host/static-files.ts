@@ -16,7 +16,8 @@ export const mediaTypes: Record<string, string> = {
   '.md': 'text/markdown; charset=utf-8',
   '.txt': 'text/plain; charset=utf-8',
   '.json': 'application/json; charset=utf-8',
-  '.xml': 'application/xml; charset=utf-8',
+  // As Vercel's static files say it: an XML document names its own encoding.
+  '.xml': 'application/xml',
   '.css': 'text/css; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
   '.svg': 'image/svg+xml',
@@ -28,6 +29,7 @@ export const mediaTypes: Record<string, string> = {
   '.ico': 'image/x-icon',
   '.woff2': 'font/woff2',
   '.ics': 'text/calendar; charset=utf-8',
+  '.webmanifest': 'application/manifest+json',
 };
 
 interface CachedFile {
@@ -38,7 +40,7 @@ interface CachedFile {
   type: string;
 }
 
-const compressible = /^(text\/|application\/(json|xml|linkset\+json)|image\/svg)/;
+const compressible = /^(text\/|application\/(json|xml|linkset\+json|manifest\+json)|image\/svg)/;
 
 export class StaticFiles {
   readonly #dir: string;

@@ -18,7 +18,7 @@ import { memoise } from '../http/bounded-memo.ts';
 import { apiRateLimit } from './policy.ts';
 import { rateLimitHeaders, type RateLimiter } from './rate-limiter.ts';
 import { securityHeaders } from './security-headers.ts';
-import { agentFileHeaders, aiCatalogLink } from '../site-files.ts';
+import { agentFileHeaders, aiCatalogLink, enquiryOpenApiPath, mcpServerCardLink } from '../site-files.ts';
 
 export interface RulesContext {
   siteUrl: string;
@@ -72,6 +72,8 @@ export function pageLinks(pathname: string): string[] {
       '</openapi.json>; rel="service-desc"; type="application/json"',
       '</developers>; rel="service-doc"; type="text/html"',
       `<${aiCatalogLink.href}>; rel="${aiCatalogLink.rel}"; type="${aiCatalogLink.type}"`,
+      `<${mcpServerCardLink.href}>; rel="${mcpServerCardLink.rel}"; type="${mcpServerCardLink.type}"`,
+      `<${enquiryOpenApiPath}>; rel="service-desc"; type="application/json"`,
     );
   }
   return links;
@@ -116,6 +118,11 @@ function publishedFile(api: Extract<ApiPath, { kind: 'api' }>): string | null {
   return file;
 }
 
+/** A CORS preflight: OPTIONS naming the method a cross-origin request will use. */
+function isPreflight(request: RulesRequest): boolean {
+  return request.method === 'OPTIONS' && request.headers.get('Access-Control-Request-Method') !== null;
+}
+
 /** A request the file published for its path answers exactly as the API would. */
 function publishedAnswer(request: RulesRequest, url: URL): boolean {
   return (request.method === 'GET' || request.method === 'HEAD') && url.search === '' && acceptsJson(request.headers.get('Accept'));
@@ -151,6 +158,8 @@ export async function applyRules(request: RulesRequest, ctx: RulesContext): Prom
       }
     }
     const headers = headersOf(ctx.siteUrl.startsWith('https:') ? apiBaseHeaders.https : apiBaseHeaders.http, limitHeaders);
+    // A browser's CORS preflight is answered here, so it never starts a function.
+    if (isPreflight(request)) return { kind: 'respond', response: new Response(null, { status: 204, headers: { ...headers, Allow: corsHeaders['Access-Control-Allow-Methods'], 'Cache-Control': 'no-store' } }) };
     const file = api.kind === 'api' && publishedAnswer(request, url) ? publishedFile(api) : null;
     if (file) {
       headers['Cache-Control'] = cachePolicy.catalogue;

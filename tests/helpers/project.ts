@@ -3,7 +3,7 @@
  * never disturb the working tree, and starts its server.ts as a real child process.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { cpSync, mkdtempSync, symlinkSync, existsSync, rmSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, symlinkSync, existsSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createServer } from 'node:net';
@@ -17,14 +17,25 @@ export interface ProjectCopy {
   remove(): void;
 }
 
-export function copyProject(options: { content: string }): ProjectCopy {
+/**
+ * `ownBuildCache` gives the copy a `node_modules` of its own that links each package but not
+ * `.cache`, so the build caches kept there (the drawn social cards) start empty and stay apart
+ * from the project's: the benchmarks measure cold builds this way.
+ */
+export function copyProject(options: { content: string; ownBuildCache?: boolean }): ProjectCopy {
   const dir = mkdtempSync(path.join(tmpdir(), 'catalogue-'));
   for (const entry of copied) {
     const from = path.join(projectRoot, entry);
     if (existsSync(from)) cpSync(from, path.join(dir, entry), { recursive: true });
   }
   cpSync(options.content, path.join(dir, 'content'), { recursive: true });
-  symlinkSync(path.join(projectRoot, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
+  const modules = path.join(projectRoot, 'node_modules');
+  if (options.ownBuildCache) {
+    mkdirSync(path.join(dir, 'node_modules'));
+    for (const name of readdirSync(modules)) if (name !== '.cache') symlinkSync(path.join(modules, name), path.join(dir, 'node_modules', name));
+  } else {
+    symlinkSync(modules, path.join(dir, 'node_modules'), 'dir');
+  }
   return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
@@ -84,11 +95,20 @@ async function startServerOnce(dir: string, env: Record<string, string>): Promis
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  return whenServing(child, port, dataDir);
+}
+
+/**
+ * A server started as `child` on `port`, once it answers; stopping it removes `dataDir`. Fails
+ * with the server's output when it exits first or does not answer within 30 s.
+ */
+export async function whenServing(child: ChildProcess, port: number, dataDir: string): Promise<RunningServer> {
   let output = '';
   child.stdout?.on('data', (d) => (output += String(d)));
   child.stderr?.on('data', (d) => (output += String(d)));
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 30_000;
+  // Opening the embedded database takes seconds, and longer on a busy machine.
+  const deadline = Date.now() + 60_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited early:\n${output}`);
     try {
@@ -96,10 +116,10 @@ async function startServerOnce(dir: string, env: Record<string, string>): Promis
       break;
     } catch {
       if (Date.now() > deadline) {
-        // Not left running behind the failed test.
+        // A server that never answered must not outlive the test run.
         child.kill('SIGKILL');
         rmSync(dataDir, { recursive: true, force: true });
-        throw new Error(`server did not start:\n${output}`);
+        throw new Error(`server did not start within 60 s:\n${output}`);
       }
       await new Promise((r) => setTimeout(r, 100));
     }

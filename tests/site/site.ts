@@ -2,6 +2,7 @@
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, inject } from 'vitest';
 import { startServer, type RunningServer } from '../helpers/project.ts';
+import { chromiumPath } from '../helpers/requirements.ts';
 
 /** Every page path the sitemap lists, read through the running server (the sitemap's origin is the build's SITE_URL). */
 export async function sitemapPaths(origin: string): Promise<string[]> {
@@ -19,10 +20,11 @@ export function isTripPath(path: string): boolean {
   return /^\/(treks|expeditions)\/[a-z0-9-]+$/.test(path);
 }
 
-export function launchChromium(): Promise<Browser> {
+/** Debian's Chromium, headless; `args` switch on more (for example `--enable-features=WebMCP`). */
+export function launchChromium(args: string[] = []): Promise<Browser> {
   return chromium.launch({
-    executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],
+    executablePath: chromiumPath(),
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync', ...args],
   });
 }
 
