@@ -37,6 +37,8 @@ import { BoundedMemo } from '../http/bounded-memo.ts';
 import { matchesEtag } from '../http/respond.ts';
 import { acceptsJson } from '../v1/accept.ts';
 import { currentReadId, liveDepartures, v1Deps } from './live-storage.ts';
+import { canonicalLivePath, declaredQuery } from './live-queries.ts';
+import { renderQuota, type RenderAdmission } from './render-quota.ts';
 import { runtimeCatalogue } from './runtime.ts';
 
 const tripPath = new RegExp(`^/(${Object.values(tripSection).join('|')})/([^/]+?)(\\.md|\\.ics)?/?$`);
@@ -81,7 +83,7 @@ function tripMiss(section: string, slug: string): Response {
 async function board(request: Request, url: URL): Promise<Response> {
   const catalogue = runtimeCatalogue();
   if (prefersMarkdown(request.headers.get('Accept'))) return departuresFile('.md');
-  const requested = url.searchParams.get('trip') ?? '';
+  const requested = declaredQuery(url).get('trip') ?? '';
   const chosen = catalogue.trips.find((p) => p.trip.slug === requested);
   const live = await liveDepartures(chosen?.trip.slug);
   const now = new Date();
@@ -98,7 +100,7 @@ async function board(request: Request, url: URL): Promise<Response> {
 
 async function block(url: URL): Promise<Response> {
   const catalogue = runtimeCatalogue();
-  const page = catalogue.trips.find((p) => p.trip.slug === url.searchParams.get('trip'));
+  const page = catalogue.trips.find((p) => p.trip.slug === declaredQuery(url).get('trip'));
   if (!page) return plainText(404, 'Name a trip: /departures/block?trip=<slug>, with a slug from /v1/trips.');
   const live = await liveDepartures(page.trip.slug);
   return htmlResponse(departuresBlock(catalogue, live, { page, now: new Date() }).value, { headers: { 'Cache-Control': cacheControlFor(live) } });
@@ -118,16 +120,27 @@ interface KeptAnswer {
   body: Uint8Array;
 }
 
-const kept = new BoundedMemo<KeptAnswer>(1000);
+/**
+ * Answers kept per read: a thousand, and at most 8 MiB of them (a full board is about 150 KB;
+ * every answer of one read of the real catalogue takes about 2 MB). Answers of older reads are
+ * never asked for again and go first.
+ */
+const kept = new BoundedMemo<KeptAnswer>(1000, { maxBytes: 8 * 2 ** 20, sizeOf: (answer) => answer.body.byteLength + 1024 });
 
 /**
  * The answer `make` gives, kept under `key` for as long as the departures read it is made from
- * (the read of `tripSlug`'s departures, or of all) is fresh. Failures are never kept.
+ * (the read of `tripSlug`'s departures, or of all) is fresh. Failures are never kept. Making
+ * one afresh first asks `admit` (the render quota), which may answer instead.
  */
-async function keptWhileFresh(tripSlug: string | undefined, key: string, make: () => Promise<Response>): Promise<Response> {
+async function keptWhileFresh(request: Request, admit: RenderAdmission | null, tripSlug: string | undefined, key: string, make: () => Promise<Response>): Promise<Response> {
   const readId = await currentReadId(tripSlug);
-  if (readId === null) return make();
-  const answer = await kept.answer(`${readId}|${key}`, async () => {
+  const memoKey = readId === null ? null : `${readId}|${key}`;
+  if (admit && (memoKey === null || !kept.has(memoKey))) {
+    const refused = await admit(request, new URL(request.url));
+    if (refused) return refused;
+  }
+  if (memoKey === null) return make();
+  const answer = await kept.answer(memoKey, async () => {
     const response = await make();
     if (response.status >= 500) throw Object.assign(new Error('not kept'), { response });
     return { status: response.status, headers: [...response.headers], body: new Uint8Array(await response.arrayBuffer()) };
@@ -146,7 +159,7 @@ async function apiDepartures(request: Request, url: URL): Promise<Response> {
   const json = acceptsJson(request.headers.get('Accept'));
   const plain = new Request(url, { headers: { Accept: json ? 'application/json' : 'text/html' } });
   const known = runtimeCatalogue().trips.some((p) => p.trip.slug === trip);
-  const answer = await keptWhileFresh(known ? trip : undefined, `api|${json}|${url.pathname}${url.search}`, () => handleV1(plain, v1Deps()));
+  const answer = await keptWhileFresh(request, null, known ? trip : undefined, `api|${json}|${url.pathname}${url.search}`, () => handleV1(plain, v1Deps()));
   const etag = answer.headers.get('ETag');
   if (answer.status === 200 && etag && matchesEtag(request.headers.get('If-None-Match'), etag)) {
     const headers = new Headers(answer.headers);
@@ -157,15 +170,17 @@ async function apiDepartures(request: Request, url: URL): Promise<Response> {
 }
 
 export function departuresFunction(): LiveFunction {
+  const admit = renderQuota();
   return liveFunction('departures', async (request, url) => {
     if (apiPath(url.pathname).kind !== 'not-api') return apiDepartures(request, url);
     if (request.method !== 'GET' && request.method !== 'HEAD') return methodNotAllowed(request.method, 'GET, HEAD');
     const path = url.pathname;
     const trip = tripPath.exec(path);
-    const chosen = path === '/departures/block' || path === '/departures' || path === '/departures/' ? (url.searchParams.get('trip') ?? undefined) : trip?.[2];
+    const chosen = path === '/departures/block' || path === '/departures' || path === '/departures/' ? (declaredQuery(url).get('trip') ?? undefined) : trip?.[2];
     const markdown = prefersMarkdown(request.headers.get('Accept'));
     const known = runtimeCatalogue().trips.some((p) => p.trip.slug === chosen);
-    const response = await keptWhileFresh(known ? chosen : undefined, `${markdown}|${path}${url.search}`, async () => {
+    // Kept under the declared query only: parameters no path declares make no new answer.
+    const response = await keptWhileFresh(request, admit, known ? chosen : undefined, `${markdown}|${canonicalLivePath(url)}`, async () => {
       if (path === '/departures' || path === '/departures/') return board(request, url);
       if (path === '/departures/block') return block(url);
       if (path === '/departures.md') return departuresFile('.md');
