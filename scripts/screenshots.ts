@@ -1,0 +1,96 @@
+/**
+ * `npm run screenshots`: the pictures of the site in docs/screenshots/, shown in the README, taken
+ * with Debian Chromium from the last build (or a running site named by its URL) as a visitor sees
+ * it: a trek and an expedition on a phone, Markha Valley at 360 px light and dark and at 1280 px,
+ * its first two printed pages (Chromium's own PDF, each page drawn by poppler's pdftoppm), and
+ * the departures board on a phone.
+ *
+ *   npm run build && npm run screenshots
+ *   npm run screenshots -- http://127.0.0.1:4321
+ *
+ * CHROME_PATH picks the browser (default /usr/bin/chromium).
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { chromium, type Page } from 'playwright-core';
+import { projectRoot, siteFromArgs, tripPaths } from './local-site.ts';
+
+const out = path.join(projectRoot, 'docs', 'screenshots');
+const phone = { width: 360, height: 1480 };
+const desktop = { width: 1280, height: 800 };
+const printedTrip = '/treks/markha-valley-trek';
+
+interface Shot {
+  file: string;
+  path: string;
+  viewport: { width: number; height: number };
+  colorScheme?: 'light' | 'dark';
+}
+
+/** Waits until the page's own scripts have put the live dates in, where the page has them. */
+async function settled(page: Page): Promise<void> {
+  await page.waitForLoadState('networkidle');
+  await page.evaluate(() => document.fonts.ready);
+}
+
+function havePdftoppm(): boolean {
+  try {
+    execFileSync('pdftoppm', ['-v'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const site = await siteFromArgs(process.argv.slice(2));
+const browser = await chromium.launch({ executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium' });
+try {
+  const [trek, expedition] = await tripPaths(site.origin);
+  const shots: Shot[] = [
+    { file: 'trek-360.png', path: trek, viewport: phone },
+    { file: 'expedition-360.png', path: expedition, viewport: phone },
+    { file: 'trip-360-light.png', path: printedTrip, viewport: phone, colorScheme: 'light' },
+    { file: 'trip-360-dark.png', path: printedTrip, viewport: phone, colorScheme: 'dark' },
+    { file: 'trip-1280.png', path: printedTrip, viewport: desktop },
+    { file: 'board-360.png', path: '/departures', viewport: phone },
+  ];
+  for (const shot of shots) {
+    const context = await browser.newContext({ viewport: shot.viewport, colorScheme: shot.colorScheme ?? 'light', deviceScaleFactor: 1 });
+    const page = await context.newPage();
+    const response = await page.goto(`${site.origin}${shot.path}`);
+    if (!response?.ok()) throw new Error(`${shot.path} answered ${response?.status()}`);
+    await settled(page);
+    await page.screenshot({ path: path.join(out, shot.file) });
+    console.log(`docs/screenshots/${shot.file}  ${shot.path} at ${shot.viewport.width} px${shot.colorScheme ? `, ${shot.colorScheme}` : ''}`);
+    await context.close();
+  }
+
+  if (!havePdftoppm()) {
+    console.log('Printed pages skipped: pdftoppm not found (Debian: apt-get install poppler-utils).');
+  } else {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(`${site.origin}${printedTrip}`);
+    await settled(page);
+    const scratch = mkdtempSync(path.join(tmpdir(), 'screenshots-'));
+    try {
+      const pdf = path.join(scratch, 'trip.pdf');
+      writeFileSync(pdf, await page.pdf({ format: 'A4', printBackground: true }));
+      // 72 dpi: an A4 page as 596 × 842 pixels.
+      execFileSync('pdftoppm', ['-png', '-r', '72', '-f', '1', '-l', '2', pdf, path.join(scratch, 'page')]);
+      const pages = readdirSync(scratch).filter((f) => f.startsWith('page')).sort();
+      pages.forEach((file, i) => {
+        renameSync(path.join(scratch, file), path.join(out, `trip-print-${i + 1}.png`));
+        console.log(`docs/screenshots/trip-print-${i + 1}.png  ${printedTrip} printed, page ${i + 1}`);
+      });
+    } finally {
+      rmSync(scratch, { recursive: true, force: true });
+    }
+    await context.close();
+  }
+} finally {
+  await browser.close();
+  site.stop();
+}
