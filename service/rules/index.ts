@@ -16,7 +16,7 @@ import { staticAnswerFile } from '../v1/static-paths.ts';
 import { cachePolicy } from '../http/respond.ts';
 import { apiRateLimit } from './policy.ts';
 import { rateLimitHeaders, type RateLimiter } from './rate-limiter.ts';
-import { securityHeaders } from './security-headers.ts';
+import { framablePaths, securityHeaders } from './security-headers.ts';
 import { agentFileHeaders, aiCatalogLink } from '../site-files.ts';
 
 export interface RulesContext {
@@ -59,7 +59,12 @@ function headersOf(...sources: Record<string, string>[]): Record<string, string>
 }
 
 /** The security headers of every response, worked out once per kind of site. */
-const baseHeaders = { https: securityHeaders({ https: true }), http: securityHeaders({ https: false }) };
+const baseHeaders = {
+  https: securityHeaders({ https: true }),
+  http: securityHeaders({ https: false }),
+  httpsFramable: securityHeaders({ https: true, framable: true }),
+  httpFramable: securityHeaders({ https: false, framable: true }),
+};
 
 /** Link header of an HTML page: its Markdown twin, and on the home page the API catalog and API description. */
 export function pageLinks(pathname: string): string[] {
@@ -108,7 +113,8 @@ function publishedAnswer(request: RulesRequest, url: URL): boolean {
 export async function applyRules(request: RulesRequest, ctx: RulesContext): Promise<RulesOutcome> {
   const url = request.parsedUrl ?? new URL(request.url);
   const pathname = url.pathname;
-  const base = ctx.siteUrl.startsWith('https:') ? baseHeaders.https : baseHeaders.http;
+  const https = ctx.siteUrl.startsWith('https:');
+  const base = framablePaths.has(pathname) ? (https ? baseHeaders.httpsFramable : baseHeaders.httpFramable) : https ? baseHeaders.https : baseHeaders.http;
 
   const api = apiPath(pathname);
   if (api.kind !== 'not-api') {

@@ -88,14 +88,19 @@ async function startServerOnce(dir: string, env: Record<string, string>): Promis
   child.stdout?.on('data', (d) => (output += String(d)));
   child.stderr?.on('data', (d) => (output += String(d)));
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 30_000;
+  // Generous: on a busy shared machine opening the embedded database alone can take many seconds.
+  const deadline = Date.now() + 90_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited early:\n${output}`);
     try {
       await fetch(`${url}/robots.txt`);
       break;
     } catch {
-      if (Date.now() > deadline) throw new Error(`server did not start:\n${output}`);
+      if (Date.now() > deadline) {
+        // Never leave a server behind that no test will stop.
+        child.kill('SIGKILL');
+        throw new Error(`server did not start:\n${output}`);
+      }
       await new Promise((r) => setTimeout(r, 100));
     }
   }
