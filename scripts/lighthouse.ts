@@ -1,10 +1,12 @@
 /**
- * `npm run lighthouse`: Lighthouse (mobile profile, Debian Chromium, offline) on the home page
- * and a trip page; prints the four category scores of each.
+ * `npm run lighthouse`: Lighthouse (Debian Chromium, offline) on the home page, a trip page and
+ * the departures board, with the mobile and the desktop profile; prints the four category scores
+ * of each.
  *
  *   npm run build && npm run lighthouse            # serves dist/ on a free port and audits it
  *   npm run lighthouse -- http://127.0.0.1:4321   # audits a site that is already running
  *   npm run lighthouse -- --strict                 # exits 1 when any score is below 100
+ *   npm run lighthouse -- --mobile | --desktop     # one profile only
  *
  * CHROME_PATH picks the browser (default /usr/bin/chromium).
  */
@@ -14,6 +16,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import lighthouse from 'lighthouse';
+import desktopConfig from 'lighthouse/core/config/desktop-config.js';
 import * as chromeLauncher from 'chrome-launcher';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -66,6 +69,10 @@ async function firstTripPath(origin: string): Promise<string> {
 
 const args = process.argv.slice(2);
 const strict = args.includes('--strict');
+const profiles = [
+  ...(args.includes('--desktop') ? [] : [{ name: 'mobile', config: undefined }]),
+  ...(args.includes('--mobile') ? [] : [{ name: 'desktop', config: desktopConfig }]),
+];
 const given = args.find((a) => /^https?:\/\//.test(a));
 const site = given ? { origin: given.replace(/\/+$/, ''), stop: () => undefined } : await serveBuild();
 const chrome = await chromeLauncher.launch({
@@ -74,16 +81,16 @@ const chrome = await chromeLauncher.launch({
 });
 let failed = false;
 try {
-  const pages = ['/', await firstTripPath(site.origin)];
-  for (const page of pages) {
+  const pages = ['/', await firstTripPath(site.origin), '/departures'];
+  for (const page of pages) for (const profile of profiles) {
     // One request first: the audit measures a warm server, not the first query of a fresh process.
     await fetch(`${site.origin}${page}`).then((r) => r.arrayBuffer());
     const started = Date.now();
-    const result = await lighthouse(`${site.origin}${page}`, { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: [...categories] });
+    const result = await lighthouse(`${site.origin}${page}`, { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: [...categories] }, profile.config);
     if (!result) throw new Error(`Lighthouse returned nothing for ${page}`);
     const scores = categories.map((c) => Math.round((result.lhr.categories[c]?.score ?? 0) * 100));
     if (scores.some((s) => s < 100)) failed = true;
-    console.log(`${page}  ${categories.map((c, i) => `${c} ${scores[i]}`).join('  ')}  (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+    console.log(`${page} (${profile.name})  ${categories.map((c, i) => `${c} ${scores[i]}`).join('  ')}  (${((Date.now() - started) / 1000).toFixed(1)} s)`);
     for (const c of categories) {
       const category = result.lhr.categories[c];
       if (!category || (category.score ?? 0) >= 1) continue;

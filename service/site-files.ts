@@ -36,7 +36,7 @@ export const siteFiles: SiteFile[] = [
   { path: '/llm-guidance.json', title: 'Agent guidance as data', description: 'The agent guidance as data: preferred sources, citation and attribution rules, which page wins when numbers disagree, contact.', mediaType: 'application/json' },
   { path: '/openapi.json', title: 'OpenAPI description', description: 'OpenAPI 3.1 description of the /v1 API.', mediaType: 'application/json', essential: true },
   { path: '/peak-data/peaks.json', title: 'Peak dataset', description: 'The full peak dataset (CC-BY-4.0): every peak with coordinates, first ascent and references, and the royalty schedule.', mediaType: 'application/json', essential: true },
-  { path: '/departures.md', title: 'Departures', description: 'Live departures as Markdown: the fallback when the JSON API cannot be used.', mediaType: 'text/markdown; charset=utf-8', live: true },
+  { path: '/departures.md', title: 'Departures', description: 'Live departures as Markdown, by month: the fallback when the JSON API cannot be used. Filters: month=YYYY-MM, type=trek|expedition, seats=1|2|4|6, trip=<slug>.', mediaType: 'text/markdown; charset=utf-8', live: true },
   { path: '/api-catalog', title: 'API catalog', description: 'RFC 9727 API catalog (linkset) pointing at the API, its description, documentation and status.', mediaType: apiCatalogMediaType, aliases: ['/.well-known/api-catalog'] },
   { path: '/ai-catalog.json', title: 'AI catalog', description: 'AI Catalog of what agents can use here: the API, the MCP server, the peak dataset and the skills.', mediaType: aiCatalogMediaType, aliases: [aiCatalogLink.href] },
   // Two documents: the card as its specification defines it (no capabilities, no extra members),
