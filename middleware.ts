@@ -8,25 +8,42 @@
  * edge runtime is deprecated there); see docs/architecture.md.
  */
 import { applyRules } from './service/rules/index.ts';
-import { openCounterStore } from './service/rules/counter-stores.ts';
 import { apiRateLimit } from './service/rules/policy.ts';
-import { createRateLimiter, type RateLimiter } from './service/rules/rate-limiter.ts';
+import { createRateLimiter, MemoryCounterStore, type CounterStore, type RateLimiter } from './service/rules/rate-limiter.ts';
+import { openHttpCounterStore } from './service/rules/upstash-counter-store.ts';
 
-export const config = { runtime: 'nodejs' };
+/**
+ * The middleware runs for every path but the built assets: hashed files (styles, scripts,
+ * fonts), images and social cards, the shared styles and the favicon need no rule, and their
+ * security headers come from the Build Output (scripts/build-output.mjs). Vercel reads this
+ * object as written, so the matcher stays a literal.
+ */
+export const config = { runtime: 'nodejs', matcher: '/((?!_astro/|images/|styles/|favicon\\.svg).*)' };
 
 type Env = Record<string, string | undefined>;
 
 /**
- * The middleware for one environment; the default export reads the deployment's. Counters are
- * shared by every instance through Upstash Redis (or REDIS_URL) when configured; otherwise each
- * instance counts alone. `storeTimeoutMs` overrides how long a counter hit may take.
+ * Counters shared by every instance through Upstash Redis (over HTTPS) when configured,
+ * otherwise each instance counts alone. REDIS_URL (Redis over TCP) is for Node hosts and the
+ * functions: a TCP client here would be carried, and connected, by every middleware instance.
+ */
+function middlewareCounterStore(env: Env, storeTimeoutMs?: number): CounterStore {
+  const store = openHttpCounterStore(env, storeTimeoutMs);
+  if (store) return store;
+  if (env.VERCEL === '1') console.warn('[rate-limit] no UPSTASH_REDIS_REST_URL/TOKEN (or KV_REST_API_URL/TOKEN): each middleware instance counts alone');
+  return new MemoryCounterStore();
+}
+
+/**
+ * The middleware for one environment; the default export reads the deployment's.
+ * `storeTimeoutMs` overrides how long a counter hit may take.
  */
 export function requestRulesMiddleware(env: Env, { storeTimeoutMs }: { storeTimeoutMs?: number } = {}) {
   const siteUrl = (env.SITE_URL ?? '').replace(/\/+$/, '');
   let limiter: Promise<RateLimiter> | undefined;
 
   return async function middleware(request: Request): Promise<Response> {
-    limiter ??= openCounterStore(env, storeTimeoutMs).then((store) => createRateLimiter(apiRateLimit, store));
+    limiter ??= Promise.resolve(createRateLimiter(apiRateLimit, middlewareCounterStore(env, storeTimeoutMs)));
     const url = new URL(request.url);
     // Always behind Vercel here, whose client-IP header cannot be forged by the client.
     const outcome = await applyRules(request, { siteUrl: siteUrl || url.origin, apiLimiter: await limiter, trustProxy: 'vercel' });

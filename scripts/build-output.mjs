@@ -14,19 +14,60 @@ import { cpSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFi
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { liveShellDir, liveShells } from '../service/live-shells.ts';
-import { buildStaticRoutes } from '../service/host/static-routes.ts';
+import { buildStaticRoutes, notFoundCacheControl } from '../service/host/static-routes.ts';
+import { securityHeaders } from '../service/rules/security-headers.ts';
+import { config as middlewareConfig } from '../middleware.ts';
 
-/** `a/b.html` → `a/b`, so `/a/b` serves it (cleanUrls of vercel.json). @param {string} siteDir */
-function cleanUrlOverrides(siteDir) {
-  /** @type {Record<string, { path: string }>} */
+/**
+ * What Vercel needs to serve each built file as the Node host does, where its documentation
+ * guarantees it: a page's clean URL (`a/b.html` at `/a/b`, cleanUrls of vercel.json) and the
+ * media type of a file whose extension does not tell it (`overrides[file].contentType`, taken
+ * from the Content-Type the build's routes give that file).
+ * @param {string} siteDir @param {import('../service/host/static-routes.ts').Route[]} hit
+ */
+function overridesFor(siteDir, hit) {
+  /** @type {Record<string, { path?: string, contentType?: string }>} */
   const overrides = {};
   for (const entry of readdirSync(siteDir, { recursive: true, withFileTypes: true })) {
     if (!entry.isFile() || !entry.name.endsWith('.html')) continue;
     const file = path.relative(siteDir, path.join(entry.parentPath, entry.name)).split(path.sep).join('/');
     overrides[file] = { path: file.slice(0, -'.html'.length) };
   }
+  for (const route of hit) {
+    const type = route.headers?.['Content-Type'];
+    if (!type || !route.src) continue;
+    const file = route.src.slice(2, -1).replace(/\\(.)/g, '$1');
+    overrides[file] = { ...overrides[file], contentType: type };
+  }
   return overrides;
 }
+
+/**
+ * The file routes as Build Output `hit` routes: marked `important`, the form Vercel's own
+ * builders use for headers that must win over a file's defaults (docs/deployment.md). The media
+ * type is left to `overrides`.
+ * @param {import('../service/host/static-routes.ts').Route[]} hit
+ */
+function hitRoutes(hit) {
+  return hit.map(({ headers = {}, ...route }) => {
+    const { 'Content-Type': _type, ...rest } = headers;
+    return { ...route, headers: rest, important: true };
+  });
+}
+
+/**
+ * The paths the routing middleware skips (its matcher, `/((?!a/|b).*)`), which still need the
+ * security headers every answer carries.
+ */
+function assetSecurityRoute() {
+  const skipped = /^\/\(\(\?!(.*)\)\.\*\)$/.exec(middlewareConfig.matcher)?.[1];
+  if (!skipped) throw new Error(`middleware matcher not understood: ${middlewareConfig.matcher}`);
+  const https = !(process.env.SITE_URL ?? '').startsWith('http:');
+  return { src: `^/(?:${skipped})`, headers: securityHeaders({ https }), continue: true, important: true };
+}
+
+/** Where the Build Output also publishes the Markdown not-found note (see the error routes). */
+const notFoundNote = '/api/not-found.md';
 
 /** @param {{ target: 'node' | 'vercel' }} options @returns {import('astro').AstroIntegration} */
 export function buildOutput({ target }) {
@@ -52,22 +93,32 @@ export function buildOutput({ target }) {
         rmSync(output, { recursive: true, force: true });
         mkdirSync(output, { recursive: true });
         cpSync(siteDir, path.join(output, 'static'), { recursive: true });
+        const markdownNotFound = routes.hit.find((r) => r.src === '^/404\\.md$');
+        if (!markdownNotFound) throw new Error('the site has no 404.md');
+        const notFoundHeaders = { ...markdownNotFound.headers, 'Cache-Control': notFoundCacheControl };
+        mkdirSync(path.join(output, 'static', path.dirname(notFoundNote)), { recursive: true });
+        cpSync(path.join(siteDir, '404.md'), path.join(output, 'static', notFoundNote));
         const config = {
           version: 3,
           routes: [
             ...routes.early,
             { handle: 'filesystem' },
             { handle: 'hit' },
-            ...routes.hit,
+            assetSecurityRoute(),
+            ...hitRoutes(routes.hit),
+            ...hitRoutes([{ src: `^${notFoundNote.replace(/[.]/g, '\\.')}$`, headers: notFoundHeaders, continue: true }]),
             { handle: 'error' },
-            // The HTML page is Vercel's own 404 route (dest /404); Markdown misses get the note.
-            ...routes.notFound.filter((r) => r.src?.includes('\\.md')),
+            // Vercel's own error route (every miss outside /api → the HTML page) comes first among
+            // the routes that end matching; a `continue` route comes before it, and sends Markdown
+            // misses to the note under /api, which that route leaves alone.
+            { src: '^/.*\\.md$', dest: notFoundNote, status: 404, continue: true },
           ],
-          overrides: cleanUrlOverrides(siteDir),
+          overrides: overridesFor(siteDir, routes.hit),
         };
         writeFileSync(path.join(output, 'config.json'), `${JSON.stringify(config, null, 1)}\n`);
         if (!existsSync(path.join(output, 'static', '404.html'))) throw new Error('the site has no 404 page');
-        logger.info(`Vercel Build Output written: ${Object.keys(config.overrides).length} pages, ${routes.hit.length} file header routes`);
+        const types = Object.values(config.overrides).filter((o) => o.contentType).length;
+        logger.info(`Vercel Build Output written: ${Object.keys(config.overrides).length - types} clean URLs, ${types} media types, ${routes.hit.length} file header routes`);
       },
     },
   };

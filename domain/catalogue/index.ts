@@ -8,6 +8,7 @@ import type { SiteSettings } from '../schemas/site.ts';
 import type { Trip, TripContent } from '../schemas/trip.ts';
 import { toPeakRecord } from './peaks.ts';
 import { onlyOwnPages, operatorDomains } from './references.ts';
+import { summaryGeographyProblems } from './summary-geography.ts';
 import { minimumSummitSeparationKm, summitsTooClose } from './summits.ts';
 
 export interface ContentEntry<T> {
@@ -72,7 +73,7 @@ function independenceProblems(source: CatalogueSource, origin: string): string[]
 
 /** Two records on one spot: one of them has borrowed the other's (or the massif's) coordinates. */
 function summitProblems(source: CatalogueSource): string[] {
-  const located = source.peaks.flatMap((p) => (p.data.coordinates ? [{ id: p.id, coordinates: p.data.coordinates }] : []));
+  const located = source.peaks.flatMap((p) => (p.data.coordinates !== 'unknown' ? [{ id: p.id, coordinates: p.data.coordinates }] : []));
   return summitsTooClose(located).map(({ a, b, km }) => {
     const entry = source.peaks.find((p) => p.id === b.id)!;
     const distance = km === 0 ? `the same coordinates (${a.coordinates.latitude}, ${a.coordinates.longitude})` : `coordinates only ${Math.round(km * 1000)} m from those`;
@@ -156,7 +157,7 @@ export function buildCatalogue(source: CatalogueSource, siteUrl: string): Catalo
     }
   }
 
-  problems.push(...independenceProblems(source, origin), ...summitProblems(source));
+  problems.push(...independenceProblems(source, origin), ...summitProblems(source), ...summaryGeographyProblems(source.peaks));
 
   if (problems.length > 0) {
     throw new CatalogueError(`The content has ${problems.length} problem(s):\n- ${problems.join('\n- ')}`);

@@ -44,8 +44,14 @@ export function imfFeeFor(peak: Pick<PeakContent, 'altitudeM' | 'feeCategory'>, 
   return { band, usdPartyOf2: royalty.partyOf2[band] };
 }
 
+/** The reference a record cites by address (the schema has checked it is there). */
+function cited(peak: PeakContent, url: string): PeakContent['references'][number] {
+  return peak.references.find((r) => r.url === url) ?? { title: url, url };
+}
+
 export function toPeakRecord(id: string, peak: PeakContent, royalty: RoyaltySchedule, operatorUrl: string | null): PeakRecord {
   const fee = imfFeeFor(peak, royalty);
+  const contested = peak.contested?.map(({ fact, accounts }) => ({ fact, accounts: accounts.map((a) => ({ says: a.says, source: cited(peak, a.source) })) }));
   const resource: Peak = {
     id,
     name: peak.name,
@@ -64,11 +70,13 @@ export function toPeakRecord(id: string, peak: PeakContent, royalty: RoyaltySche
     operatorUrl,
     summary: peak.summary,
     lastVerified: peak.lastVerified,
+    ...(contested ? { contested } : {}),
   };
+  const position = peak.coordinates === 'unknown' ? undefined : peak.coordinates;
   return {
     ...resource,
     ...(peak.alternateNames ? { alternateNames: peak.alternateNames } : {}),
-    ...(peak.coordinates ? { coordinates: peak.coordinates } : {}),
+    ...(position ? { coordinates: { latitude: position.latitude, longitude: position.longitude }, coordinatesSource: cited(peak, position.source) } : {}),
     firstAscent: peak.firstAscent,
     references: peak.references,
     feeCategory: peak.feeCategory,
@@ -77,6 +85,6 @@ export function toPeakRecord(id: string, peak: PeakContent, royalty: RoyaltySche
 
 /** The Peak resource of the API: the record without the dataset-only fields. */
 export function toPeakResource(record: PeakRecord): Peak {
-  const { alternateNames: _a, coordinates: _c, firstAscent: _f, references: _r, feeCategory: _fee, ...peak } = record;
+  const { alternateNames: _a, coordinates: _c, coordinatesSource: _cs, firstAscent: _f, references: _r, feeCategory: _fee, ...peak } = record;
   return peak;
 }

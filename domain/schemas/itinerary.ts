@@ -26,6 +26,10 @@ export const itineraryDay = z
       .min(40, { error: 'must explain, in a sentence or two, why this gain is safe (at least 40 characters)' })
       .optional()
       .describe('Published justification for a day that breaks the acclimatisation rule; shown on the page.'),
+    acclimatisationSource: z
+      .url({ error: 'must be the full web address of one of the trip\'s sources' })
+      .optional()
+      .describe('The trip source the justification rests on (one of `sources`); the page links it beside the note.'),
   })
   .superRefine((day, ctx) => {
     if (day.highPoint && day.highPoint.altitudeM <= Math.max(day.startAltitudeM, day.endAltitudeM)) {
@@ -44,11 +48,11 @@ export type ItineraryDay = z.infer<typeof itineraryDay>;
  * a rest day (no higher night) every three to four days of gains.
  */
 export const acclimatisationRule = {
-  /** The rule applies from a night spent at or above this altitude. */
+  /** Gains in sleeping altitude count from this altitude up. */
   aboveM: 3000,
-  /** Largest rise in sleeping altitude over the previous night. */
+  /** Largest rise in sleeping altitude above `aboveM` in one night. */
   maxGainM: 500,
-  /** Nights in a row higher than the one before, above `aboveM`, before a rest day is due. */
+  /** Nights in a row above `aboveM`, each higher than the one before, before a rest day is due. */
   maxRisingNights: 4,
 } as const;
 
@@ -56,30 +60,68 @@ export interface AcclimatisationBreach {
   /** Index into the itinerary. */
   index: number;
   reason: string;
+  /**
+   * For a gain: the nights from this one through the rest nights straight after it (none higher),
+   * and the gain above 3,000 m averaged over them. A rest day justifies the jump only when that
+   * average stays at or under the daily limit.
+   */
+  nights?: number;
+  averageGainM?: number;
+}
+
+type Night = Pick<ItineraryDay, 'startAltitudeM' | 'endAltitudeM'>;
+
+/** The part of a night's rise that lies above 3,000 m, whatever the night before. */
+export function gainAboveM(previousNight: number, night: number): number {
+  const { aboveM } = acclimatisationRule;
+  return night > aboveM ? Math.max(0, night - Math.max(previousNight, aboveM)) : 0;
 }
 
 /**
  * Days that break the rule. The night before day 1 is spent at day 1's start altitude (the
- * town the trip starts from). A night counts as rising when it is higher than the previous
- * night and that previous night was at or above 3,000 m.
+ * town the trip starts from). A night counts as gained from 3,000 m up, so a day from 2,960 m to
+ * 3,970 m gains 970 m; a night counts as rising when it is above 3,000 m and higher than the one
+ * before, wherever that one was.
  */
-export function acclimatisationBreaches(days: readonly Pick<ItineraryDay, 'startAltitudeM' | 'endAltitudeM'>[]): AcclimatisationBreach[] {
+export function acclimatisationBreaches(days: readonly Night[]): AcclimatisationBreach[] {
   const { aboveM, maxGainM, maxRisingNights } = acclimatisationRule;
   const breaches: AcclimatisationBreach[] = [];
   let previousNight = days[0]?.startAltitudeM ?? 0;
   let risingNights = 0;
   days.forEach((day, index) => {
-    const gain = day.endAltitudeM - previousNight;
-    const rising = previousNight >= aboveM && gain > 0;
-    risingNights = rising ? risingNights + 1 : 0;
-    if (rising && gain > maxGainM) {
-      breaches.push({ index, reason: `raises the sleeping altitude by ${gain} m (from ${previousNight} m to ${day.endAltitudeM} m); above ${aboveM} m the limit is ${maxGainM} m a day` });
+    const night = day.endAltitudeM;
+    const gain = gainAboveM(previousNight, night);
+    risingNights = night > aboveM && night > previousNight ? risingNights + 1 : 0;
+    if (gain > maxGainM) {
+      let restNights = 0;
+      while (index + restNights + 1 < days.length && days[index + restNights + 1]!.endAltitudeM <= night) restNights += 1;
+      const nights = restNights + 1;
+      const averageGainM = Math.round(gain / nights);
+      const rest = restNights > 0 ? `; with the ${restNights === 1 ? 'rest night' : `${restNights} rest nights`} after it, the gain averages ${averageGainM} m a night over ${nights} nights` : '';
+      breaches.push({ index, nights, averageGainM, reason: `raises the sleeping altitude by ${gain} m above ${aboveM} m (from ${previousNight} m to ${night} m); the limit is ${maxGainM} m a night${rest}` });
     } else if (risingNights > maxRisingNights) {
-      breaches.push({ index, reason: `is the ${risingNights}th night in a row higher than the one before above ${aboveM} m; a rest day (a night no higher than the previous one) is due after ${maxRisingNights}` });
+      breaches.push({ index, reason: `is the ${risingNights}th night in a row above ${aboveM} m higher than the one before; a rest day (a night no higher than the previous one) is due after ${maxRisingNights}` });
     }
-    previousNight = day.endAltitudeM;
+    previousNight = night;
   });
   return breaches;
+}
+
+/** A justification that leans on a rest day (or a day with no gain in sleeping height). */
+const leansOnRest = /\b(rest|acclimati[sz]ation)\s+days?\b|no gain in sleeping/i;
+
+/**
+ * Why a day's published justification does not hold: it leans on a rest day, but the gain
+ * averaged over the jump and the rest nights after it is still above the daily limit (or no rest
+ * night follows at all). WMS: an extra night offsets a forced jump only if the average stays at or
+ * under 500 m a night.
+ */
+export function restDayFallsShort(breach: AcclimatisationBreach, note: string): string | undefined {
+  if (breach.averageGainM === undefined || !leansOnRest.test(note)) return undefined;
+  const { maxGainM } = acclimatisationRule;
+  if (breach.nights === 1) return `leans on a rest day, but no night after it is at or below this height; add the rest day or give another reason`;
+  if (breach.averageGainM <= maxGainM) return undefined;
+  return `leans on a rest day, but the gain still averages ${breach.averageGainM} m a night over the jump and the ${breach.nights! - 1} rest night(s) after it, above the ${maxGainM} m a rest day must bring it to; add a night or a lower camp`;
 }
 
 /** Sentences about travel by road: their figures are not walking data. */

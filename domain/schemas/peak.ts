@@ -12,6 +12,75 @@ export const coordinates = z.object({
   longitude: z.number().min(72, { error: 'is west of the Indian Himalaya (expected 72 to 97)' }).max(97, { error: 'is east of the Indian Himalaya (expected 72 to 97)' }),
 });
 
+/** Digits after the decimal point of a number as written (trailing zeros are lost in YAML). */
+export function decimalsOf(value: number): number {
+  const text = String(value);
+  return text.includes('.') ? text.split('.')[1]!.length : 0;
+}
+
+/**
+ * Fewest decimals a summit's coordinates may have: 0.001° is about 100 m, which marks a summit;
+ * 0.01° (about a kilometre) marks a massif. A source value that happens to end in zero is written
+ * with the source's further digits.
+ */
+export const minimumCoordinateDecimals = 3;
+
+const web = z.url({ error: 'must be the full web address of one of the record\'s references' });
+
+/**
+ * One axis as the editor wrote it: a number, or a decimal in quotes ("33.980") when the source's
+ * figure ends in zeros that YAML would drop. At least three decimals either way.
+ */
+function axis(range: z.ZodNumber) {
+  return z.union([z.number(), z.string().trim().regex(/^-?\d+\.\d+$/, { error: 'must be a decimal number of degrees, for example 33.980' })]).transform((value, ctx) => {
+    const decimals = typeof value === 'string' ? value.split('.')[1]!.length : decimalsOf(value);
+    if (decimals < minimumCoordinateDecimals) {
+      ctx.addIssue({ code: 'custom', message: `is ${value}, given to ${decimals} decimal(s); a summit needs at least ${minimumCoordinateDecimals} (about 100 m): give the source's full figure, in quotes if it ends in zeros ("33.980")` });
+    }
+    return Number(value);
+  }).pipe(range);
+}
+
+/** A position from a cited source: the address must be one of the record's references. */
+export const sourcedCoordinates = z.object({
+  latitude: axis(coordinates.shape.latitude),
+  longitude: axis(coordinates.shape.longitude),
+  source: web,
+});
+
+export type SourcedCoordinates = z.infer<typeof sourcedCoordinates>;
+
+/**
+ * A peak's `coordinates`: a sourced position, or the word `unknown`. Read by hand rather than as a
+ * union so an editor sees the exact fault (a missing source, too few decimals) instead of
+ * "matches neither form".
+ */
+const coordinatesField = z.unknown().transform((value, ctx): 'unknown' | SourcedCoordinates => {
+  if (value === 'unknown') return 'unknown';
+  if (value === undefined || value === null || typeof value !== 'object') {
+    ctx.addIssue({ code: 'custom', message: 'is required: the summit\'s latitude, longitude and source (the address of one of the references), or the word unknown when no source gives the summit\'s position' });
+    return z.NEVER;
+  }
+  const result = sourcedCoordinates.safeParse(value);
+  if (result.success) return result.data;
+  for (const issue of result.error.issues) ctx.addIssue({ code: 'custom', message: issue.message, path: issue.path });
+  return z.NEVER;
+});
+
+/** Facts a record may show with more than one sourced account, where the sources disagree. */
+export const contestableFacts = ['altitudeM', 'firstAscent', 'coordinates'] as const;
+
+/** One source's version of a fact, in our words, and the reference (by address) it comes from. */
+const account = z.object({ says: z.string().trim().min(3), source: web });
+
+export const contestedFact = z.object({
+  fact: z.enum(contestableFacts),
+  accounts: z.array(account).min(2, { error: 'a contested fact needs at least two accounts, each from its own source' }),
+});
+
+/** A named point a summary measures from (a neighbouring summit outside the dataset), with its source. */
+export const landmark = z.object({ name: z.string().min(2), coordinates: sourcedCoordinates });
+
 export const firstAscent = z.union([
   z.literal('unknown'),
   z.object({ year: z.number().int().min(1800).max(2100).optional(), party: z.string().min(2).optional() }),
@@ -32,11 +101,31 @@ export const peakContent = z.object({
   typicalDurationDays: z.number().int().min(1).max(90).optional(),
   operatorTrip: slug.optional(),
   summary: z.string().min(40),
-  /** The summit's own coordinates from a cited source; left out when no source gives them. */
-  coordinates: coordinates.optional(),
+  /**
+   * The summit's own position from a cited source, to at least 0.001°, or the word `unknown`
+   * when no source we could read gives it (the page says so).
+   */
+  coordinates: coordinatesField,
+  /** Points outside the dataset that the summary measures from (for example a higher neighbour). */
+  landmarks: z.array(landmark).optional(),
   firstAscent,
+  /** Facts on which the sources disagree, each with every account and its source. */
+  contested: z.array(contestedFact).optional(),
   references: z.array(reference).min(1, { error: 'needs at least one reference for its facts' }),
   lastVerified: isoDate,
+}).superRefine((peak, ctx) => {
+  const cited = new Set(peak.references.map((r) => r.url));
+  const uncited = (url: string, path: (string | number)[]) => {
+    if (!cited.has(url)) ctx.addIssue({ code: 'custom', path, message: `${url} is not among the references; add it there or cite one of them` });
+  };
+  if (peak.coordinates !== 'unknown') uncited(peak.coordinates.source, ['coordinates', 'source']);
+  peak.landmarks?.forEach((l, i) => uncited(l.coordinates.source, ['landmarks', i, 'coordinates', 'source']));
+  peak.contested?.forEach((c, i) => {
+    c.accounts.forEach((a, j) => uncited(a.source, ['contested', i, 'accounts', j, 'source']));
+    if (new Set(c.accounts.map((a) => a.source)).size < c.accounts.length) {
+      ctx.addIssue({ code: 'custom', path: ['contested', i, 'accounts'], message: 'two accounts cite the same source; each account of a contested fact comes from its own source' });
+    }
+  });
 });
 export type PeakContent = z.infer<typeof peakContent>;
 
@@ -59,13 +148,21 @@ export const peakResource = z.object({
   operatorUrl: z.url().nullable().optional().describe('Trip page when the operator runs the peak.'),
   summary: z.string().describe('One-paragraph description.'),
   lastVerified: z.iso.date().describe('Date the record was last checked against its references.'),
+  contested: z.array(z.object({
+    fact: z.enum(contestableFacts).describe('The field the sources disagree on.'),
+    accounts: z.array(z.object({
+      says: z.string().describe('What this source says, in our words.'),
+      source: reference.describe('Where it says so.'),
+    })),
+  })).optional().describe('Facts on which the sources disagree, every account with its source. The main field (altitudeM, say) keeps one value; this lists them all.'),
 });
 export type Peak = z.infer<typeof peakResource>;
 
 /** One record of `peak-data/peaks.json`: the Peak plus coordinates, first ascent and references. */
 export const peakRecord = peakResource.extend({
   alternateNames: z.array(z.string()).optional(),
-  coordinates: coordinates.optional().describe('Approximate summit coordinates (WGS84); absent when no source gives the summit\'s own position.'),
+  coordinates: coordinates.optional().describe('Summit coordinates (WGS84), to at least 0.001°; absent when no source gives the summit\'s own position.'),
+  coordinatesSource: reference.optional().describe('The reference the coordinates come from.'),
   firstAscent,
   references: z.array(reference),
   feeCategory: z.enum(feeCategories).describe('How the IMF charges for the peak: the altitude-band fee (`expedition`) or the flat trekking-peak fee.'),

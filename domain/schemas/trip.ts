@@ -4,7 +4,7 @@
  */
 import type { ImageMetadata } from 'astro';
 import { z } from 'astro/zod';
-import { acclimatisationBreaches, altitudeM, figuresOnlyInProse, itineraryDay } from './itinerary.ts';
+import { acclimatisationBreaches, altitudeM, figuresOnlyInProse, itineraryDay, restDayFallsShort } from './itinerary.ts';
 import { alpineGrades, difficulties, isoDate, reference, slug, tags, tripTypes } from './vocabulary.ts';
 
 /** The Trip fields of the contract, in the order the contract lists them. */
@@ -61,6 +61,25 @@ export function tripPhoto(file: z.ZodType<PhotoFile>) {
   });
 }
 
+/** One part of the way to the start, in the editor's words, with a figure (distance or time) where it has one. */
+const travelNote = (what: string) => z.string({ error: `is required: ${what}` }).trim().min(10, { error: `must say ${what}` });
+
+/**
+ * How a trekker reaches the start and gets home: the nearest airport and railhead with a
+ * distance or time, the usual road journey, where and when we meet, and where to stay either
+ * side. Every part comes from the trip's sources, which `sources` names by address.
+ */
+export const gettingThere = z.object({
+  airport: travelNote('the nearest airport and how far it is from the start (a distance or a time)'),
+  railhead: travelNote('the nearest railway station with a useful service and how far it is'),
+  road: travelNote('the usual road journey to the start, by bus or shared vehicle, with its time'),
+  pickup: travelNote('where and when the group meets on day 1'),
+  stayBefore: travelNote('where to spend the night before day 1'),
+  stayAfter: travelNote('where the trip ends and where to stay or travel on from there'),
+  sources: z.array(z.url({ error: 'must be the full web address of one of the trip\'s sources' })).min(1, { error: 'needs at least one of the trip\'s sources for these facts' }),
+});
+export type GettingThere = z.infer<typeof gettingThere>;
+
 /**
  * The frontmatter of `content/trips/<slug>.md`. The slug is the file name. `photoFile` is how a
  * photograph's file is read: a checked path here, Astro's `image()` in the site's collection.
@@ -73,7 +92,7 @@ export function tripContentSchema(photoFile: z.ZodType<PhotoFile>) {
       lastUpdated: isoDate.optional(),
       distanceKm: z.number().min(0).max(400).optional(),
       base: z.string().optional(),
-      gettingThere: z.string().min(40).optional().describe('How to reach the start of the trip, from sources; the page says where day 1 begins when absent.'),
+      gettingThere,
       fitness: z.string().min(20),
       experience: z.string().min(10),
       itinerary: z.array(itineraryDay).min(1),
@@ -104,14 +123,29 @@ export function tripContentSchema(photoFile: z.ZodType<PhotoFile>) {
       if (trip.summitAltitudeM != null && trip.summitAltitudeM < highest) {
         ctx.addIssue({ code: 'custom', path: ['summitAltitudeM'], message: `is ${trip.summitAltitudeM} m but the itinerary reaches ${highest} m` });
       }
-      for (const { index, reason } of acclimatisationBreaches(trip.itinerary)) {
-        if (trip.itinerary[index]?.acclimatisationNote) continue;
-        ctx.addIssue({
-          code: 'custom',
-          path: ['itinerary', index, 'acclimatisationNote'],
-          message: `day ${index + 1} ${reason}. Add an acclimatisation night or a lower camp, or give the published reason in acclimatisationNote (see docs/editing-content.md)`,
-        });
+      for (const breach of acclimatisationBreaches(trip.itinerary)) {
+        const { index, reason } = breach;
+        const note = trip.itinerary[index]?.acclimatisationNote;
+        if (!note) {
+          ctx.addIssue({
+            code: 'custom',
+            path: ['itinerary', index, 'acclimatisationNote'],
+            message: `day ${index + 1} ${reason}. Add an acclimatisation night or a lower camp, or give the published reason in acclimatisationNote (see docs/editing-content.md)`,
+          });
+          continue;
+        }
+        const shortfall = restDayFallsShort(breach, note);
+        if (shortfall) ctx.addIssue({ code: 'custom', path: ['itinerary', index, 'acclimatisationNote'], message: `day ${index + 1} ${reason}; its note ${shortfall}` });
       }
+      const sourceUrls = new Set(trip.sources.map((s) => s.url));
+      trip.gettingThere.sources.forEach((url, index) => {
+        if (!sourceUrls.has(url)) ctx.addIssue({ code: 'custom', path: ['gettingThere', 'sources', index], message: `${url} is not among the trip's sources; add it to sources or cite one of them` });
+      });
+      trip.itinerary.forEach((day, index) => {
+        if (day.acclimatisationSource && !sourceUrls.has(day.acclimatisationSource)) {
+          ctx.addIssue({ code: 'custom', path: ['itinerary', index, 'acclimatisationSource'], message: `day ${index + 1} cites ${day.acclimatisationSource}, which is not among the trip's sources; add it to sources or cite one of them` });
+        }
+      });
       trip.itinerary.forEach((day, index) => {
         for (const field of figuresOnlyInProse(day)) {
           const what = field === 'distanceKm' ? 'a distance' : 'a walking time';

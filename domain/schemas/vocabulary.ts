@@ -3,8 +3,9 @@
  * Editors extend a list here (and nowhere else) when a new value is genuinely needed.
  */
 import { z } from 'astro/zod';
+import { slugPattern } from '../slug.ts';
 
-export const slugPattern = /^[a-z0-9-]+$/;
+export { slugPattern };
 
 export const slug = z
   .string()

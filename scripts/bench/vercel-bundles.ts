@@ -3,11 +3,13 @@
  * function's files and bytes (its own folder and the project files it takes as they are), the
  * largest packages traced into it, the static files, and the routes.
  */
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { realContent } from '../../tests/helpers/content.ts';
 import { vercelBuild } from '../../tests/helpers/vercel-build.ts';
-import { functionFiles, functionSize, readBuildOutput } from '../../tests/helpers/vercel-output.ts';
+import { functionFiles, functionSize, readBuildOutput, type BuildOutput } from '../../tests/helpers/vercel-output.ts';
 import { fixed, mib, type Section } from './report.ts';
 
 function folderBytes(dir: string): number {
@@ -26,6 +28,22 @@ function largestPackages(func: string, count: number): string[] {
     .sort((a, b) => b.bytes - a.bytes)
     .slice(0, count)
     .map((p) => `${p.name} ${mib(p.bytes)}`);
+}
+
+/**
+ * Milliseconds a fresh Node.js process takes to import a built function's handler (the
+ * middleware's cold start before its first request), the median of `runs` processes.
+ */
+export function importMs(output: BuildOutput, name: string, runs = 9): number {
+  const func = path.join(output.dir, 'functions', `${name}.func`);
+  const { handler } = JSON.parse(readFileSync(path.join(func, '.vc-config.json'), 'utf8')) as { handler: string };
+  const script = `const t = performance.now(); await import(${JSON.stringify(pathToFileURL(path.join(func, handler)).href)}); console.log(performance.now() - t);`;
+  const times = Array.from({ length: runs }, () => {
+    const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: func, encoding: 'utf8', env: { PATH: process.env.PATH ?? '' } });
+    if (run.status !== 0) throw new Error(`importing ${name} failed: ${run.stderr}`);
+    return Number(run.stdout.trim());
+  }).sort((a, b) => a - b);
+  return times[Math.floor(runs / 2)]!;
 }
 
 export function vercelSection(): Section {
@@ -49,6 +67,7 @@ export function vercelSection(): Section {
       findings: [
         `${output.functions.filter((f) => f !== 'middleware').length} functions and the routing middleware (${middlewareRoutes} middleware route); ${fixed(output.staticFiles.size)} static files, ${mib(staticBytes)}.`,
         `Largest function: ${mib(Math.max(...output.functions.map((f) => functionSize(output, f))))}.`,
+        `Routing middleware: ${mib(functionSize(output, 'middleware'))}, imported by Node.js ${process.versions.node} in ${fixed(importMs(output, 'middleware'), 0)} ms (median of 9 fresh processes).`,
       ],
     };
   } finally {

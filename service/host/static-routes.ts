@@ -2,8 +2,8 @@
  * What the built site's files need beyond their bytes, worked out once at build time and applied
  * the same way by both hosts (the Node host reads `dist/live/static-routes.json`; the Vercel
  * Build Output carries the same routes in its config): the media type of published files whose
- * name does not tell it, the token estimate of every Markdown file, and redirects of trip
- * addresses in the wrong section.
+ * name does not tell it (from the list of published files, service/site-files.ts), the cache
+ * policy of every file, and the token estimate of every Markdown file.
  *
  * Routes use the Vercel Build Output form (`src` regular expression, `headers`, `status`,
  * `continue`), so one list serves both hosts. A file's headers are matched on the path of the
@@ -13,7 +13,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { markdownTokenCount } from '../markdown/tokens.ts';
-import { siteFileByPath } from '../site-files.ts';
+import { cachePolicy } from '../http/respond.ts';
+import { agentFileCacheControl, siteFileByPath } from '../site-files.ts';
 import { mediaTypes } from './static-files.ts';
 
 export interface Route {
@@ -29,7 +30,10 @@ export interface Route {
 export interface StaticRoutes {
   /** Before everything (none today; the place for redirects). */
   early: Route[];
-  /** When a built file answers (Vercel's `hit` phase), matched on the file's path: its headers. */
+  /**
+   * When a built file answers (Vercel's `hit` phase), matched on the path it answers at (its
+   * clean URL for a page): its headers.
+   */
   hit: Route[];
   /** After nothing else matched: the not-found answers. */
   notFound: Route[];
@@ -51,6 +55,31 @@ function publishedPaths(siteDir: string): string[] {
     .sort();
 }
 
+/** Files named by a content hash: the same name never gets other bytes. */
+export const immutableCacheControl = 'public, max-age=31536000, immutable';
+/** Pages and other built files: a browser may reuse them for five minutes. */
+export const fileCacheControl = 'public, max-age=300';
+
+/** A not-found answer is never kept: the path may exist after the next deploy. */
+export const notFoundCacheControl = 'no-store';
+
+/** How long a built file may be kept, by whom: one policy per kind of file. */
+export function fileCachePolicy(published: string): string {
+  if (published.startsWith('/_astro/')) return immutableCacheControl;
+  // The HTML not-found page is only ever an answer (404.md is also a published file, read as such).
+  if (published === '/404.html') return notFoundCacheControl;
+  if (published.startsWith('/v1/')) return cachePolicy.catalogue;
+  const declared = siteFileByPath(published);
+  if (declared && !declared.live) return agentFileCacheControl;
+  return fileCacheControl;
+}
+
+/** The path a built file answers at: its clean URL for a page (`/a/b.html` → `/a/b`, `/index.html` → `/`). */
+export function servedPath(published: string): string {
+  if (published === '/index.html') return '/';
+  return published.endsWith('.html') ? published.slice(0, -'.html'.length) : published;
+}
+
 export function buildStaticRoutes(siteDir: string): StaticRoutes {
   const early: Route[] = [];
   const hit: Route[] = [];
@@ -59,8 +88,9 @@ export function buildStaticRoutes(siteDir: string): StaticRoutes {
     const declared = siteFileByPath(published)?.mediaType;
     const byExtension = mediaTypes[path.extname(published)];
     if (declared && essence(declared) !== essence(byExtension ?? '')) headers['Content-Type'] = declared;
+    headers['Cache-Control'] = fileCachePolicy(published);
     if (published.endsWith('.md')) headers['X-Markdown-Tokens'] = String(markdownTokenCount(readFileSync(path.join(siteDir, published), 'utf8')));
-    if (Object.keys(headers).length > 0) hit.push({ src: exactly(published), headers, continue: true });
+    hit.push({ src: exactly(servedPath(published)), headers, continue: true });
   }
   return {
     early,

@@ -1,9 +1,9 @@
 /**
  * The one error shape of /v1: `{ error: { code, message, status, documentationUrl, hint? } }`.
  * Every error response under /v1 is built here, so the shape and the code-to-status table
- * cannot drift apart.
+ * cannot drift apart. Its Zod schema (for OpenAPI and tests) is in error-body.ts, so the
+ * request rules can answer an error without loading Zod.
  */
-import { z } from 'astro/zod';
 
 export const errorCodes = {
   invalid_parameter: 400,
@@ -34,20 +34,11 @@ export const errorConditions: Record<ErrorCode, string> = {
   internal_error: 'Something failed on our side; the request itself may be fine. Retry later, and tell us if it persists.',
 };
 
-export const errorBody = z
-  .object({
-    error: z
-      .object({
-        code: z.enum(Object.keys(errorCodes) as [ErrorCode, ...ErrorCode[]]).describe('Stable machine-readable code; branch on this.'),
-        message: z.string().describe('Human-readable explanation.'),
-        status: z.number().int().min(400).max(599).describe('The HTTP status, repeated.'),
-        documentationUrl: z.url().describe('Where to read about the API.'),
-        hint: z.string().optional().describe('How to fix the request, when a fix exists.'),
-      })
-      .strict(),
-  })
-  .strict();
-export type ErrorBody = z.infer<typeof errorBody>;
+
+/** What every /v1 error answer says (the schema in error-body.ts describes the same). */
+export interface ErrorBody {
+  error: { code: ErrorCode; message: string; status: number; documentationUrl: string; hint?: string };
+}
 
 export interface ApiErrorInit {
   message: string;

@@ -6,7 +6,8 @@
  */
 import type { Catalogue, TripPage } from '../../domain/catalogue/index.ts';
 import { beginnerAnswer, difficultyMeaning } from '../../domain/catalogue/difficulty.ts';
-import { gettingThereText } from '../../domain/catalogue/getting-there.ts';
+import { gettingThereLines, gettingThereReferenceNumbers } from '../../domain/catalogue/getting-there.ts';
+import { contestedLines } from '../../domain/catalogue/contested.ts';
 import { hostOf, publisherOf } from '../../domain/catalogue/references.ts';
 import type { ItineraryDay } from '../../domain/schemas/itinerary.ts';
 import { unavailableSentence, type LiveDepartures } from '../departures/live.ts';
@@ -32,7 +33,8 @@ function facts(catalogue: Catalogue, page: TripPage): string[] {
     ['Price', `${formatInr(trip.priceInr)}${trip.priceInr != null ? ' per person' : ''}`],
     ['Last checked', trip.lastUpdated ? formatDate(trip.lastUpdated) : undefined],
   ];
-  return rows.filter((row): row is [string, string] => row[1] !== undefined).map(([name, value]) => `- **${name}:** ${value}`);
+  const lines = rows.filter((row): row is [string, string] => row[1] !== undefined).map(([name, value]) => `- **${name}:** ${value}`);
+  return peak ? [...lines, ...contestedLines(peak).map((line) => `- **${peak.name}, ${line.replace(/^([^:]+): /, (_, fact: string) => `${fact.toLowerCase()}:** `)}`)] : lines;
 }
 
 /** A day's stage: its title, with the places added only when the title does not already name them. */
@@ -53,7 +55,10 @@ function itinerary(page: TripPage): string[] {
   for (const d of days) {
     const high = d.highPoint ? ` High point: ${d.highPoint.name}, ${formatMetres(d.highPoint.altitudeM)}.` : '';
     lines.push(`**Day ${d.day}: ${d.title}.** ${d.description.trim()}${high}`, '');
-    if (d.acclimatisationNote) lines.push(`> Acclimatisation: ${d.acclimatisationNote.trim()}`.replace(/\s*\n\s*/g, ' '), '');
+    if (d.acclimatisationNote) {
+      const n = page.content.sources.findIndex((s) => s.url === d.acclimatisationSource) + 1;
+      lines.push(`> Acclimatisation: ${d.acclimatisationNote.trim()}${n > 0 ? ` [${n}]` : ''}`.replace(/\s*\n\s*/g, ' '), '');
+    }
   }
   return lines;
 }
@@ -80,7 +85,9 @@ export function tripMarkdown(catalogue: Catalogue, page: TripPage, live: LiveDep
   if (page.body.trim()) lines.push(page.body.trim(), '');
   lines.push('## Is this for beginners?', '', beginnerAnswer(trip.difficulty, content.experience), '');
   lines.push(`## What "${trip.difficulty}" means`, '', `${difficultyMeaning[trip.difficulty]}${trip.alpineGrade ? ` The climb itself is graded ${trip.alpineGrade} on the Alpine scale.` : ''}`, '');
-  lines.push('## How to reach the start', '', gettingThereText(content), '');
+  lines.push('## How to reach the start', '', ...gettingThereLines(content).map(({ label, text }) => `- ${label}: ${text}`), '');
+  const numbers = gettingThereReferenceNumbers(content);
+  if (numbers.length > 0) lines.push(`From references ${numbers.map((n) => `[${n}]`).join(', ')} below.`, '');
   lines.push('## Itinerary', '', ...itinerary(page));
   lines.push('## Fitness and experience', '', content.fitness.trim(), '', content.experience.trim(), '');
   lines.push('## What is included', '', ...list(content.inclusions), '');

@@ -6,7 +6,7 @@
  * functions count one client once, in one place.
  */
 import { MemoryCounterStore, type CounterStore } from './rate-limiter.ts';
-import { UpstashCounterStore, upstashSettings } from './upstash-counter-store.ts';
+import { openHttpCounterStore } from './upstash-counter-store.ts';
 
 type Env = Record<string, string | undefined>;
 
@@ -15,16 +15,8 @@ const holder = globalThis as { [key]?: Promise<CounterStore> };
 
 /** A counter store for these settings, of its own (memory when no shared store is configured). */
 export async function openCounterStore(env: Env, hitTimeoutMs?: number): Promise<CounterStore> {
-  const upstash = upstashSettings(env);
-  if (upstash) {
-    try {
-      return new UpstashCounterStore({ ...upstash, ...(hitTimeoutMs ? { hitTimeoutMs } : {}) });
-    } catch (error) {
-      // A malformed URL must not take every request down with it.
-      console.error(`[rate-limit] Upstash settings rejected, counting in this process: ${error instanceof Error ? error.message : String(error)}`);
-      return new MemoryCounterStore();
-    }
-  }
+  const http = openHttpCounterStore(env, hitTimeoutMs);
+  if (http) return http;
   if (env.REDIS_URL) {
     const { RedisCounterStore } = await import('./redis-counter-store.ts');
     return RedisCounterStore.connect(env.REDIS_URL, hitTimeoutMs ? { hitTimeoutMs } : {});

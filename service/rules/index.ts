@@ -105,6 +105,11 @@ function reportStoreHealthy(): void {
   storeOutage.failures = 0;
 }
 
+/** A CORS preflight: OPTIONS naming the method a cross-origin request will use. */
+function isPreflight(request: RulesRequest): boolean {
+  return request.method === 'OPTIONS' && request.headers.get('Access-Control-Request-Method') !== null;
+}
+
 /** A request the file published for its path answers exactly as the API would. */
 function publishedAnswer(request: RulesRequest, url: URL): boolean {
   return (request.method === 'GET' || request.method === 'HEAD') && url.search === '' && acceptsJson(request.headers.get('Accept'));
@@ -141,6 +146,8 @@ export async function applyRules(request: RulesRequest, ctx: RulesContext): Prom
       }
     }
     const headers = headersOf(base, corsHeaders, limitHeaders);
+    // A browser's CORS preflight is answered here, so it never starts a function.
+    if (isPreflight(request)) return { kind: 'respond', response: new Response(null, { status: 204, headers: { ...headers, Allow: corsHeaders['Access-Control-Allow-Methods'], 'Cache-Control': 'no-store' } }) };
     const file = api.kind === 'api' && publishedAnswer(request, url) ? staticAnswerFile(api.segments) : null;
     if (file) {
       headers['Cache-Control'] = cachePolicy.catalogue;

@@ -3,8 +3,8 @@
  * runtime, which has fetch but no TCP sockets. Each hit is the same atomic window script as the
  * TCP store, sent with EVAL, so every edge instance and region shares one exact count.
  */
-import { Redis } from '@upstash/redis';
-import type { CounterStore, WindowCount } from './rate-limiter.ts';
+import type { Redis } from '@upstash/redis';
+import { MemoryCounterStore, type CounterStore, type WindowCount } from './rate-limiter.ts';
 import { windowCountFromReply, windowHitScript } from './window-script.ts';
 
 export interface UpstashCounterStoreOptions {
@@ -15,23 +15,37 @@ export interface UpstashCounterStoreOptions {
 }
 
 export class UpstashCounterStore implements CounterStore {
-  readonly #redis: Redis;
+  readonly #options: Required<UpstashCounterStoreOptions>;
+  /** The client, loaded at the first hit: a process that never counts never loads it (middleware.ts). */
+  #redis: Promise<Redis> | undefined;
 
   constructor({ url, token, hitTimeoutMs = 1000 }: UpstashCounterStoreOptions) {
-    this.#redis = new Redis({
-      url,
-      token,
-      // One attempt, bounded: a retry loop or an unbounded fetch would hold the request hostage.
-      retry: { retries: 0 },
-      // A signal factory makes an abort throw; a plain AbortSignal would resolve with "Aborted".
-      signal: () => AbortSignal.timeout(hitTimeoutMs),
-      enableAutoPipelining: false,
-      enableTelemetry: false,
-    });
+    // The client's own check, made now: settings it would refuse are refused at start.
+    if (!/^https?:\/\/[^\s#$./?].\S*$/.test(url.replace(/\/$/, ''))) throw new Error(`not an https URL: ${url}`);
+    this.#options = { url, token, hitTimeoutMs };
+  }
+
+  #client(): Promise<Redis> {
+    const { url, token, hitTimeoutMs } = this.#options;
+    this.#redis ??= import('@upstash/redis').then(
+      ({ Redis }) =>
+        new Redis({
+          url,
+          token,
+          // One attempt, bounded: a retry loop or an unbounded fetch would hold the request hostage.
+          retry: { retries: 0 },
+          // A signal factory makes an abort throw; a plain AbortSignal would resolve with "Aborted".
+          signal: () => AbortSignal.timeout(hitTimeoutMs),
+          enableAutoPipelining: false,
+          enableTelemetry: false,
+        }),
+    );
+    return this.#redis;
   }
 
   async hit(key: string, windowMs: number, _now?: number, weight = 1): Promise<WindowCount> {
-    return windowCountFromReply(await this.#redis.eval(windowHitScript, [key], [String(windowMs), String(weight)]));
+    const redis = await this.#client();
+    return windowCountFromReply(await redis.eval(windowHitScript, [key], [String(windowMs), String(weight)]));
   }
 }
 
@@ -41,4 +55,20 @@ export function upstashSettings(env: Record<string, string | undefined>): { url:
   const url = (env.UPSTASH_REDIS_REST_URL || env.KV_REST_API_URL)?.trim();
   const token = (env.UPSTASH_REDIS_REST_TOKEN || env.KV_REST_API_TOKEN)?.trim();
   return url && token ? { url, token } : null;
+}
+
+/**
+ * The counter store reached over HTTPS (Upstash) when configured, else null. The routing
+ * middleware uses only this one, so it does not carry a TCP Redis client (see middleware.ts).
+ */
+export function openHttpCounterStore(env: Record<string, string | undefined>, hitTimeoutMs?: number): CounterStore | null {
+  const upstash = upstashSettings(env);
+  if (!upstash) return null;
+  try {
+    return new UpstashCounterStore({ ...upstash, ...(hitTimeoutMs ? { hitTimeoutMs } : {}) });
+  } catch (error) {
+    // A malformed URL must not take every request down with it.
+    console.error(`[rate-limit] Upstash settings rejected, counting in this process: ${error instanceof Error ? error.message : String(error)}`);
+    return new MemoryCounterStore();
+  }
 }

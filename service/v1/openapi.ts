@@ -5,7 +5,8 @@
  */
 import { z } from 'astro/zod';
 import type { Catalogue } from '../../domain/catalogue/index.ts';
-import { errorBody, errorCodes, errorConditions, type ErrorCode } from '../http/errors.ts';
+import { errorBody } from '../http/error-body.ts';
+import { errorCodes, errorConditions, type ErrorCode } from '../http/errors.ts';
 import { cachePolicy, etagPattern } from '../http/respond.ts';
 import { apiRateLimit, rateLimitHeaderNames } from '../rules/policy.ts';
 import { departureResource } from '../../domain/schemas/departure.ts';

@@ -3,7 +3,7 @@
  * Kept apart from the handlers, so the request rules can route to the files without carrying
  * the API's code.
  */
-import { slugPattern } from '../../domain/schemas/vocabulary.ts';
+import { slugPattern } from '../../domain/slug.ts';
 
 /** The published file of a decoded /v1 path (its segments after `/v1`), or null. */
 export function staticAnswerFile(segments: readonly string[]): string | null {

@@ -2,7 +2,9 @@
  * The words of the peak dataset page (licence, attribution, derived-field rules), shared by the
  * HTML page and its Markdown twin, and the twin itself.
  */
+import { contestedLines } from '../../domain/catalogue/contested.ts';
 import type { Catalogue } from '../../domain/catalogue/index.ts';
+import { publisherOf } from '../../domain/catalogue/references.ts';
 import { firstSixThousanderGrades, normalLeaveWindowDays } from '../../domain/catalogue/peaks.ts';
 import type { PeakRecord } from '../../domain/schemas/peak.ts';
 import { formatDate, formatMetres } from '../../domain/format.ts';
@@ -31,9 +33,10 @@ export function firstAscentText(peak: PeakRecord): string {
 }
 
 export function coordinatesText(peak: PeakRecord): string {
-  if (!peak.coordinates) return 'Not given by our sources';
+  if (!peak.coordinates) return 'Not published: no source we could read gives the summit\'s own position to 0.001°';
   const { latitude, longitude } = peak.coordinates;
-  return `${latitude.toFixed(3)}° N, ${longitude.toFixed(3)}° E`;
+  const source = peak.coordinatesSource ? ` (${publisherOf(peak.coordinatesSource)})` : '';
+  return `${latitude.toFixed(3)}° N, ${longitude.toFixed(3)}° E${source}`;
 }
 
 /** The IMF fee in words: the band and its fee, or the flat fee of a trekking peak. */
@@ -89,6 +92,7 @@ export function peakDataMarkdown(catalogue: Catalogue): string {
     lines.push(`- Altitude: ${formatMetres(p.altitudeM)}; ${p.range}, ${p.region}, ${p.country}`);
     lines.push(`- Coordinates: ${coordinatesText(p)}`);
     lines.push(`- First ascent: ${firstAscentText(p)}`);
+    for (const line of contestedLines(p)) lines.push(`- ${line}`);
     lines.push(`- IMF fee: ${feeText(p)}`);
     lines.push(`- Last verified: ${formatDate(p.lastVerified)}`);
     lines.push(`- Sources: ${p.references.map((r) => `[${r.title}](${r.url})`).join('; ')}`, '');

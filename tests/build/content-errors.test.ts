@@ -76,14 +76,35 @@ describe('content validation at build time', () => {
   });
 
   it('refuses two peaks on the same coordinates, naming the file', () => {
-    const result = brokenBuild('peaks/other-peak.yaml', (t) => t.replace('coordinates: { latitude: 30.5, longitude: 79.5 }', 'coordinates: { latitude: 33.5, longitude: 77.5 }'));
+    const result = brokenBuild('peaks/other-peak.yaml', (t) => t.replace('latitude: "30.500", longitude: "79.500"', 'latitude: "33.500", longitude: "77.500"'));
     expect(result.status).not.toBe(0);
     expect(result.output).toContain('field "coordinates" gives the same coordinates (33.5, 77.5)');
   });
 
   it("refuses a peak whose only references are the operator's own pages", () => {
-    const result = brokenBuild('peaks/other-peak.yaml', (t) => t.replace('url: https://example.org/other-peak', 'url: https://theverticaltribe.com/peak-data/'));
+    const result = brokenBuild('peaks/other-peak.yaml', (t) => t.replace('url: https://example.org/other-peak', 'url: https://theverticaltribe.com/peak-data/').replace('source: https://example.org/other-peak', 'source: https://theverticaltribe.com/peak-data/'));
     expect(result.status).not.toBe(0);
     expect(result.output).toContain('other-peak.yaml: field "references" lists only the operator\'s own pages');
+  });
+
+  it('refuses summit coordinates given to fewer than three decimals, naming the file and the field', () => {
+    const result = brokenBuild('peaks/other-peak.yaml', (t) => t.replace('latitude: "30.500"', 'latitude: 30.52'));
+    expect(result.status).not.toBe(0);
+    expect(result.output).toContain('other-peak');
+    expect(result.output).toMatch(/coordinates\.latitude.*is 30\.52, given to 2 decimal\(s\); a summit needs at least 3/s);
+  });
+
+  it('refuses a distance in a summary that the coordinates contradict, naming the file and the sentence', () => {
+    const result = brokenBuild('peaks/other-peak.yaml', (t) => t.replace('summary: A second fixture peak used only by the tests;', 'summary: It stands about 40 km south-west of Sample Peak; a second fixture peak used only by the tests;'));
+    expect(result.status).not.toBe(0);
+    expect(result.output).toContain('other-peak.yaml: field "summary": the sentence "It stands about 40 km south-west of Sample Peak;');
+    expect(result.output).toMatch(/says 40 km from Sample Peak, but the coordinates put the two \d+\.\d km apart/);
+  });
+
+  it('refuses a night that climbs from below 3,000 m to far above it without a published reason', () => {
+    const result = brokenBuild('trips/sample-trek.md', (t) => t.replace(/startAltitudeM: 3500\n(\s+)endAltitudeM: 3900/, 'startAltitudeM: 2800\n$1endAltitudeM: 3900'));
+    expect(result.status).not.toBe(0);
+    expect(result.output).toContain('itinerary.0.acclimatisationNote');
+    expect(result.output).toContain('raises the sleeping altitude by 900 m above 3000 m (from 2800 m to 3900 m)');
   });
 });

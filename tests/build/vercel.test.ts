@@ -1,7 +1,10 @@
 /**
  * The deployment as Vercel builds it: the real `vercel build` (the `vercel` CLI from npm, run
  * offline on a copy of the project) must produce a static site with a few small live
- * functions, one routing middleware, and routes that send each live path to its function.
+ * functions, one routing middleware, and routes that send each live path to its function; and
+ * that output, replayed through an implementation of Vercel's routing phases (with the built
+ * middleware and functions running), must answer the request table exactly as the Node host
+ * does (tests/helpers/two-hosts.ts). Built once, for every assertion of this file.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -10,6 +13,12 @@ import { projectRoot, type ProjectCopy } from '../helpers/project.ts';
 import { vercelBuild } from '../helpers/vercel-build.ts';
 import { loadCatalogue, realContent } from '../helpers/content.ts';
 import { functionFiles, functionSize, readBuildOutput, route, type BuildOutput } from '../helpers/vercel-output.ts';
+import { startServer, type RunningServer } from '../helpers/project.ts';
+import { replayAssumptions, replayTool, startReplay } from '../helpers/vercel-replay/index.ts';
+import { compareHosts, type TableRun } from '../helpers/two-hosts.ts';
+import { startPostgres, type TestPostgres } from '../departures/postgres.ts';
+import { startRedis, type RunningRedis } from '../helpers/redis.ts';
+import { startUpstashRest, type UpstashRest } from '../helpers/upstash-rest.ts';
 
 const catalogue = loadCatalogue(realContent);
 let copy: ProjectCopy;
@@ -99,7 +108,90 @@ describe('vercel build', () => {
   it('gives published files their media type and Markdown files their token count', () => {
     const hit = output.config.routes.slice(output.config.routes.findIndex((r) => r.handle === 'hit'));
     const headersOf = (file: string) => hit.find((r) => r.src && new RegExp(r.src).test(file))?.headers ?? {};
-    expect(headersOf('/.well-known/api-catalog')['Content-Type']).toContain('application/linkset+json');
+    expect(output.config.overrides?.['.well-known/api-catalog']?.contentType).toContain('application/linkset+json');
     expect(Number(headersOf('/index.md')['X-Markdown-Tokens'])).toBeGreaterThan(10);
   });
 });
+
+describe('vercel build output', () => {
+  const staticRoutes = () => output.config.routes;
+  const phase = (name: string) => {
+    const routes = staticRoutes();
+    const start = routes.findIndex((r) => r.handle === name);
+    const end = routes.findIndex((r, i) => i > start && r.handle);
+    return start < 0 ? [] : routes.slice(start + 1, end < 0 ? undefined : end);
+  };
+
+  it('types every static file whose extension does not tell its type in overrides', () => {
+    for (const file of output.staticFiles) {
+      const name = file.slice(file.lastIndexOf('/') + 1);
+      if (name.includes('.')) continue;
+      expect(output.config.overrides?.[file.slice(1)]?.contentType, file).toBeTruthy();
+    }
+  });
+
+  it('keeps the routing middleware off the built assets', () => {
+    const middleware = staticRoutes().find((r) => r.middlewarePath)!;
+    const matches = (p: string) => new RegExp(middleware.src!).test(p);
+    for (const file of output.staticFiles) {
+      if (/^\/(_astro|images|styles)\//.test(file) || file === '/favicon.svg') expect(matches(file), file).toBe(false);
+    }
+    for (const p of ['/', '/treks/hampta-pass-trek', '/v1/trips', '/llms.txt', '/.well-known/api-catalog', '/index.md', '/no-such-page.md']) expect(matches(p), p).toBe(true);
+  });
+
+  it('sends a missing Markdown path to the Markdown note first in the error phase', () => {
+    const first = phase('error').find((r) => r.src && new RegExp(r.src).test('/no-such-page.md'))!;
+    expect(first.dest && output.staticFiles.has(first.dest)).toBe(true);
+    expect(readFileSync(path.join(output.dir, 'static', first.dest!), 'utf8')).toBe(readFileSync(path.join(output.dir, 'static', '404.md'), 'utf8'));
+  });
+
+  it('prints no type error, no warning about the Node.js version, and one line for the site', () => {
+    expect(build.output).not.toMatch(/error TS\d+/);
+    expect(build.output).not.toContain('will automatically upgrade');
+    expect(build.output).not.toContain('generating static routes');
+    expect(build.output).toMatch(/^Built \d+ pages and \d+ other files in dist\/site, a Vercel Build Output with \d+ media-type overrides and \d+ routes in [\d.]+ s\.$/m);
+  });
+});
+
+describe(`the Vercel output replayed (${replayTool}) answers as the Node host does`, () => {
+  let postgres: TestPostgres;
+  let redis: RunningRedis;
+  const upstash: UpstashRest[] = [];
+  let node: RunningServer;
+  let vercel: RunningServer;
+  let table: TableRun;
+
+  beforeAll(async () => {
+    postgres = await startPostgres();
+    redis = await startRedis();
+    // One database, and counters shared by every instance of each host (Upstash, as production).
+    const database = await postgres.createDatabase('two_hosts');
+    for (const db of [0, 1]) upstash.push(await startUpstashRest(`${redis.url}/${db}`));
+    const env = { SITE_URL: 'https://example.test', OPERATIONAL_STORAGE: 'postgres', DATABASE_URL: database };
+    const counters = (u: UpstashRest) => ({ UPSTASH_REDIS_REST_URL: u.url, UPSTASH_REDIS_REST_TOKEN: u.token });
+    node = await startServer(copy.dir, { ...env, ...counters(upstash[0]!) });
+    vercel = await startReplay(copy.dir, { ...env, ...counters(upstash[1]!) });
+    table = await compareHosts([
+      { name: 'node', url: node.url },
+      { name: 'vercel', url: vercel.url },
+    ]);
+  }, 240_000);
+  afterAll(async () => {
+    await node?.stop();
+    await vercel?.stop();
+    for (const u of upstash) await u.close();
+    await redis?.remove();
+    postgres?.remove();
+  });
+
+  it(`answers the whole table alike, under these assumptions about Vercel: ${replayAssumptions.join('; ')}`, () => {
+    expect(table.size).toBeGreaterThan(80);
+    expect(table.differences, `${table.differences.length} differences in ${table.size} requests`).toEqual([]);
+  });
+
+  it('names every assumption of the replay in docs/deployment.md', () => {
+    const deployment = readFileSync(path.join(projectRoot, 'docs', 'deployment.md'), 'utf8');
+    for (const assumption of replayAssumptions) expect(deployment, assumption).toContain(assumption);
+  });
+});
+

@@ -84,6 +84,14 @@ async function startServerOnce(dir: string, env: Record<string, string>): Promis
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  return whenServing(child, port, dataDir);
+}
+
+/**
+ * A server started as `child` on `port`, once it answers; stopping it removes `dataDir`. Fails
+ * with the server's output when it exits first or does not answer within 30 s.
+ */
+export async function whenServing(child: ChildProcess, port: number, dataDir: string): Promise<RunningServer> {
   let output = '';
   child.stdout?.on('data', (d) => (output += String(d)));
   child.stderr?.on('data', (d) => (output += String(d)));

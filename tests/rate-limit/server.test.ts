@@ -4,7 +4,7 @@
  * quota in a new window is shown by the unit tests (injected clock) and against Redis.
  */
 import { afterEach, describe, expect, inject, it } from 'vitest';
-import { errorBody } from '../../service/http/errors.ts';
+import { errorBody } from '../../service/http/error-body.ts';
 import { startServer, type RunningServer } from '../helpers/project.ts';
 
 const started: RunningServer[] = [];

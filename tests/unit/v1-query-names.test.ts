@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { errorBody } from '../../service/http/errors.ts';
+import { errorBody } from '../../service/http/error-body.ts';
 import { handleV1 } from '../../service/v1/index.ts';
 import type { V1Deps } from '../../service/v1/operations.ts';
 import { loadCatalogue } from '../helpers/content.ts';
