@@ -1,9 +1,11 @@
 /**
  * Checks the agent-facing contract of a running host with tools written by others: the MCP
- * Inspector CLI, the oauth4webapi discovery client, a robots.txt parser, and two real tokenizers
- * to see how X-Markdown-Tokens compares. Start the site first (`npm start`, or `npm run serve`
- * after a build); the origin must be the host's SITE_URL, as issuers and resources name it. The
- * tools are installed from npm into a scratch folder, never into the project:
+ * Inspector CLI, the oauth4webapi discovery client, a robots.txt parser, two real tokenizers
+ * to see how X-Markdown-Tokens compares, and (scripts/interop/agent-actions.ts) Redocly,
+ * Spectral and Prism on both OpenAPI documents, WebMCP in Chromium, the server card, the sitemap
+ * against its XSD and two readiness scanners. Start the site first (`npm start`, or `npm run
+ * serve` after a build); the origin must be the host's SITE_URL, as issuers and resources name
+ * it. The outside tools are installed from npm into a scratch folder, never into the project:
  *
  *   npm run interop -- [--url http://localhost:4321] [--tools /tmp/tools]
  *
@@ -14,6 +16,7 @@ import { promisify } from 'node:util';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { actionTools, agentActionChecks } from './interop/agent-actions.ts';
 
 function option(name: string, fallback: string): string {
   const at = process.argv.indexOf(name);
@@ -27,12 +30,14 @@ const tools = {
   'gpt-tokenizer': '4.0.0',
   '@anthropic-ai/tokenizer': '0.0.4',
   '@modelcontextprotocol/inspector': '2.12.0',
+  ...actionTools,
 };
 
 function install(): void {
   const missing = Object.entries(tools).filter(([name]) => !existsSync(path.join(toolsDir, 'node_modules', name, 'package.json')));
   if (missing.length === 0) return;
-  execFileSync('npm', ['install', '--no-save', '--prefix', toolsDir, ...missing.map(([name, version]) => `${name}@${version}`)], { stdio: 'inherit' });
+  // All of them: an install without --save removes from the folder whatever it was not given.
+  execFileSync('npm', ['install', '--no-save', '--prefix', toolsDir, ...Object.entries(tools).map(([name, version]) => `${name}@${version}`)], { stdio: 'inherit' });
 }
 
 interface OAuth4WebApi {
@@ -71,7 +76,7 @@ async function main(): Promise<void> {
     return JSON.parse(stdout);
   };
   const listed = (await runInspector('--method', 'tools/list')) as { tools: { name: string }[] };
-  report('MCP Inspector CLI tools/list', listed.tools.length === 5, listed.tools.map((t) => t.name).join(', '));
+  report('MCP Inspector CLI tools/list', listed.tools.length === 6, listed.tools.map((t) => t.name).join(', '));
   for (const [name, args] of [['list_trips', ['difficulty=easy']], ['list_trips', ['difficulty=very difficult']], ['list_peaks', ['openPeak=true', 'maxAltitudeM=6500']]] as const) {
     const called = (await runInspector('--method', 'tools/call', '--tool-name', name, ...args.flatMap((a) => ['--tool-arg', a]))) as { isError?: boolean; structuredContent?: { count: number } };
     report(`MCP Inspector CLI tools/call ${name} ${args.join(' ')}`, called.isError !== true, `count ${called.structuredContent?.count}`);
@@ -106,8 +111,6 @@ async function main(): Promise<void> {
   // 4. Discovery documents as served.
   const aiCatalog = await fetch(`${origin}/.well-known/ai-catalog.json`);
   report('ai-catalog at /.well-known with its media type', aiCatalog.status === 200 && aiCatalog.headers.get('content-type') === 'application/ai-catalog+json', aiCatalog.headers.get('content-type') ?? '');
-  const card = (await (await fetch(`${origin}/.well-known/mcp/server-card`)).json()) as { capabilities?: unknown };
-  report('server card at /.well-known/mcp/server-card with capabilities', card.capabilities !== undefined, JSON.stringify(card.capabilities));
 
   // 5. X-Markdown-Tokens against two real tokenizers, over the Markdown the site serves.
   const gpt = (await import(load.resolve('gpt-tokenizer'))) as { countTokens(text: string): number };
@@ -131,6 +134,9 @@ async function main(): Promise<void> {
   // Reported, not judged: the header is an estimate (service/markdown/tokens.ts).
   report('X-Markdown-Tokens / o200k (gpt-tokenizer)', true, `ratio ${range(spread('gpt'))} over ${texts.length} texts`);
   report('X-Markdown-Tokens / Claude tokenizer (@anthropic-ai/tokenizer)', true, `ratio ${range(spread('claude'))} over ${texts.length} texts`);
+  // 6. What agents can do and find besides reading (scripts/interop/agent-actions.ts).
+  await agentActionChecks({ origin, toolsDir, report, inspector: runInspector });
+
   const failed = results.filter((r) => !r.ok);
   console.log(`${results.length - failed.length} passed, ${failed.length} failed`);
   process.exitCode = failed.length > 0 ? 1 : 0;

@@ -27,7 +27,13 @@ export const serverCardMediaType = 'application/mcp-server-card+json';
 export const aiCatalogMediaType = 'application/ai-catalog+json';
 
 /** Where the AI Catalog is advertised from HTML heads (`<link rel="ai-catalog">`) and Link headers. */
+/** The OpenAPI document of the booking enquiry endpoint, which the contract keeps outside /v1. */
+export const enquiryOpenApiPath = '/enquiry-openapi.json';
+
 export const aiCatalogLink = { rel: 'ai-catalog', href: '/.well-known/ai-catalog.json', type: aiCatalogMediaType } as const;
+
+/** The MCP server's card, advertised from HTML heads (`<link rel="mcp-server-card">`) and the home page's Link header. */
+export const mcpServerCardLink = { rel: 'mcp-server-card', href: '/mcp/server-card', type: serverCardMediaType } as const;
 
 export const siteFiles: SiteFile[] = [
   { path: '/llms.txt', title: 'llms.txt', description: 'Guide for language models: what the site is and links to every Markdown page, the API and the dataset.', mediaType: 'text/plain; charset=utf-8', essential: true },
@@ -35,14 +41,20 @@ export const siteFiles: SiteFile[] = [
   { path: '/agent-instructions.md', title: 'Agent instructions', description: 'How an agent should use the API, the Markdown pages and the enquiry path, and what it must not do.', mediaType: 'text/markdown; charset=utf-8', essential: true },
   { path: '/llm-guidance.json', title: 'Agent guidance as data', description: 'The agent guidance as data: preferred sources, citation and attribution rules, which page wins when numbers disagree, contact.', mediaType: 'application/json' },
   { path: '/openapi.json', title: 'OpenAPI description', description: 'OpenAPI 3.1 description of the /v1 API.', mediaType: 'application/json', essential: true },
+  { path: enquiryOpenApiPath, title: 'Enquiry OpenAPI description', description: 'OpenAPI 3.1 description of POST /api/bookings: a booking enquiry sent for a person, with their consent; a guide calls them back.', mediaType: 'application/json', essential: true },
   { path: '/peak-data/peaks.json', title: 'Peak dataset', description: 'The full peak dataset (CC-BY-4.0): every peak with coordinates, first ascent and references, and the royalty schedule.', mediaType: 'application/json', essential: true },
   { path: '/departures.md', title: 'Departures', description: 'Live departures as Markdown, by month: the fallback when the JSON API cannot be used. Filters: month=YYYY-MM, type=trek|expedition, seats=1|2|4|6, trip=<slug>.', mediaType: 'text/markdown; charset=utf-8', live: true },
   { path: '/api-catalog', title: 'API catalog', description: 'RFC 9727 API catalog (linkset) pointing at the API, its description, documentation and status.', mediaType: apiCatalogMediaType, aliases: ['/.well-known/api-catalog'] },
   { path: '/ai-catalog.json', title: 'AI catalog', description: 'AI Catalog of what agents can use here: the API, the MCP server, the peak dataset and the skills.', mediaType: aiCatalogMediaType, aliases: [aiCatalogLink.href] },
-  // Two documents: the card as its specification defines it (no capabilities, no extra members),
-  // and the discovery card scanners probe at .well-known, which adds serverInfo, transport and capabilities.
-  { path: '/mcp/server-card', title: 'MCP server card', description: 'The MCP server card at the location its specification recommends (<endpoint>/server-card).', mediaType: serverCardMediaType },
-  { path: '/.well-known/mcp/server-card.json', title: 'MCP server card with capabilities', description: 'The MCP server card for /mcp with the server\'s capabilities and transport, where discovery scanners look.', mediaType: 'application/json', aliases: ['/.well-known/mcp/server-card', '/mcp/server-card.json'] },
+  // One document wherever agents and scanners look for it (the contract's /mcp/server-card.json
+  // among them): the same bytes and one media type at every address.
+  {
+    path: '/mcp/server-card',
+    title: 'MCP server card',
+    description: 'The MCP server card (server-card extension, schema v1) of the streamable HTTP endpoint /mcp: name, version, endpoint and protocol versions.',
+    mediaType: serverCardMediaType,
+    aliases: ['/mcp/server-card.json', '/.well-known/mcp/server-card.json', '/.well-known/mcp/server-card'],
+  },
   { path: '/agent-skills/index.json', title: 'Agent skills index', description: 'Agent Skills discovery index (v0.2.0) with the SHA-256 digest of every SKILL.md.', mediaType: 'application/json', aliases: ['/.well-known/agent-skills/index.json'] },
   ...skillSummaries.map((skill) => ({
     path: skillPath(skill.name),
@@ -57,7 +69,7 @@ export const siteFiles: SiteFile[] = [
   { path: '/.well-known/oauth-protected-resource/mcp', title: 'Protected resource metadata of /mcp', description: 'RFC 9728 path-aware metadata of the MCP endpoint as a protected resource (it needs no token either).', mediaType: 'application/json', live: true },
   { path: '/.well-known/oauth-authorization-server', title: 'Authorization server metadata', description: 'RFC 8414 metadata of the optional agent registration: endpoints, grant types and the agent_auth block.', mediaType: 'application/json', aliases: ['/.well-known/openid-configuration'], live: true },
   { path: '/.well-known/jwks.json', title: 'Signing keys', description: 'Public keys (JWK Set) of the tokens the site signs for registered agents.', mediaType: 'application/jwk-set+json', live: true },
-  { path: '/sitemap-index.xml', title: 'Sitemap', description: 'Sitemap index of every page.', mediaType: 'application/xml' },
+  { path: '/sitemap-index.xml', title: 'Sitemap', description: 'Sitemap index of every page, each with the day it last changed.', mediaType: 'application/xml', aliases: ['/sitemap.xml'] },
   { path: '/404.md', title: 'Not-found note', description: 'The recovery note a missing path answers with, as Markdown.', mediaType: 'text/markdown; charset=utf-8' },
   { path: '/robots.txt', title: 'robots.txt', description: 'Crawler rules, including AI crawlers and content signals, with the sitemap.', mediaType: 'text/plain; charset=utf-8' },
 ];

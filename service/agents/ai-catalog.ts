@@ -1,10 +1,11 @@
 /**
- * ai-catalog.json (AI Catalog 1.0): the API, the MCP server, the peak dataset and each skill.
+ * ai-catalog.json (AI Catalog 1.0): the API, the enquiry endpoint, the MCP server, the peak
+ * dataset and each skill.
  * Entries carry both `type` (current revision) and `mediaType` (the first one) so readers of
  * either find the artifact's kind; identifiers use `urn:air:{domain}:{namespace}:{name}`.
  */
 import type { Catalogue } from '../../domain/catalogue/index.ts';
-import { serverCardMediaType } from '../site-files.ts';
+import { enquiryOpenApiPath, serverCardMediaType } from '../site-files.ts';
 import { mcpServerTitle, mcpServerVersion } from '../mcp/server-info.ts';
 import { skillPath, skillSummaries } from './skill-list.ts';
 
@@ -31,12 +32,19 @@ export function buildAiCatalog(catalogue: Catalogue) {
         version: '1',
         tags: ['api', 'openapi', 'travel', 'himalaya'],
       }),
+      entry('api', 'booking-enquiries', 'application/vnd.oai.openapi+json;version=3.1', {
+        displayName: 'Booking enquiries',
+        description: "POST /api/bookings: send a person's booking enquiry, with their consent; a guide calls them back. Nothing is booked.",
+        url: `${site}${enquiryOpenApiPath}`,
+        version: '1',
+        tags: ['api', 'openapi', 'enquiry', 'action'],
+      }),
       entry('mcp', 'catalogue', serverCardMediaType, {
         // The card carries its own title; repeated here for readers of the first revision, where displayName was required.
         displayName: mcpServerTitle(catalogue),
         url: `${site}/mcp/server-card`,
         version: mcpServerVersion,
-        tags: ['mcp', 'streamable-http', 'read-only'],
+        tags: ['mcp', 'streamable-http', 'enquiry'],
       }),
       entry('dataset', 'indian-himalayan-peaks', 'application/json', {
         displayName: dataset.name,

@@ -1,10 +1,11 @@
 /**
  * The RFC 9727 API catalog: a linkset (RFC 9264) whose first context is the API root, with
- * the RFC 8631 relations to its description, documentation, metadata and status; the second
- * points an agent at the MCP endpoint that serves the same operations.
+ * the RFC 8631 relations to its description, documentation, metadata and status; the second is
+ * the booking enquiry endpoint (outside /v1, with its own OpenAPI document); the third points an
+ * agent at the MCP endpoint that serves the same operations and the enquiry.
  */
 import type { Catalogue } from '../../domain/catalogue/index.ts';
-import { serverCardMediaType } from '../site-files.ts';
+import { enquiryOpenApiPath, serverCardMediaType } from '../site-files.ts';
 
 export function buildApiCatalog(catalogue: Catalogue) {
   const site = catalogue.siteUrl;
@@ -19,6 +20,14 @@ export function buildApiCatalog(catalogue: Catalogue) {
           { href: `${site}/llms.txt`, type: 'text/plain' },
         ],
         status: [{ href: `${site}/v1/`, type: 'application/json' }],
+      },
+      {
+        anchor: `${site}/api/bookings`,
+        'service-desc': [{ href: `${site}${enquiryOpenApiPath}`, type: 'application/json' }],
+        'service-doc': [
+          { href: `${site}/agent-instructions.md`, type: 'text/markdown' },
+          { href: `${site}/developers`, type: 'text/html' },
+        ],
       },
       {
         anchor: `${site}/mcp`,

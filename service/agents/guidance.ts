@@ -5,6 +5,7 @@
  */
 import type { Catalogue } from '../../domain/catalogue/index.ts';
 import { bookingRateLimit } from '../rules/policy.ts';
+import { enquiryOpenApiPath } from '../site-files.ts';
 import { apiGuideMarkdown } from './api-guide.ts';
 
 export interface PreferredSource {
@@ -71,6 +72,8 @@ export function agentGuidance(catalogue: Catalogue) {
     enquiry: {
       method: 'POST',
       url: `${site}/api/bookings`,
+      openapiUrl: `${site}${enquiryOpenApiPath}`,
+      mcpTool: `send_enquiry at ${site}/mcp`,
       contentType: 'application/json',
       fields: {
         tripSlug: 'Slug of the trip, from /v1/trips.',
@@ -81,13 +84,15 @@ export function agentGuidance(catalogue: Catalogue) {
         preferredDeparture: 'Optional: the departure `id` from /v1/departures, or dates wanted as text.',
         message: 'Optional: questions.',
       },
-      consent: 'Send an enquiry only when the person has explicitly asked you to, for that trip and group, and agreed to share their name and phone number. Show them what you will send first.',
+      consent: 'Send an enquiry only when the person has explicitly asked you to, for that trip and group, and given you their own name and phone number to share. Show them what you will send first.',
+      sendToTripPage:
+        "Send the person to the trip page's enquiry form (the trip's `url` plus #enquiry-form) instead when they have not asked you to send it, when you lack their own name, phone number or consent, when they want to choose dates from the live list themselves, or when they would rather send it themselves.",
       outcomes: {
-        201: 'The enquiry reached the team by email. A guide replies to confirm seats; nothing is booked yet.',
+        201: 'The enquiry reached the team by email. Give the person its reference (`enquiry.id`) and `next`: a guide calls them back to confirm seats; nothing is booked yet.',
         400: 'A field is missing or wrong; the answer names it in plain language.',
         429: `More than ${bookingRateLimit.requests} enquiries in ${bookingRateLimit.windowSeconds / 60} minutes from one IP; wait as Retry-After says.`,
-        502: 'It could not be delivered just now; it is kept and retried, or ask the person to use the trip page.',
-        503: 'Delivery is not available; ask the person to use the trip page or the contact address.',
+        502: 'With an `enquiry` member it was kept and is delivered later: do not send it again. Without one nothing was kept: try later, or send the person to the trip page.',
+        503: 'Online enquiries are off (or mail is not set up; with an `enquiry` member it was kept): give the person the trip page or the contact address.',
       },
       seatsConfirmedBy: 'a human guide, never the API',
     },
@@ -121,13 +126,14 @@ export function agentInstructionsMarkdown(catalogue: Catalogue): string {
     `> ${catalogue.site.description.trim()}`,
     '',
     'You are welcome to read, compare and quote everything here. The catalogue is read-only and needs no key; ' +
-      'enquiries are the only thing you can send, and only with the person\'s consent.',
+      "a booking enquiry is the only thing you can send, and only for a person, with their own details and consent.",
     '',
     '## Start here',
     '',
     `- Service index: ${g.serviceIndexUrl} lists every operation, file, limit and licence term.`,
     `- OpenAPI 3.1: ${g.openapiUrl}`,
-    `- MCP server: ${g.mcpServerUrl} (Streamable HTTP, stateless; tools list_trips, get_trip, list_departures, list_peaks, get_peak; server card at ${site}/mcp/server-card).`,
+    `- MCP server: ${g.mcpServerUrl} (Streamable HTTP, stateless; read-only tools list_trips, get_trip, list_departures, list_peaks, get_peak, and send_enquiry; trips and peaks as resources; server card at ${site}/mcp/server-card).`,
+    `- Booking enquiry, the one action: \`POST ${g.enquiry.url}\`, described by ${g.enquiry.openapiUrl} (below).`,
     `- Everything as one text: ${site}/llms-full.txt; links only: ${site}/llms.txt.`,
     '',
     '## Where to read what',
@@ -150,7 +156,7 @@ export function agentInstructionsMarkdown(catalogue: Catalogue): string {
     '',
     `Only with explicit consent. ${g.enquiry.consent}`,
     '',
-    `\`POST ${g.enquiry.url}\` with \`Content-Type: ${g.enquiry.contentType}\` and a JSON body of:`,
+    `\`POST ${g.enquiry.url}\` with \`Content-Type: ${g.enquiry.contentType}\` (OpenAPI 3.1: ${g.enquiry.openapiUrl}), or the MCP tool ${g.enquiry.mcpTool} with the same fields, and a JSON body of:`,
     '',
     ...Object.entries(g.enquiry.fields).map(([field, meaning]) => `- \`${field}\`: ${meaning}`),
     '',
@@ -159,6 +165,8 @@ export function agentInstructionsMarkdown(catalogue: Catalogue): string {
     ...Object.entries(g.enquiry.outcomes).map(([status, meaning]) => `- ${status}: ${meaning}`),
     '',
     `Seats are confirmed by ${g.enquiry.seatsConfirmedBy}.`,
+    '',
+    g.enquiry.sendToTripPage,
     '',
     '## What you must not do',
     '',

@@ -4,7 +4,7 @@
  * Markdown twins; every published file is linked once, the skippable ones under "Optional".
  */
 import type { Catalogue, TripPage } from '../../domain/catalogue/index.ts';
-import { siteFiles, siteFileUrl } from '../site-files.ts';
+import { enquiryOpenApiPath, siteFiles, siteFileUrl } from '../site-files.ts';
 import { formatInr, formatMetres } from '../../domain/format.ts';
 
 interface Link {
@@ -46,7 +46,8 @@ export function buildLlmsTxt(catalogue: Catalogue): string {
     file('/openapi.json'),
     { name: 'Service index', url: `${site}/v1/`, notes: 'Every operation, file, rate limit and licence term of the JSON API (GET, no key).' },
     { name: 'Developer page', url: `${site}/developers`, notes: 'The API reference for people, with examples and the error and rate-limit rules.' },
-    file('/mcp/server-card', 'MCP server', `Server card of the streamable HTTP MCP endpoint at ${site}/mcp: the API's operations as tools, trips and the dataset as resources.`),
+    file('/mcp/server-card', 'MCP server', `Server card of the streamable HTTP MCP endpoint at ${site}/mcp: the API's operations as tools (and send_enquiry), trips, peaks and the dataset as resources.`),
+    file(enquiryOpenApiPath, 'Booking enquiry (OpenAPI)', `POST ${site}/api/bookings, the one action here: a person's booking enquiry, sent with their consent; a guide calls them back.`),
   ];
   const dataset: Link[] = [
     file('/peak-data/peaks.json'),
@@ -65,9 +66,10 @@ export function buildLlmsTxt(catalogue: Catalogue): string {
     '',
     `> ${catalogue.site.description.trim()}`,
     '',
-    `Everything here is public and read-only; no key is needed. Each trip page has a Markdown twin at its address plus \`.md\`, and any page answers \`Accept: text/markdown\`. ` +
+    `The catalogue is public and read-only; no key is needed. Each trip page has a Markdown twin at its address plus \`.md\`, and any page answers \`Accept: text/markdown\`. ` +
       `The JSON API lives at ${site}/v1/ and the same operations are MCP tools at ${site}/mcp. ` +
-      "Where numbers disagree, the trip page is authoritative. Never book or send an enquiry for someone without their explicit consent.",
+      `One thing can be sent: a booking enquiry for a person (${site}${enquiryOpenApiPath}, or the MCP tool send_enquiry), only with their own name and phone number and their explicit consent; otherwise send them to the trip page's form. ` +
+      'Where numbers disagree, the trip page is authoritative.',
     '',
     ...section('Trips', trips.map((page) => ({ name: page.trip.name, url: page.trip.markdownUrl, notes: tripNotes(page) }))),
     ...section('API', api),

@@ -1,14 +1,12 @@
 /**
- * The MCP server card, in two forms built from the same values (service/mcp/server-info.ts):
- *   - the card as the server-card extension defines it (schema v1): identity, version and the
- *     streamable HTTP remote, and deliberately no capabilities or tools; served at
- *     `<endpoint>/server-card`, where that specification recommends;
- *   - the discovery card at `/.well-known/mcp/server-card(.json)`, where scanners probe: the same
- *     members plus the earlier proposal's `serverInfo`, `transport` and `capabilities`. It carries
- *     no `$schema`, because the extension's schema admits no members beyond its own.
+ * The MCP server card as the server-card extension defines it (schema v1), built from the values
+ * the server itself announces (service/mcp/server-info.ts): identity, version and the streamable
+ * HTTP remote with its protocol versions. Deliberately no capabilities, tools or prompts: the
+ * extension leaves those to the protocol's own listing, and its schema admits no other members.
+ * One document, served at every address in service/site-files.ts.
  */
 import type { Catalogue } from '../../domain/catalogue/index.ts';
-import { mcpCapabilities, mcpEndpointUrl, mcpProtocolVersions, mcpServerName, mcpServerTitle, mcpServerVersion } from '../mcp/server-info.ts';
+import { mcpEndpointUrl, mcpProtocolVersions, mcpServerName, mcpServerTitle, mcpServerVersion } from '../mcp/server-info.ts';
 
 export const serverCardSchemaUrl = 'https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json';
 
@@ -18,20 +16,8 @@ export function buildServerCard(catalogue: Catalogue) {
     name: mcpServerName(catalogue),
     title: mcpServerTitle(catalogue).slice(0, 100),
     version: mcpServerVersion,
-    description: 'Read-only Himalayan treks, expeditions, live departures and an open peak dataset.',
+    description: 'Himalayan treks, expeditions, live departures, open peak data; send a booking enquiry.',
     websiteUrl: `${catalogue.siteUrl}/developers`,
     remotes: [{ type: 'streamable-http' as const, url: mcpEndpointUrl(catalogue), supportedProtocolVersions: [...mcpProtocolVersions] }],
-  };
-}
-
-export function buildDiscoveryServerCard(catalogue: Catalogue) {
-  const { $schema: _schema, ...card } = buildServerCard(catalogue);
-  return {
-    ...card,
-    serverInfo: { name: card.name, title: card.title, version: card.version },
-    protocolVersion: mcpProtocolVersions[0],
-    transport: { type: 'streamable-http' as const, endpoint: mcpEndpointUrl(catalogue) },
-    capabilities: mcpCapabilities,
-    serverCard: `${catalogue.siteUrl}/mcp/server-card`,
   };
 }

@@ -21,6 +21,11 @@ export const skillSummaries: SkillSummary[] = [
       'Check the live departure dates, status and seats left of a Himalayan trek or expedition, and explain how to enquire. Use when someone asks when a trip runs or whether seats are free.',
   },
   {
+    name: 'send-an-enquiry',
+    description:
+      "Send a booking enquiry for a person to the operator's team, who call them back to confirm seats and dates, only with the person's own name, phone number and consent; or hand them the trip page's form. Use when someone asks to book, reserve or enquire about a Himalayan trek or expedition.",
+  },
+  {
     name: 'cite-peak-dataset',
     description:
       'Look up Indian Himalayan climbing peaks (altitude, Alpine grade, royalty band and fee, open-peak status, best months) in an open CC-BY-4.0 dataset and cite it correctly. Use when answering questions about these peaks or reusing the data.',

@@ -4,6 +4,8 @@
  * serves, so a digest can never describe other bytes than the ones on the wire.
  */
 import type { Catalogue } from '../../domain/catalogue/index.ts';
+import { bookingRateLimit } from '../rules/policy.ts';
+import { enquiryOpenApiPath } from '../site-files.ts';
 import { operations } from '../v1/operations.ts';
 import { skillPath, skillSummaries, type SkillSummary } from './skill-list.ts';
 
@@ -67,7 +69,42 @@ export const skills: Skill[] = [
       '',
       '## Enquiring',
       '',
-      `Reading a departure holds nothing. A seat is only confirmed by a human guide after an enquiry. Only if the person explicitly asks you to, and agrees to share their name and phone number, send \`POST ${c.siteUrl}/api/bookings\` with JSON \`{"tripSlug", "name", "phone", "groupSize"}\` and, if they give them, \`"email"\`, \`"preferredDeparture"\` (a departure \`id\`) and \`"message"\`. Show them what you will send first. 201 means the team received it; tell them a guide will reply, not that they are booked.`,
+      'Reading a departure holds nothing. A seat is only confirmed by a human guide after an enquiry: use the `send-an-enquiry` skill, with the departure `id` as `preferredDeparture`.',
+      '',
+    ].join('\n'),
+  },
+  {
+    ...summary('send-an-enquiry'),
+    body: (c) => [
+      '# Send an enquiry',
+      '',
+      `An enquiry is the one thing an agent can send to ${c.site.operatorName}: it reaches the team by email and a guide calls the person back${c.site.callbackPromise ? ` ${c.site.callbackPromise}` : ''} to confirm seats and dates. It books nothing and holds no seat.`,
+      '',
+      '## Before sending',
+      '',
+      '1. The person has asked you to enquire, for one trip and a group size.',
+      "2. You have their own name and phone number (with the country code), given to you to share; an email address, dates and questions are optional. Never invent or reuse someone else's details.",
+      '3. Show them exactly what you will send, and wait for their yes.',
+      '',
+      "If any of these is missing, or they want to pick a date from the live list or send it themselves, give them the trip page's form instead: the trip's `url` plus `#enquiry-form`.",
+      '',
+      '## Sending',
+      '',
+      `\`POST ${c.siteUrl}/api/bookings\` with a JSON body, described by ${c.siteUrl}${enquiryOpenApiPath}, or the MCP tool \`send_enquiry\` at ${c.siteUrl}/mcp with the same fields:`,
+      '',
+      '- `tripSlug`: from `GET /v1/trips`.',
+      '- `name`, `phone`: theirs.',
+      "- `groupSize`: how many are coming, within the trip's group-size cap.",
+      '- `email`, `preferredDeparture` (a departure `id` from `GET /v1/departures`, or dates as text), `message`: only if they gave them.',
+      '',
+      '## The answer',
+      '',
+      '- 201: give them the reference (`enquiry.id`) and `next`, which says a guide will call; do not say they are booked.',
+      '- 400: each refused field has a sentence (`error.fields`); ask them for that detail and send again.',
+      `- 429: more than ${bookingRateLimit.requests} enquiries in ${bookingRateLimit.windowSeconds / 60} minutes from your address; wait \`Retry-After\` seconds, or give them the form.`,
+      '- 502 or 503 with an `enquiry` member: it was kept and is delivered later; do not send it again. Without one: give them the form or the contact address.',
+      '',
+      `Never send test enquiries: each one reaches the team. Questions: ${c.site.contactEmail}.`,
       '',
     ].join('\n'),
   },

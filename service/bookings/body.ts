@@ -22,6 +22,16 @@ export function bodyFormat(contentType: string | null): BodyFormat | null {
   return null;
 }
 
+/**
+ * A form sends every field as text; the group size is a number in JSON. Digits become that
+ * number, an empty field is absent, and anything else stays as typed, to be refused by name.
+ */
+function formNumber(value: unknown): unknown {
+  if (typeof value !== 'string') return value;
+  if (/^\s*\d{1,4}\s*$/.test(value)) return Number(value);
+  return value.trim() === '' ? undefined : value;
+}
+
 export async function readEnquiryBody(request: Request, maxBytes = maxBodyBytes): Promise<BodyRead> {
   const format = bodyFormat(request.headers.get('Content-Type'));
   if (!format) {
@@ -48,6 +58,7 @@ export async function readEnquiryBody(request: Request, maxBytes = maxBodyBytes)
   if (format === 'form') {
     const fields: Record<string, unknown> = {};
     for (const [name, value] of new URLSearchParams(text)) fields[name] = value;
+    fields.groupSize = formNumber(fields.groupSize);
     return { ok: true, format, fields };
   }
   let parsed: unknown;

@@ -4,11 +4,9 @@
  * and meaningless invisible characters) so storage and the email only ever see clean text.
  * Characters that change the direction of the text around them are refused instead: removing
  * them would change what the person wrote, and keeping them would show the team something else.
- * Text over a field's limit is refused with a message naming the limit, never cut short.
+ * Text over a field's limit is refused with a message naming the limit, never cut short. The
+ * checks themselves are the Zod schema in enquiry-schema.ts, built from these rules.
  */
-import { z } from 'astro/zod';
-import type { Catalogue, TripPage } from '../../domain/catalogue/index.ts';
-
 export const enquiryBounds = {
   nameMax: 100,
   phoneMaxChars: 30,
@@ -47,7 +45,7 @@ export interface FieldError {
 export type EnquiryCheck = { ok: true; enquiry: EnquiryInput } | { ok: false; errors: FieldError[] };
 
 /** How a refusal names each free-text field to the person who filled it in. */
-const textFieldLabels = {
+export const textFieldLabels = {
   tripSlug: 'The trip (tripSlug)',
   name: 'Your name',
   phone: 'The phone number',
@@ -117,105 +115,14 @@ export function cleanText(value: string, multiline = false): string {
   return withoutControls.trim();
 }
 
-/** Digits, spaces, dashes, dots, parentheses and one leading +; 8 to 15 digits in all. */
+/**
+ * A phone number: digits, spaces, dashes, dots, parentheses and one leading +, with 8 to 15
+ * digits in all. Written as one expression so JSON Schema (the OpenAPI document) carries it too.
+ */
+export const phonePattern = new RegExp(`^(?=(?:[^0-9]*[0-9]){${enquiryBounds.phoneDigitsMin},${enquiryBounds.phoneDigitsMax}}[^0-9]*$)\\+?[0-9\\s().-]+$`);
+
+/** The phone number as kept (cleaned), or null when it is not one. */
 export function checkPhone(raw: string): string | null {
   const phone = cleanText(raw);
-  if (phone.length > enquiryBounds.phoneMaxChars) return null;
-  if (!/^\+?[\d\s().-]+$/.test(phone)) return null;
-  const digits = phone.replace(/\D/g, '').length;
-  if (digits < enquiryBounds.phoneDigitsMin || digits > enquiryBounds.phoneDigitsMax) return null;
-  return phone;
-}
-
-function asText(value: unknown): string | undefined {
-  if (typeof value === 'string') return value;
-  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
-  return undefined;
-}
-
-function findTrip(catalogue: Catalogue, slug: string): TripPage | undefined {
-  return catalogue.trips.find((page) => page.trip.slug === slug);
-}
-
-const emailAddress = z.email();
-
-/**
- * An optional free-text field: null when absent or blank, refused when not text or over its
- * limit. The message keeps its line breaks.
- */
-function optionalText(input: Record<string, unknown>, field: 'email' | 'preferredDeparture' | 'message', notText: string, fail: (field: EnquiryField, message: string) => void): string | null {
-  const value = input[field];
-  if (value === undefined || value === null) return null;
-  if (typeof value !== 'string') {
-    fail(field, notText);
-    return null;
-  }
-  const text = cleanText(value, field === 'message') || null;
-  if (text && charCount(text) > textLimits[field]) fail(field, tooLongMessage(field, charCount(text)));
-  return text;
-}
-
-/**
- * Checks a submitted enquiry (from JSON or a form). Every field's problem is reported, each in
- * a sentence a visitor can act on. Unknown fields are ignored.
- */
-export function checkEnquiry(input: Record<string, unknown>, catalogue: Catalogue): EnquiryCheck {
-  const errors: FieldError[] = [];
-  // A field refused for a direction control gets no other message, which could repeat the reordered text.
-  const refused = new Set<EnquiryField>();
-  const fail = (field: EnquiryField, message: string) => {
-    if (!refused.has(field)) errors.push({ field, message });
-  };
-
-  for (const [field, label] of Object.entries(textFieldLabels) as [EnquiryField, string][]) {
-    const value = input[field];
-    const control = typeof value === 'string' ? directionControlIn(value) : null;
-    if (!control) continue;
-    fail(field, `${label} contains an invisible character (${control}) that changes the direction of the text around it, so it would not read as typed. Please type it again without that character.`);
-    refused.add(field);
-  }
-
-  const honeypot = input[honeypotField];
-  if (honeypot !== undefined && honeypot !== null && honeypot !== '') {
-    fail(honeypotField, `The "${honeypotField}" field must be left empty. It is there to catch automated spam.`);
-  }
-
-  const slugText = asText(input.tripSlug);
-  const slug = slugText === undefined ? '' : cleanText(slugText);
-  const trip = slug ? findTrip(catalogue, slug) : undefined;
-  if (!slug) fail('tripSlug', 'Choose the trip you are asking about (tripSlug is missing).');
-  else if (!trip) fail('tripSlug', `We have no published trip called "${slug.slice(0, 60)}". Pick a trip from the catalogue.`);
-
-  const nameText = asText(input.name);
-  const name = nameText === undefined ? '' : cleanText(nameText);
-  if (!name) fail('name', 'Tell us your name so the guide knows whom to ask for.');
-  else if (charCount(name) > textLimits.name) fail('name', tooLongMessage('name', charCount(name)));
-
-  const phoneText = asText(input.phone);
-  const phoneClean = phoneText === undefined ? '' : cleanText(phoneText);
-  const phone = phoneClean ? checkPhone(phoneClean) : null;
-  if (!phoneClean) fail('phone', 'Give a phone number so a guide can call you back.');
-  else if (charCount(phoneClean) > textLimits.phone) fail('phone', tooLongMessage('phone', charCount(phoneClean)));
-  else if (!phone) {
-    fail('phone', `Give a phone number of ${enquiryBounds.phoneDigitsMin} to ${enquiryBounds.phoneDigitsMax} digits, for example +91 98765 43210; only digits, spaces, dashes, brackets and a leading + are allowed.`);
-  }
-
-  const email = optionalText(input, 'email', 'The email address must be text, such as asha@example.com.', fail);
-  if (email && charCount(email) <= textLimits.email && !emailAddress.safeParse(email).success) {
-    fail('email', 'Give an email address such as asha@example.com, or leave the field empty: a guide calls you either way.');
-  }
-
-  const cap = groupSizeCap(trip?.trip.groupSize);
-  const sizeText = asText(input.groupSize);
-  const size = sizeText !== undefined && /^\s*\d{1,4}\s*$/.test(sizeText) ? Number(sizeText) : Number.NaN;
-  if (sizeText === undefined || sizeText.trim() === '') fail('groupSize', 'Say how many people are coming.');
-  else if (!Number.isInteger(size) || size < 1 || size > cap) {
-    fail('groupSize', `Group size must be a whole number from 1 to ${cap}${trip ? ` for ${trip.trip.name}` : ''}. For a larger group, enter ${cap} and say how many you are in your message.`);
-  }
-
-  const preferredDeparture = optionalText(input, 'preferredDeparture', 'Dates wanted must be text, such as "October 2026" or a departure id.', fail);
-  const message = optionalText(input, 'message', 'The message must be text.', fail);
-
-  if (errors.length > 0 || !trip || !phone) return { ok: false, errors };
-  return { ok: true, enquiry: { tripSlug: trip.trip.slug, name, phone, email, groupSize: size, preferredDeparture, message } };
+  return charCount(phone) <= enquiryBounds.phoneMaxChars && phonePattern.test(phone) ? phone : null;
 }

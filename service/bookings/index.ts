@@ -9,13 +9,14 @@ import { bookingRateLimit } from '../rules/policy.ts';
 import type { RateLimiter } from '../rules/rate-limiter.ts';
 import { bodyFormat, readEnquiryBody, type BodyFormat } from './body.ts';
 import { deliverEnquiry } from './deliver.ts';
-import { checkEnquiry } from './enquiry.ts';
+import { checkEnquiry } from './enquiry-schema.ts';
 import type { Mailer } from './mailer.ts';
-import { htmlAnswer, jsonAnswer, type BookingAnswer, type PageWriter } from './responses.ts';
+import { htmlAnswer, jsonAnswer, refusals, type BookingAnswer, type PageWriter } from './responses.ts';
 import type { EnquiryStore, StoredEnquiry } from './store.ts';
 import { clientQuotaKey } from '../rules/client-ip.ts';
 
-export interface BookingDeps {
+/** What taking an enquiry needs, wherever it comes from (the endpoint, the MCP tool). */
+export interface EnquiryDeps {
   catalogue: Catalogue;
   /** Null when OPERATIONAL_STORAGE=off: enquiries cannot be kept, so none is taken. */
   enquiries: EnquiryStore | null;
@@ -23,6 +24,9 @@ export interface BookingDeps {
   /** The per-IP enquiry limit, or null when counting is switched off. */
   limiter: RateLimiter | null;
   clock: () => Date;
+}
+
+export interface BookingDeps extends EnquiryDeps {
   /** Writes the answer pages of the plain HTML form into the site's frame. */
   page: PageWriter;
 }
@@ -65,8 +69,27 @@ export async function handleBookingEnquiry(request: Request, deps: BookingDeps, 
 }
 
 async function answerEnquiry(request: Request, format: BodyFormat | null, deps: BookingDeps, context: BookingRequestContext): Promise<BookingAnswer> {
-  const contact = deps.catalogue.site.contactEmail;
+  const limited = await countEnquiry(deps, context);
+  if (limited) return limited;
+  if (format === 'form' && isCrossSite(request, deps.catalogue.siteUrl)) {
+    return { kind: 'error', code: 'cross_site_form', message: 'This form can only be sent from our own trip pages.' };
+  }
+  const body = await readEnquiryBody(request);
+  if (!body.ok) return { kind: 'error', code: 'invalid_enquiry', message: body.message };
+  return acceptEnquiry(body.fields, deps);
+}
 
+/**
+ * An enquiry sent for a person by an agent (the MCP tool): the same count against the sender's
+ * address, checks, store and delivery as a POST, and the same answers.
+ */
+export async function takeEnquiry(fields: Record<string, unknown>, deps: EnquiryDeps, context: BookingRequestContext): Promise<BookingAnswer> {
+  return (await countEnquiry(deps, context)) ?? acceptEnquiry(fields, deps);
+}
+
+/** Counts one enquiry against the client's quota: the refusal once it is used up, else null. */
+async function countEnquiry(deps: EnquiryDeps, context: BookingRequestContext): Promise<BookingAnswer | null> {
+  const contact = deps.catalogue.site.contactEmail;
   if (deps.limiter) {
     try {
       const decision = await deps.limiter(clientQuotaKey(context.clientIp));
@@ -87,16 +110,14 @@ async function answerEnquiry(request: Request, format: BodyFormat | null, deps: 
       }
     }
   }
+  return null;
+}
 
-  if (format === 'form' && isCrossSite(request, deps.catalogue.siteUrl)) {
-    return { kind: 'error', code: 'cross_site_form', message: 'This form can only be sent from our own trip pages.' };
-  }
-  const body = await readEnquiryBody(request);
-  if (!body.ok) return { kind: 'error', code: 'invalid_enquiry', message: body.message };
-
-  const check = checkEnquiry(body.fields, deps.catalogue);
-  const tripSlug = typeof body.fields.tripSlug === 'string' ? body.fields.tripSlug : undefined;
-  const values = body.fields;
+/** Checks, stores and delivers an enquiry that the quota let through. */
+async function acceptEnquiry(values: Record<string, unknown>, deps: EnquiryDeps): Promise<BookingAnswer> {
+  const contact = deps.catalogue.site.contactEmail;
+  const check = checkEnquiry(values, deps.catalogue);
+  const tripSlug = typeof values.tripSlug === 'string' ? values.tripSlug : undefined;
   if (!check.ok) {
     const [first] = check.errors;
     const message = check.errors.length === 1 && first ? first.message : `${check.errors.length} fields need another look. ${first?.message ?? ''}`.trim();
@@ -107,7 +128,7 @@ async function answerEnquiry(request: Request, format: BodyFormat | null, deps: 
     return {
       kind: 'error',
       code: 'enquiries_unavailable',
-      message: `Online enquiries are switched off on this site, so yours could not be kept. Please write to ${contact} or call us instead.`,
+      message: refusals.enquiriesOff(contact),
       tripSlug,
       values,
     };
@@ -122,7 +143,7 @@ async function answerEnquiry(request: Request, format: BodyFormat | null, deps: 
     return {
       kind: 'error',
       code: 'storage_error',
-      message: `We could not save your enquiry just now. Please try again in a few minutes, or write to ${contact}.`,
+      message: refusals.notStored(contact),
       tripSlug,
       values,
     };
@@ -137,7 +158,7 @@ async function answerEnquiry(request: Request, format: BodyFormat | null, deps: 
     return {
       kind: 'error',
       code: outcome.reason === 'unavailable' ? 'delivery_unavailable' : 'delivery_failed',
-      message: `Your enquiry is saved (reference ${stored.id}) but could not be passed to our team just now. It will be sent as soon as mail works again; for anything urgent write to ${contact}.`,
+      message: refusals.notDelivered(stored, contact),
       saved: stored,
       tripSlug,
     };

@@ -4,11 +4,12 @@
  * page in the site's frame that says what went wrong once and shows the form again with what
  * the person typed and each problem next to its field.
  */
+import { z } from 'astro/zod';
 import type { Catalogue, TripPage } from '../../domain/catalogue/index.ts';
 import { html, type SafeHtml } from '../../domain/html.ts';
-import type { FieldError } from './enquiry.ts';
+import { enquiryFields, honeypotField, type FieldError } from './enquiry.ts';
 import { enquiryFormHtml, formFieldLabels, isFormField } from './form-html.ts';
-import type { StoredEnquiry } from './store.ts';
+import { enquiryIdPattern, type StoredEnquiry } from './store.ts';
 
 export const thankYouPath = '/enquiry-sent';
 
@@ -41,6 +42,31 @@ export const bookingErrorStatus: Record<BookingErrorCode, number> = {
   delivery_unavailable: 503,
 };
 
+/** The JSON bodies, as schemas: `jsonAnswer` writes them, the OpenAPI document and the MCP tool describe them. */
+const reference = z.string().regex(enquiryIdPattern).describe('The enquiry\'s reference: quote it to the team; the person\'s page of it is /enquiry-sent?ref=<reference>.');
+
+export const enquiryReceivedBody = z.object({
+  enquiry: z.object({ id: reference, status: z.literal('received'), tripSlug: z.string() }),
+  callbackPromise: z.string().nullable().describe('When a guide calls back, as the site promises it ("within one working day, …"); null when none is published.'),
+  next: z.string().describe('What happens next, in a sentence to pass on to the person: a guide calls to confirm seats and dates; nothing is booked until then.'),
+});
+
+const fieldName = z.enum([...enquiryFields, honeypotField]);
+
+export const bookingErrorBody = z.object({
+  error: z.object({
+    code: z.enum(Object.keys(bookingErrorStatus) as [BookingErrorCode, ...BookingErrorCode[]]).describe('Stable code; branch on it, not on the message.'),
+    message: z.string().describe('What went wrong and what to do, in plain language.'),
+    field: fieldName.optional().describe('The first field refused (400 `invalid_enquiry` only).'),
+    fields: z.array(z.object({ field: fieldName, message: z.string() })).optional().describe('Every field refused, one message each, in the order the form shows them.'),
+  }),
+  enquiry: z
+    .object({ id: reference, status: z.literal('saved'), tripSlug: z.string() })
+    .optional()
+    .describe('Present when the enquiry was kept but could not be delivered yet: it is sent later, so it must not be sent again.'),
+  next: z.string().optional(),
+});
+
 export type BookingAnswer =
   | { kind: 'received'; enquiry: StoredEnquiry }
   | {
@@ -57,6 +83,14 @@ export type BookingAnswer =
       values?: Record<string, unknown> | undefined;
       headers?: Record<string, string>;
     };
+
+/** What the person is told when the enquiry could not be taken or passed on, wherever it came from. */
+export const refusals = {
+  enquiriesOff: (contact: string) => `Online enquiries are switched off on this site, so yours could not be kept. Please write to ${contact} or call us instead.`,
+  notStored: (contact: string) => `We could not save your enquiry just now. Please try again in a few minutes, or write to ${contact}.`,
+  notDelivered: (enquiry: Pick<StoredEnquiry, 'id'>, contact: string) =>
+    `Your enquiry is saved (reference ${enquiry.id}) but could not be passed to our team just now. It will be sent as soon as mail works again; for anything urgent write to ${contact}.`,
+};
 
 /** "A guide will call you on <phone> <promise>": when, as the site promised it. */
 export function callBackSentence(enquiry: Pick<StoredEnquiry, 'callbackPromise'>, on = ''): string {
@@ -77,19 +111,27 @@ function savedNote(enquiry: StoredEnquiry): string {
 }
 
 const noStore = { 'Cache-Control': 'no-store' };
+const json = { ...noStore, 'Content-Type': 'application/json; charset=utf-8' };
 
 export function jsonAnswer(answer: BookingAnswer): Response {
   if (answer.kind === 'received') {
     const { enquiry } = answer;
-    const body = {
-      enquiry: { id: enquiry.id, status: 'received', tripSlug: enquiry.tripSlug },
-      callbackPromise: enquiry.callbackPromise,
-      next: nextStep(enquiry),
-    };
-    return Response.json(body, { status: 201, headers: noStore });
+    return Response.json(receivedBody(enquiry), { status: 201, headers: json });
   }
+  return Response.json(errorBody(answer), { status: bookingErrorStatus[answer.code], headers: { ...json, ...answer.headers } });
+}
+
+export function receivedBody(enquiry: StoredEnquiry): z.infer<typeof enquiryReceivedBody> {
+  return {
+    enquiry: { id: enquiry.id, status: 'received', tripSlug: enquiry.tripSlug },
+    callbackPromise: enquiry.callbackPromise,
+    next: nextStep(enquiry),
+  };
+}
+
+export function errorBody(answer: Extract<BookingAnswer, { kind: 'error' }>): z.infer<typeof bookingErrorBody> {
   const first = answer.fields?.[0];
-  const body = {
+  return {
     error: {
       code: answer.code,
       message: answer.message,
@@ -98,7 +140,6 @@ export function jsonAnswer(answer: BookingAnswer): Response {
     },
     ...(answer.saved ? { enquiry: { id: answer.saved.id, status: 'saved', tripSlug: answer.saved.tripSlug }, next: savedNote(answer.saved) } : {}),
   };
-  return Response.json(body, { status: bookingErrorStatus[answer.code], headers: { ...noStore, ...answer.headers } });
 }
 
 function contactLine(catalogue: Catalogue, lead: string): SafeHtml {

@@ -1,31 +1,26 @@
 /**
  * The endpoint's dependencies as a deployment's settings describe them: the enquiry store on
  * the shared operational storage, the mailer (Resend or the outbox), and the enquiry limit
- * counted in-process or in Redis when REDIS_URL is set. Opened once per process, on the first
- * enquiry.
+ * counted on the process's shared counter store (in memory, Redis or Upstash), so the endpoint
+ * and the MCP tool count one sender once. Opened once per process, on the first enquiry.
  */
 import type { Catalogue } from '../../domain/catalogue/index.ts';
 import type { Settings } from '../config.ts';
+import { sharedCounterStore } from '../rules/counter-stores.ts';
 import { bookingRateLimit } from '../rules/policy.ts';
-import { createRateLimiter, MemoryCounterStore, type CounterStore } from '../rules/rate-limiter.ts';
+import { createRateLimiter } from '../rules/rate-limiter.ts';
 import { openOperationalStorage } from '../storage.ts';
-import type { BookingDeps } from './index.ts';
+import type { EnquiryDeps } from './index.ts';
 import { mailerFromSettings } from './mailer.ts';
 import { EnquiryStore } from './store.ts';
 
 /** Everything but the page frame, which the host's function supplies. */
-export type RuntimeBookingDeps = Omit<BookingDeps, 'page'>;
+export type RuntimeBookingDeps = EnquiryDeps;
 
 /** The enquiry store, or null when OPERATIONAL_STORAGE=off. */
 export async function openEnquiryStore(settings: Settings): Promise<EnquiryStore | null> {
   const sql = await openOperationalStorage(settings);
   return sql ? new EnquiryStore(sql) : null;
-}
-
-async function counterStore(settings: Settings): Promise<CounterStore> {
-  if (!settings.REDIS_URL) return new MemoryCounterStore();
-  const { RedisCounterStore } = await import('../rules/redis-counter-store.ts');
-  return RedisCounterStore.connect(settings.REDIS_URL);
 }
 
 async function openBookingDeps(settings: Settings, catalogue: Catalogue): Promise<RuntimeBookingDeps> {
@@ -39,7 +34,7 @@ async function openBookingDeps(settings: Settings, catalogue: Catalogue): Promis
     enquiries,
     // VERCEL=1 is set by the platform in every function: no local disk survives there.
     mailer: mailerFromSettings(settings, { contactEmail: catalogue.site.contactEmail, serverless: process.env.VERCEL === '1' }),
-    limiter: createRateLimiter(bookingRateLimit, await counterStore(settings)),
+    limiter: createRateLimiter(bookingRateLimit, await sharedCounterStore()),
     clock: () => new Date(),
   };
 }

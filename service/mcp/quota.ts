@@ -16,16 +16,6 @@ export interface McpQuota {
   clientIp: string;
 }
 
-/** Messages a body holds: a JSON-RPC batch counts each, anything else (one message, or what the SDK will refuse) once. */
-export function messageCount(body: string): number {
-  try {
-    const parsed: unknown = JSON.parse(body);
-    return Array.isArray(parsed) ? Math.max(1, parsed.length) : 1;
-  } catch {
-    return 1;
-  }
-}
-
 export type QuotaDecision = { allowed: true; headers: Record<string, string> } | { allowed: false; status: number; message: string; headers: Record<string, string> };
 
 let failureLoggedAt = 0;

@@ -6,7 +6,7 @@ import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js'
 import type { Catalogue } from '../../domain/catalogue/index.ts';
 
 /** Bumped when the tools or resources change shape. */
-export const mcpServerVersion = '1.0.0';
+export const mcpServerVersion = '1.1.0';
 
 /** The protocol revisions the SDK's initialize flow accepts (2025-11-25 and earlier). */
 export const mcpProtocolVersions: readonly string[] = SUPPORTED_PROTOCOL_VERSIONS;
@@ -26,7 +26,15 @@ export function mcpEndpointUrl(catalogue: Catalogue): string {
 }
 
 /**
- * What the server announces in its initialize result (the SDK's McpServer registers tools and
- * resources, each with listChanged); the discovery card repeats it, and a test holds the two equal.
+ * What the server announces in its initialize result, and so what it honours. It is stateless
+ * (a fresh server per POST, no session, no stream), so it can never send a list-changed
+ * notification: `listChanged` is false. Completions complete the trip and peak templates and the
+ * `enquire` prompt's trip. The SDK's McpServer would announce listChanged: true; createMcpServer
+ * replaces that with these, and a test holds the initialize result to them.
  */
-export const mcpCapabilities = { tools: { listChanged: true }, resources: { listChanged: true } } as const;
+export const mcpCapabilities = {
+  tools: { listChanged: false },
+  resources: { listChanged: false },
+  prompts: { listChanged: false },
+  completions: {},
+} as const;

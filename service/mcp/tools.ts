@@ -23,7 +23,7 @@ interface ToolDefinition {
   summarize(data: never, deps: V1Deps): string;
 }
 
-function tripLine(t: Trip): string {
+export function tripLine(t: Trip): string {
   const parts = [
     `${t.difficulty} ${t.type}`,
     t.durationDays != null ? `${t.durationDays} days` : undefined,
@@ -89,7 +89,7 @@ function slugPatternOf(op: Operation): string {
   return String(op.pathParam?.openapi.pattern ?? '');
 }
 
-function operationOf(id: string): Operation {
+export function operationOf(id: string): Operation {
   const op = operations.find((o) => o.operationId === id);
   if (!op) throw new Error(`service/mcp/tools.ts names ${id}, which service/v1/operations.ts does not declare`);
   return op;

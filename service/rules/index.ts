@@ -17,7 +17,7 @@ import { cachePolicy } from '../http/respond.ts';
 import { apiRateLimit } from './policy.ts';
 import { rateLimitHeaders, type RateLimiter } from './rate-limiter.ts';
 import { framablePaths, securityHeaders } from './security-headers.ts';
-import { agentFileHeaders, aiCatalogLink } from '../site-files.ts';
+import { agentFileHeaders, aiCatalogLink, enquiryOpenApiPath, mcpServerCardLink } from '../site-files.ts';
 
 export interface RulesContext {
   siteUrl: string;
@@ -75,6 +75,8 @@ export function pageLinks(pathname: string): string[] {
       '</openapi.json>; rel="service-desc"; type="application/json"',
       '</developers>; rel="service-doc"; type="text/html"',
       `<${aiCatalogLink.href}>; rel="${aiCatalogLink.rel}"; type="${aiCatalogLink.type}"`,
+      `<${mcpServerCardLink.href}>; rel="${mcpServerCardLink.rel}"; type="${mcpServerCardLink.type}"`,
+      `<${enquiryOpenApiPath}>; rel="service-desc"; type="application/json"`,
     );
   }
   return links;

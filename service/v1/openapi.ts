@@ -3,10 +3,10 @@
  * (components), the operation declarations (paths, parameters, error codes, cache policy), the
  * rate-limit policy (headers) and the handlers themselves (examples). Served as /openapi.json.
  */
-import { z } from 'astro/zod';
 import type { Catalogue } from '../../domain/catalogue/index.ts';
 import { errorBody } from '../http/error-body.ts';
 import { errorCodes, errorConditions, type ErrorCode } from '../http/errors.ts';
+import { jsonSchemaComponents } from '../http/json-schema.ts';
 import { cachePolicy, etagPattern } from '../http/respond.ts';
 import { apiRateLimit, rateLimitHeaderNames } from '../rules/policy.ts';
 import { departureResource } from '../../domain/schemas/departure.ts';
@@ -14,14 +14,22 @@ import { peakResource } from '../../domain/schemas/peak.ts';
 import { tripResource } from '../../domain/schemas/trip.ts';
 import { allowedMethods } from './index.ts';
 import { allowedRateLimitHeaders, errorExamples, rateLimitedExample, successExample, type Example } from './openapi-examples.ts';
-import { operations, type Operation } from './operations.ts';
+import { operations, operationTags, type Operation } from './operations.ts';
 import { apiVersion } from './service-index.ts';
+import { enquiryOpenApiPath } from '../site-files.ts';
 
 type Json = Record<string, unknown>;
 type RateLimitHeaderName = (typeof rateLimitHeaderNames)[number];
 
 /** Resources the envelopes refer to by name. */
 const resourceSchemas = { Trip: tripResource, Peak: peakResource, Departure: departureResource };
+
+const tagDescriptions: Record<(typeof operationTags)[number], string> = {
+  Service: 'Where to start: every operation, file, limit and licence term.',
+  Trips: 'Published treks and expeditions.',
+  Departures: 'Departure dates on sale, read live.',
+  Peaks: 'The open peak dataset (CC-BY-4.0).',
+};
 
 /** Every failure of a request rule, of the router or of the handler's last resort, possible on any operation. */
 const routerErrors = { 405: 'MethodNotAllowed', 406: 'NotAcceptable', 429: 'RateLimited', 500: 'InternalError' } as const;
@@ -31,26 +39,7 @@ const headerRef = (name: string) => ({ $ref: `#/components/headers/${name}` });
 
 /** The components/schemas map: resources, envelopes and the error body, converted by Zod. */
 export function schemaComponents(): Record<string, Json> {
-  const registry = z.registry<{ id: string }>();
-  for (const [id, schema] of Object.entries(resourceSchemas)) registry.add(schema, { id });
-  for (const op of operations) registry.add(op.response.schema, { id: op.response.name });
-  registry.add(errorBody, { id: 'ErrorBody' });
-  const { schemas } = z.toJSONSchema(registry, {
-    io: 'output',
-    uri: (id) => `#/components/schemas/${id}`,
-    // `.int()` adds the safe-integer range; it says nothing a client needs.
-    override: ({ jsonSchema }) => {
-      if (jsonSchema.maximum === Number.MAX_SAFE_INTEGER) delete jsonSchema.maximum;
-      if (jsonSchema.minimum === Number.MIN_SAFE_INTEGER) delete jsonSchema.minimum;
-    },
-  });
-  if ('__shared' in schemas) throw new Error('a schema is shared between components without a name; register it');
-  return Object.fromEntries(
-    Object.entries(schemas).map(([id, schema]) => {
-      const { $schema: _dialect, $id: _id, ...rest } = schema as Json;
-      return [id, rest];
-    }),
-  );
+  return jsonSchemaComponents({ ...resourceSchemas, ...Object.fromEntries(operations.map((op) => [op.response.name, op.response.schema])), ErrorBody: errorBody }, 'output');
 }
 
 /** The rate-limit headers: meaning, schema and an example value, from the policy the limiter enforces. */
@@ -143,6 +132,7 @@ async function operationObject(op: Operation, catalogue: Catalogue): Promise<Jso
 
   return {
     operationId: op.operationId,
+    tags: [op.tag],
     summary: op.summary,
     description: op.description,
     parameters,
@@ -163,7 +153,7 @@ function describeApi(catalogue: Catalogue): string {
     `- **Peak dataset licence.** CC-BY-4.0. Cite: ${catalogue.attribution}`,
     `- **Versioning.** Additive changes ship inside v1; \`operationId\` and error \`code\` values are never renamed or reused within v1.`,
     '',
-    `Live availability is also published as Markdown at ${catalogue.siteUrl}/departures.md. Booking is not part of this API.`,
+    `Live availability is also published as Markdown at ${catalogue.siteUrl}/departures.md. Booking is not part of this API: a booking enquiry is sent with \`POST ${catalogue.siteUrl}/api/bookings\`, described in its own OpenAPI document at ${catalogue.siteUrl}${enquiryOpenApiPath}.`,
   ].join('\n');
 }
 
@@ -188,6 +178,7 @@ export async function buildOpenApiDocument(catalogue: Catalogue): Promise<Json> 
     servers: [{ url: `${siteUrl}/${apiVersion}`, description: 'This deployment' }],
     // Public and read-only: no security scheme applies, and Authorization is ignored.
     security: [],
+    tags: operationTags.map((name) => ({ name, description: tagDescriptions[name] })),
     paths,
     components: {
       schemas: schemaComponents(),

@@ -39,8 +39,12 @@ export interface PathParameter {
   example(catalogue: Catalogue): string | undefined;
 }
 
+/** The groups of the OpenAPI document, one per resource (service/v1/openapi.ts describes them). */
+export const operationTags = ['Service', 'Trips', 'Departures', 'Peaks'] as const;
+
 export interface Operation {
   operationId: string;
+  tag: (typeof operationTags)[number];
   /** Path relative to the API root, OpenAPI style. */
   path: string;
   summary: string;
@@ -96,6 +100,7 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
 export const operations: Operation[] = [
   {
     operationId: 'getServiceIndex',
+    tag: 'Service',
     path: '/',
     summary: 'Service index: every operation, machine-readable file, rate limit and licence.',
     description: 'Start here. Lists every endpoint of the API with its absolute URL, the machine-readable files of the site, the rate-limit policy actually enforced and the licence terms of the peak dataset.',
@@ -108,6 +113,7 @@ export const operations: Operation[] = [
   },
   {
     operationId: 'listTrips',
+    tag: 'Trips',
     path: '/trips',
     summary: 'List published treks and expeditions, with optional filters.',
     description: 'Filters combine with AND. An empty result is a 200 with `count` 0. Trips are ordered by slug.',
@@ -129,6 +135,7 @@ export const operations: Operation[] = [
   },
   {
     operationId: 'getTrip',
+    tag: 'Trips',
     path: '/trips/{slug}',
     summary: 'One trip by slug.',
     description: 'The itinerary, gear list and FAQs are not in this payload; read them at `markdownUrl`.',
@@ -156,6 +163,7 @@ export const operations: Operation[] = [
   },
   {
     operationId: 'listDepartures',
+    tag: 'Departures',
     path: '/departures',
     summary: 'Departure dates currently on sale, read live from operational storage.',
     description: 'Only published departures, earliest start date first. Cached for at most 60 seconds. A Markdown list of the same data is published at `departures.md`.',
@@ -188,6 +196,7 @@ export const operations: Operation[] = [
   },
   {
     operationId: 'listPeaks',
+    tag: 'Peaks',
     path: '/peaks',
     summary: 'The open dataset of Indian Himalayan climbing peaks (CC-BY-4.0), with optional filters.',
     description: 'Filters combine with AND. Cite `attribution` with a link back when you use the data. Peaks are ordered by id.',
@@ -208,6 +217,7 @@ export const operations: Operation[] = [
   },
   {
     operationId: 'getPeak',
+    tag: 'Peaks',
     path: '/peaks/{id}',
     summary: 'One peak of the dataset by id.',
     description: 'Coordinates, first ascent and references are in the full dataset file `peak-data/peaks.json`.',

@@ -73,7 +73,8 @@ export const enumParam = (values: readonly string[], description: string, opts: 
   }),
   accepted: `one of ${values.map((v) => `"${v}"`).join(', ')}${opts.caseInsensitive ? ' (any letter case)' : ''}${opts.omitHint ? `; ${opts.omitHint}` : ''}`,
   description,
-  openapi: { type: 'string', enum: [...values] },
+  // In any letter case the accepted values are a pattern (JSON Schema has no case-insensitive enum); the canonical spellings are its examples.
+  openapi: opts.caseInsensitive ? { type: 'string', pattern: anyCasePattern(values).source, examples: [...values] } : { type: 'string', enum: [...values] },
   argument: opts.caseInsensitive
     ? z.string().regex(anyCasePattern(values), notAccepted(`one of ${values.map((v) => `"${v}"`).join(', ')}, in any letter case`))
     : z.enum(values as [string, ...string[]], notAccepted(`one of ${values.map((v) => `"${v}"`).join(', ')}`)),

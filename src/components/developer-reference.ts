@@ -7,7 +7,8 @@ import type { Catalogue } from '../../domain/catalogue/index.ts';
 import { errorCodes, errorConditions, type ErrorCode } from '../../service/http/errors.ts';
 import { cachePolicy } from '../../service/http/respond.ts';
 import { apiRateLimit, bookingRateLimit } from '../../service/rules/policy.ts';
-import { siteFiles, siteFileUrl } from '../../service/site-files.ts';
+import { enquiryOpenApiPath, siteFiles, siteFileUrl } from '../../service/site-files.ts';
+import { buildEnquiryOpenApiDocument } from '../../service/bookings/openapi.ts';
 import { buildOpenApiDocument } from '../../service/v1/openapi.ts';
 
 type Json = Record<string, unknown>;
@@ -45,6 +46,8 @@ export interface DeveloperReference {
   errorExample: string | undefined;
   rateLimit: { requests: number; windowSeconds: number; scope: string; headers: { name: string; description: string }[] };
   bookingLimit: { requests: number; windowSeconds: number };
+  /** POST /api/bookings, read from its own OpenAPI document. */
+  enquiry: { url: string; openapiUrl: string; fields: ReferenceField[]; example: string; answers: { status: string; description: string }[] };
   cache: { catalogue: string; departures: string };
   files: { url: string; description: string; mediaType: string }[];
   siteUrl: string;
@@ -172,9 +175,24 @@ export async function developerReference(catalogue: Catalogue): Promise<Develope
         .map(([name, h]) => ({ name, description: String(asObject(h).description ?? '') })),
     },
     bookingLimit: { requests: bookingRateLimit.requests, windowSeconds: bookingRateLimit.windowSeconds },
+    enquiry: await enquiryReference(catalogue),
     cache: { catalogue: cachePolicy.catalogue, departures: cachePolicy.departures },
     files: siteFiles.map((file) => ({ url: siteFileUrl(catalogue.siteUrl, file), description: file.description, mediaType: file.mediaType })),
     siteUrl: catalogue.siteUrl,
     contactEmail: catalogue.site.contactEmail,
+  };
+}
+
+async function enquiryReference(catalogue: Catalogue): Promise<DeveloperReference['enquiry']> {
+  const document = await buildEnquiryOpenApiDocument(catalogue);
+  const post = asObject(asObject(asObject(document.paths)['/api/bookings']).post);
+  const body = asObject(asObject(asObject(post.requestBody).content)['application/json']);
+  const request = asObject(asObject(asObject(document.components).schemas).EnquiryRequest);
+  return {
+    url: `${catalogue.siteUrl}/api/bookings`,
+    openapiUrl: `${catalogue.siteUrl}${enquiryOpenApiPath}`,
+    fields: fieldsOf(request),
+    example: JSON.stringify(asObject(asObject(body.examples).minimal).value),
+    answers: Object.entries(asObject(post.responses)).map(([status, response]) => ({ status, description: String(asObject(response).description ?? '') })),
   };
 }

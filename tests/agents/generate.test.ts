@@ -16,12 +16,12 @@ import { buildPeakDataset, peakDatasetFile } from '../../service/agents/peak-dat
 import { aiCrawlers, buildRobotsTxt, userDrivenAgents } from '../../service/agents/robots.ts';
 import { renderAuthMd } from '../../service/agent-auth/auth-md.ts';
 import { robotsAllows } from './robots-rules.ts';
-import { buildDiscoveryServerCard, buildServerCard } from '../../service/agents/server-card.ts';
+import { buildServerCard } from '../../service/agents/server-card.ts';
 import { skillSummaries } from '../../service/agents/skill-list.ts';
 import { buildSkillsIndex, skillMarkdown, skills } from '../../service/agents/skills.ts';
 import { toPeakResource } from '../../domain/catalogue/peaks.ts';
 import { operations } from '../../service/v1/operations.ts';
-import { agentFileHeaders, aiCatalogLink, extensionlessMediaTypes, mediaTypeOverrides, siteFileByPath, siteFiles } from '../../service/site-files.ts';
+import { agentFileHeaders, aiCatalogLink, enquiryOpenApiPath, extensionlessMediaTypes, mcpServerCardLink, mediaTypeOverrides, siteFileByPath, siteFiles } from '../../service/site-files.ts';
 import { buildStaticRoutes } from '../../service/host/static-routes.ts';
 import { loadCatalogue, realContent } from '../helpers/content.ts';
 import { aiCatalogSchema, apiCatalogSchema, problems, serverCardSchema, skillsIndexSchema } from './shapes.ts';
@@ -99,22 +99,27 @@ describe.each(Object.entries(catalogues))('agent files from the %s content', (_,
     expect(new Set(kinds)).toEqual(new Set(['api', 'mcp', 'dataset', 'skill']));
   });
 
-  it('publishes a discovery server card with capabilities where scanners look, next to the card its specification defines', () => {
-    const card = buildServerCard(catalogue);
-    const discovery = buildDiscoveryServerCard(catalogue);
-    const { $schema: _schema, ...members } = card;
-    expect(discovery).toMatchObject(members);
-    expect(discovery).not.toHaveProperty('$schema');
-    expect(discovery).toMatchObject({
-      serverInfo: { name: card.name, version: card.version },
-      transport: { type: 'streamable-http', endpoint: 'https://example.test/mcp' },
-      capabilities: { tools: {}, resources: {} },
-      serverCard: 'https://example.test/mcp/server-card',
-    });
-    for (const p of ['/.well-known/mcp/server-card', '/.well-known/mcp/server-card.json', '/mcp/server-card.json']) {
-      expect(siteFileByPath(p)?.path, p).toBe('/.well-known/mcp/server-card.json');
-    }
-    expect(siteFileByPath('/mcp/server-card')?.mediaType).toBe('application/mcp-server-card+json');
+  it('points agents at the enquiry endpoint and its OpenAPI document: api-catalog, ai-catalog, llms.txt, instructions, guidance and a skill', () => {
+    const described = `https://example.test${enquiryOpenApiPath}`;
+    expect(buildApiCatalog(catalogue).linkset).toContainEqual(
+      expect.objectContaining({ anchor: 'https://example.test/api/bookings', 'service-desc': [{ href: described, type: 'application/json' }] }),
+    );
+    expect(buildAiCatalog(catalogue).entries).toContainEqual(expect.objectContaining({ identifier: expect.stringMatching(/^urn:air:[a-z.]+:api:booking-enquiries$/), url: described }));
+    expect(buildLlmsTxt(catalogue)).toContain(`](${described}): `);
+    const instructions = agentInstructionsMarkdown(catalogue);
+    expect(instructions).toContain(described);
+    expect(instructions).toContain('send_enquiry');
+    expect(instructions).toContain("trip page's enquiry form");
+    expect(agentGuidance(catalogue).enquiry).toMatchObject({ openapiUrl: described, sendToTripPage: expect.stringContaining('#enquiry-form') });
+    const skill = skills.find((s) => s.name === 'send-an-enquiry');
+    const text = skill ? skillMarkdown(skill, catalogue) : '';
+    for (const part of [described, 'send_enquiry', '#enquiry-form', 'own name and phone number']) expect(text, part).toContain(part);
+  });
+
+  it('publishes one MCP server card, the same document at every address agents and scanners look', () => {
+    const card = siteFileByPath('/mcp/server-card');
+    expect(card?.mediaType).toBe('application/mcp-server-card+json');
+    for (const p of ['/mcp/server-card.json', '/.well-known/mcp/server-card.json', '/.well-known/mcp/server-card']) expect(siteFileByPath(p), p).toBe(card);
   });
 
   it('each skill digest is the SHA-256 of the SKILL.md text, which starts with name and description', async () => {
@@ -163,7 +168,9 @@ describe('serving rules of the published files', () => {
       '/ai-catalog.json': 'application/ai-catalog+json',
       '/.well-known/ai-catalog.json': 'application/ai-catalog+json',
       '/mcp/server-card': 'application/mcp-server-card+json',
-      '/.well-known/mcp/server-card': 'application/json',
+      '/mcp/server-card.json': 'application/mcp-server-card+json',
+      '/.well-known/mcp/server-card.json': 'application/mcp-server-card+json',
+      '/.well-known/mcp/server-card': 'application/mcp-server-card+json',
     });
     for (const [p, type] of Object.entries(extensionlessMediaTypes())) expect(types[p], p).toBe(type);
     // Both hosts take these from the routes the build writes for its files (service/host/static-routes.ts).
@@ -186,6 +193,11 @@ describe('serving rules of the published files', () => {
     for (const p of ['/ai-catalog.json', '/.well-known/ai-catalog.json']) expect(agentFileHeaders(p)?.['Content-Type'], p).toBe('application/ai-catalog+json');
     expect(aiCatalogLink).toEqual({ rel: 'ai-catalog', href: '/.well-known/ai-catalog.json', type: 'application/ai-catalog+json' });
     expect(readFileSync(path.resolve(import.meta.dirname, '../../src/layouts/Base.astro'), 'utf8')).toContain('<link rel={aiCatalogLink.rel} type={aiCatalogLink.type} href={aiCatalogLink.href} />');
+  });
+
+  it('links the MCP server card from every HTML head', () => {
+    expect(mcpServerCardLink).toEqual({ rel: 'mcp-server-card', href: '/mcp/server-card', type: 'application/mcp-server-card+json' });
+    expect(readFileSync(path.resolve(import.meta.dirname, '../../src/layouts/Base.astro'), 'utf8')).toContain('<link rel={mcpServerCardLink.rel} type={mcpServerCardLink.type} href={mcpServerCardLink.href} />');
   });
 
   it('gives every published path CORS for GET, and a cache policy unless it is live', () => {

@@ -5,8 +5,9 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import { buildDiscoveryServerCard, buildServerCard } from '../../service/agents/server-card.ts';
+import { buildServerCard } from '../../service/agents/server-card.ts';
 import { handleMcp, originAllowed } from '../../service/mcp/index.ts';
+import { mcpCapabilities } from '../../service/mcp/server-info.ts';
 import type { V1Deps } from '../../service/v1/operations.ts';
 import { loadCatalogue } from '../helpers/content.ts';
 
@@ -52,8 +53,25 @@ describe('MCP endpoint transport rules', () => {
     const card = buildServerCard(deps.catalogue);
     expect(body.result.serverInfo).toMatchObject({ name: card.name, version: card.version });
     expect(body.result.instructions).toMatch(/explicit consent/);
-    // The discovery card announces the capabilities the server itself announces.
-    expect((body.result as unknown as { capabilities: unknown }).capabilities).toEqual(buildDiscoveryServerCard(deps.catalogue).capabilities);
+    // Only what a stateless server honours: it can never send a list-changed notification.
+    expect((body.result as unknown as { capabilities: unknown }).capabilities).toEqual(mcpCapabilities);
+    expect(JSON.stringify(mcpCapabilities)).not.toContain('"listChanged":true');
+  });
+
+  it('names the request in every refusal it can read one from, one error per request of a batch', async () => {
+    const post = (body: unknown, headers: Record<string, string> = {}) =>
+      handleMcp(new Request(endpoint, { method: 'POST', headers: { ...jsonRpcHeaders, ...headers }, body: JSON.stringify(body) }), deps);
+    const call = (id: string | number) => ({ jsonrpc: '2.0', id, method: 'tools/list' });
+    const foreign = await post(call('a-1'), { Origin: 'https://evil.example' });
+    expect(foreign.status).toBe(403);
+    expect(await foreign.json()).toMatchObject({ jsonrpc: '2.0', id: 'a-1', error: { code: -32000 } });
+    const version = await post(call(7), { 'MCP-Protocol-Version': '1999-01-01' });
+    expect(version.status).toBe(400);
+    expect(await version.json()).toMatchObject({ id: 7 });
+    const batch = await post([call(1), { jsonrpc: '2.0', method: 'notifications/initialized' }, call(2)], { Origin: 'https://evil.example' });
+    expect(((await batch.json()) as { id: number }[]).map((e) => e.id)).toEqual([1, 2]);
+    // No id to name: a body that is not JSON-RPC, or one too large to read.
+    expect(await (await post('{nope', { Origin: 'https://evil.example' })).json()).toMatchObject({ id: null });
   });
 
   it('turns a 2026-07-28 stateless request away with 400 and a non-modern error, so the client falls back', async () => {

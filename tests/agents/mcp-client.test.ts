@@ -31,13 +31,14 @@ describe('MCP server on the local server', () => {
   it('introduces itself as the server card does', async () => {
     const card = (await (await fetch(`${server.url}/mcp/server-card`)).json()) as { name: string; version: string };
     expect(client.getServerVersion()).toMatchObject({ name: card.name, version: card.version });
-    expect(client.getServerCapabilities()).toMatchObject({ tools: {}, resources: {} });
+    expect(client.getServerCapabilities()).toEqual({ tools: { listChanged: false }, resources: { listChanged: false }, prompts: { listChanged: false }, completions: {} });
   });
 
-  it('lists the five read-only tools', async () => {
+  it('lists the five read-only tools and the enquiry tool, which acts', async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(['get_peak', 'get_trip', 'list_departures', 'list_peaks', 'list_trips']);
-    expect(tools.every((t) => t.annotations?.readOnlyHint === true)).toBe(true);
+    expect(tools.map((t) => t.name).sort()).toEqual(['get_peak', 'get_trip', 'list_departures', 'list_peaks', 'list_trips', 'send_enquiry']);
+    expect(tools.filter((t) => t.annotations?.readOnlyHint === true).map((t) => t.name)).not.toContain('send_enquiry');
+    expect(tools.filter((t) => t.annotations?.readOnlyHint !== true).map((t) => t.name)).toEqual(['send_enquiry']);
   });
 
   const calls: [string, Record<string, unknown>, string][] = [

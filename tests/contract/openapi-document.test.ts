@@ -74,7 +74,14 @@ describe('openapi.json', () => {
       document.paths[operations.find((op) => op.operationId === opId)!.path].get.parameters.find((p: { name?: string }) => p.name === name);
     expect(param('listTrips', 'region').schema).toEqual({ type: 'string', minLength: 2, maxLength: 60 });
     expect(param('listTrips', 'type').schema.enum).toEqual(['trek', 'expedition']);
-    expect(param('listTrips', 'difficulty').schema.enum).toEqual(['Easy', 'Moderate', 'Difficult', 'Very Difficult']);
+    // Any letter case, as the API accepts it: a pattern, with the canonical spellings as its examples.
+    const difficulty = param('listTrips', 'difficulty').schema;
+    expect(difficulty.examples).toEqual(['Easy', 'Moderate', 'Difficult', 'Very Difficult']);
+    const pattern = new RegExp(difficulty.pattern);
+    for (const value of ['easy', 'Easy', 'EASY', 'very difficult', 'Very Difficult', 'mOdErAtE']) expect(pattern.test(value), value).toBe(true);
+    for (const value of ['hard', 'very-difficult', 'Easy ', '']) expect(pattern.test(value), value).toBe(false);
+    for (const op of operations) expect(get(op).tags, op.operationId).toEqual([op.tag]);
+    expect(document.tags.map((t: { name: string }) => t.name)).toEqual(['Service', 'Trips', 'Departures', 'Peaks']);
     for (const [opId, name] of [['listTrips', 'maxPriceInr'], ['listPeaks', 'maxAltitudeM']] as const) {
       expect(param(opId, name).schema).toMatchObject({ type: 'integer', minimum: 1 });
     }

@@ -27,10 +27,12 @@ function mcp(body: unknown, client: string): Promise<Response> {
 }
 
 describe('/mcp and the API quota', () => {
-  it(`refuses a batch of more than ${maxBatch} messages`, async () => {
+  it(`refuses a batch of more than ${maxBatch} messages, answering each request by its id`, async () => {
     const res = await mcp(Array.from({ length: maxBatch + 1 }, (_, i) => call(i)), '198.51.100.1');
     expect(res.status).toBe(400);
-    expect(((await res.json()) as { error: { message: string } }).error.message).toContain(`at most ${maxBatch}`);
+    const errors = (await res.json()) as { id: number; error: { message: string } }[];
+    expect(errors.map((e) => e.id)).toEqual(Array.from({ length: maxBatch + 1 }, (_, i) => i));
+    expect(errors[0]?.error.message).toContain(`at most ${maxBatch}`);
   });
 
   it('counts every message of a batch, shares the count with /v1, and leaves other clients alone', async () => {
@@ -44,10 +46,11 @@ describe('/mcp and the API quota', () => {
       last = remaining;
       await res.arrayBuffer();
     }
-    const refused = await mcp(call(1), client);
+    const refused = await mcp(call(41), client);
     expect(refused.status).toBe(429);
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
-    expect(((await refused.json()) as { jsonrpc: string; error: { message: string } }).error.message).toContain('shared with /v1');
+    // The refusal answers the request it refuses, by its id.
+    expect(await refused.json()).toMatchObject({ jsonrpc: '2.0', id: 41, error: { message: expect.stringContaining('shared with /v1') } });
     const api = await fetch(`${server.url}/v1/trips`, { headers: { 'X-Real-IP': client } });
     expect(api.status).toBe(429);
     expect((await fetch(`${server.url}/v1/trips`, { headers: { 'X-Real-IP': '198.51.100.3' } })).status).toBe(200);

@@ -19,10 +19,11 @@ export function isTripPath(path: string): boolean {
   return /^\/(treks|expeditions)\/[a-z0-9-]+$/.test(path);
 }
 
-export function launchChromium(): Promise<Browser> {
+/** Debian's Chromium, headless; `args` switch on more (for example `--enable-features=WebMCP`). */
+export function launchChromium(args: string[] = []): Promise<Browser> {
   return chromium.launch({
     executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync', ...args],
   });
 }
 

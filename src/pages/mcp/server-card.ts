@@ -1,4 +1,4 @@
-/** The MCP server card as its specification defines it, at <endpoint>/server-card; the discovery card with capabilities is at /.well-known/mcp/server-card. */
+/** The MCP server card at <endpoint>/server-card, where its specification recommends (also at the addresses in service/site-files.ts). */
 import type { APIRoute } from 'astro';
 import { publishedJson } from '../../../service/agents/published-file.ts';
 import { buildServerCard } from '../../../service/agents/server-card.ts';

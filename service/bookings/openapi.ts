@@ -1,0 +1,117 @@
+/**
+ * The OpenAPI 3.1 document of POST /api/bookings, which the contract keeps outside the /v1 API:
+ * the request body is the Zod schema the endpoint validates with (enquiry-schema.ts), the
+ * answers are the schemas its response writer follows (responses.ts), the limits come from the
+ * rate-limit policy and the bounds, and the examples from the endpoint itself. Served as
+ * /enquiry-openapi.json (`enquiryOpenApiPath` in service/site-files.ts).
+ */
+import type { Catalogue } from '../../domain/catalogue/index.ts';
+import { jsonSchemaComponents } from '../http/json-schema.ts';
+import { bookingRateLimit } from '../rules/policy.ts';
+import { enquiryRequestSchema } from './enquiry-schema.ts';
+import { maxBodyBytes } from './body.ts';
+import { failureExamples, invalidExamples, rateLimitedExample, receivedExample, requestExamples } from './openapi-examples.ts';
+import { bookingErrorBody, enquiryReceivedBody, thankYouPath, type BookingErrorCode } from './responses.ts';
+
+type Json = Record<string, unknown>;
+
+export const enquiryOperationId = 'sendEnquiry';
+
+const schemaRef = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+
+/** The error body narrowed to the codes one status carries. */
+function errorResponse(description: string, codes: BookingErrorCode[], examples: Record<string, unknown>, headers: Json = {}): Json {
+  return {
+    description,
+    headers: { 'Cache-Control': { $ref: '#/components/headers/CacheControl' }, ...headers },
+    content: {
+      'application/json': {
+        schema: { allOf: [schemaRef('EnquiryError'), { type: 'object', properties: { error: { type: 'object', properties: { code: { enum: codes } }, additionalProperties: true } }, additionalProperties: true }] },
+        examples,
+      },
+    },
+  };
+}
+
+function describeEndpoint(catalogue: Catalogue): string {
+  const { site, siteUrl } = catalogue;
+  return [
+    `How a person asks ${site.operatorName}'s team about a trip: a booking enquiry. It books nothing. The team receives it by email and a guide calls the person back${site.callbackPromise ? ` ${site.callbackPromise}` : ''} to confirm seats and dates.`,
+    '',
+    `- **The person in charge.** Send an enquiry only for a person who asked for it, with their own name and phone number and their consent to share them; show them what you will send first. If they would rather send it themselves, give them the trip page's form (the trip's \`url\` plus \`#enquiry-form\`). Never send test enquiries: each one reaches the team.`,
+    `- **One enquiry, one answer.** 201 means the team has it: pass on \`next\` and the reference \`enquiry.id\` (the person's page of it is ${siteUrl}${thankYouPath}?ref=<reference>). 400 names every refused field with a sentence to pass on. A 502 or 503 with an \`enquiry\` member means it was kept and will be delivered later: do not send it again.`,
+    `- **Limit.** ${bookingRateLimit.requests} enquiries per ${bookingRateLimit.windowSeconds / 60} minutes per client address, counted whatever the answer, apart from the /v1 quota; over it the answer is 429 with \`Retry-After\`, and no \`RateLimit-*\` headers.`,
+    `- **Also as an MCP tool.** \`send_enquiry\` at ${siteUrl}/mcp takes the same fields, through the same checks, quota and delivery.`,
+    '',
+    `The read-only catalogue (trips, departures, peaks) is the /v1 API: ${siteUrl}/openapi.json.`,
+  ].join('\n');
+}
+
+export async function buildEnquiryOpenApiDocument(catalogue: Catalogue): Promise<Json> {
+  const { site, siteUrl } = catalogue;
+  const limited = await rateLimitedExample(catalogue);
+  const failures = await failureExamples(catalogue);
+  const seconds = { type: 'integer', minimum: 1, maximum: bookingRateLimit.windowSeconds };
+
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: `${site.serviceName}: booking enquiries`,
+      version: '1',
+      description: describeEndpoint(catalogue),
+      contact: { name: site.operatorName, email: site.contactEmail, url: `${siteUrl}/developers` },
+    },
+    externalDocs: { description: 'Developer reference', url: `${siteUrl}/developers` },
+    servers: [{ url: siteUrl, description: 'This deployment' }],
+    // No key: the quota per address and the person's consent are what guard it.
+    security: [],
+    tags: [{ name: 'Enquiries', description: 'Booking enquiries: a guide calls the person back; nothing is booked by the API.' }],
+    paths: {
+      '/api/bookings': {
+        post: {
+          operationId: enquiryOperationId,
+          tags: ['Enquiries'],
+          summary: 'Send a booking enquiry for a person, with their consent.',
+          description: `The body is one JSON object of at most ${Math.round(maxBodyBytes / 1024)} KB. Text is trimmed and normalised (Unicode NFC) before its limits are counted, in characters; text over a limit is refused, never cut. Members not listed are ignored. (The trip pages' own form posts the same fields URL-encoded and is answered in HTML.)`,
+          requestBody: {
+            required: true,
+            content: { 'application/json': { schema: schemaRef('EnquiryRequest'), examples: requestExamples(catalogue) } },
+          },
+          responses: {
+            201: {
+              description: 'The enquiry reached the team. `next` says what happens now, in a sentence to pass on; `enquiry.id` is its reference.',
+              headers: { 'Cache-Control': { $ref: '#/components/headers/CacheControl' } },
+              content: { 'application/json': { schema: schemaRef('EnquiryReceived'), examples: { received: await receivedExample(catalogue) } } },
+            },
+            400: errorResponse('`invalid_enquiry`: a field is missing or wrong (`field` is the first, `fields` names each with its own sentence), or the body is not one JSON object. Nothing was kept.', ['invalid_enquiry'], await invalidExamples(catalogue)),
+            429: errorResponse(
+              `\`rate_limited\`: more than ${bookingRateLimit.requests} enquiries in ${bookingRateLimit.windowSeconds / 60} minutes from this address. Wait as \`Retry-After\` says. Nothing was kept.`,
+              ['rate_limited'],
+              { rate_limited: limited.example },
+              { 'Retry-After': { description: 'Seconds until this address may send again.', required: true, schema: seconds, example: Number(limited.retryAfter) } },
+            ),
+            502: errorResponse(
+              '`storage_error`: the enquiry could not be kept; nothing was sent, try again later. `delivery_failed`: it was kept (see `enquiry`) but mail failed; it is delivered later, so do not send it again.',
+              ['storage_error', 'delivery_failed'],
+              failures[502],
+            ),
+            503: errorResponse(
+              '`enquiries_unavailable`: this deployment takes no online enquiries; give the person the contact address. `delivery_unavailable`: kept (see `enquiry`) but mail is not set up; it is delivered later, so do not send it again.',
+              ['enquiries_unavailable', 'delivery_unavailable'],
+              failures[503],
+            ),
+          },
+        },
+      },
+    },
+    components: {
+      schemas: {
+        ...jsonSchemaComponents({ EnquiryRequest: enquiryRequestSchema(catalogue) }, 'input'),
+        ...jsonSchemaComponents({ EnquiryReceived: enquiryReceivedBody, EnquiryError: bookingErrorBody }, 'output'),
+      },
+      headers: {
+        CacheControl: { description: 'Answers are never stored by caches.', required: true, schema: { type: 'string', const: 'no-store' } },
+      },
+    },
+  };
+}

@@ -1,0 +1,59 @@
+/**
+ * The MCP tool `send_enquiry`: an agent sends a booking enquiry for a person, through the same
+ * path as POST /api/bookings (service/bookings: the client's enquiry quota, the same Zod schema,
+ * the store, delivery to the team), and gets the same answer: the reference and the call-back
+ * promise, or the same refusal per field. It never books: a guide calls the person back.
+ */
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Catalogue } from '../../domain/catalogue/index.ts';
+import { enquiryRequestSchema } from '../bookings/enquiry-schema.ts';
+import { takeEnquiry, type EnquiryDeps } from '../bookings/index.ts';
+import { bookingErrorStatus, enquiryReceivedBody, errorBody, receivedBody } from '../bookings/responses.ts';
+import { bookingRateLimit } from '../rules/policy.ts';
+
+export const enquiryToolName = 'send_enquiry';
+
+export interface McpEnquiries {
+  /** The enquiry path's dependencies, opened when an enquiry is first sent. */
+  deps: () => Promise<EnquiryDeps>;
+  /** The address the enquiry quota counts against: the client's, as the host sees it. */
+  clientIp: string;
+}
+
+/** What the tool says about itself: when to use it, and what the agent must have first. */
+export function enquiryToolDescription(catalogue: Catalogue): string {
+  return [
+    `Send a booking enquiry to ${catalogue.site.operatorName}'s team for one person, exactly as the form on a trip page does (POST ${catalogue.siteUrl}/api/bookings).`,
+    "Use it only when the person has asked you to enquire, for that trip and group size, and you have their own name and phone number and their consent to share them; show them what you will send first.",
+    `Nothing is booked: a guide calls them back ${catalogue.site.callbackPromise ?? ''} to confirm seats and dates. The answer is the enquiry's reference: give it to them.`.replace(/\s+/g, ' '),
+    "If the person would rather send it themselves, or you lack any of these, send them to the trip page's enquiry form (the trip's `url` plus #enquiry-form) instead.",
+    `Counts against ${bookingRateLimit.requests} enquiries per ${bookingRateLimit.windowSeconds / 60} minutes from one address. Never send test enquiries: each one reaches the team.`,
+  ].join(' ');
+}
+
+export function registerEnquiryTool(server: McpServer, catalogue: Catalogue, enquiries: McpEnquiries): void {
+  server.registerTool(
+    enquiryToolName,
+    {
+      title: 'Send a booking enquiry for a person',
+      description: enquiryToolDescription(catalogue),
+      // The endpoint's own schema: the SDK checks the arguments with it (the same refusals, per field) before the enquiry path checks them again.
+      inputSchema: enquiryRequestSchema(catalogue),
+      outputSchema: enquiryReceivedBody,
+      annotations: { title: 'Send a booking enquiry', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+    },
+    async (args: Record<string, unknown>): Promise<CallToolResult> => {
+      const answer = await takeEnquiry(args, await enquiries.deps(), { clientIp: enquiries.clientIp });
+      if (answer.kind === 'received') {
+        const body = receivedBody(answer.enquiry);
+        return { structuredContent: body, content: [{ type: 'text', text: `Sent. Reference ${body.enquiry.id}. ${body.next}` }] };
+      }
+      const body = errorBody(answer);
+      const status = bookingErrorStatus[answer.code];
+      const fields = body.error.fields?.map((f) => `- ${f.field}: ${f.message}`) ?? [];
+      const text = [`Not sent (${answer.code}; POST /api/bookings answers HTTP ${status} with the same code). ${body.error.message}`, ...fields, body.next ?? ''].filter(Boolean).join('\n');
+      return { isError: true, content: [{ type: 'text', text }, { type: 'text', text: JSON.stringify(body) }] };
+    },
+  );
+}

@@ -1,0 +1,51 @@
+/**
+ * The JSON-RPC side of /mcp that runs before the SDK: which requests a POST body holds, and the
+ * error answers of the endpoint itself (origin, method, size, protocol version, batch size,
+ * quota). An error names the request it answers whenever the body could be read: one error per
+ * request, with its id, as JSON-RPC 2.0 asks; `id: null` only when no id could be known.
+ */
+
+type Id = string | number;
+
+/** What a POST body holds, as far as the endpoint needs to know before the SDK reads it. */
+export interface RpcMessages {
+  /** The ids of its requests (notifications have none), in order. */
+  ids: Id[];
+  /** A batch (an array), even of one. */
+  batch: boolean;
+  /** Messages in all: each counts against the quota. */
+  count: number;
+}
+
+function idOf(message: unknown): Id | undefined {
+  if (typeof message !== 'object' || message === null || !('id' in message)) return undefined;
+  const { id } = message as { id: unknown };
+  return typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id)) ? id : undefined;
+}
+
+/** Reads a body as JSON-RPC messages; anything unparsable counts as one message without an id. */
+export function rpcMessages(body: string): RpcMessages {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    return { ids: [], batch: false, count: 1 };
+  }
+  const messages = Array.isArray(parsed) ? parsed : [parsed];
+  return { ids: messages.map(idOf).filter((id) => id !== undefined), batch: Array.isArray(parsed), count: Math.max(1, messages.length) };
+}
+
+const noMessages: RpcMessages = { ids: [], batch: false, count: 1 };
+
+/**
+ * An error answer of the endpoint: one error object per request of the body (a batch gets an
+ * array), or one with `id: null` when no request id could be read.
+ */
+export function jsonRpcError(status: number, code: number, message: string, messages: RpcMessages = noMessages, headers: Record<string, string> = {}): Response {
+  const error = (id: Id | null) => ({ jsonrpc: '2.0', error: { code, message }, id });
+  const body = messages.ids.length === 0 ? error(null) : messages.batch ? messages.ids.map(error) : error(messages.ids[0]!);
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store', ...headers },
+  });
+}

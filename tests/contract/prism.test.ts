@@ -1,0 +1,146 @@
+/**
+ * Every documented example, sent through Stoplight Prism in validation-proxy mode in front of the
+ * running fixture site: the README's requests, the developer page's, the parameter examples of
+ * /openapi.json and the request examples of /enquiry-openapi.json. Prism checks each request and
+ * each response against the published document; with `--errors` it answers any violation with
+ * its own problem, and it logs every violation. Neither may happen.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { freePort, projectRoot, startServer, type RunningServer } from '../helpers/project.ts';
+import { builtSiteUrl } from '../agents/built-site.ts';
+
+interface Prism {
+  url: string;
+  log: () => string;
+  process: ChildProcess;
+}
+
+interface Example {
+  source: string;
+  method: 'GET' | 'POST';
+  /** The documented address, on the documented origin. */
+  url: string;
+  body?: string;
+}
+
+const siteDir = inject('fixtureSite');
+const documentedOrigin = builtSiteUrl(siteDir);
+let server: RunningServer;
+let dataDir: string;
+let v1: Prism;
+let enquiries: Prism;
+
+/** `prism proxy <document> <upstream> --errors`, listening on a free loopback port. */
+async function startPrism(document: string, upstream: string): Promise<Prism> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [path.join(projectRoot, 'node_modules', '@stoplight', 'prism-cli', 'dist', 'index.js'), 'proxy', document, upstream, '--errors', '--host', '127.0.0.1', '--port', String(port)], {
+    env: { ...process.env, NO_COLOR: '1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let log = '';
+  child.stdout?.on('data', (d) => (log += String(d)));
+  child.stderr?.on('data', (d) => (log += String(d)));
+  const deadline = Date.now() + 90_000;
+  while (!log.includes('Prism is listening')) {
+    if (child.exitCode !== null) throw new Error(`prism exited:\n${log}`);
+    if (Date.now() > deadline) throw new Error(`prism did not start:\n${log}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return { url: `http://127.0.0.1:${port}`, log: () => log, process: child };
+}
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(path.join(tmpdir(), 'prism-enquiries-'));
+  server = await startServer(siteDir, { SITE_URL: documentedOrigin, DATA_DIR: dataDir });
+  const files = path.join(siteDir, 'dist', 'site');
+  // Prism serves the document's paths relative to its server, and forwards them under the upstream.
+  [v1, enquiries] = await Promise.all([startPrism(path.join(files, 'openapi.json'), `${server.url}/v1`), startPrism(path.join(files, 'enquiry-openapi.json'), server.url)]);
+}, 180_000);
+afterAll(async () => {
+  for (const prism of [v1, enquiries]) prism?.process.kill('SIGTERM');
+  await server?.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+/** The text of an HTML page, as a reader copies a command from it. */
+const pageText = (html: string) => html.replace(/<[^>]+>/g, '').replace(/&#39;/g, "'").replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+
+/** curl commands of a text: `curl -s[i] [-X POST '<url>' -H '…' -d '<json>' | '<url>']`. */
+function curlExamples(source: string, text: string, origin: string): Example[] {
+  const examples: Example[] = [];
+  for (const line of text.split('\n')) {
+    if (!/^\s*curl /.test(line) || /-H 'Accept: text\/markdown'/.test(line)) continue;
+    const url = /'?(https?:\/\/[^\s']+)'?/.exec(line)?.[1];
+    if (!url || !(url.startsWith(`${origin}/v1`) || url === `${origin}/api/bookings`)) continue;
+    const body = /-d '([^']+)'/.exec(line)?.[1];
+    examples.push({ source, method: /-X POST/.test(line) ? 'POST' : 'GET', url: url.replace(origin, documentedOrigin), ...(body ? { body } : {}) });
+  }
+  return examples;
+}
+
+function documentExamples(): Example[] {
+  const files = path.join(siteDir, 'dist', 'site');
+  const examples: Example[] = [];
+  const api = JSON.parse(readFileSync(path.join(files, 'openapi.json'), 'utf8'));
+  const base = api.servers[0].url as string;
+  for (const [template, item] of Object.entries<Record<string, { parameters: { name?: string; in?: string; example?: unknown }[] }>>(api.paths)) {
+    const params = item.get!.parameters.filter((p) => p.name);
+    const pathValue = params.find((p) => p.in === 'path')?.example;
+    const at = template.replace(/\{[^}]+\}/, encodeURIComponent(String(pathValue ?? '')));
+    examples.push({ source: 'openapi.json', method: 'GET', url: `${base}${at}` });
+    for (const p of params.filter((q) => q.in === 'query' && q.example !== undefined)) {
+      examples.push({ source: 'openapi.json', method: 'GET', url: `${base}${at}?${new URLSearchParams({ [p.name!]: String(p.example) })}` });
+    }
+  }
+  const enquiry = JSON.parse(readFileSync(path.join(files, 'enquiry-openapi.json'), 'utf8'));
+  for (const example of Object.values<{ value: unknown }>(enquiry.paths['/api/bookings'].post.requestBody.content['application/json'].examples)) {
+    examples.push({ source: 'enquiry-openapi.json', method: 'POST', url: `${enquiry.servers[0].url}/api/bookings`, body: JSON.stringify(example.value) });
+  }
+  return examples;
+}
+
+async function throughPrism(example: Example): Promise<{ status: number; type: string | null; body: string }> {
+  const url = new URL(example.url);
+  const prism = url.pathname.startsWith('/v1') ? v1 : enquiries;
+  const pathname = url.pathname.startsWith('/v1') ? url.pathname.slice('/v1'.length) || '/' : url.pathname;
+  const res = await fetch(`${prism.url}${pathname}${url.search}`, {
+    method: example.method,
+    headers: example.body ? { 'Content-Type': 'application/json' } : {},
+    ...(example.body ? { body: example.body } : {}),
+  });
+  return { status: res.status, type: res.headers.get('content-type'), body: await res.text() };
+}
+
+describe('Prism validation proxy', () => {
+  it('sees no request or response violation for any documented example', async () => {
+    const readme = curlExamples('README.md', readFileSync(path.join(projectRoot, 'README.md'), 'utf8'), 'http://localhost:4321');
+    const developers = curlExamples('/developers', pageText(await (await fetch(`${server.url}/developers`)).text()), documentedOrigin);
+    const examples = [...readme, ...developers, ...documentExamples()];
+    expect(readme.length).toBeGreaterThanOrEqual(3);
+    expect(developers.filter((e) => e.method === 'POST')).toHaveLength(1);
+    expect(examples.filter((e) => e.method === 'POST').length).toBeLessThanOrEqual(5); // the enquiry quota per address
+
+    const problems: string[] = [];
+    for (const example of examples) {
+      const answer = await throughPrism(example);
+      const refusedByPrism = answer.type?.startsWith('application/problem+json') || /stoplight\.io\/prism\/errors/.test(answer.body);
+      if (refusedByPrism) problems.push(`${example.source}: ${example.method} ${example.url} -> ${answer.status} ${answer.body.slice(0, 300)}`);
+      if (example.method === 'POST' && answer.status !== 201) problems.push(`${example.source}: POST ${example.url} -> ${answer.status} ${answer.body.slice(0, 200)}`);
+    }
+    const violations = [v1, enquiries].flatMap((prism) => prism.log().split('\n').filter((line) => /Violation|NO_PATH_MATCHED|UNPROCESSABLE|VIOLATIONS/.test(line)));
+    expect(problems).toEqual([]);
+    expect(violations).toEqual([]);
+    console.log(`${examples.length} documented examples through Prism, none refused: ${readme.length} from the README, ${developers.length} from the developer page, ${examples.length - readme.length - developers.length} from the OpenAPI documents`);
+  }, 180_000);
+
+  it('refuses what the documents do not allow, so its silence means something', async () => {
+    const wrong = await throughPrism({ source: 'test', method: 'GET', url: `${documentedOrigin}/v1/trips?difficulty=hard` });
+    expect(wrong.status).toBe(422);
+    const incomplete = await throughPrism({ source: 'test', method: 'POST', url: `${documentedOrigin}/api/bookings`, body: JSON.stringify({ tripSlug: 'sample-trek' }) });
+    expect(incomplete.status).toBe(422);
+  });
+});
