@@ -86,6 +86,14 @@ export function formatAltitudeChange(from: number, to: number): string {
   return `${change > 0 ? '+' : '−'}${integer.format(Math.abs(change))} m`;
 }
 
+/**
+ * A line for a picture, where the text wraps in a box of its own: each figure keeps its unit
+ * ("6,387 m", "15 days") on its line, joined by no-break spaces.
+ */
+export function unitsKeptWithFigures(text: string): string {
+  return text.replace(/(\d) (m|km|h|ft|days?)\b/g, '$1\u00a0$2');
+}
+
 /** Joins with commas and a final "and": "a, b and c". */
 export function listInWords(items: readonly string[]): string {
   if (items.length <= 1) return items.join('');

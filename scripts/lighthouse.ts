@@ -1,12 +1,13 @@
 /**
- * `npm run lighthouse`: Lighthouse (Debian Chromium, offline) on the home page, a trip page and
- * the departures board, with the mobile and the desktop profile; prints the four category scores
- * of each.
+ * `npm run lighthouse`: Lighthouse (Debian Chromium, offline) on the home page, a trek, an
+ * expedition and the departures board, each as a phone (Lighthouse's mobile profile: a mid-range
+ * phone on a slow 4G network) and as a desktop (its desktop preset); prints the four category
+ * scores of each.
  *
  *   npm run build && npm run lighthouse            # serves dist/ on a free port and audits it
  *   npm run lighthouse -- http://127.0.0.1:4321   # audits a site that is already running
  *   npm run lighthouse -- --strict                 # exits 1 when any score is below 100
- *   npm run lighthouse -- --mobile | --desktop     # one profile only
+ *   npm run lighthouse -- --mobile | --desktop     # one of the two only
  *
  * CHROME_PATH picks the browser (default /usr/bin/chromium).
  */
@@ -59,20 +60,18 @@ async function serveBuild(): Promise<{ origin: string; stop: () => void }> {
   throw new Error('server.ts did not start; try `npm run serve` to see why');
 }
 
-/** The first trip page listed in the sitemap, on this origin. */
-async function firstTripPath(origin: string): Promise<string> {
+/** The first trek and the first expedition listed in the sitemap, on this origin. */
+async function tripPaths(origin: string): Promise<string[]> {
   const xml = await (await fetch(`${origin}/sitemap-0.xml`)).text();
-  const loc = [...xml.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => new URL(m[1] ?? '').pathname).find((p) => /^\/(treks|expeditions)\/[a-z0-9-]+$/.test(p));
-  if (!loc) throw new Error('the sitemap lists no trip page');
-  return loc;
+  const locs = [...xml.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => new URL(m[1] ?? '').pathname);
+  const found = ['treks', 'expeditions'].map((section) => locs.find((p) => new RegExp(`^/${section}/[a-z0-9-]+$`).test(p)));
+  if (found.some((p) => !p)) throw new Error('the sitemap lists no trek or no expedition');
+  return found as string[];
 }
 
 const args = process.argv.slice(2);
 const strict = args.includes('--strict');
-const profiles = [
-  ...(args.includes('--desktop') ? [] : [{ name: 'mobile', config: undefined }]),
-  ...(args.includes('--mobile') ? [] : [{ name: 'desktop', config: desktopConfig }]),
-];
+const forms = (['mobile', 'desktop'] as const).filter((form) => !args.includes(`--${form === 'mobile' ? 'desktop' : 'mobile'}`));
 const given = args.find((a) => /^https?:\/\//.test(a));
 const site = given ? { origin: given.replace(/\/+$/, ''), stop: () => undefined } : await serveBuild();
 const chrome = await chromeLauncher.launch({
@@ -81,23 +80,25 @@ const chrome = await chromeLauncher.launch({
 });
 let failed = false;
 try {
-  const pages = ['/', await firstTripPath(site.origin), '/departures'];
-  for (const page of pages) for (const profile of profiles) {
-    // One request first: the audit measures a warm server, not the first query of a fresh process.
-    await fetch(`${site.origin}${page}`).then((r) => r.arrayBuffer());
-    const started = Date.now();
-    const result = await lighthouse(`${site.origin}${page}`, { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: [...categories] }, profile.config);
-    if (!result) throw new Error(`Lighthouse returned nothing for ${page}`);
-    const scores = categories.map((c) => Math.round((result.lhr.categories[c]?.score ?? 0) * 100));
-    if (scores.some((s) => s < 100)) failed = true;
-    console.log(`${page} (${profile.name})  ${categories.map((c, i) => `${c} ${scores[i]}`).join('  ')}  (${((Date.now() - started) / 1000).toFixed(1)} s)`);
-    for (const c of categories) {
-      const category = result.lhr.categories[c];
-      if (!category || (category.score ?? 0) >= 1) continue;
-      const misses = category.auditRefs
-        .map((ref) => result.lhr.audits[ref.id])
-        .filter((audit) => audit && audit.score !== null && audit.score < 1 && audit.scoreDisplayMode !== 'informative' && audit.scoreDisplayMode !== 'manual');
-      for (const audit of misses) console.log(`    ${c}: ${audit?.id} (${audit?.displayValue ?? audit?.score})`);
+  const pages = ['/', ...(await tripPaths(site.origin)), '/departures'];
+  for (const form of forms) {
+    for (const page of pages) {
+      // One request first: the audit measures a warm server, not the first query of a fresh process.
+      await fetch(`${site.origin}${page}`).then((r) => r.arrayBuffer());
+      const started = Date.now();
+      const result = await lighthouse(`${site.origin}${page}`, { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: [...categories] }, form === 'desktop' ? desktopConfig : undefined);
+      if (!result) throw new Error(`Lighthouse returned nothing for ${page}`);
+      const scores = categories.map((c) => Math.round((result.lhr.categories[c]?.score ?? 0) * 100));
+      if (scores.some((s) => s < 100)) failed = true;
+      console.log(`${form.padEnd(7)} ${page}  ${categories.map((c, i) => `${c} ${scores[i]}`).join('  ')}  (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+      for (const c of categories) {
+        const category = result.lhr.categories[c];
+        if (!category || (category.score ?? 0) >= 1) continue;
+        const misses = category.auditRefs
+          .map((ref) => result.lhr.audits[ref.id])
+          .filter((audit) => audit && audit.score !== null && audit.score < 1 && audit.scoreDisplayMode !== 'informative' && audit.scoreDisplayMode !== 'manual');
+        for (const audit of misses) console.log(`    ${c}: ${audit?.id} (${audit?.displayValue ?? audit?.score})`);
+      }
     }
   }
 } finally {

@@ -22,6 +22,20 @@ export const siteSettings = z.object({
   operatorDomains: z
     .array(z.string().regex(/^(?:[a-z0-9-]+\.)+[a-z]{2,}$/, { error: 'must be a bare domain such as example.com, without https:// or a path' }))
     .optional(),
+  /**
+   * The terms of a booking, shown beside every trip's price. Each is optional: a term left out
+   * is shown nowhere, rather than guessed.
+   */
+  booking: z
+    .object({
+      /** GST charged on the price, in percent; the total with GST is worked out from it. */
+      gstPercent: z.number().min(0).max(28).optional(),
+      /** Share of the price paid to confirm a seat, in percent. */
+      depositPercent: z.number().int().min(1).max(100).optional(),
+      /** The cancellation terms in one line; a trip's FAQ about cancelling holds them in full. */
+      cancellation: z.string().trim().min(20).max(200, { error: 'must fit in one line (at most 200 characters); the full terms belong in the trips\' FAQs' }).optional(),
+    })
+    .optional(),
   serviceName: z.string().min(3),
   description: z.string().min(20),
   dataset: z.object({

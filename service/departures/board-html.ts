@@ -7,7 +7,7 @@
  *
  * CSS hooks (src/styles/departures.css): `.departures-live` wraps a block, `.departure-cards`
  * its list, `.departure` each card; an ancestor with `.departures-compact` shows the first three
- * as short rows of a fixed height, with `.departures-more` (the link to every date) in view.
+ * as short rows of a fixed height, with `.departures-all-dates` (the link to every date) in view.
  */
 import type { Catalogue, TripPage } from '../../domain/catalogue/index.ts';
 import { html, type SafeHtml } from '../../domain/html.ts';
@@ -76,7 +76,7 @@ export function departuresBlock(catalogue: Catalogue, live: LiveDepartures, opti
   const count = live.departures.length;
   return html`<div class="departures-live" data-live-departures="live">
 <ul class="departure-cards" aria-label="${caption}">${live.departures.map((d) => departureCard(catalogue, d, !page))}</ul>
-${page ? html`<p class="departures-more"><a href="${`/departures?trip=${encodeURIComponent(page.trip.slug)}`}">${count === 1 ? 'This date' : `All ${count} dates`} on the departures board</a></p>` : ''}
+${page ? html`<p class="departures-all-dates"><a href="${`/departures?trip=${encodeURIComponent(page.trip.slug)}`}">${count === 1 ? 'This date' : `All ${count} dates`} on the departures board</a></p>` : ''}
 <p class="muted departures-read">Seats and prices read live at ${readAt(now)}. A guide confirms every seat after you enquire.</p>
 </div>`;
 }

@@ -29,6 +29,7 @@ export const mediaTypes: Record<string, string> = {
   '.ico': 'image/x-icon',
   '.woff2': 'font/woff2',
   '.ics': 'text/calendar; charset=utf-8',
+  '.webmanifest': 'application/manifest+json',
 };
 
 interface CachedFile {
@@ -39,7 +40,7 @@ interface CachedFile {
   type: string;
 }
 
-const compressible = /^(text\/|application\/(json|xml|linkset\+json)|image\/svg)/;
+const compressible = /^(text\/|application\/(json|xml|linkset\+json|manifest\+json)|image\/svg)/;
 
 export class StaticFiles {
   readonly #dir: string;

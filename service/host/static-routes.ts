@@ -39,6 +39,14 @@ export interface StaticRoutes {
   notFound: Route[];
 }
 
+/** The web app manifest keeps its media type on any host (static hosts often send it as JSON or octet-stream). */
+const browserFileHeaders: Record<string, Record<string, string>> = {
+  '/manifest.webmanifest': { 'Content-Type': 'application/manifest+json' },
+};
+
+/** The offline worker (docs/offline.md): no cache on the way (a CDN, a proxy) may hold an old one, so a deploy's new worker reaches readers on their next visit. */
+export const offlineWorkerCacheControl = 'no-cache';
+
 function exactly(pathname: string): string {
   return `^${pathname.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`;
 }
@@ -66,6 +74,7 @@ export const notFoundCacheControl = 'no-store';
 /** How long a built file may be kept, by whom: one policy per kind of file. */
 export function fileCachePolicy(published: string): string {
   if (published.startsWith('/_astro/')) return immutableCacheControl;
+  if (published === '/sw.js') return offlineWorkerCacheControl;
   // The HTML not-found page is only ever an answer (404.md is also a published file, read as such).
   if (published === '/404.html') return notFoundCacheControl;
   if (published.startsWith('/v1/')) return cachePolicy.catalogue;
@@ -84,7 +93,7 @@ export function buildStaticRoutes(siteDir: string): StaticRoutes {
   const early: Route[] = [];
   const hit: Route[] = [];
   for (const published of publishedPaths(siteDir)) {
-    const headers: Record<string, string> = {};
+    const headers: Record<string, string> = { ...browserFileHeaders[published] };
     const declared = siteFileByPath(published)?.mediaType;
     const byExtension = mediaTypes[path.extname(published)];
     if (declared && essence(declared) !== essence(byExtension ?? '')) headers['Content-Type'] = declared;

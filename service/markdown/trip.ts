@@ -9,10 +9,22 @@ import { beginnerAnswer, difficultyMeaning } from '../../domain/catalogue/diffic
 import { gettingThereLines, gettingThereReferenceNumbers } from '../../domain/catalogue/getting-there.ts';
 import { contestedLines } from '../../domain/catalogue/contested.ts';
 import { hostOf, publisherOf } from '../../domain/catalogue/references.ts';
+import { wholePrice } from '../../domain/catalogue/price.ts';
 import type { ItineraryDay } from '../../domain/schemas/itinerary.ts';
 import { unavailableSentence, type LiveDepartures } from '../departures/live.ts';
 import { formatDate, formatDays, formatHours, formatInr, formatKm, formatMetres } from '../../domain/format.ts';
 import { departuresTable, enquiryLines, readAt, tableCell } from './departures.ts';
+
+/** The whole price, as the page gives it beside the price: GST, deposit, cancellation. */
+function priceTerms(catalogue: Catalogue, page: TripPage): string[] {
+  const price = wholePrice(catalogue.site, page.trip, page.content);
+  const terms = [
+    price.gst ? `- With ${price.gst.percent}% GST: ${price.gst.totalInr != null ? `${formatInr(price.gst.totalInr)} per person` : `${price.gst.percent}% GST is added to the price we quote`}.` : null,
+    price.depositPercent != null ? `- Deposit: ${price.depositPercent}% confirms your seat, once a guide has called you.` : null,
+    price.cancellation ? `- Cancellation: ${price.cancellation.summary}${price.cancellation.faqId ? ' The full terms are under "Questions people ask".' : ''}` : null,
+  ].filter((line): line is string => line !== null);
+  return terms.length > 0 ? ['', ...terms] : [];
+}
 
 function facts(catalogue: Catalogue, page: TripPage): string[] {
   const { trip, content } = page;
@@ -95,7 +107,7 @@ export function tripMarkdown(catalogue: Catalogue, page: TripPage, live: LiveDep
   lines.push('## Gear', '');
   for (const group of content.gear) lines.push(`### ${group.category}`, '', ...list(group.items), '');
   lines.push('## Departures', '', ...departuresSection(catalogue, page, live, now));
-  lines.push('## Price', '', trip.priceInr != null ? `${formatInr(trip.priceInr)} per person.` : 'Price on request.');
+  lines.push('## Price', '', trip.priceInr != null ? `${formatInr(trip.priceInr)} per person.` : 'Price on request.', ...priceTerms(catalogue, page));
   if (trip.priceNote) lines.push('', trip.priceNote.trim());
   lines.push('', 'A departure may carry its own price; the departures table shows the price that applies.', '');
   lines.push('## How to enquire', '', ...enquiryLines(catalogue, page), '');

@@ -64,7 +64,8 @@ export interface AltitudeProfile {
   /** `d` of the line and of the filled area under it. */
   line: string;
   area: string;
-  yTicks: { y: number; label: ChartText | null }[];
+  /** Each gridline and its altitude, in the column left of the plot. */
+  yTicks: { y: number; label: ChartText }[];
   xTicks: ChartText[];
   /** One label (one or two lines) per high point, with a leader down to its mark. */
   highLabels: { lines: ChartText[]; leader: { x: number; y1: number; y2: number } }[];
@@ -122,7 +123,22 @@ export function altitudeProfile(days: readonly ProfileDay[], highestM?: number |
   const { width, fontSize, plotHeight } = size;
   const raw = profilePoints(days);
   const rowHeight = round(fontSize * 1.3);
-  const left = margin + 6;
+
+  const altitudes = raw.map((p) => p.altitudeM);
+  const highestPlotted = Math.max(...altitudes);
+  const ceilingM = highestM != null && highestM > highestPlotted ? highestM : null;
+  const topM = Math.max(highestPlotted, ceilingM ?? 0);
+  const bottomM = Math.min(...altitudes);
+  const step = niceStep(Math.max(topM - bottomM, 1));
+  const yMin = Math.floor(bottomM / step) * step;
+  const yMax = Math.max(Math.ceil(topM / step) * step, yMin + step);
+  const gridlines: number[] = [];
+  for (let m = yMin; m <= yMax; m += step) gridlines.push(m);
+
+  // The altitudes of the gridlines stand in a column of their own, left of the plot, so the
+  // profile never runs through them however narrow the chart.
+  const labelWidth = Math.max(...gridlines.map((m) => textWidth(formatMetres(m), fontSize)));
+  const left = round(margin + labelWidth + 6);
   const right = width - margin - 6;
   const x = (day: number) => round(left + ((right - left) * day) / days.length);
 
@@ -136,28 +152,17 @@ export function altitudeProfile(days: readonly ProfileDay[], highestM?: number |
   const top = round(margin + rows * rowHeight + fontSize + 8);
   const bottom = top + plotHeight;
   const height = round(bottom + fontSize + 6 + margin);
-
-  const altitudes = raw.map((p) => p.altitudeM);
-  const highestPlotted = Math.max(...altitudes);
-  const ceilingM = highestM != null && highestM > highestPlotted ? highestM : null;
-  const topM = Math.max(highestPlotted, ceilingM ?? 0);
-  const bottomM = Math.min(...altitudes);
-  const step = niceStep(Math.max(topM - bottomM, 1));
-  const yMin = Math.floor(bottomM / step) * step;
-  const yMax = Math.max(Math.ceil(topM / step) * step, yMin + step);
   const y = (m: number) => round(bottom - ((bottom - top) * (m - yMin)) / (yMax - yMin));
 
   const points = raw.map((p) => ({ ...p, x: x(p.day), y: y(p.altitudeM) }));
   const line = points.map((p, i) => `${i === 0 ? 'M' : 'L'}${p.x} ${p.y}`).join(' ');
   const area = `${line} L${points.at(-1)?.x ?? right} ${bottom} L${left} ${bottom} Z`;
 
-  // Every gridline but the bottom one is labelled, just above the line at the left: the bottom
-  // label would sit on the start of the profile, and the others give the scale.
-  const yTicks: AltitudeProfile['yTicks'] = [];
-  for (let m = yMin; m <= yMax; m += step) {
+  // Each gridline's altitude, right-aligned in the column left of the plot, centred on its line.
+  const yTicks: AltitudeProfile['yTicks'] = gridlines.map((m) => {
     const text = formatMetres(m);
-    yTicks.push({ y: y(m), label: m === yMin ? null : { x: left, y: round(y(m) - 4), anchor: 'start', text, width: textWidth(text, fontSize) } });
-  }
+    return { y: y(m), label: { x: round(left - 6), y: round(y(m) + fontSize * 0.35), anchor: 'end', text, width: textWidth(text, fontSize) } };
+  });
 
   const dayWidth = (right - left) / days.length;
   const widest = textWidth(String(days.length), fontSize) + fontSize;
@@ -187,7 +192,7 @@ export function altitudeProfile(days: readonly ProfileDay[], highestM?: number |
 
 /** Every text of the chart, for checks that they stay inside it. */
 export function chartTexts(chart: AltitudeProfile): ChartText[] {
-  return [...chart.yTicks.flatMap((t) => (t.label ? [t.label] : [])), ...chart.xTicks, ...chart.highLabels.flatMap((h) => h.lines), ...(chart.ceiling ? [chart.ceiling.label] : [])];
+  return [...chart.yTicks.map((t) => t.label), ...chart.xTicks, ...chart.highLabels.flatMap((h) => h.lines), ...(chart.ceiling ? [chart.ceiling.label] : [])];
 }
 
 /** The profile in words, for the chart's <desc> and its caption: start, high points, highest night, end. */

@@ -11,7 +11,7 @@ import path from 'node:path';
 import satori from 'satori';
 import sharp from 'sharp';
 import type { Catalogue, TripPage } from '../../domain/catalogue/index.ts';
-import { countOf, formatMetres } from '../../domain/format.ts';
+import { countOf, formatMetres, unitsKeptWithFigures } from '../../domain/format.ts';
 import { illustrationColours, markPath, summitRange, tripLandscape, type Landscape } from './trip-illustration.ts';
 import { highestPlace, tripFactsLine } from '../../domain/catalogue/trip-facts.ts';
 import { homeCopy } from './trip-index.ts';
@@ -22,7 +22,7 @@ const { width, height } = socialCardSize;
 const colours = illustrationColours.light;
 
 /** Satori's element shape, written without JSX. */
-interface CardNode {
+export interface CardNode {
   type: string;
   props: { style?: Record<string, string | number>; children?: CardNode | string | (CardNode | string)[]; [attribute: string]: unknown };
 }
@@ -39,7 +39,7 @@ const fontFiles = [
   ['latin-ext', 700],
 ] as const;
 let fonts: Promise<{ name: string; data: Buffer; weight: 400 | 700; style: 'normal' }[]> | undefined;
-function cardFonts() {
+export function cardFonts() {
   const require = createRequire(path.join(process.cwd(), 'package.json'));
   fonts ??= Promise.all(
     fontFiles.map(async ([subset, weight]) => ({
@@ -52,24 +52,66 @@ function cardFonts() {
   return fonts;
 }
 
+/** The ridge along the foot of a card. */
+export const cardRidge = { width, height: 280, sky: 0.1 } as const;
+const ridge = cardRidge;
+const padding = { x: 72, y: 56 };
 
-/** The words of a card, laid out by Satori in the upper part of the card, above the ridge. */
-function words(kicker: string, title: string, lines: string[], facts: string): CardNode {
+/** Where a card's words may stand: inside its margins and above the highest point of its ridge. */
+export const cardTextArea = { left: padding.x, top: padding.y, right: width - padding.x, bottom: height - ridge.height * (1 - ridge.sky) } as const;
+
+/**
+ * One text of a card: its words, its type, and the most lines it may take. Each is laid out in
+ * an element named by `data-text`, so the build's check (social-card-text-check.ts) can find it.
+ */
+export interface CardText {
+  name: string;
+  text: string;
+  fontSize: number;
+  fontWeight: 400 | 700;
+  lineHeight: number;
+  maxLines: number;
+}
+
+const textStyle = (t: CardText) => ({ fontSize: t.fontSize, fontWeight: t.fontWeight, lineHeight: t.lineHeight });
+const textAttributes = (t: CardText) => ({ 'data-text': t.name, 'data-lines': t.maxLines });
+
+/** The words of a card as texts, top to bottom: who, what, where, and its facts. */
+export interface CardWords {
+  kicker: CardText;
+  title: CardText;
+  lines: CardText[];
+  facts: CardText;
+}
+
+function cardWords(kicker: string, title: string, lines: string[], facts: string): CardWords {
   const titleSize = title.length <= 24 ? 76 : title.length <= 40 ? 62 : 50;
-  return el('div', { display: 'flex', flexDirection: 'column', width: '100%', height: '100%', padding: '56px 72px', fontFamily: 'Noto Sans', color: colours.text }, [
-    el('div', { fontSize: 26, fontWeight: 700, letterSpacing: 3, textTransform: 'uppercase', color: colours.near }, kicker),
-    el('div', { fontSize: titleSize, fontWeight: 700, lineHeight: 1.08, marginTop: 14, maxWidth: 1000 }, title),
-    ...lines.map((line) => el('div', { fontSize: 30, marginTop: 14, color: colours.muted, maxWidth: 1000 }, line)),
-    el('div', { display: 'flex', alignItems: 'center', fontSize: 30, fontWeight: 700, marginTop: 10 }, [
-      el('svg', { marginRight: 12 }, el('path', {}, undefined, { d: markPath(13, 21, 12), fill: colours.mark }), { width: 26, height: 22, viewBox: '0 0 26 22' }),
-      facts,
+  return {
+    kicker: { name: 'kicker', text: kicker, fontSize: 26, fontWeight: 700, lineHeight: 1.3, maxLines: 1 },
+    title: { name: 'title', text: title, fontSize: titleSize, fontWeight: 700, lineHeight: 1.08, maxLines: 2 },
+    lines: lines.map((line, i) => ({ name: `line ${i + 1}`, text: line, fontSize: 30, fontWeight: 400, lineHeight: 1.3, maxLines: 1 })),
+    // The facts may take two lines; each figure stays with its unit.
+    facts: { name: 'facts', text: unitsKeptWithFigures(facts), fontSize: 30, fontWeight: 700, lineHeight: 1.3, maxLines: 2 },
+  };
+}
+
+/** The words laid out by Satori in the card's text area, above the ridge. */
+export function wordsNode({ kicker, title, lines, facts }: CardWords): CardNode {
+  // border-box: the padding lies inside the card, so the words' box ends at the right margin.
+  return el('div', { display: 'flex', flexDirection: 'column', width: '100%', height: '100%', boxSizing: 'border-box', padding: `${padding.y}px ${padding.x}px`, fontFamily: 'Noto Sans', color: colours.text }, [
+    el('div', { ...textStyle(kicker), letterSpacing: 3, textTransform: 'uppercase', color: colours.near }, kicker.text, textAttributes(kicker)),
+    el('div', { ...textStyle(title), marginTop: 14 }, title.text, textAttributes(title)),
+    ...lines.map((line) => el('div', { ...textStyle(line), marginTop: 14, color: colours.muted }, line.text, textAttributes(line))),
+    el('div', { display: 'flex', alignItems: 'flex-start', marginTop: 10 }, [
+      el('svg', { marginRight: 12, marginTop: 9, flexShrink: 0 }, el('path', {}, undefined, { d: markPath(13, 21, 12), fill: colours.mark }), { width: 26, height: 22, viewBox: '0 0 26 22' }),
+      el('div', { ...textStyle(facts), flex: 1, minWidth: 0 }, facts.text, textAttributes(facts)),
     ]),
   ]);
 }
 
 /** The card as SVG: the ridge drawn here, the words as Satori's paths (no <text>, so no font is needed to rasterise it). */
-async function cardSvg(land: Landscape, text: CardNode): Promise<string> {
-  const overlay = await satori(text as never, { width, height, fonts: await cardFonts() });
+async function cardSvg(land: Landscape, words: CardWords): Promise<string> {
+  const overlay = await satori(wordsNode(words) as never, { width, height, fonts: await cardFonts() });
   const marks = land.marks.map((m) => `<path d="${markPath(m.x, m.y, 11)}" fill="${colours.mark}"/>`).join('');
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}">
 <defs><linearGradient id="card-sky" x1="0" y1="0" x2="0" y2="1"><stop offset="0" stop-color="${colours.sky}"/><stop offset="1" stop-color="${colours.ground}"/></linearGradient></defs>
@@ -85,27 +127,33 @@ export function rasterise(svg: string): Promise<Buffer> {
   return sharp(Buffer.from(svg)).png({ compressionLevel: 6 }).toBuffer();
 }
 
-const ridge = { width, height: 280, sky: 0.1 };
-
-export function tripSocialCardSvg(catalogue: Catalogue, page: TripPage): Promise<string> {
+/** A trip card's words: the operator, the trip, its region, and its grade, length and highest point. */
+export function tripCardWords(catalogue: Catalogue, page: TripPage): CardWords {
   const { trip } = page;
   const grade = trip.alpineGrade ? `${trip.difficulty}, Alpine grade ${trip.alpineGrade}` : trip.difficulty;
-  const text = words(catalogue.site.operatorName, trip.name, [trip.region.replace(/, India$/, '')], `${grade} · ${tripFactsLine(page)}`);
-  return cardSvg(tripLandscape(page.content.itinerary, ridge), text);
+  return cardWords(catalogue.site.operatorName, trip.name, [trip.region.replace(/, India$/, '')], `${grade} · ${tripFactsLine(page)}`);
+}
+
+export function tripSocialCardSvg(catalogue: Catalogue, page: TripPage): Promise<string> {
+  return cardSvg(tripLandscape(page.content.itinerary, ridge), tripCardWords(catalogue, page));
 }
 
 export async function tripSocialCard(catalogue: Catalogue, page: TripPage): Promise<Buffer> {
   return rasterise(await tripSocialCardSvg(catalogue, page));
 }
 
-export function siteSocialCardSvg(catalogue: Catalogue): Promise<string> {
+/** The site card's words: its address, the operator, what it offers, and how many trips up to what height. */
+export function siteCardWords(catalogue: Catalogue): CardWords {
   const treks = catalogue.trips.filter((t) => t.trip.type === 'trek').length;
   const highest = Math.max(...catalogue.trips.map((t) => highestPlace(t).altitudeM ?? 0));
   const facts = `${countOf(treks, 'trek')} · ${countOf(catalogue.trips.length - treks, 'expedition')} · up to ${formatMetres(highest)}`;
-  const host = new URL(catalogue.site.siteUrl).host;
+  return cardWords(new URL(catalogue.site.siteUrl).host, catalogue.site.operatorName, [homeCopy.heading], facts);
+}
+
+export function siteSocialCardSvg(catalogue: Catalogue): Promise<string> {
   // One summit per trip, at the trip's highest point, in the catalogue's order.
   const land = summitRange(catalogue.trips.map((t) => highestPlace(t).altitudeM ?? 0), ridge);
-  return cardSvg(land, words(host, catalogue.site.operatorName, [homeCopy.heading], facts));
+  return cardSvg(land, siteCardWords(catalogue));
 }
 
 export async function siteSocialCard(catalogue: Catalogue): Promise<Buffer> {

@@ -38,6 +38,22 @@ interface RidgePoint {
 
 const round = (n: number) => Math.round(n * 10) / 10;
 
+/**
+ * The sizes the illustration is drawn at: the trip page's banner (a short strip on phones, a long
+ * ridge under a tall sky from tablets up) and the trip cards. The social card has its own.
+ */
+export const illustrationSizes = {
+  narrow: { width: 360, height: 72, sky: 0.12 },
+  wide: { width: 900, height: 200, sky: 0.55 },
+  card: { width: 320, height: 64, sky: 0.1 },
+} as const satisfies Record<string, LandscapeSize>;
+
+/**
+ * The steepest a flank of the ridge is drawn, as rise over run: 50°. A day that falls far below
+ * its pass in half a day's width (a long descent, then a drive) would otherwise stand as a cliff.
+ */
+export const steepestFlank = Math.tan((50 * Math.PI) / 180);
+
 /** The mark of a high point: a small triangle standing on the point. */
 export function markPath(x: number, y: number, size: number): string {
   return `M${x} ${round(y - 1.6 * size)}L${round(x + size)} ${round(y - 0.1 * size)}L${round(x - size)} ${round(y - 0.1 * size)}Z`;
@@ -61,6 +77,26 @@ function ridgePath(points: readonly RidgePoint[], width: number, height: number)
 }
 
 /**
+ * The ridge with no flank steeper than `steepestFlank`: a point far below its neighbour is drawn
+ * higher, so the fall spreads over the next days. A curve between two rounded points (level at
+ * both ends) is steepest in its middle, at twice its mean slope, so it is held to half. Two passes
+ * give the lowest such outline that keeps every point at or above its own height.
+ */
+function withoutCliffs(points: readonly RidgePoint[]): RidgePoint[] {
+  const out = points.map((p) => ({ ...p }));
+  const allowed = (a: RidgePoint, b: RidgePoint) => (a.sharp || b.sharp ? steepestFlank : steepestFlank / 2) * Math.abs(b.x - a.x);
+  for (let i = 1; i < out.length; i++) {
+    const [a, b] = [out[i - 1]!, out[i]!];
+    b.y = round(Math.min(b.y, a.y + allowed(a, b)));
+  }
+  for (let i = out.length - 2; i >= 0; i--) {
+    const [a, b] = [out[i]!, out[i + 1]!];
+    a.y = round(Math.min(a.y, b.y + allowed(a, b)));
+  }
+  return out;
+}
+
+/**
  * A distant range: every point stands as a peak whose flanks fall at `slope` metres per unit of
  * width, and the range is the outline of them all, sampled across the width.
  */
@@ -81,11 +117,11 @@ export function tripLandscape(days: readonly ProfileDay[], size: LandscapeSize):
   const y = (m: number) => round(floor - ((floor - top) * (m - lowM)) / range);
   const x = (day: number) => round((width * day) / days.length);
 
-  const near = raw.map((p) => ({ x: x(p.day), y: y(p.altitudeM), sharp: p.kind === 'high' }));
+  const near = withoutCliffs(raw.map((p) => ({ x: x(p.day), y: y(p.altitudeM), sharp: p.kind === 'high' })));
   const peaks = raw.map((p) => ({ x: x(p.day + 0.5), altitudeM: Math.min(lowM + (p.altitudeM - lowM) * 0.88 + range * 0.2, highM - range * 0.04) }));
   const far = coneRange(peaks, width, range / (width * 0.2)).map((p) => ({ x: p.x, y: Math.min(y(p.altitudeM), height), sharp: true }));
 
-  const marks = raw.filter((p) => p.kind === 'high').map((p) => ({ x: x(p.day), y: y(p.altitudeM), name: p.name ?? '', altitudeM: p.altitudeM }));
+  const marks = raw.flatMap((p, i) => (p.kind === 'high' ? [{ x: near[i]!.x, y: near[i]!.y, name: p.name ?? '', altitudeM: p.altitudeM }] : []));
   return { width, height, far: ridgePath(far, width, height), near: ridgePath(near, width, height), marks };
 }
 

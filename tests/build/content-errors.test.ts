@@ -107,4 +107,11 @@ describe('content validation at build time', () => {
     expect(result.output).toContain('itinerary.0.acclimatisationNote');
     expect(result.output).toContain('raises the sleeping altitude by 900 m above 3000 m (from 2800 m to 3900 m)');
   });
+
+  it('stops at the social cards, naming the trip whose words would not fit its card', () => {
+    const result = brokenBuild('trips/sample-trek.md', (t) => t.replace('name: Fixture Trek', 'name: Fixture Trek Across Every High Pass and Glacier Between the Two Longest Valleys of the Range'));
+    expect(result.status).not.toBe(0);
+    expect(result.output).toContain('Social card of sample-trek:');
+    expect(result.output).toMatch(/the title "Fixture Trek Across .*" takes 3 lines, at most 2 fit/);
+  });
 });

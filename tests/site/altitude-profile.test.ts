@@ -23,7 +23,8 @@ function expectLabelsInside(chart: AltitudeProfile, what: string) {
   const highs = chart.highLabels.flatMap((h) => h.lines.map((t) => textBox(t, chart.fontSize)));
   highs.forEach((a, i) =>
     highs.slice(i + 1).forEach((b) => {
-      const apart = a.right <= b.left || b.right <= a.left || a.bottom <= b.top || b.bottom <= a.top;
+      // Rows touch exactly; a hundredth of a unit allows for floating-point sums.
+      const apart = a.right <= b.left + 0.01 || b.right <= a.left + 0.01 || a.bottom <= b.top + 0.01 || b.bottom <= a.top + 0.01;
       expect(apart, `${what}: two high-point labels overlap`).toBe(true);
     }),
   );
@@ -85,6 +86,26 @@ describe('altitude profile', () => {
     expect(describeProfile(hampta, 4270)).toBe(
       'Starts at 2,050 m in Manali. Day 3 reaches Hampta Pass at 4,270 m. The highest night is at Shea Goru, 3,950 m, first reached on day 3. Ends at 3,380 m in Chatru on day 4.',
     );
+  });
+
+  it('writes the gridlines\' altitudes in a column left of the plot, so the profile never crosses them', () => {
+    const trips = loadCatalogue(realContent).trips;
+    for (const page of trips) {
+      for (const size of sizes) {
+        const chart = altitudeProfile(page.content.itinerary, page.trip.summitAltitudeM, size);
+        const what = `${page.trip.slug} ${size.name}`;
+        // Every gridline is labelled, the lowest too: the start of the profile no longer sits on it.
+        expect(chart.yTicks.map((t) => t.label.text), what).toHaveLength(chart.yTicks.length);
+        for (const tick of chart.yTicks) {
+          const box = textBox(tick.label, chart.fontSize);
+          expect(box.right, `${what}: "${tick.label.text}"`).toBeLessThan(chart.plot.left);
+          expect(box.left, `${what}: "${tick.label.text}"`).toBeGreaterThanOrEqual(0);
+          // Centred on its own gridline.
+          expect(Math.abs((box.top + box.bottom) / 2 - tick.y), `${what}: "${tick.label.text}"`).toBeLessThan(chart.fontSize * 0.5);
+        }
+        for (const p of chart.points) expect(p.x, what).toBeGreaterThanOrEqual(chart.plot.left);
+      }
+    }
   });
 
   it('keeps every label inside the chart, at both sizes, with a long name and close high points', () => {

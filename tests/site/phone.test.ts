@@ -97,7 +97,7 @@ describe('the site on a phone', () => {
         const frameTop = await frame.evaluate((el) => el.getBoundingClientRect().top + window.scrollY);
         expect(frameTop, `the framed dates at ${viewport.width}px`).toBeLessThan(2 * viewport.height);
         await page.frameLocator('[data-live-departures-for] iframe.departures-frame').locator('.departure').first().waitFor();
-        await Promise.all([page.waitForURL(/\/departures\?trip=/), page.frameLocator('iframe.departures-frame').locator('.departures-more a').click()]);
+        await Promise.all([page.waitForURL(/\/departures\?trip=/), page.frameLocator('iframe.departures-frame').locator('.departures-all-dates a').click()]);
         const first = page.locator('.departure').first();
         await first.waitFor();
         const top = await first.evaluate((el) => el.getBoundingClientRect().top + window.scrollY);
@@ -123,6 +123,94 @@ describe('the site on a phone', () => {
         expect(await bar.locator('a[href*="enquire"]').count()).toBeGreaterThan(0);
       });
     }
+  }, 60_000);
+
+  it('the price bar never covers the focused field of the enquiry form, tabbing through it or after "Enquire for this date" (320 and 360 px, JavaScript on and off)', async () => {
+    const covered: string[] = [];
+    /**
+     * Where the focused element ends, and where the bar begins, in the viewport. A message box is
+     * scrolled to its caret, so its first line is what must stand clear of the bar.
+     */
+    const focusAndBar = (page: Page) =>
+      page.evaluate(() => {
+        const focused = document.activeElement as HTMLElement | null;
+        const bar = document.querySelector('.enquire-bar')!.getBoundingClientRect();
+        const box = focused?.getBoundingClientRect();
+        let bottom = box?.bottom ?? 0;
+        if (focused && box && focused.tagName === 'TEXTAREA') {
+          const style = getComputedStyle(focused);
+          bottom = box.top + Number.parseFloat(style.borderTopWidth) + Number.parseFloat(style.paddingTop) + Number.parseFloat(style.lineHeight);
+        }
+        return { name: focused?.getAttribute('name') ?? focused?.id ?? focused?.tagName ?? '', bottom, barTop: bar.top };
+      });
+    for (const viewport of screens.slice(0, 2)) {
+      for (const javaScriptEnabled of [true, false]) {
+        // Reduced motion: the page scrolls at once, so where a field ends up can be measured.
+        await withPage({ viewport, javaScriptEnabled, reducedMotion: 'reduce' }, async (page) => {
+          const where = `${viewport.width}px, JavaScript ${javaScriptEnabled ? 'on' : 'off'}`;
+          await page.goto(`${server.url}${trips[0]}`);
+          if (javaScriptEnabled) await liveBlockSettled(page);
+          // Reading down the page, the form's first field just below the bar; then Tab through the form.
+          const form = page.locator('form[data-enquiry]');
+          await form.evaluate((el) => window.scrollTo(0, el.getBoundingClientRect().top + window.scrollY - window.innerHeight + 40));
+          await form.locator(':is(input, select, textarea, button):visible').first().evaluate((el) => (el as HTMLElement).focus());
+          await page.waitForTimeout(50);
+          const count = await form.locator(':is(input, select, textarea, button):visible').count();
+          for (let i = 0; i < count; i++) {
+            if (i > 0) await page.keyboard.press('Tab');
+            await page.waitForTimeout(50);
+            const at = await focusAndBar(page);
+            if (at.bottom > at.barTop + 0.5) covered.push(`${where}: tabbing, "${at.name}" ends at ${Math.round(at.bottom)} px, under the bar from ${Math.round(at.barTop)} px`);
+          }
+          if (!javaScriptEnabled) return;
+          // "Enquire for this date" jumps to the form with the date chosen and a field focused.
+          await page.goto(`${server.url}${trips[0]}`);
+          await liveBlockSettled(page);
+          const enquire = page.locator('[data-live-departures-for] a[data-enquire]').first();
+          await enquire.click();
+          await page.waitForTimeout(300);
+          const at = await focusAndBar(page);
+          if (at.bottom > at.barTop + 0.5) covered.push(`${where}: after the jump, "${at.name}" ends at ${Math.round(at.bottom)} px, under the bar from ${Math.round(at.barTop)} px`);
+        });
+      }
+    }
+    expect(covered).toEqual([]);
+  }, 120_000);
+
+  it('the peak table on a phone keeps each name in view while it scrolls sideways, says that it scrolls, and has no blank rows', async () => {
+    for (const viewport of screens.slice(0, 2)) {
+      for (const colorScheme of ['light', 'dark'] as const) {
+        await withPage({ viewport, colorScheme }, async (page) => {
+          const where = `${viewport.width}px ${colorScheme}`;
+          await page.goto(`${server.url}/peak-data`);
+          const table = page.locator('#peak-table');
+          expect(await page.locator('#peak-table-cue').isVisible(), where).toBe(true);
+          expect(await table.getAttribute('aria-describedby'), where).toBe('peak-table-cue');
+          const nameLeft = () => page.locator('#peak-table tbody th').first().evaluate((el) => el.getBoundingClientRect().left);
+          const before = await nameLeft();
+          await table.evaluate((el) => el.scrollTo({ left: el.scrollWidth, behavior: 'instant' }));
+          expect(await table.evaluate((el) => el.scrollLeft), where).toBeGreaterThan(100);
+          expect(Math.abs((await nameLeft()) - before), `${where}: the name column stays put`).toBeLessThan(1);
+          // Every other cell, and every heading, on one line: no row taller than its name.
+          const wrapped = await table.evaluate((el) =>
+            [...el.querySelectorAll('td, thead th')]
+              .filter((cell) => {
+                const range = document.createRange();
+                range.selectNodeContents(cell);
+                return range.getBoundingClientRect().height > Number.parseFloat(getComputedStyle(cell).lineHeight) * 1.5;
+              })
+              .map((cell) => cell.textContent?.trim()),
+          );
+          expect(wrapped, where).toEqual([]);
+        });
+      }
+    }
+    // On a desktop every column is in view, so there is nothing to scroll and no cue.
+    await withPage({ viewport: screens[2] }, async (page) => {
+      await page.goto(`${server.url}/peak-data`);
+      expect(await page.locator('#peak-table-cue').isVisible()).toBe(false);
+      expect(await page.locator('#peak-table').evaluate((el) => el.scrollWidth - el.clientWidth)).toBeLessThanOrEqual(1);
+    });
   }, 60_000);
 
   it('the header is one compact row on a phone, with the menu behind one button', async () => {

@@ -15,6 +15,29 @@ function pngSize(bytes: Uint8Array): { width: number; height: number } {
   return { width: view.getUint32(16), height: view.getUint32(20) };
 }
 
+/**
+ * In the page: where the visible altitude chart's line (sampled every 2 px along it) or a mark
+ * of a night or high point enters the box of a gridline's altitude label.
+ */
+function profileCrossings(): string[] {
+  const svg = [...document.querySelectorAll<SVGSVGElement>('figure.altitude > svg')].find((s) => getComputedStyle(s).display !== 'none');
+  if (!svg) return ['no chart shown'];
+  const labels = [...svg.querySelectorAll<SVGTextElement>('text.tick')].map((t) => ({ text: t.textContent ?? '', box: t.getBoundingClientRect() }));
+  const line = svg.querySelector<SVGPathElement>('path.line');
+  const matrix = line?.getScreenCTM();
+  const points: { x: number; y: number }[] = [];
+  if (line && matrix) {
+    for (let at = 0; at <= line.getTotalLength(); at += 2) points.push(new DOMPoint(line.getPointAtLength(at).x, line.getPointAtLength(at).y).matrixTransform(matrix));
+  }
+  const marks = [...svg.querySelectorAll('.night, .high')].filter((m) => !m.closest('.key')).map((m) => m.getBoundingClientRect());
+  const found: string[] = [];
+  for (const { text, box } of labels) {
+    if (points.some((pt) => pt.x >= box.left && pt.x <= box.right && pt.y >= box.top && pt.y <= box.bottom)) found.push(`the line crosses "${text}"`);
+    if (marks.some((m) => m.left < box.right && m.right > box.left && m.top < box.bottom && m.bottom > box.top)) found.push(`a mark covers "${text}"`);
+  }
+  return found;
+}
+
 describe('trip page pictures in a browser', () => {
   for (const width of [320, 1280]) {
     it(`every text of the altitude chart lies inside the chart at ${width} px, and one drawing of it shows`, async () => {
@@ -54,6 +77,18 @@ describe('trip page pictures in a browser', () => {
       await context.close();
     }, 60_000);
   }
+
+  it('at 320 px the profile\'s line and marks never cross a gridline\'s altitude', async () => {
+    const context = await site.browser.newContext({ viewport: { width: 320, height: 800 } });
+    const page = await context.newPage();
+    const crossings: string[] = [];
+    for (const p of site.paths.filter(isTripPath)) {
+      await page.goto(`${site.server.url}${p}`);
+      crossings.push(...(await page.evaluate(profileCrossings)).map((c) => `${p}: ${c}`));
+    }
+    await context.close();
+    expect(crossings).toEqual([]);
+  }, 60_000);
 
   it('names the high point on the chart and describes the chart in words', async () => {
     const page = await site.browser.newPage();

@@ -5,8 +5,8 @@
  */
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { rasterise, siteSocialCardSvg, tripSocialCardSvg } from '../../src/components/social-card.ts';
-import { illustrationAlt, illustrationColours, summitRange, tripLandscape } from '../../src/components/trip-illustration.ts';
+import { cardRidge, rasterise, siteSocialCardSvg, tripSocialCardSvg } from '../../src/components/social-card.ts';
+import { illustrationAlt, illustrationColours, illustrationSizes, steepestFlank, summitRange, tripLandscape } from '../../src/components/trip-illustration.ts';
 import { tripFactsLine } from '../../domain/catalogue/trip-facts.ts';
 import { siteSocialImageAlt, socialImageAlt } from '../../domain/trip-images.ts';
 import { loadCatalogue, realContent } from '../helpers/content.ts';
@@ -24,7 +24,80 @@ const pairs = (d: string) => {
   return n.flatMap((_, i) => (i % 2 === 0 ? [[n[i] ?? 0, n[i + 1] ?? 0] as const] : []));
 };
 
+/**
+ * The outline of a ridge as drawn, from its first point to its last (the straight edges down to
+ * the foot of the picture left out): lines as they are, each curve as 24 short lines.
+ */
+function outline(d: string): [number, number][] {
+  const tokens = d.match(/[MLCZ]|-?\d+(?:\.\d+)?/g) ?? [];
+  const points: [number, number][] = [];
+  let command = '';
+  for (let i = 0; i < tokens.length; ) {
+    const token = tokens[i]!;
+    if (/[MLCZ]/.test(token)) {
+      command = token;
+      i += 1;
+      continue;
+    }
+    const n = tokens.slice(i, i + (command === 'C' ? 6 : 2)).map(Number);
+    i += n.length;
+    if (command === 'C') {
+      const [x0, y0] = points.at(-1)!;
+      const [x1, y1, x2, y2, x3, y3] = n as [number, number, number, number, number, number];
+      for (let k = 1; k <= 24; k++) {
+        const t = k / 24;
+        const u = 1 - t;
+        points.push([u * u * u * x0 + 3 * u * u * t * x1 + 3 * u * t * t * x2 + t * t * t * x3, u * u * u * y0 + 3 * u * u * t * y1 + 3 * u * t * t * y2 + t * t * t * y3]);
+      }
+    } else points.push([n[0]!, n[1]!]);
+  }
+  // M0 <foot>, L0 <first>, …, L<width> <last>, L<width> <foot>: the ridge is between.
+  return points.slice(1, -2);
+}
+
+/** The steepest stretch of an outline, as rise over run (Infinity for a vertical one). */
+function steepest(points: readonly [number, number][]): { slope: number; at: number } {
+  let worst = { slope: 0, at: 0 };
+  for (let i = 1; i < points.length; i++) {
+    const [[xa, ya], [xb, yb]] = [points[i - 1]!, points[i]!];
+    const rise = Math.abs(yb - ya);
+    if (rise < 0.15) continue;
+    const slope = xb - xa <= 0 ? Infinity : rise / (xb - xa);
+    if (slope > worst.slope) worst = { slope, at: xa };
+  }
+  return worst;
+}
+
 describe('trip illustration', () => {
+  it('has no cliffs: no flank of any trip\'s ridge steeper than 50°, at every size it is drawn', () => {
+    const sizes = { ...illustrationSizes, social: cardRidge };
+    const cliffs: string[] = [];
+    for (const page of catalogue.trips) {
+      for (const [name, size] of Object.entries(sizes)) {
+        const land = tripLandscape(page.content.itinerary, size);
+        for (const [part, d] of [['near', land.near], ['far', land.far]] as const) {
+          const { slope, at } = steepest(outline(d));
+          // Rounding to tenths of a unit allows a hair over the limit.
+          if (slope > steepestFlank * 1.02) cliffs.push(`${page.trip.slug} ${name} ${part}: ${slope === Infinity ? 'vertical' : `${Math.round((Math.atan(slope) * 180) / Math.PI)}°`} at x ${Math.round(at)}`);
+        }
+      }
+    }
+    expect(cliffs).toEqual([]);
+  });
+
+  it('draws Markha Valley\'s fall from Kongmaru La to Leh as a slope over more than a day, not a cliff in half a day', () => {
+    const page = trip('markha-valley-trek');
+    const land = tripLandscape(page.content.itinerary, cardRidge);
+    const pass = land.marks.find((m) => m.name === 'Kongmaru La');
+    expect(pass).toBeDefined();
+    const dayWidth = cardRidge.width / page.content.itinerary.length;
+    const ridge = outline(land.near);
+    const leh = ridge.at(-1)![1];
+    // Where the ridge, east of the pass, is back down to within 5 px of Leh's height.
+    const down = ridge.find(([x, y]) => x > pass!.x && y >= leh - 5);
+    expect(down![0] - pass!.x).toBeGreaterThan(dayWidth);
+  });
+
   it('marks each named high point on the ridge, the highest one highest, and stays inside its box', () => {
     const size = { width: 900, height: 200, sky: 0.55 };
     for (const page of catalogue.trips) {

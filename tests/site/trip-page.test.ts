@@ -1,0 +1,124 @@
+/**
+ * A trip page as a trekker weighs it up, in a real Chromium: the whole price beside the price
+ * (total with GST, deposit, cancellation terms linked to the full ones, what is included and
+ * not); on a desktop two columns with the panel of price, next dates and the enquire button
+ * kept in view; on paper the itinerary, the kit list, the price and the contacts only.
+ */
+import type { Browser, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { fixtureSiteInChromium } from './site.ts';
+
+const site = fixtureSiteInChromium();
+const trek = '/treks/sample-trek';
+const expedition = '/expeditions/sample-expedition';
+
+async function withPage<T>(options: Parameters<Browser['newContext']>[0], run: (page: Page) => Promise<T>): Promise<T> {
+  const context = await site.browser.newContext({ reducedMotion: 'reduce', ...options });
+  try {
+    return await run(await context.newPage());
+  } finally {
+    await context.close();
+  }
+}
+
+const liveBlock = (page: Page) => page.locator('[data-live-departures-for] [data-live-departures]').first().waitFor({ timeout: 15_000 });
+
+describe('a trip page', () => {
+  it('gives the whole price beside the price: the total with GST, the deposit, the cancellation terms and what is included', async () => {
+    await withPage({ viewport: { width: 360, height: 740 }, javaScriptEnabled: false }, async (page) => {
+      await page.goto(`${site.server.url}${trek}`);
+      const section = page.locator('section[aria-labelledby="price"]');
+      const box = section.locator('.price-box');
+      expect(await box.locator('.amount').innerText()).toBe('₹15,000 per person');
+      const terms = Object.fromEntries(await box.locator('.price-terms > div').evaluateAll((rows) => rows.map((r) => [r.querySelector('dt')?.textContent?.trim(), r.querySelector('dd')?.textContent?.trim()])));
+      expect(terms).toEqual({
+        'With 5% GST': '₹15,750 per person',
+        Deposit: '20% confirms your seat, once a guide has called you',
+        Cancellation: 'Fixture cancellation terms in one line: a full refund up to 30 days before departure. The full terms',
+      });
+      // The link leads to the trip's own question about cancelling, which has the terms in full.
+      const link = box.locator('a', { hasText: 'The full terms' });
+      expect(await link.getAttribute('href')).toBe('#cancellation-terms');
+      expect(await page.locator('dt#cancellation-terms').innerText()).toBe('What are the cancellation terms?');
+      // What is included and not stands right under the price, from the trip's own lists.
+      expect(await section.locator('h3').allInnerTexts()).toEqual(['Included', 'Not included']);
+      expect(await section.locator('ul.ticks li').count()).toBeGreaterThan(0);
+      expect(await section.locator('ul.crosses li').count()).toBeGreaterThan(0);
+
+      // Priced on request: the rate of GST, but no total and no link to terms the trip does not have.
+      await page.goto(`${site.server.url}${expedition}`);
+      const other = page.locator('section[aria-labelledby="price"] .price-box');
+      expect(await other.locator('.amount').innerText()).toBe('Price on request');
+      expect(await other.innerText()).toContain('5% GST is added to the price we quote');
+      expect(await other.locator('a').count()).toBe(0);
+    });
+  });
+
+  for (const colorScheme of ['light', 'dark'] as const) {
+    it(`from 64rem stands in two columns, the panel of price, next dates and enquire button beside it and in view (${colorScheme})`, async () => {
+      for (const width of [1024, 1280]) {
+        await withPage({ viewport: { width, height: 800 }, colorScheme }, async (page) => {
+          await page.goto(`${site.server.url}${trek}`);
+          await liveBlock(page);
+          const panel = page.locator('aside.trip-panel');
+          const [main, side] = [await page.locator('.trip-body').boundingBox(), await panel.boundingBox()];
+          expect(side!.x, `${width}px: the panel is right of the page`).toBeGreaterThanOrEqual(main!.x + main!.width);
+          expect(side!.y, `${width}px: the panel starts in the first screen`).toBeLessThan(200);
+          expect(await panel.locator('.amount').innerText()).toBe('₹15,000 per person');
+          expect(await panel.innerText()).toContain('₹15,750 with 5% GST');
+          expect(await panel.locator('a.button[href="#enquire"]').isVisible()).toBe(true);
+          // The next dates that can still be joined, three at most; the board has them all.
+          const shown = await panel.locator('.departure:visible').evaluateAll((cards) => cards.map((c) => (c as HTMLElement).dataset.status));
+          expect(shown.length, `${width}px`).toBeGreaterThan(0);
+          expect(shown.length).toBeLessThanOrEqual(3);
+          expect(shown.every((s) => s === 'open' || s === 'filling')).toBe(true);
+          expect(await panel.locator('a[href="/departures?trip=sample-trek"]').isVisible()).toBe(true);
+          // Reading on, the panel stays in view with its price and button.
+          await page.locator('#faqs').scrollIntoViewIfNeeded();
+          const kept = await panel.locator('a.button[href="#enquire"]').boundingBox();
+          expect(kept!.y, `${width}px: the enquire button after scrolling`).toBeGreaterThanOrEqual(0);
+          expect(kept!.y + kept!.height).toBeLessThanOrEqual(800);
+          // The bar of the phone is not needed here.
+          expect(await page.locator('.enquire-bar').isVisible()).toBe(false);
+        });
+      }
+    }, 60_000);
+  }
+
+  it('on a phone is one column: the dates after the facts, the price in the bar, the panel\'s own price and button hidden', async () => {
+    for (const width of [320, 360]) {
+      await withPage({ viewport: { width, height: 740 } }, async (page) => {
+        await page.goto(`${site.server.url}${trek}`);
+        await liveBlock(page);
+        const [facts, dates] = [await page.locator('.quick-facts').boundingBox(), await page.locator('#departures').boundingBox()];
+        expect(dates!.y).toBeGreaterThan(facts!.y + facts!.height);
+        expect(Math.abs(dates!.x - facts!.x)).toBeLessThan(20);
+        expect(await page.locator('.trip-panel .panel-only').first().isVisible()).toBe(false);
+        // Every date shown, not the panel's three.
+        expect(await page.locator('.trip-panel .departure:visible').count()).toBe(await page.locator('.trip-panel .departure').count());
+      });
+    }
+  }, 60_000);
+
+  it('prints the itinerary, the kit list, the price and the contacts, and nothing that needs a screen', async () => {
+    await withPage({ viewport: { width: 1280, height: 800 } }, async (page) => {
+      await page.goto(`${site.server.url}${trek}`);
+      await liveBlock(page);
+      await page.emulateMedia({ media: 'print' });
+      const shown = async (selector: string) => page.locator(selector).first().isVisible();
+      for (const kept of ['h1', '.quick-facts', '#itinerary', 'figure.altitude', '.itinerary-table', '.days', '#gear', '#price', '.price-box', '#included', '#contacts']) {
+        expect(await shown(kept), `printed: ${kept}`).toBe(true);
+      }
+      for (const left of ['.site-header nav', '.breadcrumbs', '.trip-panel', '#departures', 'form[data-enquiry]', '.enquire-bar', '.toc', '#faqs', '#references', '.art.banner', '.site-footer']) {
+        expect(await shown(left), `not printed: ${left}`).toBe(false);
+      }
+      expect(await page.locator('.trip-contacts').innerText()).toMatch(/hello@theverticaltribe\.com.*\/treks\/sample-trek/s);
+      // Chromium's own PDF of the page: A4, a few pages.
+      const pdf = await page.pdf({ format: 'A4' });
+      expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
+      const pages = (pdf.toString('latin1').match(/\/Type\s*\/Page\b/g) ?? []).length;
+      expect(pages).toBeGreaterThanOrEqual(1);
+      expect(pages).toBeLessThanOrEqual(4);
+    });
+  }, 60_000);
+});
