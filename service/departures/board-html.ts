@@ -76,7 +76,7 @@ export function departuresBlock(catalogue: Catalogue, live: LiveDepartures, opti
   const count = live.departures.length;
   return html`<div class="departures-live" data-live-departures="live">
 <ul class="departure-cards" aria-label="${caption}">${live.departures.map((d) => departureCard(catalogue, d, !page))}</ul>
-${page ? html`<p class="departures-all-dates"><a href="${`/departures?trip=${encodeURIComponent(page.trip.slug)}`}">${count === 1 ? 'This date' : `All ${count} dates`} on the departures board</a></p>` : ''}
-<p class="muted departures-read">Seats and prices read live at ${readAt(now)}. A guide confirms every seat after you enquire.</p>
+${page ? html`<p class="departures-all-dates"><a href="${`/departures?trip=${encodeURIComponent(page.trip.slug)}`}">${count === 1 ? 'This date' : `All ${count} dates`} on the board</a></p>` : ''}
+<p class="muted departures-read">Seats and prices read live at ${readAt(now)}.<span class="departures-confirm"> A guide confirms every seat after you enquire.</span></p>
 </div>`;
 }

@@ -120,7 +120,7 @@ describe('a trip\'s departures block', () => {
     expect(body).toContain('<base target="_top">');
     expect(body).toContain('<div class="departures-compact"><div class="departures-live" data-live-departures="live">');
     expect(cards(body).map((c) => c.id)).toEqual((await api('?trip=sample-trek')).map((d) => d.id));
-    expect(body).toMatch(/All \d+ dates on the departures board/);
+    expect(body).toMatch(/All \d+ dates on the board/);
     expect((await get('/departures/block?trip=nope')).res.status).toBe(404);
   });
 
