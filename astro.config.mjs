@@ -14,12 +14,16 @@ export default defineConfig({
   outDir: './dist/site',
   // Per-project cache: test builds copy the project and share node_modules through a link, and
   // Astro's default cache (node_modules/.astro, which holds the content store) would be shared too.
-  cacheDir: './.astro/cache',
+  // On Vercel node_modules is what the build cache keeps between deploys (docs/deployment.md).
+  cacheDir: process.env.DEPLOY_TARGET === 'vercel' ? './node_modules/.astro' : './.astro/cache',
   trailingSlash: 'ignore',
-  // Two pages at a time: a social card's PNG is encoded by sharp off the main thread, so while one
-  // card encodes the next page renders (src/components/social-card.ts).
-  build: { format: 'file', inlineStylesheets: 'never', concurrency: 2 },
+  // One page at a time, so the build log pairs each file with its own time. The social cards, the
+  // one slow kind of page, are drawn several at once before their pages (src/components/social-card.ts).
+  build: { format: 'file', inlineStylesheets: 'never', concurrency: 1 },
   compressHTML: true,
+  // A rebuild skips a page whose cacheKey (from getStaticPaths) and code are those of the last
+  // build, and keeps its file: each trip's page, /v1 answer and social card (src/lib/content-key.ts).
+  experimental: { incrementalBuild: true },
   integrations: [buildOutput({ target: process.env.DEPLOY_TARGET === 'vercel' ? 'vercel' : 'node' })],
   server: { port, host: process.env.HOST || '127.0.0.1' },
 });

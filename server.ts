@@ -12,7 +12,7 @@ import path from 'node:path';
 import { readSettings, SettingsError, type Settings } from './service/config.ts';
 import { applyRules, type RulesOutcome, type RulesRequest } from './service/rules/index.ts';
 import { apiRateLimit } from './service/rules/policy.ts';
-import { clientIp } from './service/rules/client-ip.ts';
+import { clientIp, clientQuotaKey } from './service/rules/client-ip.ts';
 import { openCounterStore, useCounterStore } from './service/rules/counter-stores.ts';
 import { createRateLimiter, type CounterStore } from './service/rules/rate-limiter.ts';
 import { securityHeaders } from './service/rules/security-headers.ts';
@@ -20,7 +20,10 @@ import { lowerCase, StaticFiles } from './service/host/static-files.ts';
 import { FunctionHost } from './service/host/functions.ts';
 import { applyEarlyRoutes, fileHeaders, loadRouteTable, resolve, type Destination } from './service/host/router.ts';
 import { writeWebResponse } from './service/host/web-response.ts';
-import { EdgeCache, encodedBody, type KeptResponse } from './service/host/edge-cache.ts';
+import { EdgeCache, type KeptResponse } from './service/host/edge-cache.ts';
+import { FairQueue } from './service/host/fair-queue.ts';
+import { canonicalLivePath } from './service/functions/live-queries.ts';
+import { isApiPath } from './service/v1/path.ts';
 import { matchesEtag } from './service/http/respond.ts';
 import { answerAndClose, answerClientError, methodRefusal, plainAnswer, unrepresentableMethods, type RefusalContext } from './service/host/client-errors.ts';
 import { closeHostedDatabases } from './service/departures/embedded.ts';
@@ -67,10 +70,26 @@ export async function startServer({ settings, counterStore }: ServerOptions) {
   const baseHeaders = securityHeaders({ https: settings.siteUrl.startsWith('https:') });
   // Function answers a shared cache may keep, kept here as Vercel's CDN keeps them.
   const edge = new EdgeCache();
+  // Reads are taken in turn by client, up to four of one client at once (so one slow read, say a
+  // storage timeout, does not hold a page's other files); those that reach a function (renders,
+  // mostly) one per client and four in all.
+  const clientTurns = new FairQueue({ concurrency: Infinity, perClient: 4 });
+  const turns = new FairQueue();
   const trust = settings.TRUST_PROXY ?? 'none';
+
+  /** Each connection's client when only the socket says who it is: worked out once per connection. */
+  const socketClients = new WeakMap<Socket, string>();
 
   /** Who the client is: the socket's address, or Vercel's header when this host runs behind Vercel. */
   function clientOfNode(req: IncomingMessage): string {
+    if (trust === 'none') {
+      let client = socketClients.get(req.socket);
+      if (client === undefined) {
+        client = clientIp({ headers: { get: () => null } }, trust, req.socket.remoteAddress);
+        socketClients.set(req.socket, client);
+      }
+      return client;
+    }
     const header = (name: string) => {
       const value = req.headers[name];
       return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
@@ -101,7 +120,9 @@ export async function startServer({ settings, counterStore }: ServerOptions) {
   }
 
   // A path like `//v1/trips` must stay a path: resolved against the origin it would name a host.
-  const absoluteUrl = (target: string) => (target.startsWith('/') ? new URL(origin + target) : new URL(target, origin));
+  // Parsed once per request target (bounded); the URL is read, never changed, by the host and rules.
+  const absoluteUrl = memoise((target: string) => (target.startsWith('/') ? new URL(origin + target) : new URL(target, origin)));
+  const earlyRoutes = memoise((pathname: string) => applyEarlyRoutes(table, pathname));
 
   /** The request as a function sees it: the address asked for, and who the client is, said by this host only. */
   function webRequest(req: IncomingMessage, client: string): Request {
@@ -144,7 +165,7 @@ export async function startServer({ settings, counterStore }: ServerOptions) {
     }
     const client = clientOfNode(req);
     const view = rulesView(req, client);
-    const early = applyEarlyRoutes(table, view.parsedUrl.pathname);
+    const early = earlyRoutes(view.parsedUrl.pathname);
     if (early.redirect) {
       await writeWebResponse(req, res, plainAnswer(early.redirect.status, `Moved to ${early.redirect.location}`, { securityHeaders: baseHeaders }, { Location: early.redirect.location }));
       return;
@@ -158,23 +179,28 @@ export async function startServer({ settings, counterStore }: ServerOptions) {
     if (destination.kind === 'function') {
       const read = method === 'GET' || method === 'HEAD';
       const header = (name: string) => view.headers.get(name);
-      const kept = read ? edge.get(view.url, header) : null;
+      // A live page is kept under its path and declared query: other parameters make no new answer.
+      const key = isApiPath(view.parsedUrl.pathname) ? view.url : canonicalLivePath(view.parsedUrl);
+      const kept = read ? edge.get(key, header) : null;
       if (kept) {
-        sendKept(req, res, kept, outcome.headers);
+        await sendKept(req, res, edge, kept, outcome.headers);
         return;
       }
       // Functions see the address the client asked for, as on Vercel, and read it themselves.
-      const response = await functions.call(destination.name, webRequest(req, client));
-      if (method === 'GET' && response.status === 200 && response.body) {
+      const call = async (): Promise<Response | KeptResponse> => {
+        const response = await functions.call(destination.name, webRequest(req, client));
+        if (method !== 'GET' || response.status !== 200 || !response.body) return response;
         const headers: Record<string, string> = {};
         for (const [name, value] of response.headers) headers[name] = value;
-        const answer: KeptResponse = { status: 200, headers, body: Buffer.from(await response.arrayBuffer()), expires: 0 };
-        edge.put(view.url, header, 200, headers, answer.body);
-        sendKept(req, res, answer, outcome.headers);
+        return edge.put(key, header, 200, headers, Buffer.from(await response.arrayBuffer()));
+      };
+      const answer = read ? await turns.run(clientQuotaKey(client), call) : await call();
+      if (!(answer instanceof Response)) {
+        await sendKept(req, res, edge, answer, outcome.headers);
         return;
       }
-      for (const [name, value] of Object.entries(outcome.headers)) if (!response.headers.has(name)) response.headers.set(name, value);
-      await writeWebResponse(req, res, response);
+      for (const [name, value] of Object.entries(outcome.headers)) if (!answer.headers.has(name)) answer.headers.set(name, value);
+      await writeWebResponse(req, res, answer);
       return;
     }
     if (destination.kind === 'file') {
@@ -183,7 +209,9 @@ export async function startServer({ settings, counterStore }: ServerOptions) {
         return;
       }
       const headers = { ...outcome.headers, ...destination.headers };
-      await files.serve(destination.pathname, req, res, destination.status, headers);
+      if (await files.serve(destination.pathname, req, res, destination.status, headers)) return;
+      // A built file that can no longer be read (the folder changed under the server) is answered, never left hanging.
+      await writeWebResponse(req, res, plainAnswer(503, 'This file cannot be read just now. Please try again in a minute.', { securityHeaders: baseHeaders }));
       return;
     }
     await writeWebResponse(req, res, plainAnswer(404, 'Not found. See /sitemap-index.xml, /developers and /llms.txt.', { securityHeaders: baseHeaders }));
@@ -192,7 +220,11 @@ export async function startServer({ settings, counterStore }: ServerOptions) {
   // Header timeouts are enforced on this interval; Node's default (30 s) would let a client
   // dribbling its headers hold a connection for up to 40 s instead of headersTimeout.
   const server = createServer({ connectionsCheckingInterval: 1_000 }, (req, res) => {
-    handle(req, res).catch((error: unknown) => {
+    // A client's reads are served in turn with other clients' (requests with a body are not held
+    // in line: see service/host/fair-queue.ts).
+    const read = req.method === 'GET' || req.method === 'HEAD';
+    const served = read ? clientTurns.run(clientQuotaKey(clientOfNode(req)), () => handle(req, res)) : handle(req, res);
+    served.catch((error: unknown) => {
       console.error(`[server] ${req.method} ${req.url}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
       if (!res.headersSent) {
         res.writeHead(500, { ...baseHeaders, 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' });
@@ -223,7 +255,7 @@ export async function startServer({ settings, counterStore }: ServerOptions) {
  * none, answering a matching If-None-Match with 304 and compressing when the client accepts it.
  * The headers go to Node as one flat list, the kept answer's own part made once.
  */
-function sendKept(req: IncomingMessage, res: ServerResponse, kept: KeptResponse, ruleHeaders: Record<string, string>): void {
+async function sendKept(req: IncomingMessage, res: ServerResponse, edge: EdgeCache, kept: KeptResponse, ruleHeaders: Record<string, string>): Promise<void> {
   const own = (kept.raw ??= Object.entries(kept.headers)
     .filter(([name]) => name !== 'content-length' && name !== 'vary')
     .flat());
@@ -236,7 +268,8 @@ function sendKept(req: IncomingMessage, res: ServerResponse, kept: KeptResponse,
     res.end();
     return;
   }
-  const { body, encoding } = encodedBody(kept, String(req.headers['accept-encoding'] ?? ''));
+  const encoded = edge.encodedBody(kept, String(req.headers['accept-encoding'] ?? ''));
+  const { body, encoding } = encoded instanceof Promise ? await encoded : encoded;
   const vary = encoding ? [kept.headers.vary, 'Accept-Encoding'].filter(Boolean).join(', ') : kept.headers.vary;
   if (vary) raw.push('vary', vary);
   if (encoding) raw.push('content-encoding', encoding);

@@ -6,6 +6,8 @@
  *     the live functions read them (service/functions/page-shell.ts);
  *   - writes `dist/live/static-routes.json`, the headers the built files need
  *     (service/host/static-routes.ts), which the Node host applies;
+ *   - removes the generated pictures no build has used for a month from the picture cache
+ *     (src/lib/picture-cache.ts);
  *   - with DEPLOY_TARGET=vercel, writes the Vercel Build Output (`.vercel/output`): the static
  *     files with clean URLs and the same routes. `vercel build` then adds the functions in
  *     `api/`, the rewrites of vercel.json and the routing middleware (middleware.ts).
@@ -17,6 +19,7 @@ import { liveShellDir, liveShells } from '../service/live-shells.ts';
 import { buildStaticRoutes, notFoundCacheControl } from '../service/host/static-routes.ts';
 import { securityHeaders } from '../service/rules/security-headers.ts';
 import { config as middlewareConfig } from '../middleware.ts';
+import { prunePictureCache } from '../src/lib/picture-cache.ts';
 
 /**
  * What Vercel needs to serve each built file as the Node host does, where its documentation
@@ -87,6 +90,7 @@ export function buildOutput({ target }) {
 
         const routes = buildStaticRoutes(siteDir);
         writeFileSync(path.join(liveDir, 'static-routes.json'), `${JSON.stringify(routes, null, 1)}\n`);
+        prunePictureCache();
 
         if (target !== 'vercel') return;
         const output = path.join(root, '.vercel', 'output');

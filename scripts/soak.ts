@@ -6,9 +6,14 @@
  * server, on the embedded database, takes page and API load while its departures bridge is
  * attacked the whole time. Passes when neither server crashes, both answer only what the contract
  * documents (200, 304, 400, 404, 429; 502 from departures while the database is down) and the
- * first serves departures again within seconds of the database's return.
+ * first serves departures again within seconds of the database's return. Then the fairness
+ * scenario (tests/helpers/fairness.ts): one address floods the first server with unique live URLs
+ * for --fairness-seconds over 32 connections while a bystander reads /v1; reported against the
+ * goals (median under 20 ms, p99 under 250 ms, resident memory under 600 MiB after), failing
+ * only far beyond them (as the fairness test does): a bystander median over 100 ms or p99 over
+ * 1 s, a bystander refused, or a flooding request left unanswered.
  *
- *   npm run soak -- [--minutes 3] [--outage-seconds 6]     (or SOAK_MINUTES=…)
+ *   npm run soak -- [--minutes 3] [--outage-seconds 6] [--fairness-seconds 20]     (or SOAK_MINUTES=…)
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -24,8 +29,12 @@ import { buildProject, copyProject, startServer, type RunningServer } from '../t
 import fc from 'fast-check';
 import { attackArbitrary, sendAttack } from '../tests/departures/bridge-attacks.ts';
 import { hostFilePath } from '../service/departures/embedded.ts';
+import { fairnessWarmUp, measureFairness } from '../tests/helpers/fairness.ts';
+import { serveNodeOptions } from './bench/site.ts';
 
-const { values } = parseArgs({ options: { minutes: { type: 'string', default: process.env.SOAK_MINUTES ?? '3' }, 'outage-seconds': { type: 'string', default: '6' } } });
+const { values } = parseArgs({
+  options: { minutes: { type: 'string', default: process.env.SOAK_MINUTES ?? '3' }, 'outage-seconds': { type: 'string', default: '6' }, 'fairness-seconds': { type: 'string', default: '20' } },
+});
 const durationMs = Number(values.minutes) * 60_000;
 const outageMs = Number(values['outage-seconds']) * 1000;
 /** How soon departures must answer 200 again once PostgreSQL is back. */
@@ -173,13 +182,13 @@ async function main(): Promise<number> {
     if (imported.status !== 0) throw new Error(`departures import failed: ${imported.stderr}`);
     // The heap probe only adds a signal handler that reports memory after a full collection.
     const probeFile = path.join(import.meta.dirname, '..', 'tests', 'hardening', 'heap-probe.ts');
-    server = await startServer(copy.dir, { ...env, NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --expose-gc --import=${probeFile}`.trim() });
+    server = await startServer(copy.dir, { ...env, NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} ${serveNodeOptions(copy.dir)} --expose-gc --import=${probeFile}`.trim() });
     embedded = await startServer(copy.dir, { SITE_URL: siteUrl, OPERATIONAL_STORAGE: 'embedded', DATA_DIR: embeddedData });
     await get(embedded.url, '/v1/departures', new Agent()); // opens the embedded database and its bridge
     const pid = server.process.pid!;
     // One pass over every path first, so lazily loaded routes and file caches count as the start.
     const warmUp = new Agent({ keepAlive: true, localAddress: '127.0.9.1' });
-    for (const p of [...api, ...pages]) await get(server.url, p, warmUp);
+    for (const p of [...api, ...pages, ...fairnessWarmUp(trip.slug)]) await get(server.url, p, warmUp);
     warmUp.destroy();
     const rssStart = residentMiB(pid);
     const heapStart = await liveHeapMiB(server);
@@ -224,6 +233,15 @@ async function main(): Promise<number> {
     const serverErrors = [server, embedded].flatMap((s) => s.output().split('\n').filter((l) => l.startsWith('[server]')));
 
     const heapEnd = await liveHeapMiB(server);
+
+    // The fairness scenario on the first server, once the mixed load is over.
+    const fairness = await measureFairness({
+      port: server.port,
+      pid,
+      seconds: Number(values['fairness-seconds']),
+      slug: trip.slug,
+      bystanderPaths: ['/v1/trips', `/v1/peaks/${peak.id}`, '/v1/trips?type=trek', '/v1/departures'],
+    });
     console.log(`\n[soak] ${samples.length} requests in ${((Date.now() - started) / 1000).toFixed(0)} s; server RSS ${rssStart.toFixed(0)} → ${residentMiB(pid).toFixed(0)} MiB, live heap after a full collection ${heapStart.toFixed(1)} → ${heapEnd.toFixed(1)} MiB`);
     for (const group of ['within quota', 'over quota', 'pages', 'mcp batches', 'probe', 'embedded']) {
       const own = samples.filter((s) => s.group === group);
@@ -233,6 +251,12 @@ async function main(): Promise<number> {
       console.log(`  ${group.padEnd(13)} ${String(own.length).padStart(6)} requests  ${[...counts].sort().map(([k, v]) => `${k}×${v}`).join(' ')}  p50 ${percentile(ms, 50).toFixed(1)} ms, p99 ${percentile(ms, 99).toFixed(1)} ms`);
     }
     console.log(`  bridge attacks on the embedded server: ${bridge.sent}, answered ${bridge.answered} (none may be)`);
+    const by = fairness.bystander;
+    console.log(
+      `  fairness: during ${values['fairness-seconds']} s of unique live URLs from one address (${fairness.flood.requests} answered: ${Object.entries(fairness.flood.statuses)
+        .map(([k, v]) => `${k}×${v}`)
+        .join(' ')}${fairness.flood.errors ? `, ${fairness.flood.errors} unanswered` : ''}), another client's /v1: p50 ${by.p50.toFixed(1)} ms (goal < 20), p99 ${by.p99.toFixed(1)} ms (goal < 250) over ${by.requests} requests; server RSS ${fairness.rssBeforeMiB!.toFixed(0)} → ${fairness.rssAfterMiB!.toFixed(0)} MiB (goal < 600)`,
+    );
     console.log(`  departures answered 200 again ${Number.isFinite(recoveryMs) ? `${(recoveryMs / 1000).toFixed(1)} s` : 'never'} after PostgreSQL was back (limit ${recoveryLimitMs / 1000} s)`);
     const failures = [
       ...(alive ? [] : ['the server is not answering at the end']),
@@ -241,6 +265,9 @@ async function main(): Promise<number> {
       ...(recoveryMs <= recoveryLimitMs ? [] : ['departures did not recover in time']),
       ...(unexpected.length ? [`${unexpected.length} unexpected answers, e.g. ${unexpected.slice(0, 5).map((s) => `${s.group} ${s.path} → ${s.status}`).join('; ')}`] : []),
       ...(serverErrors.length ? [`${serverErrors.length} server errors logged, e.g. ${serverErrors[0]}`] : []),
+      ...(by.p50 < 100 && by.p99 < 1000 ? [] : [`another client's /v1 was slow during the flood (p50 ${by.p50.toFixed(1)} ms, p99 ${by.p99.toFixed(1)} ms)`]),
+      ...(by.statuses['200'] === by.requests && by.errors === 0 ? [] : [`the bystander was not always answered 200: ${JSON.stringify(by.statuses)}, ${by.errors} errors`]),
+      ...(fairness.flood.errors === 0 ? [] : [`${fairness.flood.errors} flooding requests got no answer`]),
     ];
     console.log(failures.length ? `\n[soak] FAILED:\n- ${failures.join('\n- ')}` : '\n[soak] passed: no crash, no unexpected status, departures recovered');
     return failures.length ? 1 : 0;

@@ -81,6 +81,13 @@ export const gettingThere = z.object({
 export type GettingThere = z.infer<typeof gettingThere>;
 
 /**
+ * The fields the trip-wide rules below read. The rules run whenever these fields are valid, even
+ * when another field is not, so an editor sees their problems with the rest; a rule that comes
+ * to read another field adds it here.
+ */
+const fieldsTheTripRulesRead = new Set(['type', 'peak', 'alpineGrade', 'itinerary', 'durationDays', 'summitAltitudeM', 'sources', 'gettingThere']);
+
+/**
  * The frontmatter of `content/trips/<slug>.md`. The slug is the file name. `photoFile` is how a
  * photograph's file is read: a checked path here, Astro's `image()` in the site's collection.
  */
@@ -152,7 +159,7 @@ export function tripContentSchema(photoFile: z.ZodType<PhotoFile>) {
           ctx.addIssue({ code: 'custom', path: ['itinerary', index, field], message: `day ${index + 1}'s description gives ${what}, so the day needs ${field} too (the table, the chart and the API read the data, not the prose)` });
         }
       });
-    });
+    }, { when: (payload) => payload.issues.every((issue) => !fieldsTheTripRulesRead.has(String(issue.path?.[0]))) });
 }
 export const tripContent = tripContentSchema(photoPath);
 export type TripContent = z.infer<typeof tripContent>;

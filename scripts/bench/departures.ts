@@ -38,9 +38,9 @@ export async function departuresSection(embedded: ChildServer, siteDir: string, 
     baseline = await startBytesServer([fromEmbedded]);
     const [e, p, b] = await interleaved(
       [
-        { label: 'embedded', url: `${embedded.url}${pathname}` },
-        { label: 'postgres', url: `${server.url}${pathname}` },
-        { label: 'baseline', url: `${baseline.url}${pathname}` },
+        { label: 'embedded', url: `${embedded.url}${pathname}`, pids: [embedded.process.pid!] },
+        { label: 'postgres', url: `${server.url}${pathname}`, pids: [server.process.pid!] },
+        { label: 'baseline', url: `${baseline.url}${pathname}`, pids: [baseline.process.pid!] },
       ],
       load,
     );
@@ -50,16 +50,17 @@ export async function departuresSection(embedded: ChildServer, siteDir: string, 
       `${label}${m!.non2xx + m!.errors > 0 ? ` (${m!.non2xx} non-2xx, ${m!.errors} errors)` : ''}`,
       fixed(m!.rps),
       ratio(m!.rps / b!.rps),
-      fixed(m!.p50),
-      fixed(m!.p99),
+      fixed(m!.cpuUs),
+      fixed(m!.p50, 2),
+      fixed(m!.p99, 2),
     ];
     return {
       title: 'Live departures: embedded PGlite and PostgreSQL',
       about: `\`GET ${pathname}\` (${count} departures, ${fixed(bytes)} bytes) through \`server.ts\` on each storage, and the bytes baseline of the same answer. PostgreSQL ${postgres.port ? 'runs as a temp cluster on loopback (fsync off), ' : ''}filled by exporting the embedded store's departures and importing them with the departures CLI.`,
-      header: ['Storage', 'req/s', 'Ratio to baseline', 'p50 ms', 'p99 ms'],
+      header: ['Storage', 'req/s', 'Ratio to baseline', 'Server CPU µs per request', 'p50 ms', 'p99 ms'],
       rows: [row('Embedded (PGlite, in the server process)', e), row('PostgreSQL server (node-postgres pool)', p), row('Baseline: the same bytes from memory', b)],
       findings: [
-        `PostgreSQL / embedded throughput: ${ratio(p!.rps / e!.rps)}; p99 ${fixed(p!.p99)} ms against ${fixed(e!.p99)} ms.`,
+        `PostgreSQL / embedded throughput: ${ratio(p!.rps / e!.rps)}; p99 ${fixed(p!.p99, 2)} ms against ${fixed(e!.p99, 2)} ms.`,
         same ? 'Both storages answered byte-identical bodies.' : 'The two storages answered different bodies (see the departures export); the figures still compare the same query.',
       ],
     };

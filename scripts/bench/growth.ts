@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { copyProject } from '../../tests/helpers/project.ts';
+import { copyProject, type ProjectCopy } from '../../tests/helpers/project.ts';
 import { realContent } from '../../tests/helpers/content.ts';
 import { generateCatalogue } from './generate-catalogue.ts';
 import { median } from './load.ts';
@@ -18,29 +18,43 @@ const warmUpPaths = ['/v1/trips', '/v1/trips?type=trek', '/v1/peaks', '/v1/depar
 
 const repeatBuildsUpTo = 1000;
 
-interface BuildRun {
+export interface BuildRun {
   ok: boolean;
   seconds: number;
-  /** Peak resident memory of the build process, when /usr/bin/time can tell. */
+  /** User and system CPU time of the build, and its peak resident memory, when /usr/bin/time can tell. */
+  cpuSeconds: number | null;
   peakBytes: number | null;
+  /** The end of the build's output, after the lines the build's own steps report ([pictures]). */
   tail: string;
 }
 
-function timedBuild(dir: string, timeoutMs: number): Promise<BuildRun> {
+export function timedBuild(dir: string, timeoutMs: number): Promise<BuildRun> {
   const astro = path.join(dir, 'node_modules', 'astro', 'bin', 'astro.mjs');
   const timed = existsSync('/usr/bin/time');
-  const [file, args] = timed ? ['/usr/bin/time', ['-f', 'peak-rss-kb=%M', process.execPath, astro, 'build']] : [process.execPath, [astro, 'build']];
+  const [file, args] = timed ? ['/usr/bin/time', ['-f', 'peak-rss-kb=%M cpu-seconds=%U+%S', process.execPath, astro, 'build']] : [process.execPath, [astro, 'build']];
   const started = performance.now();
   const child = spawn(file, args, { cwd: dir, env: { ...process.env, ASTRO_TELEMETRY_DISABLED: '1', CONTENT_DIR: './content', SITE_URL: benchSiteUrl }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
-  child.stdout.on('data', (d) => (output = (output + String(d)).slice(-20_000)));
-  child.stderr.on('data', (d) => (output = (output + String(d)).slice(-20_000)));
+  const reported: string[] = [];
+  const read = (d: Buffer) => {
+    output = (output + String(d)).slice(-20_000);
+    reported.push(...String(d).split('\n').filter((line) => line.includes('[pictures]')));
+  };
+  child.stdout.on('data', read);
+  child.stderr.on('data', read);
   const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
   return new Promise((resolve) => {
     child.once('close', (code) => {
       clearTimeout(timer);
       const kb = /peak-rss-kb=(\d+)/.exec(output)?.[1];
-      resolve({ ok: code === 0, seconds: (performance.now() - started) / 1000, peakBytes: kb ? Number(kb) * 1024 : null, tail: output.slice(-3000) });
+      const cpu = /cpu-seconds=([\d.]+)\+([\d.]+)/.exec(output);
+      resolve({
+        ok: code === 0,
+        seconds: (performance.now() - started) / 1000,
+        cpuSeconds: cpu ? Number(cpu[1]) + Number(cpu[2]) : null,
+        peakBytes: kb ? Number(kb) * 1024 : null,
+        tail: [...reported, output.slice(-3000)].join('\n'),
+      });
     });
   });
 }
@@ -56,19 +70,30 @@ interface Size {
   problem?: string;
 }
 
-async function measure(trips: number, buildTimeoutMs: number): Promise<Size> {
+/** A scratch copy of the project holding a generated catalogue of `trips` trips, with build caches of its own. */
+export function catalogueCopy(trips: number): ProjectCopy {
   const content = mkdtempSync(path.join(tmpdir(), 'bench-content-'));
   rmSync(content, { recursive: true });
   generateCatalogue(realContent, content, trips);
-  const copy = copyProject({ content });
+  const copy = copyProject({ content, ownBuildCache: true });
   rmSync(content, { recursive: true, force: true });
+  return copy;
+}
+
+/** Removes what a build leaves (output, Astro's cache, the drawn pictures), so the next build is cold. */
+export function removeBuildLeftovers(dir: string): void {
+  for (const leftover of ['.astro', 'dist', 'node_modules/.cache']) rmSync(path.join(dir, leftover), { recursive: true, force: true });
+}
+
+async function measure(trips: number, buildTimeoutMs: number): Promise<Size> {
+  const copy = catalogueCopy(trips);
   try {
     console.log(`[bench] building ${trips} trips`);
     // Short builds vary by seconds on a shared machine: the median of three cold builds (no
-    // cache, no output left from the last) for the small catalogues, one build for the largest.
+    // cache, no drawn pictures, no output left from the last) for the small catalogues, one build for the largest.
     const runs: BuildRun[] = [];
     for (let i = 0; i < (trips <= repeatBuildsUpTo ? 3 : 1); i += 1) {
-      for (const leftover of ['.astro', 'dist']) rmSync(path.join(copy.dir, leftover), { recursive: true, force: true });
+      removeBuildLeftovers(copy.dir);
       const run = await timedBuild(copy.dir, buildTimeoutMs);
       runs.push(run);
       if (!run.ok) break;

@@ -1,13 +1,13 @@
 /**
  * Pages, Markdown twins and /v1 through the local server against the bytes baseline: the same
- * status, headers and body sent from memory by a bare node:http server.
+ * status, headers and body sent from memory by a bare node:http server. The load comes from
+ * many client addresses, so every request passes the real counter store and none is refused.
  */
-import { fixed, ratio, type Section } from './report.ts';
-import { interleaved, type LoadSettings, type Medians } from './load.ts';
-import type { ChildServer } from './processes.ts';
 import path from 'node:path';
-import { startChildServer } from './processes.ts';
-import { record, startBytesServer } from './site.ts';
+import { fixed, ratio, type Section } from './report.ts';
+import { interleaved, type Contender, type LoadSettings, type Medians } from './load.ts';
+import { startChildServer, type ChildServer } from './processes.ts';
+import { record, startBytesServer, startNeverLimitingServer } from './site.ts';
 
 export interface Target {
   label: string;
@@ -16,7 +16,11 @@ export interface Target {
   goal?: number;
   /** Also measure handleV1 alone on this path (scripts/bench/api-server.ts). */
   handler?: boolean;
+  /** Also measure the server with the counter store that never limits, to split out the counter's cost. */
+  split?: boolean;
 }
+
+const ms = (n: number) => fixed(n, n < 10 ? 2 : 1);
 
 export function comparisonRow(label: string, server: Medians, baseline: Medians, bytes: number): string[] {
   const flagged = server.non2xx + server.errors > 0 ? ` (${server.non2xx} non-2xx, ${server.errors} errors)` : '';
@@ -26,14 +30,15 @@ export function comparisonRow(label: string, server: Medians, baseline: Medians,
     fixed(server.rps),
     fixed(baseline.rps),
     ratio(server.rps / baseline.rps),
-    `${fixed(server.p50)} / ${fixed(baseline.p50)}`,
-    `${fixed(server.p99)} / ${fixed(baseline.p99)}`,
+    `${fixed(server.cpuUs)} / ${fixed(baseline.cpuUs)}`,
+    `${ms(server.p50)} / ${ms(baseline.p50)}`,
+    `${ms(server.p99)} / ${ms(baseline.p99)}`,
   ];
 }
 
-export const comparisonHeader = ['Path', 'Body bytes', 'Server req/s', 'Baseline req/s', 'Ratio', 'p50 ms server / baseline', 'p99 ms server / baseline'];
+export const comparisonHeader = ['Path', 'Body bytes', 'Server req/s', 'Baseline req/s', 'Ratio', 'CPU µs per request, server / baseline', 'p50 ms server / baseline', 'p99 ms server / baseline'];
 
-export async function httpSection(server: ChildServer, targets: Target[], load: LoadSettings): Promise<Section> {
+export async function httpSection(server: ChildServer, siteDir: string, targets: Target[], load: LoadSettings): Promise<Section> {
   const recordings = [];
   for (const t of targets) {
     const r = await record(server.url, t.path);
@@ -42,39 +47,52 @@ export async function httpSection(server: ChildServer, targets: Target[], load: 
   }
   const baseline = await startBytesServer(recordings);
   const handlerOnly = await startChildServer(path.join(import.meta.dirname, 'api-server.ts'), { cwd: import.meta.dirname, readyPath: '/v1/' });
+  const neverLimiting = await startNeverLimitingServer(siteDir);
+  await (await fetch(`${neverLimiting.url}/v1/departures`)).arrayBuffer();
   const rows: string[][] = [];
   const goals: { label: string; value: number; goal: number }[] = [];
+  const splits: string[] = [];
   const handlerRatios: string[] = [];
   try {
     for (const [i, t] of targets.entries()) {
-      const contenders = [
-        { label: 'server', url: `${server.url}${t.path}` },
-        { label: 'baseline', url: `${baseline.url}${t.path}` },
+      const contenders: Contender[] = [
+        { label: 'server', url: `${server.url}${t.path}`, pids: [server.process.pid!] },
+        { label: 'baseline', url: `${baseline.url}${t.path}`, pids: [baseline.process.pid!] },
       ];
-      if (t.handler) contenders.push({ label: 'handler', url: `${handlerOnly.url}${t.path}` });
-      const [s, b, h] = await interleaved(contenders, load);
+      if (t.split) contenders.push({ label: 'never-limiting', url: `${neverLimiting.url}${t.path}`, pids: [neverLimiting.process.pid!] });
+      if (t.handler) contenders.push({ label: 'handler', url: `${handlerOnly.url}${t.path}`, pids: [handlerOnly.process.pid!] });
+      const figures = await interleaved(contenders, load);
+      const [s, b] = figures;
+      const n = figures.find((f) => f.label === 'never-limiting');
+      const h = figures.find((f) => f.label === 'handler');
       const bytes = Buffer.from(recordings[i]!.bodyBase64, 'base64').length;
       rows.push(comparisonRow(`${t.label}: \`${t.path}\``, s!, b!, bytes));
+      if (n) {
+        rows.push(comparisonRow('… split: the same server with a counter store that never limits (bench only)', n, b!, bytes));
+        splits.push(`\`${t.path}\` ${fixed(s!.cpuUs - n.cpuUs, 1)} µs`);
+      }
       if (h) {
-        rows.push(comparisonRow(`… handleV1 alone in a bare node:http server`, h, b!, bytes));
+        rows.push(comparisonRow('… split: handleV1 alone in a bare node:http server', h, b!, bytes));
         handlerRatios.push(`\`${t.path}\` ${ratio(h.rps / b!.rps)}`);
       }
       if (t.goal !== undefined) goals.push({ label: t.path, value: s!.rps / b!.rps, goal: t.goal });
-      console.log(`[bench] ${t.path}: ${fixed(s!.rps)} vs ${fixed(b!.rps)} req/s${h ? `, handler alone ${fixed(h.rps)}` : ''}`);
+      console.log(`[bench] ${t.path}: ${fixed(s!.rps)} vs ${fixed(b!.rps)} req/s, ${fixed(s!.cpuUs)} vs ${fixed(b!.cpuUs)} µs CPU per request`);
     }
   } finally {
     await baseline.stop();
     await handlerOnly.stop();
+    await neverLimiting.stop();
   }
   return {
     title: 'Pages, Markdown twins and /v1 against the bytes baseline',
     about:
-      'Each path through `server.ts` (the request rules, then a built file or a live function of `api/`, routed by the same table as on Vercel) started by `scripts/bench/serve.ts`, against `scripts/bench/bytes-server.ts` answering the same status, headers and body from memory. Uncompressed (autocannon sends only `Host`). Ratio = server throughput / baseline throughput. Below some /v1 rows, `handleV1` alone in a bare node:http server (`scripts/bench/api-server.ts`, the same catalogue) splits the gap between the handler\'s own work and its host.',
+      'Each path through `server.ts` as `npm start` runs it (the request rules with the real in-process counter store, then a built file or a live function of `api/`, routed by the same table as on Vercel), against `scripts/bench/bytes-server.ts` answering the same status, headers and body from memory. The load comes from many client addresses (a fresh 127.x.y.z every 100 requests), so every request is counted and none refused. Uncompressed (the client sends only `Host`). Ratio = server throughput / baseline throughput. CPU = the server process\'s own CPU time per request (all threads). Split rows below some paths: the same server with the bench-only counter store that never limits (`scripts/bench/counter-store.ts`), and `handleV1` alone in a bare node:http server (`scripts/bench/api-server.ts`), each against the same baseline.',
     header: comparisonHeader,
     rows,
     findings: [
       ...goals.map((g) => `\`${g.label}\`: ${ratio(g.value)} of the baseline, goal ${ratio(g.goal)}: ${g.value >= g.goal ? 'met' : `not met, ${ratio(g.goal - g.value)} short`}.`),
-      ...(handlerRatios.length ? [`handleV1 alone, without the request rules and the host (\`scripts/bench/api-server.ts\`), reaches ${handlerRatios.join(', ')} of the baseline.`] : []),
+      ...(splits.length ? [`The real counter store costs, in server CPU per request: ${splits.join(', ')} (the never-limiting store still runs the rest of the rules).`] : []),
+      ...(handlerRatios.length ? [`handleV1 alone, without the request rules and the host, reaches ${handlerRatios.join(', ')} of the baseline.`] : []),
     ],
   };
 }

@@ -1,9 +1,14 @@
 /**
- * Load runs with autocannon against servers on 127.0.0.1. The machine is shared and noisy, so a
- * candidate is never measured alone: each round runs every contender once, the order rotating
- * from round to round, and the figures reported are medians over the rounds.
+ * Load runs against servers on 127.0.0.1, from many loopback client addresses
+ * (tests/helpers/loopback-load.ts): each connection moves to a fresh 127.x.y.z address after 100
+ * requests, so the real per-client quota of 120 a minute is counted for every request and never
+ * reached. The machine is shared and noisy, so a candidate is never measured alone: each round
+ * runs every contender once, the order rotating from round to round, and the figures reported
+ * are medians over the rounds. Beside throughput, the server's own CPU time per request is read
+ * from /proc, which tells a server at its limit from a load generator at its own.
  */
-import autocannon from 'autocannon';
+import { readFileSync } from 'node:fs';
+import { freshAddresses, percentile, runLoad } from '../../tests/helpers/loopback-load.ts';
 
 export interface LoadSettings {
   rounds: number;
@@ -12,30 +17,28 @@ export interface LoadSettings {
 }
 
 export interface RunFigures {
-  /** Mean requests per second over the run. */
+  /** Completed requests per second over the run. */
   rps: number;
+  /** Latency percentiles in milliseconds. */
   p50: number;
   p99: number;
   /** Answers outside 2xx, and socket errors or timeouts: a run with either is flagged. */
   non2xx: number;
   errors: number;
+  /** Server CPU time per request in microseconds, and its share of one core over the run (NaN when unknown). */
+  cpuUs: number;
+  cpuShare: number;
 }
 
 export interface Contender {
   label: string;
   url: string;
   headers?: Record<string, string>;
+  /** The processes serving it, for their CPU time. */
+  pids?: number[];
 }
 
-export interface Medians {
-  label: string;
-  rps: number;
-  p50: number;
-  p99: number;
-  /** Non-2xx answers and errors summed over every round. */
-  non2xx: number;
-  errors: number;
-}
+export type Medians = RunFigures & { label: string };
 
 export function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -43,14 +46,43 @@ export function median(values: number[]): number {
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
+/** CPU seconds used so far by these processes, all their threads (user and system time). */
+export function cpuSeconds(pids: number[]): number {
+  let ticks = 0;
+  for (const pid of pids) {
+    // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    ticks += Number(fields[11]) + Number(fields[12]);
+  }
+  // /proc counts in USER_HZ, which Linux fixes at 100 a second for user space.
+  return ticks / 100;
+}
+
 export async function loadRun(contender: Contender, seconds: number, connections: number): Promise<RunFigures> {
-  const result = await autocannon({ url: contender.url, headers: contender.headers ?? {}, duration: seconds, connections, timeout: 10 });
+  const url = new URL(contender.url);
+  const pids = contender.pids ?? [];
+  const cpuBefore = pids.length ? cpuSeconds(pids) : NaN;
+  const result = await runLoad({
+    port: Number(url.port),
+    path: url.pathname + url.search,
+    headers: contender.headers ?? {},
+    connections,
+    durationMs: seconds * 1000,
+    address: freshAddresses(),
+    requestsPerAddress: 100,
+  });
+  const cpu = pids.length ? cpuSeconds(pids) - cpuBefore : NaN;
+  let non2xx = 0;
+  for (const [status, count] of result.statuses) if (status < 200 || status > 299) non2xx += count;
   return {
-    rps: result.requests.average,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    non2xx: result.non2xx,
-    errors: result.errors + result.timeouts,
+    rps: result.rps,
+    p50: percentile(result.latencies, 50),
+    p99: percentile(result.latencies, 99),
+    non2xx,
+    errors: result.errors,
+    cpuUs: (cpu / Math.max(1, result.requests)) * 1e6,
+    cpuShare: cpu / result.seconds,
   };
 }
 
@@ -66,13 +98,16 @@ export async function interleaved(contenders: Contender[], settings: LoadSetting
   }
   return contenders.map((c, i) => {
     const r = runs[i]!;
+    const mid = (pick: (x: RunFigures) => number) => median(r.map(pick));
     return {
       label: c.label,
-      rps: median(r.map((x) => x.rps)),
-      p50: median(r.map((x) => x.p50)),
-      p99: median(r.map((x) => x.p99)),
+      rps: mid((x) => x.rps),
+      p50: mid((x) => x.p50),
+      p99: mid((x) => x.p99),
       non2xx: r.reduce((n, x) => n + x.non2xx, 0),
       errors: r.reduce((n, x) => n + x.errors, 0),
+      cpuUs: mid((x) => x.cpuUs),
+      cpuShare: mid((x) => x.cpuShare),
     };
   });
 }

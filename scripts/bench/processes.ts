@@ -26,6 +26,7 @@ export interface ChildServerOptions {
   env?: Record<string, string>;
   /** A path that answers once the server is ready. */
   readyPath?: string;
+  /** How long to wait for it: opening the embedded database can take a minute on a busy machine. */
   readyWithinMs?: number;
 }
 
@@ -41,7 +42,7 @@ export async function startChildServer(script: string, options: ChildServerOptio
   child.stdout?.on('data', (d) => (output += String(d)));
   child.stderr?.on('data', (d) => (output += String(d)));
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + (options.readyWithinMs ?? 60_000);
+  const deadline = Date.now() + (options.readyWithinMs ?? 180_000);
   const stop = async () => {
     if (child.exitCode === null && child.signalCode === null) {
       const exited = new Promise((r) => child.once('exit', r));

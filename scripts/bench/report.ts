@@ -59,7 +59,7 @@ export function renderReport(facts: MachineFacts, settings: string, sections: Se
   const parts = [
     '# Benchmarks',
     '',
-    'Produced by `npm run bench` (scripts/bench/). Every throughput and latency figure is measured in the same run, on the same machine, as its baseline, with the raw medians beside the ratio. Servers run as child processes on 127.0.0.1 and autocannon loads them from the bench process; candidate and baseline runs are interleaved in rounds (the order rotating) and the medians of the rounds are reported, because the machine is shared.',
+    'Produced by `npm run bench` (scripts/bench/). Every throughput and latency figure is measured in the same run, on the same machine, as its baseline, with the raw medians beside the ratio. Servers run as child processes on 127.0.0.1 and the bench process loads them over keep-alive connections from many loopback client addresses (`tests/helpers/loopback-load.ts`; a connection moves to a fresh 127.x.y.z every 100 requests, so per-client quotas are counted and never reached); candidate and baseline runs are interleaved in rounds (the order rotating) and the medians of the rounds are reported, because the machine is shared. Each server\'s own CPU time per request is read from /proc beside its throughput.',
     '',
     `- Date: ${facts.date}`,
     `- Machine: ${facts.cpus}, ${facts.memory} memory, load average ${facts.loadAtStart} at start and ${loadAtEnd} at end`,

@@ -71,8 +71,8 @@ export async function rulesSection(server: ChildServer, siteDir: string, staticP
   try {
     http = await interleaved(
       [
-        { label: 'server', url: `${server.url}${staticPath}` },
-        { label: 'bare', url: `${bare.url}${staticPath}` },
+        { label: 'server', url: `${server.url}${staticPath}`, pids: [server.process.pid!] },
+        { label: 'bare', url: `${bare.url}${staticPath}`, pids: [bare.process.pid!] },
       ],
       load,
     );
@@ -90,8 +90,8 @@ export async function rulesSection(server: ChildServer, siteDir: string, staticP
   const flagged = s!.non2xx + s!.errors + b!.non2xx + b!.errors > 0 ? ' (non-2xx or errors seen)' : '';
   rows.push([
     `(b) over HTTP: \`${staticPath}\` (${fixed(bytes)} bytes), through server.ts / bare StaticFiles${flagged}`,
-    `${fixed(s!.rps)} req/s, p50 ${fixed(s!.p50)} ms, p99 ${fixed(s!.p99)} ms`,
-    `${fixed(b!.rps)} req/s, p50 ${fixed(b!.p50)} ms, p99 ${fixed(b!.p99)} ms`,
+    `${fixed(s!.rps)} req/s, ${fixed(s!.cpuUs)} µs CPU per request, p50 ${fixed(s!.p50, 2)} ms, p99 ${fixed(s!.p99, 2)} ms`,
+    `${fixed(b!.rps)} req/s, ${fixed(b!.cpuUs)} µs CPU per request, p50 ${fixed(b!.p50, 2)} ms, p99 ${fixed(b!.p99, 2)} ms`,
     ratio(s!.rps / b!.rps),
   ]);
   return {

@@ -1,8 +1,8 @@
 /**
- * Bench entry of the local server: server.ts exactly as `npm start` runs it, but with the
- * bench-only NeverLimitingCounterStore, so a load test from one address is never refused
- * while every request still passes the request rules. Not a production setting: nothing in
- * the site can select this store.
+ * Bench entry of the local server for the split rows only: server.ts exactly as `npm start`
+ * runs it, but with the bench-only NeverLimitingCounterStore, which runs the whole request-rules
+ * path without ever counting past one. Beside a headline row (the real counter store) it shows
+ * what the real store costs. Not a production setting: nothing in the site can select this store.
  */
 import { readSettings } from '../../service/config.ts';
 import { startServer } from '../../server.ts';

@@ -4,7 +4,7 @@
  * for the bytes baseline.
  */
 import { request } from 'node:http';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { buildProject, copyProject, type ProjectCopy } from '../../tests/helpers/project.ts';
@@ -31,14 +31,32 @@ export function buildSite(content = realContent, env: Record<string, string> = {
   return { copy, buildSeconds };
 }
 
-/** server.ts through scripts/bench/serve.ts (never-limiting counters), in a built copy. */
+/** The Node options `npm run serve` and `npm start` give the server (package.json), so the bench runs the host as it is run. */
+export function serveNodeOptions(dir: string): string {
+  const scripts = (JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
+  return (scripts.serve ?? '')
+    .split(/\s+/)
+    .filter((word) => word.startsWith('--'))
+    .join(' ');
+}
+
+function serverEnv(dir: string, env: Record<string, string>): Record<string, string> {
+  return { SITE_URL: benchSiteUrl, ...env, NODE_OPTIONS: `${serveNodeOptions(dir)} ${env.NODE_OPTIONS ?? ''}`.trim() };
+}
+
+/** server.ts exactly as `npm start` runs it (its Node options, the real in-process counter store), in a built copy. */
 export function startBenchServer(dir: string, env: Record<string, string> = {}): Promise<ChildServer> {
-  return startChildServer(path.join(dir, 'scripts', 'bench', 'serve.ts'), { cwd: dir, env: { SITE_URL: benchSiteUrl, ...env } });
+  return startChildServer(path.join(dir, 'server.ts'), { cwd: dir, env: serverEnv(dir, env) });
+}
+
+/** The same server with the bench-only counter store that never limits (scripts/bench/serve.ts), for split rows only. */
+export function startNeverLimitingServer(dir: string, env: Record<string, string> = {}): Promise<ChildServer> {
+  return startChildServer(path.join(dir, 'scripts', 'bench', 'serve.ts'), { cwd: dir, env: serverEnv(dir, env) });
 }
 
 const hopByHop = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding', 'content-length']);
 
-/** One answer as autocannon would receive it: a GET with only a Host header. */
+/** One answer as the load generator receives it: a GET with only a Host header. */
 export function record(origin: string, pathname: string, headers: Record<string, string> = {}): Promise<Recording> {
   return new Promise((resolve, reject) => {
     const req = request(`${origin}${pathname}`, { headers }, (res) => {

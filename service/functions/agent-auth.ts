@@ -24,6 +24,8 @@ import { agentAuthRuntime, type AgentAuthRuntime } from '../agent-auth/runtime.t
 import { handleToken } from '../agent-auth/token.ts';
 import { liveFunction, methodNotAllowed, notServedHere, withoutBodyForHead, type LiveFunction } from './live-function.ts';
 import { htmlResponse, livePageHtml } from './page-shell.ts';
+import { declaredQuery } from './live-queries.ts';
+import { renderQuota, type RenderAdmission } from './render-quota.ts';
 import { clientOf, runtimeCatalogue, runtimeSettings } from './runtime.ts';
 
 let lastLoggedAt = 0;
@@ -59,8 +61,13 @@ async function withDeps(handler: (deps: AgentAuthDeps) => Promise<Response>): Pr
   return handler(deps);
 }
 
-async function claimPage(request: Request, url: URL, client: ClientContext): Promise<Response> {
+async function claimPage(request: Request, url: URL, client: ClientContext, admit: RenderAdmission): Promise<Response> {
   if (!['GET', 'HEAD', 'POST'].includes(request.method)) return methodNotAllowed(request.method, 'GET, POST');
+  // A POST counts against the claim attempts instead.
+  if (request.method !== 'POST') {
+    const refused = await admit(request, url);
+    if (refused) return withoutBodyForHead(request, refused);
+  }
   let outcome: ClaimPageOutcome | null = null;
   if (request.method === 'POST') {
     const current = runtime();
@@ -68,7 +75,7 @@ async function claimPage(request: Request, url: URL, client: ClientContext): Pro
     outcome = deps ? await confirmOnClaimPage(request, deps, client) : { kind: 'unavailable' };
   }
   const catalogue = runtimeCatalogue();
-  const typed = outcome?.kind === 'invalid_code' ? outcome.typed : (normalizeUserCode(url.searchParams.get('user_code') ?? '') ?? '');
+  const typed = outcome?.kind === 'invalid_code' ? outcome.typed : (normalizeUserCode(declaredQuery(url).get('user_code') ?? '') ?? '');
   const body = livePageHtml(catalogue, 'page', {
     title: 'Confirm an agent',
     description: 'Confirm the registration of an AI agent by typing the code it showed you.',
@@ -106,6 +113,7 @@ function discovery(request: Request, path: string): Response | Promise<Response>
 }
 
 export function agentAuthFunction(): LiveFunction {
+  const admit = renderQuota();
   return liveFunction('agent-auth', async (request, url) => {
     const path = url.pathname.replace(/\/+$/, '') || '/';
     const client = { clientIp: clientOf(request) };
@@ -118,7 +126,7 @@ export function agentAuthFunction(): LiveFunction {
       case '/agent/identity/claim':
         return withDeps((deps) => handleClaimRestart(request, deps, client));
       case '/agent/claim':
-        return claimPage(request, url, client);
+        return claimPage(request, url, client, admit);
       case '/agent/credential':
         return withDeps((deps) => handleCredential(request, deps, client));
       case '/agent/event/notify':

@@ -11,6 +11,7 @@ import { bookingDeps } from '../bookings/runtime.ts';
 import { handleThankYouPage } from '../bookings/thank-you.ts';
 import { liveFunction, methodNotAllowed, withoutBodyForHead, type LiveFunction } from './live-function.ts';
 import { livePageHtml } from './page-shell.ts';
+import { renderQuota, type RenderAdmission } from './render-quota.ts';
 import { clientOf, runtimeCatalogue, runtimeSettings } from './runtime.ts';
 
 const writePage: PageWriter = (page) => livePageHtml(runtimeCatalogue(), 'page', page);
@@ -19,8 +20,11 @@ function logUnavailable(error: unknown): void {
   console.error(`[enquiries] not available: ${error instanceof Error ? error.message : String(error)}`);
 }
 
-async function thankYou(request: Request): Promise<Response> {
+/** The thank-you page is never kept (it is the enquirer's own): every view is a fresh render. */
+async function thankYou(request: Request, url: URL, admit: RenderAdmission): Promise<Response> {
   if (request.method !== 'GET' && request.method !== 'HEAD') return methodNotAllowed(request.method, 'GET, HEAD');
+  const refused = await admit(request, url);
+  if (refused) return withoutBodyForHead(request, refused);
   const settings = runtimeSettings();
   const response = await handleThankYouPage(request, {
     catalogue: runtimeCatalogue(),
@@ -31,8 +35,9 @@ async function thankYou(request: Request): Promise<Response> {
 }
 
 export function bookingsFunction(): LiveFunction {
+  const admit = renderQuota();
   return liveFunction('enquiries', async (request, url) => {
-    if (url.pathname === thankYouPath) return thankYou(request);
+    if (url.pathname === thankYouPath) return thankYou(request, url, admit);
     let deps;
     try {
       deps = await bookingDeps(runtimeSettings(), async () => runtimeCatalogue());

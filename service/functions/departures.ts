@@ -48,6 +48,8 @@ import { BoundedMemo } from '../http/bounded-memo.ts';
 import { matchesEtag } from '../http/respond.ts';
 import { acceptsJson } from '../v1/accept.ts';
 import { currentReadId, liveDepartures, v1Deps } from './live-storage.ts';
+import { declaredQuery } from './live-queries.ts';
+import { renderQuota, type RenderAdmission } from './render-quota.ts';
 import { runtimeCatalogue } from './runtime.ts';
 
 const tripPath = new RegExp(`^/(${Object.values(tripSection).join('|')})/([^/]+?)(\\.md|\\.ics|/enquire)?/?$`);
@@ -138,16 +140,27 @@ interface KeptAnswer {
   body: Uint8Array;
 }
 
-const kept = new BoundedMemo<KeptAnswer>(1000);
+/**
+ * Answers kept per read: a thousand, and at most 8 MiB of them (a full board is about 150 KB;
+ * every answer of one read of the real catalogue takes about 2 MB). Answers of older reads are
+ * never asked for again and go first.
+ */
+const kept = new BoundedMemo<KeptAnswer>(1000, { maxBytes: 8 * 2 ** 20, sizeOf: (answer) => answer.body.byteLength + 1024 });
 
 /**
  * The answer `make` gives, kept under `key` for as long as the departures read it is made from
- * (the read of `tripSlug`'s departures, or of all) is fresh. Failures are never kept.
+ * (the read of `tripSlug`'s departures, or of all) is fresh. Failures are never kept. Making
+ * one afresh first asks `admit` (the render quota), which may answer instead.
  */
-async function keptWhileFresh(tripSlug: string | undefined, key: string, make: () => Promise<Response>): Promise<Response> {
+async function keptWhileFresh(request: Request, admit: RenderAdmission | null, tripSlug: string | undefined, key: string, make: () => Promise<Response>): Promise<Response> {
   const readId = await currentReadId(tripSlug);
-  if (readId === null) return make();
-  const answer = await kept.answer(`${readId}|${key}`, async () => {
+  const memoKey = readId === null ? null : `${readId}|${key}`;
+  if (admit && (memoKey === null || !kept.has(memoKey))) {
+    const refused = await admit(request, new URL(request.url));
+    if (refused) return refused;
+  }
+  if (memoKey === null) return make();
+  const answer = await kept.answer(memoKey, async () => {
     const response = await make();
     if (response.status >= 500) throw Object.assign(new Error('not kept'), { response });
     return { status: response.status, headers: [...response.headers], body: new Uint8Array(await response.arrayBuffer()) };
@@ -166,7 +179,7 @@ async function apiDepartures(request: Request, url: URL): Promise<Response> {
   const json = acceptsJson(request.headers.get('Accept'));
   const plain = new Request(url, { headers: { Accept: json ? 'application/json' : 'text/html' } });
   const known = runtimeCatalogue().trips.some((p) => p.trip.slug === trip);
-  const answer = await keptWhileFresh(known ? trip : undefined, `api|${json}|${url.pathname}${url.search}`, () => handleV1(plain, v1Deps()));
+  const answer = await keptWhileFresh(request, null, known ? trip : undefined, `api|${json}|${url.pathname}${url.search}`, () => handleV1(plain, v1Deps()));
   const etag = answer.headers.get('ETag');
   if (answer.status === 200 && etag && matchesEtag(request.headers.get('If-None-Match'), etag)) {
     const headers = new Headers(answer.headers);
@@ -182,20 +195,21 @@ async function apiDepartures(request: Request, url: URL): Promise<Response> {
  */
 async function answerInputs(path: string, url: URL, markdown: boolean): Promise<{ tripSlug: string | undefined; key: string; query: BoardQuery }> {
   const catalogue = runtimeCatalogue();
-  const query = readBoardQuery(url.searchParams, catalogue, new Date());
+  const declared = declaredQuery(url);
+  const query = readBoardQuery(declared, catalogue, new Date());
   const known = (slug: string | null | undefined) => catalogue.trips.find((p) => p.trip.slug === slug)?.trip.slug;
   if (path === '/departures' || path === '/departures/' || path === '/departures.md') {
     return { tripSlug: query.filters.trip, key: `${markdown || path === '/departures.md'}|/departures${boardQueryKey(query)}`, query };
   }
   if (path === '/departures/block') {
-    const trip = known(url.searchParams.get('trip'));
+    const trip = known(declared.get('trip'));
     return { tripSlug: trip, key: `block|${trip ?? ''}`, query };
   }
   const trip = tripPath.exec(path);
   const tripSlug = known(trip?.[2]);
   if (trip?.[3] === '/enquire') {
     // Kept under the departure only when it is one of the trip's: any other value gets the same page.
-    const wanted = url.searchParams.get(departureParam) ?? '';
+    const wanted = declared.get(departureParam) ?? '';
     const live = tripSlug && wanted ? await liveDepartures(tripSlug) : undefined;
     const departure = live?.state === 'live' && live.departures.some((d) => d.id === wanted) ? wanted : wanted ? '?' : '';
     return { tripSlug, key: `${path}|${departure}`, query };
@@ -204,6 +218,7 @@ async function answerInputs(path: string, url: URL, markdown: boolean): Promise<
 }
 
 export function departuresFunction(): LiveFunction {
+  const admit = renderQuota();
   return liveFunction('departures', async (request, url) => {
     if (apiPath(url.pathname).kind !== 'not-api') return apiDepartures(request, url);
     if (request.method !== 'GET' && request.method !== 'HEAD') return methodNotAllowed(request.method, 'GET, HEAD');
@@ -211,7 +226,7 @@ export function departuresFunction(): LiveFunction {
     const trip = tripPath.exec(path);
     const markdown = prefersMarkdown(request.headers.get('Accept'));
     const { tripSlug, key, query } = await answerInputs(path, url, markdown);
-    const response = await keptWhileFresh(tripSlug, key, async () => {
+    const response = await keptWhileFresh(request, admit, tripSlug, key, async () => {
       if (path === '/departures' || path === '/departures/') return board(request, query);
       if (path === '/departures/block') return block(runtimeCatalogue().trips.find((p) => p.trip.slug === tripSlug));
       if (path === '/departures.md') return departuresFile('.md', query);
@@ -219,7 +234,7 @@ export function departuresFunction(): LiveFunction {
       if (!trip) return notServedHere(url);
       if (trip[3] === '/enquire') {
         const page = runtimeCatalogue().trips.find((p) => p.trip.slug === tripSlug && p.path === `/${trip[1]}/${trip[2]}`);
-        return page ? enquire(page, url.searchParams.get(departureParam) ?? undefined) : tripMiss(trip[1] ?? '', trip[2] ?? '');
+        return page ? enquire(page, declaredQuery(url).get(departureParam) ?? undefined) : tripMiss(trip[1] ?? '', trip[2] ?? '');
       }
       // A trip page path without an extension arrives here when Markdown was asked for, or when
       // no page was built at that address.

@@ -4,21 +4,27 @@
  * function (the request rules still run first, as Routing Middleware runs before the cache).
  * Catalogue answers are kept for the hour they allow; live departures for the second they allow.
  *
- * Keyed by method-free URL and by the request headers the answer's `Vary` names. Bounded in
- * entries and bytes, oldest first out; compressed forms are made once, on first demand.
+ * Keyed by the URL the host gives (for live pages, the path and its declared query: see
+ * service/functions/live-queries.ts) and by the request headers the answer's `Vary` names.
+ * Bounded in entries and in bytes, compressed forms included, oldest first out; a compressed
+ * form is made once, on first demand, off the event loop (compression.ts).
  */
-import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { chosenEncoding, compress, worthCompressing, type Encoding } from './compression.ts';
 
 export interface KeptResponse {
   status: number;
   headers: Record<string, string>;
   body: Buffer;
   /** Made on first demand. */
-  br?: Buffer;
-  gzip?: Buffer;
+  br?: Buffer | Promise<Buffer>;
+  gzip?: Buffer | Promise<Buffer>;
   /** Its headers but length and Vary as a flat name, value list, made on first use. */
   raw?: string[];
   expires: number;
+  /** Bytes it holds in the cache: its body and the compressed forms made so far. */
+  bytes?: number;
+  /** Dropped from the cache: a compressed form made afterwards is not counted. */
+  dropped?: boolean;
 }
 
 interface Variants {
@@ -43,8 +49,9 @@ export class EdgeCache {
   readonly #clock: () => number;
   #entries = 0;
   #bytes = 0;
+  #sweptAt = 0;
 
-  constructor({ maxEntries = 2000, maxBytes = 64 * 1024 * 1024, clock = Date.now }: { maxEntries?: number; maxBytes?: number; clock?: () => number } = {}) {
+  constructor({ maxEntries = 2000, maxBytes = 48 * 1024 * 1024, clock = Date.now }: { maxEntries?: number; maxBytes?: number; clock?: () => number } = {}) {
     this.#maxEntries = maxEntries;
     this.#maxBytes = maxBytes;
     this.#clock = clock;
@@ -72,15 +79,18 @@ export class EdgeCache {
     return kept;
   }
 
-  /** Keeps `response` (already read into `body`) when its headers allow a shared cache to. */
-  put(url: string, header: (name: string) => string | null, status: number, headers: Record<string, string>, body: Buffer): void {
+  /**
+   * Keeps an answer (already read into `body`) when its headers allow a shared cache to. Returns
+   * what to send either way: the kept entry, or one of its own that the cache does not count.
+   */
+  put(url: string, header: (name: string) => string | null, status: number, headers: Record<string, string>, body: Buffer): KeptResponse {
     const seconds = sharedMaxAge(headers['cache-control'] ?? null);
-    if (seconds <= 0 || status !== 200 || 'set-cookie' in headers) return;
+    if (seconds <= 0 || status !== 200 || 'set-cookie' in headers) return { status, headers, body, expires: 0, dropped: true };
     const vary = (headers.vary ?? '')
       .split(',')
       .map((v) => v.trim().toLowerCase())
       .filter(Boolean);
-    if (vary.includes('*')) return;
+    if (vary.includes('*')) return { status, headers, body, expires: 0, dropped: true };
     let variants = this.#urls.get(url);
     if (!variants || variants.vary.join() !== vary.join()) {
       if (variants) for (const [key, kept] of variants.entries) this.#remove(variants, key, kept);
@@ -91,35 +101,81 @@ export class EdgeCache {
     const key = this.#variantKey(vary, header);
     const previous = variants.entries.get(key);
     if (previous) this.#remove(variants, key, previous);
-    variants.entries.set(key, { status, headers, body, expires: this.#clock() + seconds * 1000 });
+    const kept: KeptResponse = { status, headers, body, expires: this.#clock() + seconds * 1000, bytes: 0 };
+    variants.entries.set(key, kept);
     this.#entries += 1;
-    this.#bytes += body.length;
+    this.#count(kept, body.length);
+    return kept;
+  }
+
+  /**
+   * Adds `bytes` to what `kept` holds, drops expired answers (at most once a second: live answers
+   * expire within a second, so a flood of them does not sit in memory until pushed out), then the
+   * least recently used URLs while the cache is over its bounds.
+   */
+  #count(kept: KeptResponse, bytes: number): void {
+    kept.bytes = (kept.bytes ?? 0) + bytes;
+    this.#bytes += bytes;
+    const now = this.#clock();
+    if (now - this.#sweptAt >= 1000) {
+      this.#sweptAt = now;
+      for (const [url, variants] of this.#urls) {
+        for (const [k, entry] of variants.entries) if (entry.expires <= now) this.#remove(variants, k, entry);
+        if (variants.entries.size === 0) this.#urls.delete(url);
+      }
+    }
     while ((this.#entries > this.#maxEntries || this.#bytes > this.#maxBytes) && this.#urls.size > 0) {
       const [oldestUrl, oldest] = this.#urls.entries().next().value!;
-      for (const [k, kept] of oldest.entries) this.#remove(oldest, k, kept);
+      for (const [k, dropped] of oldest.entries) this.#remove(oldest, k, dropped);
       this.#urls.delete(oldestUrl);
     }
   }
 
   #remove(variants: Variants, key: string, kept: KeptResponse): void {
     variants.entries.delete(key);
+    kept.dropped = true;
     this.#entries -= 1;
-    this.#bytes -= kept.body.length;
+    this.#bytes -= kept.bytes ?? 0;
+  }
+
+  /** Bytes held, compressed forms included. */
+  get bytes(): number {
+    return this.#bytes;
+  }
+
+  /**
+   * The body to send for this Accept-Encoding: as kept, or compressed when the client accepts
+   * it and it is worth it. A compressed form is made once (concurrent requests share it) and
+   * counted against the budget; until it is made the answer is a promise.
+   */
+  encodedBody(kept: KeptResponse, acceptEncoding: string): EncodedBody | Promise<EncodedBody> {
+    if (kept.headers['content-encoding'] || !worthCompressing(kept.headers['content-type'] ?? '', kept.body.length)) return { body: kept.body };
+    const encoding = chosenEncoding(acceptEncoding);
+    if (!encoding) return { body: kept.body };
+    const made = kept[encoding];
+    if (made instanceof Promise) return made.then((body) => ({ body, encoding }));
+    if (made) return { body: made, encoding };
+    return this.#compressed(kept, encoding).then((body) => ({ body, encoding }));
+  }
+
+  #compressed(kept: KeptResponse, encoding: Encoding): Promise<Buffer> {
+    const pending = compress(kept.body, encoding);
+    kept[encoding] = pending;
+    return pending.then(
+      (body) => {
+        kept[encoding] = body;
+        if (!kept.dropped) this.#count(kept, body.length);
+        return body;
+      },
+      (error: unknown) => {
+        delete kept[encoding];
+        throw error;
+      },
+    );
   }
 }
 
-const compressible = /^(text\/|application\/(json|xml|ld\+json|[a-z.-]+\+json)|image\/svg)/;
-
-/** The body to send for this Accept-Encoding, compressing (once) when it is worth it. */
-export function encodedBody(kept: KeptResponse, acceptEncoding: string): { body: Buffer; encoding?: string } {
-  if (kept.body.length < 1024 || !compressible.test(kept.headers['content-type'] ?? '') || kept.headers['content-encoding']) return { body: kept.body };
-  if (/\bbr\b/.test(acceptEncoding)) {
-    kept.br ??= brotliCompressSync(kept.body, { params: { [constants.BROTLI_PARAM_QUALITY]: 9 } });
-    return { body: kept.br, encoding: 'br' };
-  }
-  if (/\bgzip\b/.test(acceptEncoding)) {
-    kept.gzip ??= gzipSync(kept.body, { level: 9 });
-    return { body: kept.gzip, encoding: 'gzip' };
-  }
-  return { body: kept.body };
+export interface EncodedBody {
+  body: Buffer;
+  encoding?: Encoding;
 }

@@ -51,6 +51,8 @@ export class StaticFiles {
    */
   readonly #files: Set<string>;
   readonly #cache = new Map<string, Promise<CachedFile>>();
+  /** The files read so far, for serving without waiting on a promise. */
+  readonly #ready = new Map<string, CachedFile>();
   constructor(dir: string) {
     this.#dir = path.resolve(dir);
     this.#files = new Set(
@@ -70,6 +72,7 @@ export class StaticFiles {
           found.gzip = gzipSync(body, { level: 9 });
           found.br = brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } });
         }
+        this.#ready.set(full, found);
         return found;
       });
       // A file that cannot be read now is tried again next time.
@@ -116,7 +119,8 @@ export class StaticFiles {
    * serving a file cheap.
    */
   async serve(pathname: string, req: IncomingMessage, res: ServerResponse, status = 200, headers: Record<string, string> = {}): Promise<boolean> {
-    const file = await this.#load(pathname);
+    const full = this.#locate(pathname);
+    const file = (full && this.#ready.get(full)) ?? (await this.#load(pathname));
     if (!file) return false;
     let type = file.type;
     let cache = pathname.startsWith('/_astro/') ? 'public, max-age=31536000, immutable' : 'public, max-age=300';

@@ -6,14 +6,34 @@
  */
 export class BoundedMemo<T> {
   readonly #answers = new Map<string, Promise<T>>();
+  readonly #sizes = new Map<string, number>();
   readonly #capacity: number;
+  readonly #maxBytes: number;
+  readonly #sizeOf: ((answer: T) => number) | undefined;
+  #bytes = 0;
 
-  constructor(capacity = 2000) {
+  /**
+   * At most `capacity` answers; with `sizeOf`, also at most `maxBytes` of them (counted once an
+   * answer is worked out), so large answers cannot hold more memory than that.
+   */
+  constructor(capacity = 2000, { maxBytes = Infinity, sizeOf }: { maxBytes?: number; sizeOf?: (answer: T) => number } = {}) {
     this.#capacity = capacity;
+    this.#maxBytes = maxBytes;
+    this.#sizeOf = sizeOf;
   }
 
   get size(): number {
     return this.#answers.size;
+  }
+
+  /** Bytes of the answers kept, as `sizeOf` counts them. */
+  get bytes(): number {
+    return this.#bytes;
+  }
+
+  /** True when an answer for `key` is kept or being worked out. */
+  has(key: string): boolean {
+    return this.#answers.has(key);
   }
 
   /** The answer for `key`, worked out by `work` the first time. */
@@ -27,12 +47,29 @@ export class BoundedMemo<T> {
     }
     const pending = work();
     this.#answers.set(key, pending);
-    pending.catch(() => this.#answers.delete(key));
-    if (this.#answers.size > this.#capacity) {
-      const oldest = this.#answers.keys().next().value;
-      if (oldest !== undefined) this.#answers.delete(oldest);
-    }
+    pending.then(
+      (answer) => {
+        if (!this.#sizeOf || this.#answers.get(key) !== pending) return;
+        const size = this.#sizeOf(answer);
+        this.#sizes.set(key, size);
+        this.#bytes += size;
+        while (this.#bytes > this.#maxBytes && this.#answers.size > 1) this.#drop(this.#answers.keys().next().value!);
+      },
+      () => {
+        if (this.#answers.get(key) === pending) this.#drop(key);
+      },
+    );
+    if (this.#answers.size > this.#capacity) this.#drop(this.#answers.keys().next().value!);
     return pending;
+  }
+
+  #drop(key: string): void {
+    this.#answers.delete(key);
+    const size = this.#sizes.get(key);
+    if (size !== undefined) {
+      this.#sizes.delete(key);
+      this.#bytes -= size;
+    }
   }
 }
 

@@ -3,6 +3,8 @@
  * anywhere else only the socket address is, so a client cannot buy a fresh quota by sending
  * its own X-Forwarded-For or X-Real-IP.
  */
+import { memoise } from '../http/bounded-memo.ts';
+
 export type ProxyTrust = 'none' | 'vercel';
 
 export function clientIp(request: { headers: { get(name: string): string | null } }, trust: ProxyTrust, socketAddress: string | undefined): string {
@@ -20,7 +22,9 @@ export function clientIp(request: { headers: { get(name: string): string | null 
  * /64 network. One IPv6 host can use any address of its /64 (privacy addresses rotate through
  * it), so counting single addresses would let it mint fresh quotas at will.
  */
-export function clientQuotaKey(ip: string): string {
+export const clientQuotaKey: (ip: string) => string = memoise(readQuotaKey);
+
+function readQuotaKey(ip: string): string {
   const groups = ipv6Groups(ip);
   if (!groups) return ip.slice(0, 64);
   const mapped = groups.slice(0, 5).every((g) => g === 0) && groups[5] === 0xffff;

@@ -11,9 +11,10 @@ import { errorResponse, ApiError } from '../http/errors.ts';
 import { clientIp, clientQuotaKey, type ProxyTrust } from './client-ip.ts';
 import { isPagePath, markdownTwinPath, prefersMarkdown } from './negotiation.ts';
 import { acceptsJson } from '../v1/accept.ts';
-import { apiPath, isApiPath, routableApiPath } from '../v1/path.ts';
+import { apiPath, isApiPath, routableApiPath, type ApiPath } from '../v1/path.ts';
 import { staticAnswerFile } from '../v1/static-paths.ts';
 import { cachePolicy } from '../http/respond.ts';
+import { memoise } from '../http/bounded-memo.ts';
 import { apiRateLimit } from './policy.ts';
 import { rateLimitHeaders, type RateLimiter } from './rate-limiter.ts';
 import { framablePaths, securityHeaders } from './security-headers.ts';
@@ -58,13 +59,14 @@ function headersOf(...sources: Record<string, string>[]): Record<string, string>
   return Object.assign({}, ...sources) as Record<string, string>;
 }
 
-/** The security headers of every response, worked out once per kind of site. */
+/** The security headers of every response, worked out once per kind of site; with CORS for /v1. */
 const baseHeaders = {
   https: securityHeaders({ https: true }),
   http: securityHeaders({ https: false }),
   httpsFramable: securityHeaders({ https: true, framable: true }),
   httpFramable: securityHeaders({ https: false, framable: true }),
 };
+const apiBaseHeaders = { https: headersOf(baseHeaders.https, corsHeaders), http: headersOf(baseHeaders.http, corsHeaders) };
 
 /** Link header of an HTML page: its Markdown twin, and on the home page the API catalog and API description. */
 export function pageLinks(pathname: string): string[] {
@@ -81,6 +83,9 @@ export function pageLinks(pathname: string): string[] {
   }
   return links;
 }
+
+/** The Link header of a page, made once per page. */
+const linkHeader = memoise((page: string) => pageLinks(page).join(', '));
 
 /**
  * A counter store that fails is logged once per interval (with how many hits failed since),
@@ -105,6 +110,17 @@ function reportStoreHealthy(): void {
   storeOutage.since = 0;
   storeOutage.loggedAt = 0;
   storeOutage.failures = 0;
+}
+
+/** The published file of an API path, looked up once per path (apiPath gives one reading per path). */
+const publishedFiles = new WeakMap<ApiPath, string | null>();
+function publishedFile(api: Extract<ApiPath, { kind: 'api' }>): string | null {
+  let file = publishedFiles.get(api);
+  if (file === undefined) {
+    file = staticAnswerFile(api.segments);
+    publishedFiles.set(api, file);
+  }
+  return file;
 }
 
 /** A CORS preflight: OPTIONS naming the method a cross-origin request will use. */
@@ -147,10 +163,10 @@ export async function applyRules(request: RulesRequest, ctx: RulesContext): Prom
         reportStoreFailure(error);
       }
     }
-    const headers = headersOf(base, corsHeaders, limitHeaders);
+    const headers = headersOf(https ? apiBaseHeaders.https : apiBaseHeaders.http, limitHeaders);
     // A browser's CORS preflight is answered here, so it never starts a function.
     if (isPreflight(request)) return { kind: 'respond', response: new Response(null, { status: 204, headers: { ...headers, Allow: corsHeaders['Access-Control-Allow-Methods'], 'Cache-Control': 'no-store' } }) };
-    const file = api.kind === 'api' && publishedAnswer(request, url) ? staticAnswerFile(api.segments) : null;
+    const file = api.kind === 'api' && publishedAnswer(request, url) ? publishedFile(api) : null;
     if (file) {
       headers['Cache-Control'] = cachePolicy.catalogue;
       headers.Vary = 'Accept';
@@ -175,7 +191,7 @@ export async function applyRules(request: RulesRequest, ctx: RulesContext): Prom
     }
     // `/treks/` is the page `/treks`: one file serves both spellings.
     const page = pathname.length > 1 ? pathname.replace(/\/+$/, '') || '/' : pathname;
-    headers.Link = pageLinks(page).join(', ');
+    headers.Link = linkHeader(page);
     return { kind: 'continue', pathname: page, headers };
   }
   return { kind: 'continue', pathname, headers: headersOf(base) };

@@ -17,6 +17,17 @@ export const apiRateLimit: RateLimitPolicy = {
   scope: 'client IP, every request under /v1',
 };
 
+/**
+ * Live pages, twins, calendars and the departures block rendered afresh for a client: a request
+ * answered from a kept copy costs nothing and is not counted.
+ */
+export const renderRateLimit: RateLimitPolicy = {
+  name: 'render',
+  requests: 120,
+  windowSeconds: 60,
+  scope: 'client IP, live pages, twins and calendars rendered afresh (not from a kept copy)',
+};
+
 export const bookingRateLimit: RateLimitPolicy = {
   name: 'bookings',
   requests: 5,

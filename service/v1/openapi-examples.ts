@@ -21,15 +21,21 @@ export interface Example {
 /** How many items a list example keeps; the full lists are a request away. */
 const listExampleLength = 2;
 
+const seeded = new WeakMap<Catalogue, DepartureSource>();
+
 /**
  * Departures as a fresh store shows them, dated from the dataset's last update so the
- * document is the same on every build.
+ * document is the same on every build. Seeded once per catalogue: every example reads them,
+ * and seeding a large catalogue takes a while.
  */
 function exampleDepartures(catalogue: Catalogue): DepartureSource {
-  const rows = seedDepartures(catalogue, new Date(`${catalogue.site.dataset.lastUpdated}T00:00:00Z`));
-  return {
-    listPublished: async (filter) => rows.filter((row) => row.published && (filter?.tripSlug === undefined || row.tripSlug === filter.tripSlug)),
-  };
+  let source = seeded.get(catalogue);
+  if (!source) {
+    const rows = seedDepartures(catalogue, new Date(`${catalogue.site.dataset.lastUpdated}T00:00:00Z`));
+    source = { listPublished: async (filter) => rows.filter((row) => row.published && (filter?.tripSlug === undefined || row.tripSlug === filter.tripSlug)) };
+    seeded.set(catalogue, source);
+  }
+  return source;
 }
 
 const unreadableStorage: DepartureSource = {

@@ -8,7 +8,8 @@
 import satori from 'satori';
 import type { Catalogue } from '../../domain/catalogue/index.ts';
 import { socialCardSize } from '../../domain/trip-images.ts';
-import { cardFonts, cardTextArea, siteCardWords, tripCardWords, wordsNode, type CardNode, type CardText, type CardWords } from './social-card.ts';
+import { pictureCache } from '../lib/picture-cache.ts';
+import { cardFonts, cardTextArea, drawingCode, siteCardWords, tripCardWords, wordsNode, type CardNode, type CardText, type CardWords } from './social-card.ts';
 
 const { width, height } = socialCardSize;
 /** A unit standing as a word of its own would wrap away from its figure ("6,387" … "m"). */
@@ -85,12 +86,23 @@ export async function cardTextProblems(words: CardWords): Promise<string[]> {
   return problems;
 }
 
+const checked = pictureCache();
+
+/**
+ * A card's problems, kept beside the drawn cards under its words and the card code's version
+ * (social-card.ts, `drawingCode`): a rebuild lays out again only the words that changed.
+ */
+async function keptCardTextProblems(words: CardWords): Promise<string[]> {
+  const kept = await checked.picture(words, drawingCode(), 'words.json', async () => Buffer.from(JSON.stringify(await cardTextProblems(words))));
+  return JSON.parse(kept.toString('utf8')) as string[];
+}
+
 /** Every card of the catalogue, the site's and each trip's, with what is wrong with its words. */
 export async function socialCardTextProblems(catalogue: Catalogue): Promise<{ card: string; problems: string[] }[]> {
   const cards = [{ card: 'the site', words: siteCardWords(catalogue) }, ...catalogue.trips.map((page) => ({ card: page.trip.slug, words: tripCardWords(catalogue, page) }))];
   const found: { card: string; problems: string[] }[] = [];
   for (const { card, words } of cards) {
-    const problems = await cardTextProblems(words);
+    const problems = await keptCardTextProblems(words);
     if (problems.length > 0) found.push({ card, problems });
   }
   return found;

@@ -4,9 +4,17 @@
  * the site's card shows the operator over a range with one summit per trip. Satori lays the words
  * out and turns them into paths with a font shipped as a package, so the build needs no system
  * font; sharp (Astro's own image library) rasterises the drawing.
+ *
+ * A card is first described as plain data (`CardDrawing`: the ridge and the words), then drawn.
+ * Drawn cards are kept in the picture cache (src/lib/picture-cache.ts) under that description and
+ * the version of the card code, `drawingCode`: this file, trip-illustration.ts, the check of the
+ * words (social-card-text-check.ts), satori, sharp and the fonts. Code the drawing step comes to
+ * call from elsewhere must join `drawingCode`.
  */
+import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import satori from 'satori';
 import sharp from 'sharp';
@@ -16,6 +24,7 @@ import { illustrationColours, markPath, summitRange, tripLandscape, type Landsca
 import { highestPlace, tripFactsLine } from '../../domain/catalogue/trip-facts.ts';
 import { homeCopy } from './trip-index.ts';
 import { socialCardSize } from '../../domain/trip-images.ts';
+import { drawingVersion, pictureCache } from '../lib/picture-cache.ts';
 
 const { width, height } = socialCardSize;
 // Social cards are shown on other sites' light and dark pages alike; the light palette reads on both.
@@ -38,18 +47,36 @@ const fontFiles = [
   ['latin', 700],
   ['latin-ext', 700],
 ] as const;
+const fontPath = (subset: string, weight: number) => createRequire(path.join(process.cwd(), 'package.json')).resolve(`@fontsource/noto-sans/files/noto-sans-${subset}-${weight}-normal.woff`);
 let fonts: Promise<{ name: string; data: Buffer; weight: 400 | 700; style: 'normal' }[]> | undefined;
 export function cardFonts() {
-  const require = createRequire(path.join(process.cwd(), 'package.json'));
   fonts ??= Promise.all(
     fontFiles.map(async ([subset, weight]) => ({
       name: 'Noto Sans',
-      data: await readFile(require.resolve(`@fontsource/noto-sans/files/noto-sans-${subset}-${weight}-normal.woff`)),
+      data: await readFile(fontPath(subset, weight)),
       weight,
       style: 'normal' as const,
     })),
   );
   return fonts;
+}
+
+let version: string | undefined;
+/** The version of everything that turns a CardDrawing into a PNG, or checks its words. Builds run at the project's root. */
+export function drawingCode(): string {
+  if (version) return version;
+  const source = (file: string) => readFileSync(path.join(process.cwd(), 'src', 'components', file), 'utf8');
+  const satoriVersion = (JSON.parse(readFileSync(path.join(process.cwd(), 'node_modules', 'satori', 'package.json'), 'utf8')) as { version: string }).version;
+  version = drawingVersion([
+    source('social-card.ts'),
+    source('social-card-text-check.ts'),
+    source('trip-illustration.ts'),
+    `satori ${satoriVersion}`,
+    // The libraries sharp draws with: librsvg reads the SVG, libvips, libpng and zlib-ng write the PNG.
+    `sharp ${JSON.stringify(sharp.versions)}`,
+    ...fontFiles.map(([subset, weight]) => readFileSync(fontPath(subset, weight))),
+  ]);
+  return version;
 }
 
 /** The ridge along the foot of a card. */
@@ -109,8 +136,14 @@ export function wordsNode({ kicker, title, lines, facts }: CardWords): CardNode 
   ]);
 }
 
+/** What a card shows, as plain data: the ridge and the words laid out above it. */
+export interface CardDrawing {
+  land: Landscape;
+  words: CardWords;
+}
+
 /** The card as SVG: the ridge drawn here, the words as Satori's paths (no <text>, so no font is needed to rasterise it). */
-async function cardSvg(land: Landscape, words: CardWords): Promise<string> {
+async function cardSvg({ land, words }: CardDrawing): Promise<string> {
   const overlay = await satori(wordsNode(words) as never, { width, height, fonts: await cardFonts() });
   const marks = land.marks.map((m) => `<path d="${markPath(m.x, m.y, 11)}" fill="${colours.mark}"/>`).join('');
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}">
@@ -134,12 +167,12 @@ export function tripCardWords(catalogue: Catalogue, page: TripPage): CardWords {
   return cardWords(catalogue.site.operatorName, trip.name, [trip.region.replace(/, India$/, '')], `${grade} · ${tripFactsLine(page)}`);
 }
 
-export function tripSocialCardSvg(catalogue: Catalogue, page: TripPage): Promise<string> {
-  return cardSvg(tripLandscape(page.content.itinerary, ridge), tripCardWords(catalogue, page));
+export function tripCardDrawing(catalogue: Catalogue, page: TripPage): CardDrawing {
+  return { land: tripLandscape(page.content.itinerary, ridge), words: tripCardWords(catalogue, page) };
 }
 
-export async function tripSocialCard(catalogue: Catalogue, page: TripPage): Promise<Buffer> {
-  return rasterise(await tripSocialCardSvg(catalogue, page));
+export function tripSocialCardSvg(catalogue: Catalogue, page: TripPage): Promise<string> {
+  return cardSvg(tripCardDrawing(catalogue, page));
 }
 
 /** The site card's words: its address, the operator, what it offers, and how many trips up to what height. */
@@ -150,12 +183,33 @@ export function siteCardWords(catalogue: Catalogue): CardWords {
   return cardWords(new URL(catalogue.site.siteUrl).host, catalogue.site.operatorName, [homeCopy.heading], facts);
 }
 
-export function siteSocialCardSvg(catalogue: Catalogue): Promise<string> {
+export function siteCardDrawing(catalogue: Catalogue): CardDrawing {
   // One summit per trip, at the trip's highest point, in the catalogue's order.
-  const land = summitRange(catalogue.trips.map((t) => highestPlace(t).altitudeM ?? 0), ridge);
-  return cardSvg(land, siteCardWords(catalogue));
+  return { land: summitRange(catalogue.trips.map((t) => highestPlace(t).altitudeM ?? 0), ridge), words: siteCardWords(catalogue) };
 }
 
-export async function siteSocialCard(catalogue: Catalogue): Promise<Buffer> {
-  return rasterise(await siteSocialCardSvg(catalogue));
+export function siteSocialCardSvg(catalogue: Catalogue): Promise<string> {
+  return cardSvg(siteCardDrawing(catalogue));
 }
+
+const cards = pictureCache();
+/** The card's PNG: from the picture cache, or drawn and kept there. */
+export function cardPicture(drawing: CardDrawing): Promise<Buffer> {
+  return cards.picture(drawing, drawingCode(), 'png', async () => rasterise(await cardSvg(drawing)));
+}
+
+/**
+ * Draws the cards the cache lacks, a few at a time: while sharp encodes one off the main thread,
+ * Satori lays out the next. Returns how many it drew.
+ */
+export async function drawMissingCards(drawings: readonly CardDrawing[]): Promise<number> {
+  const missing = drawings.filter((d) => !cards.has(d, drawingCode(), 'png'));
+  let next = 0;
+  const worker = async () => {
+    for (let i = next++; i < missing.length; i = next++) await cardPicture(missing[i]!);
+  };
+  await Promise.all(Array.from({ length: Math.max(2, availableParallelism()) }, worker));
+  return missing.length;
+}
+
+export const siteSocialCard = (catalogue: Catalogue) => cardPicture(siteCardDrawing(catalogue));

@@ -4,10 +4,10 @@
  * serves its JWK Set on loopback; a person confirms through the real claim page (plain HTTP,
  * and once in Chromium).
  */
-import { existsSync } from 'node:fs';
 import { createRemoteJWKSet, jwtVerify } from 'jose';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startServer, type RunningServer } from '../helpers/project.ts';
+import { chromiumPath } from '../helpers/requirements.ts';
 import { startIdentityProvider, type IdentityProvider } from './identity-provider.ts';
 
 let idp: IdentityProvider;
@@ -214,11 +214,10 @@ describe('an anonymous agent, and a person who attaches it on the claim page', (
     expect(await done.json()).toMatchObject({ token_type: 'Bearer', access_token: expect.any(String), identity_assertion: expect.any(String) });
   }, 60_000);
 
-  it('works in a real browser', async (context) => {
-    if (!existsSync('/usr/bin/chromium')) context.skip();
+  it('works in a real browser', async () => {
     const { chromium } = await import('playwright-core');
     const registration = await registerAnonymous();
-    const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox'] });
+    const browser = await chromium.launch({ executablePath: chromiumPath(), args: ['--no-sandbox'] });
     try {
       const page = await browser.newPage();
       const consoleErrors: string[] = [];

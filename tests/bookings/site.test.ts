@@ -15,6 +15,7 @@ import { AxeBuilder } from '@axe-core/playwright';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { projectRoot, startServer, type RunningServer } from '../helpers/project.ts';
+import { chromiumPath } from '../helpers/requirements.ts';
 
 let server: RunningServer;
 let dataDir: string;
@@ -26,7 +27,7 @@ beforeAll(async () => {
   // With SITE_URL unset the site's origin is http://localhost:<port>: the plain form is accepted from there only.
   server = await startServer(inject('fixtureSite'), { DATA_DIR: dataDir, TRUST_PROXY: 'vercel', CONTACT_EMAIL: 'hello@example.test', SITE_URL: '' });
   browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
+    executablePath: chromiumPath(),
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'],
   });
 });

@@ -13,6 +13,7 @@ import { projectRoot, type ProjectCopy } from '../helpers/project.ts';
 import { vercelBuild } from '../helpers/vercel-build.ts';
 import { loadCatalogue, realContent } from '../helpers/content.ts';
 import { functionFiles, functionSize, readBuildOutput, route, type BuildOutput } from '../helpers/vercel-output.ts';
+import { pictureCacheFolder } from '../../src/lib/picture-cache.ts';
 import { startServer, type RunningServer } from '../helpers/project.ts';
 import { replayAssumptions, replayTool, startReplay } from '../helpers/vercel-replay/index.ts';
 import { compareHosts, type TableRun } from '../helpers/two-hosts.ts';
@@ -64,6 +65,14 @@ describe('vercel build', () => {
     expect(departures).toContain('content/trips/hampta-pass-trek.md');
     expect(departures).toContain('dist/live/shells/departures.html');
     expect(departures).toContain('dist/live/shells/block.html');
+  });
+
+  it('installs without emptying node_modules, where Vercel keeps the drawn social cards between deploys', () => {
+    // npm ci would remove node_modules, and node_modules/.cache with it, before every build.
+    const { installCommand } = JSON.parse(readFileSync(path.join(projectRoot, 'vercel.json'), 'utf8')) as { installCommand: string };
+    expect(installCommand).toMatch(/^npm install\b/);
+    expect(pictureCacheFolder.split(path.sep).slice(0, 2)).toEqual(['node_modules', '.cache']);
+    expect(output.staticFiles.has('/images/social/hampta-pass-trek.png')).toBe(true);
   });
 
   it('runs the request rules once: exactly one routing-middleware route, before the filesystem', () => {

@@ -9,12 +9,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { freePort } from '../helpers/project.ts';
+import { postgresBinDir, postgresRoot } from '../helpers/requirements.ts';
 
 function binaries(): string {
-  const root = '/usr/lib/postgresql';
-  const version = existsSync(root) ? readdirSync(root).sort((a, b) => Number(b) - Number(a))[0] : undefined;
-  const dir = version ? path.join(root, version, 'bin') : '';
-  if (!dir || !existsSync(path.join(dir, 'pg_ctl'))) throw new Error('PostgreSQL server binaries not found under /usr/lib/postgresql (apt-get install postgresql)');
+  const dir = postgresBinDir();
+  if (!dir) throw new Error(`PostgreSQL server binaries not found under ${postgresRoot} (apt-get install postgresql)`);
   return dir;
 }
 

@@ -3,7 +3,7 @@
  * never disturb the working tree, and starts its server.ts as a real child process.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { cpSync, mkdtempSync, symlinkSync, existsSync, rmSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, symlinkSync, existsSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createServer } from 'node:net';
@@ -17,14 +17,25 @@ export interface ProjectCopy {
   remove(): void;
 }
 
-export function copyProject(options: { content: string }): ProjectCopy {
+/**
+ * `ownBuildCache` gives the copy a `node_modules` of its own that links each package but not
+ * `.cache`, so the build caches kept there (the drawn social cards) start empty and stay apart
+ * from the project's: the benchmarks measure cold builds this way.
+ */
+export function copyProject(options: { content: string; ownBuildCache?: boolean }): ProjectCopy {
   const dir = mkdtempSync(path.join(tmpdir(), 'catalogue-'));
   for (const entry of copied) {
     const from = path.join(projectRoot, entry);
     if (existsSync(from)) cpSync(from, path.join(dir, entry), { recursive: true });
   }
   cpSync(options.content, path.join(dir, 'content'), { recursive: true });
-  symlinkSync(path.join(projectRoot, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
+  const modules = path.join(projectRoot, 'node_modules');
+  if (options.ownBuildCache) {
+    mkdirSync(path.join(dir, 'node_modules'));
+    for (const name of readdirSync(modules)) if (name !== '.cache') symlinkSync(path.join(modules, name), path.join(dir, 'node_modules', name));
+  } else {
+    symlinkSync(modules, path.join(dir, 'node_modules'), 'dir');
+  }
   return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 

@@ -2,6 +2,7 @@
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, inject } from 'vitest';
 import { startServer, type RunningServer } from '../helpers/project.ts';
+import { chromiumPath } from '../helpers/requirements.ts';
 
 /** Every page path the sitemap lists, read through the running server (the sitemap's origin is the build's SITE_URL). */
 export async function sitemapPaths(origin: string): Promise<string[]> {
@@ -22,7 +23,7 @@ export function isTripPath(path: string): boolean {
 /** Debian's Chromium, headless; `args` switch on more (for example `--enable-features=WebMCP`). */
 export function launchChromium(args: string[] = []): Promise<Browser> {
   return chromium.launch({
-    executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
+    executablePath: chromiumPath(),
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync', ...args],
   });
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { memoise } from '../../service/http/bounded-memo.ts';
+import { BoundedMemo, memoise } from '../../service/http/bounded-memo.ts';
 import { apiPath } from '../../service/v1/path.ts';
 
 describe('memoise', () => {
@@ -24,5 +24,37 @@ describe('memoise', () => {
   it('answers the API path reading the same on the first and later reads', () => {
     for (const path of ['/v1/trips', '/v1/..%2f', '/%2576%2531/trips', '/treks']) expect(apiPath(path)).toEqual(apiPath(path));
     expect(apiPath('/v1/trips/')).toEqual({ kind: 'api', canonical: '/v1/trips', segments: ['trips'] });
+  });
+});
+
+describe('BoundedMemo', () => {
+  it('works each answer out once and keeps at most its capacity', async () => {
+    const memo = new BoundedMemo<number>(2);
+    let worked = 0;
+    const work = (n: number) => async () => (worked++, n);
+    expect(await memo.answer('a', work(1))).toBe(1);
+    expect(await memo.answer('a', work(9))).toBe(1);
+    await memo.answer('b', work(2));
+    await memo.answer('c', work(3));
+    expect(memo.has('a')).toBe(false);
+    expect(worked).toBe(3);
+  });
+
+  it('keeps at most maxBytes of answers, oldest out first', async () => {
+    const memo = new BoundedMemo<string>(100, { maxBytes: 10, sizeOf: (text) => text.length });
+    await memo.answer('a', async () => 'aaaa');
+    await memo.answer('b', async () => 'bbbb');
+    expect(memo.bytes).toBe(8);
+    await memo.answer('c', async () => 'cccc');
+    expect([memo.has('a'), memo.has('b'), memo.has('c')]).toEqual([false, true, true]);
+    expect(memo.bytes).toBe(8);
+  });
+
+  it('keeps no failure, and a later answer for the key is kept', async () => {
+    const memo = new BoundedMemo<string>(10, { maxBytes: 100, sizeOf: (text) => text.length });
+    await expect(memo.answer('a', async () => Promise.reject(new Error('no')))).rejects.toThrow('no');
+    expect(memo.has('a')).toBe(false);
+    expect(await memo.answer('a', async () => 'yes')).toBe('yes');
+    expect(memo.bytes).toBe(3);
   });
 });

@@ -1,0 +1,91 @@
+/**
+ * The schemas' mistakes in plain sentences, as an editor reads them after the file and the
+ * field: `must be one of "Easy", "Moderate" (not "Hard")`, `is required`. One map for the build,
+ * `npm run check` and the live functions' reader (domain/catalogue/content-files.ts), so they
+ * word every problem the same way. A message a schema gives itself always wins over this map.
+ */
+import type { z } from 'astro/zod';
+
+type Issue = z.core.$ZodRawIssue;
+
+/** A value as the editor wrote it, short enough for one line. */
+function shown(value: unknown): string {
+  if (typeof value === 'string') return JSON.stringify(value.length > 60 ? `${value.slice(0, 57)}...` : value);
+  if (value === null) return 'empty (null)';
+  if (Array.isArray(value)) return 'a list';
+  if (typeof value === 'object') return 'a group of fields';
+  return String(value);
+}
+
+const kinds: Record<string, string> = {
+  string: 'text',
+  number: 'a number',
+  int: 'a whole number',
+  boolean: 'true or false',
+  array: 'a list',
+  object: 'a group of fields',
+  date: 'a date',
+};
+
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+const lengthOf = (input: unknown) => (typeof input === 'string' || Array.isArray(input) ? input.length : 0);
+
+function tooSmall(issue: Extract<Issue, { code: 'too_small' }>): string {
+  const min = Number(issue.minimum);
+  const length = lengthOf(issue.input);
+  if (issue.origin === 'string') return min <= 1 ? 'must not be empty' : `must be at least ${plural(min, 'character')} long (it has ${length})`;
+  if (issue.origin === 'array' || issue.origin === 'set') return `needs at least ${plural(min, 'item')} (it has ${length})`;
+  return `${issue.inclusive ? 'must be at least' : 'must be more than'} ${min} (it is ${shown(issue.input)})`;
+}
+
+function tooBig(issue: Extract<Issue, { code: 'too_big' }>): string {
+  const max = Number(issue.maximum);
+  const length = lengthOf(issue.input);
+  if (issue.origin === 'string') return `must be at most ${plural(max, 'character')} long (it has ${length})`;
+  if (issue.origin === 'array' || issue.origin === 'set') return `can have at most ${plural(max, 'item')} (it has ${length})`;
+  return `${issue.inclusive ? 'must be at most' : 'must be less than'} ${max} (it is ${shown(issue.input)})`;
+}
+
+function badFormat(issue: Extract<Issue, { code: 'invalid_format' }>): string {
+  switch (issue.format) {
+    case 'url':
+      return `must be a full web address starting with https:// (it is ${shown(issue.input)})`;
+    case 'email':
+      return `must be an email address (it is ${shown(issue.input)})`;
+    case 'date':
+      return `${shown(issue.input)} is not a real date; write it as YYYY-MM-DD, for example 2026-04-30`;
+    case 'regex':
+      return `${shown(issue.input)} must match the pattern ${'pattern' in issue ? String(issue.pattern) : ''}`;
+    default:
+      return `must be a valid ${issue.format} (it is ${shown(issue.input)})`;
+  }
+}
+
+/** A form of a union, as the messages its own check gave. */
+function unionForm(issues: readonly z.core.$ZodIssue[]): string {
+  return issues.map((i) => (i.path.length > 0 ? `${i.path.join('.')} ${i.message}` : i.message)).join(', ');
+}
+
+export const contentErrorMap: z.core.$ZodErrorMap = (issue) => {
+  if (issue.input === undefined && (issue.code === 'invalid_type' || issue.code === 'invalid_union')) return 'is required';
+  switch (issue.code) {
+    case 'invalid_type':
+      return `must be ${kinds[issue.expected] ?? issue.expected}, not ${shown(issue.input)}`;
+    case 'invalid_value':
+      return issue.values.length === 1 ? `must be ${shown(issue.values[0])} (it is ${shown(issue.input)})` : `must be one of ${issue.values.map(shown).join(', ')} (it is ${shown(issue.input)})`;
+    case 'too_small':
+      return tooSmall(issue);
+    case 'too_big':
+      return tooBig(issue);
+    case 'invalid_format':
+      return badFormat(issue);
+    case 'not_multiple_of':
+      return `must be a multiple of ${String(issue.divisor)} (it is ${shown(issue.input)})`;
+    case 'unrecognized_keys':
+      return `has fields this record does not use: ${issue.keys.join(', ')}`;
+    case 'invalid_union':
+      return `matches none of the forms it may take: ${issue.errors.map(unionForm).join('; or ')}`;
+    default:
+      return undefined;
+  }
+};

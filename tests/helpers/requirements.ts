@@ -1,0 +1,114 @@
+/**
+ * The programs from outside npm that the tests start, where the tests look for them, and the
+ * Debian package that brings each one. Global setup checks them all before any test runs, so a
+ * machine without one stops at once with one message, instead of tests timing out one by one.
+ * `.ci/run` installs the same packages (tests/architecture/requirements.test.ts keeps the two in step).
+ */
+import { accessSync, constants, existsSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+
+type Env = Record<string, string | undefined>;
+
+/** Debian's PostgreSQL server binaries live in one folder per major version. */
+export const postgresRoot = '/usr/lib/postgresql';
+
+/** The Chromium the browser tests drive; CHROME_PATH points at another build. */
+export function chromiumPath(env: Env = process.env): string {
+  return env.CHROME_PATH || '/usr/bin/chromium';
+}
+
+/** The newest PostgreSQL's bin folder, or undefined when no version has its server programs. */
+export function postgresBinDir(root = postgresRoot): string | undefined {
+  if (!existsSync(root)) return undefined;
+  return readdirSync(root)
+    .sort((a, b) => Number(b) - Number(a))
+    .map((version) => path.join(root, version, 'bin'))
+    .find((dir) => existsSync(path.join(dir, 'pg_ctl')));
+}
+
+function executable(file: string): boolean {
+  try {
+    accessSync(file, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function onPath(name: string, env: Env): boolean {
+  return (env.PATH ?? '').split(path.delimiter).some((dir) => dir !== '' && executable(path.join(dir, name)));
+}
+
+export interface Requirement {
+  /** The program as the message names it. */
+  program: string;
+  /** Where the tests look for it. */
+  where: string;
+  /** The Debian package that installs it. */
+  debianPackage: string;
+  /** The tests that start it. */
+  usedBy: string;
+  present(): boolean;
+}
+
+export interface RequirementOptions {
+  env?: Env;
+  postgresRoot?: string;
+}
+
+/** Every outside program the suite starts. A new one (nginx, say) is added here and in .ci/run. */
+export function requirements({ env = process.env, postgresRoot: root = postgresRoot }: RequirementOptions = {}): Requirement[] {
+  const pgBin = () => postgresBinDir(root);
+  const postgres = (program: string): Requirement => ({
+    program,
+    where: `${root}/<version>/bin`,
+    debianPackage: 'postgresql',
+    usedBy: 'the PostgreSQL tests of departures, enquiries and agent registration',
+    present: () => {
+      const dir = pgBin();
+      return dir !== undefined && executable(path.join(dir, program));
+    },
+  });
+  const list: Requirement[] = [
+    {
+      program: 'chromium',
+      where: chromiumPath(env),
+      debianPackage: 'chromium',
+      usedBy: 'the browser tests of the site, the enquiry form and agent registration',
+      present: () => executable(chromiumPath(env)),
+    },
+    postgres('initdb'),
+    postgres('pg_ctl'),
+    postgres('postgres'),
+    {
+      program: 'redis-server',
+      where: 'PATH',
+      debianPackage: 'redis-server',
+      usedBy: 'the shared rate-limit counter tests',
+      present: () => onPath('redis-server', env),
+    },
+  ];
+  // PostgreSQL refuses to run as root, so as root the tests start it as the postgres user.
+  if (process.getuid?.() === 0) {
+    list.push({ program: 'runuser', where: 'PATH', debianPackage: 'util-linux', usedBy: 'the PostgreSQL tests, when run as root', present: () => onPath('runuser', env) });
+  }
+  return list;
+}
+
+/** The Debian packages of the requirements, once each, in order. */
+export function debianPackages(list: readonly Requirement[]): string[] {
+  return [...new Set(list.map((r) => r.debianPackage))];
+}
+
+/** One message naming every missing program and the command that installs them, or null when none is missing. */
+export function missingRequirementsMessage(options: RequirementOptions = {}): string | null {
+  const missing = requirements(options).filter((r) => !r.present());
+  if (missing.length === 0) return null;
+  return [
+    `The tests need ${missing.length === 1 ? 'a program that is' : 'programs that are'} not installed:`,
+    ...missing.map((r) => `  - ${r.program} (looked for in ${r.where}), for ${r.usedBy}`),
+    'Install with (as root, or with sudo):',
+    `  apt-get install -y ${debianPackages(missing).join(' ')}`,
+    'The whole list is in .ci/run, which installs them on a bare Debian machine.',
+  ].join('\n');
+}
