@@ -45,6 +45,40 @@ export function formatDate(iso: string): string {
   return Number.isNaN(date.getTime()) ? iso : day.format(date);
 }
 
+/** "5 Jun 2027 to 9 Jun 2027", or one date when both are the same day: a departure's dates. */
+export function formatDateRange(start: string, end: string): string {
+  return start === end ? formatDate(start) : `${formatDate(start)} to ${formatDate(end)}`;
+}
+
+const shortMonths = Array.from({ length: 12 }, (_, m) => day.formatToParts(new Date(Date.UTC(2026, m, 1))).find((p) => p.type === 'month')?.value ?? '');
+
+/** The ISO date of a date written as formatDate writes it ("5 Jun 2027"), or null. */
+function readDate(text: string): string | null {
+  const match = /^(\d{1,2}) (\p{L}+) (\d{4})$/u.exec(text);
+  const month = match ? shortMonths.indexOf(match[2] ?? '') : -1;
+  if (!match || month < 0) return null;
+  const iso = `${match[3]}-${String(month + 1).padStart(2, '0')}-${(match[1] ?? '').padStart(2, '0')}`;
+  return formatDate(iso) === text ? iso : null;
+}
+
+/** True when the text is a departure's dates exactly as formatDateRange writes them (so it says nothing personal). */
+export function isWrittenDateRange(text: string): boolean {
+  const [start, end, ...rest] = text.split(' to ');
+  if (rest.length > 0 || !start) return false;
+  const first = readDate(start);
+  if (end === undefined) return first !== null;
+  const last = readDate(end);
+  return first !== null && last !== null && first < last;
+}
+
+const monthYear = new Intl.DateTimeFormat('en-IN', { month: 'long', year: 'numeric', timeZone: 'UTC' });
+
+/** A month (YYYY-MM) as "June 2027"; anything else is returned unchanged. */
+export function formatMonth(yearMonth: string): string {
+  const date = new Date(`${yearMonth}-01T00:00:00Z`);
+  return /^\d{4}-\d{2}$/.test(yearMonth) && !Number.isNaN(date.getTime()) ? monthYear.format(date) : yearMonth;
+}
+
 /** "+1,030 m" / "−650 m" / "±0 m": the height change of a day. */
 export function formatAltitudeChange(from: number, to: number): string {
   const change = to - from;

@@ -96,7 +96,7 @@
     const action = event.target.closest && event.target.closest('[data-enquire]');
     if (!action || !choose(action.dataset.enquire)) return;
     event.preventDefault();
-    history.replaceState(null, '', action.href);
+    history.replaceState(null, '', `?departure=${action.dataset.enquire}#enquire`);
   });
 
   const show = (errors) => {

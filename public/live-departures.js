@@ -1,19 +1,19 @@
 // Loads a trip's live departures into its page (src/components/LiveDepartures.astro): the page is
-// built once per deploy, the dates and seats come from the departures function each time.
-// Without this script the page keeps its link to the same dates on the live departures board.
+// built once per deploy, the dates and seats come from the departures function each time, as a
+// small document whose block is put here. Without this script the page frames the same document.
 // Once they are in, a `live-departures` event tells the enquiry form (/enquiry.js) to offer them.
 (() => {
   const slot = document.querySelector('[data-live-departures-for]');
-  if (!slot || !window.fetch) return;
+  if (!slot || !window.fetch || !window.DOMParser) return;
   const slug = slot.getAttribute('data-live-departures-for');
   const link = slot.querySelector('.live-link');
 
   fetch(`/departures/block?trip=${encodeURIComponent(slug)}`, { headers: { Accept: 'text/html' } })
     .then((response) => (response.ok ? response.text() : Promise.reject(new Error(String(response.status)))))
     .then((html) => {
-      const block = document.createElement('div');
-      block.innerHTML = html;
-      slot.replaceChildren(...block.childNodes);
+      const block = new DOMParser().parseFromString(html, 'text/html').querySelector('[data-live-departures]');
+      if (!block) throw new Error('no departures in the answer');
+      slot.replaceChildren(document.importNode(block, true));
       slot.dataset.loaded = 'true';
       document.dispatchEvent(new CustomEvent('live-departures', { detail: { slot } }));
     })

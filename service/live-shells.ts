@@ -9,6 +9,11 @@ export const liveShells = {
   departures: { currentPath: '/departures' },
   /** Any other live page (answers to forms): no navigation item is current. */
   page: { currentPath: '/live' },
+  /**
+   * A bare document of the site's styles around one block, for a frame inside a built page: the
+   * live departures a trip page frames when JavaScript is off. Links open in the whole window.
+   */
+  block: { currentPath: '/live', bare: true },
 } as const;
 
 export type LiveShellName = keyof typeof liveShells;

@@ -75,7 +75,10 @@ export async function requestTable(origin: string): Promise<Check[]> {
   for (const path of ['/index.md', '/treks.md', '/expeditions.md', '/peak-data.md', '/developers.md']) get(`twin ${path}`, path, { status: 200, ...twin, cache: 'public, max-age=300' });
   get('trip twin', `${tripPage}.md`, { status: 200, ...twin });
   get('departures board', '/departures', { status: 200, type: 'text/html; charset=utf-8', vary: ['Accept'] });
+  get('departures board, filtered', `/departures?type=${trip.type}&seats=1`, { status: 200, type: 'text/html; charset=utf-8', vary: ['Accept'] });
+  get('departures.md, filtered', `/departures.md?type=${trip.type}&seats=1`, { status: 200, type: 'text/markdown; charset=utf-8' });
   get('departures block of a trip', `/departures/block?trip=${trip.slug}`, { status: 200, type: 'text/html; charset=utf-8' });
+  get('enquiry form of a trip', `${tripPage}/enquire`, { status: 200, type: 'text/html; charset=utf-8' });
   get('departures calendar', '/departures.ics', { status: 200, type: 'text/calendar; charset=utf-8' });
   get('Markdown asked of /', '/', { status: 200, ...twin, vary: ['Accept'] }, { Accept: 'text/markdown' });
   get('Markdown asked of a trip page', tripPage, { status: 200, ...twin, vary: ['Accept'] }, { Accept: 'text/markdown' });

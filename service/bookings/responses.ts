@@ -97,12 +97,17 @@ export function callBackSentence(enquiry: Pick<StoredEnquiry, 'callbackPromise'>
   return `A guide will call you${on ? ` on ${on}` : ''}${enquiry.callbackPromise ? ` ${enquiry.callbackPromise},` : ''} to confirm seats and dates. Nothing is booked until then.`;
 }
 
+/** "Fixture Trek for 5 Jun 2027 to 9 Jun 2027": what the enquiry is about, as the person sent it. */
+export function enquiryAbout(enquiry: Pick<StoredEnquiry, 'trip' | 'preferredDeparture'>): string {
+  return enquiry.preferredDeparture ? `${enquiry.trip.name} for ${enquiry.preferredDeparture}` : enquiry.trip.name;
+}
+
 export function nextStep(enquiry: StoredEnquiry): string {
-  return `Thank you, ${enquiry.name}. Your enquiry for ${enquiry.trip.name} reached our team; its reference is ${enquiry.id}. ${callBackSentence(enquiry, enquiry.phone)}`;
+  return `Thank you, ${enquiry.name}. Your enquiry about ${enquiryAbout(enquiry)} reached our team; its reference is ${enquiry.id}. ${callBackSentence(enquiry, enquiry.phone)}`;
 }
 
 function savedNote(enquiry: StoredEnquiry): string {
-  return `Your enquiry is saved (reference ${enquiry.id}) and will be passed to the team as soon as mail works again; you do not need to send it again.`;
+  return `Your enquiry about ${enquiryAbout(enquiry)} is saved (reference ${enquiry.id}) and will be passed to the team as soon as mail works again; you do not need to send it again.`;
 }
 
 const noStore = { 'Cache-Control': 'no-store' };

@@ -1,11 +1,14 @@
 /**
  * GET /enquiry-sent?ref=<reference>: where the plain form lands after an enquiry was taken. It
- * confirms only what it can find: the reference, the trip, when the enquiry arrived and when to
- * expect a call; never the person's name or phone number, since anyone holding the address sees
- * the page. Without a reference, or with one it does not know, it says so and how to enquire.
+ * confirms only what it can find: the reference, the trip and its dates, when the enquiry arrived
+ * and when to expect a call; never the person's name, phone number or own words, since anyone
+ * holding the address sees the page. So the dates are repeated when they are a departure's dates
+ * as the site writes them (chosen from the departures); dates typed in other words are not.
+ * Without a reference, or with one it does not know, it says so and how to enquire.
  * Never indexed or kept by a cache.
  */
 import type { Catalogue } from '../../domain/catalogue/index.ts';
+import { isWrittenDateRange } from '../../domain/format.ts';
 import { html, type SafeHtml } from '../../domain/html.ts';
 import { indiaTime } from './email.ts';
 import { callBackSentence, thankYouPath, type PageWriter } from './responses.ts';
@@ -25,6 +28,18 @@ function browse(catalogue: Catalogue): SafeHtml {
   return html`<p>To ask about a trip, use the form on its page (<a href="/treks">treks</a>, <a href="/expeditions">expeditions</a>, <a href="/departures">all departures</a>), or write to <a href="${`mailto:${email}`}">${email}</a>.</p>`;
 }
 
+/** "Your enquiry is about Fixture Trek, 5 Jun 2027 to 9 Jun 2027." (the dates only when they are a departure's). */
+function about(enquiry: StoredEnquiry): string {
+  const dates = enquiry.preferredDeparture && isWrittenDateRange(enquiry.preferredDeparture) ? `, ${enquiry.preferredDeparture}` : '';
+  return `Your enquiry is about ${enquiry.trip.name}${dates}.`;
+}
+
+function datesLine(dates: string | null): SafeHtml {
+  if (!dates) return html`None given: the guide will ask which dates suit you.`;
+  if (isWrittenDateRange(dates)) return html`<strong class="dates">${dates}</strong>`;
+  return html`As you wrote them in your enquiry (not repeated here, since anyone with this page’s address can open it).`;
+}
+
 function found(catalogue: Catalogue, enquiry: StoredEnquiry): { title: string; main: SafeHtml } {
   const page = catalogue.trips.find((t) => t.trip.slug === enquiry.tripSlug);
   const email = catalogue.site.contactEmail;
@@ -36,10 +51,11 @@ function found(catalogue: Catalogue, enquiry: StoredEnquiry): { title: string; m
   return {
     title,
     main: html`<h1>${title}</h1>
-<p class="lead">${status}</p>
+<p class="lead">${about(enquiry)} ${status}</p>
 <dl class="enquiry-receipt">
 <dt>Reference</dt><dd><strong class="reference">${enquiry.id}</strong></dd>
 <dt>Trip</dt><dd><a href="${page?.path ?? enquiry.trip.url}">${enquiry.trip.name}</a></dd>
+<dt>Dates</dt><dd>${datesLine(enquiry.preferredDeparture)}</dd>
 <dt>Received</dt><dd>${indiaTime(enquiry.createdAt)}</dd>
 </dl>
 <p>Something to add, or no call by then? Write to <a href="${`mailto:${email}?subject=${encodeURIComponent(`Enquiry ${enquiry.id}`)}`}">${email}</a> and quote your reference.</p>

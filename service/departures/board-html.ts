@@ -1,9 +1,13 @@
 /**
- * Live departures as HTML, written by the departures function: the block a trip page loads
- * (one trip's dates), and the departures board (every trip, or one chosen in its form). One
- * renderer for both, so the board and the trip pages show a departure the same way: dates,
- * a status badge, seats, price and an "Enquire for this date" action. Cards, not a table, so
- * nothing is cut off on a 320 px screen.
+ * Live departures as HTML, written by the departures function: the block of one trip's dates
+ * (on its page, loaded by a script or framed without one), and the cards of the departures board
+ * (board-page.ts). One renderer for both, so the board and the trip pages show a departure the
+ * same way: dates, a status badge, seats, price and an "Enquire for this date" action. Cards, not
+ * a table, so nothing is cut off on a 320 px screen.
+ *
+ * CSS hooks (src/styles/departures.css): `.departures-live` wraps a block, `.departure-cards`
+ * its list, `.departure` each card; an ancestor with `.departures-compact` shows the first three
+ * as short rows of a fixed height, with `.departures-all-dates` (the link to every date) in view.
  */
 import type { Catalogue, TripPage } from '../../domain/catalogue/index.ts';
 import { html, type SafeHtml } from '../../domain/html.ts';
@@ -11,15 +15,15 @@ import { dateRange, readAt, seatsText, statusLabel } from '../markdown/departure
 import { formatInr } from '../../domain/format.ts';
 import type { Departure } from '../../domain/schemas/departure.ts';
 import { unavailableSentence, type LiveDepartures } from './live.ts';
+import { isBookable } from './board-filters.ts';
 
-/** Departures a person can still ask to join. */
-export function isBookable(d: Pick<Departure, 'status'>): boolean {
-  return d.status === 'open' || d.status === 'filling';
-}
-
-/** Where "Enquire for this date" leads: the trip page's form, with the date chosen. */
+/**
+ * Where "Enquire for this date" leads: the trip's enquiry form with the date filled in, written
+ * live (it works without JavaScript). On a trip page /enquiry.js chooses the date in the page's
+ * own form instead.
+ */
 export function enquiryHref(page: Pick<TripPage, 'path'>, departureId: string): string {
-  return `${page.path}?departure=${encodeURIComponent(departureId)}#enquire`;
+  return `${page.path}/enquire?departure=${encodeURIComponent(departureId)}`;
 }
 
 function seatsLine(d: Departure): string {
@@ -29,14 +33,14 @@ function seatsLine(d: Departure): string {
   return d.seatsLeft === 0 ? 'No seats left' : `${seats} seats left`;
 }
 
-function card(catalogue: Catalogue, d: Departure, withTrip: boolean): SafeHtml {
+export function departureCard(catalogue: Catalogue, d: Departure, withTrip: boolean): SafeHtml {
   const page = catalogue.trips.find((t) => t.trip.slug === d.tripSlug);
   const action = !page
     ? ''
     : isBookable(d)
-      ? html`<a class="button small" href="${enquiryHref(page, d.id)}" data-enquire="${d.id}">Enquire for this date</a>`
-      : html`<a class="button small secondary" href="${`${page.path}#enquire`}">Ask about other dates</a>`;
-  return html`<li class="departure" data-departure="${d.id}" data-trip="${d.tripSlug}" data-start="${d.startDate}" data-end="${d.endDate}" data-status="${d.status}">
+      ? html`<a class="button small" href="${enquiryHref(page, d.id)}" data-enquire="${d.id}"><span>Enquire<span class="action-detail"> for this date</span></span></a>`
+      : html`<a class="button small secondary" href="${`${page.path}#enquire`}"><span>Ask<span class="action-detail"> about other dates</span></span></a>`;
+  return html`<li class="departure" data-departure="${d.id}" data-trip="${d.tripSlug}" data-start="${d.startDate}" data-end="${d.endDate}" data-status="${d.status}"${d.seatsLeft != null ? html` data-seats-left="${d.seatsLeft}"` : ''}>
 <p class="departure-dates">${dateRange(d)}</p>
 ${withTrip && page ? html`<p class="departure-trip"><a href="${page.path}">${d.tripName}</a></p>` : ''}
 <p class="departure-state"><span class="${`badge status-${d.status}`}">${statusLabel[d.status]}</span> <span class="seats">${seatsLine(d)}</span></p>
@@ -69,28 +73,10 @@ export function departuresBlock(catalogue: Catalogue, live: LiveDepartures, opti
 </div>`;
   }
   const caption = page ? `Departures of ${page.trip.name} on sale` : 'Departures on sale';
+  const count = live.departures.length;
   return html`<div class="departures-live" data-live-departures="live">
-<ul class="departure-cards" aria-label="${caption}">${live.departures.map((d) => card(catalogue, d, !page))}</ul>
-<p class="muted departures-read">Seats and prices read live at ${readAt(now)}. A guide confirms every seat after you enquire.</p>
+<ul class="departure-cards" aria-label="${caption}">${live.departures.map((d) => departureCard(catalogue, d, !page))}</ul>
+${page ? html`<p class="departures-all-dates"><a href="${`/departures?trip=${encodeURIComponent(page.trip.slug)}`}">${count === 1 ? 'This date' : `All ${count} dates`} on the board</a></p>` : ''}
+<p class="muted departures-read">Seats and prices read live at ${readAt(now)}.<span class="departures-confirm"> A guide confirms every seat after you enquire.</span></p>
 </div>`;
-}
-
-/** The main content of the departures board (`/departures`, `/departures?trip=<slug>`). */
-export function boardMain(catalogue: Catalogue, live: LiveDepartures, options: { chosen?: TripPage | undefined; now: Date; unknownTrip?: string | undefined }): SafeHtml {
-  const { chosen, now } = options;
-  const calendar = chosen ? { href: `${chosen.path}.ics`, name: `${chosen.trip.slug}.ics` } : { href: '/departures.ics', name: 'departures.ics' };
-  return html`<h1>Departures</h1>
-<p class="lead">Upcoming group departures of our treks and expeditions, with the seats left and the price per person. A guide confirms every seat after you enquire.</p>
-<form method="get" action="/departures" class="finder no-print">
-<label for="trip-filter">Trip</label>
-<select id="trip-filter" name="trip">
-<option value="">All trips</option>
-${catalogue.trips.map(({ trip }) => html`<option value="${trip.slug}"${chosen?.trip.slug === trip.slug ? html` selected` : ''}>${trip.name}</option>`)}
-</select>
-<button type="submit">Show</button>
-</form>
-${options.unknownTrip ? html`<p class="notice">There is no trip called “${options.unknownTrip.slice(0, 80)}”, so every trip is shown.</p>` : ''}
-${chosen ? html`<p>Showing <a href="${chosen.path}">${chosen.trip.name}</a> (${formatInr(chosen.trip.priceInr)}${chosen.trip.priceInr != null ? ' per person' : ''}). <a href="/departures">Show all trips</a>.</p>` : ''}
-${departuresBlock(catalogue, live, { page: chosen, now })}
-${live.state === 'live' ? html`<p class="muted">Also as <a href="/departures.md">Markdown</a>, as <a href="/v1/departures">JSON</a> and as a calendar you can subscribe to: <a href="${calendar.href}">${calendar.name}</a>.</p>` : ''}`;
 }

@@ -3,14 +3,22 @@
  * storage on each request (cached by browsers and the CDN for at most 60 seconds).
  *
  *   GET /v1/departures                      the API operation listDepartures
- *   GET /departures[?trip=<slug>]           the departures board, HTML (Markdown when asked for)
- *   GET /departures/block?trip=<slug>       one trip's live departures as an HTML fragment,
- *                                           loaded by the trip page's script
- *   GET /departures.md, /departures.ics     every departure as Markdown, as a calendar
+ *   GET /departures[?month&type&seats&trip] the departures board, HTML (Markdown when asked for);
+ *                                           its filters are read in departures/board-filters.ts
+ *   GET /departures/block?trip=<slug>       one trip's live departures as a small document: the
+ *                                           trip page's script takes the block out of it, and
+ *                                           without JavaScript the page shows it in a frame
+ *   GET /departures.md[?month&type&seats&trip]  the board as Markdown; /departures.ics, a calendar
  *   GET /treks/<slug>.md, /expeditions/<slug>.md   the trip pages' Markdown twins
  *   GET /treks/<slug>.ics, /expeditions/<slug>.ics one trip's departures as a calendar
+ *   GET /treks/<slug>/enquire?departure=<id>  the trip's enquiry form with that departure's dates
+ *                                           filled in (bookings/enquiry-page.ts)
  *   GET /treks/<slug>, /expeditions/<slug>    only when no page was built there: a trip in the
  *                                           other section moves (301), anything else is a 404
+ *
+ * Query parameters other than the ones listed are ignored, and answers are kept under the
+ * parameters a path reads (canonical filters, a known trip, a known departure), never under the
+ * raw address.
  *
  * A trip page asked for with `Accept: text/markdown` reaches this function at its own path
  * (the request rules route it here) and is answered with its twin.
@@ -20,8 +28,11 @@
  * query and one rendering a second, not one per visitor.
  */
 import { calendarResponse } from '../calendar/departures.ts';
-import { tripSection } from '../../domain/catalogue/index.ts';
-import { boardMain, departuresBlock } from '../departures/board-html.ts';
+import { tripSection, type TripPage } from '../../domain/catalogue/index.ts';
+import { departuresBlock } from '../departures/board-html.ts';
+import { boardDepartures, boardMain } from '../departures/board-page.ts';
+import { boardQueryKey, filtersInWords, readBoardQuery, type BoardQuery } from '../departures/board-filters.ts';
+import { departureParam, enquiryPage } from '../bookings/enquiry-page.ts';
 import { cacheControlFor } from '../departures/live.ts';
 import { departuresMarkdown } from '../markdown/departures.ts';
 import { markdownResponse } from '../markdown/response.ts';
@@ -32,16 +43,16 @@ import { apiPath } from '../v1/path.ts';
 import { liveFunction, methodNotAllowed, notServedHere, plainText, withoutBodyForHead, type LiveFunction } from './live-function.ts';
 import { departuresJsonLd } from '../../domain/structured-data.ts';
 import { html } from '../../domain/html.ts';
-import { htmlResponse, livePageHtml } from './page-shell.ts';
+import { htmlResponse, liveBlockHtml, livePageHtml } from './page-shell.ts';
 import { BoundedMemo } from '../http/bounded-memo.ts';
 import { matchesEtag } from '../http/respond.ts';
 import { acceptsJson } from '../v1/accept.ts';
 import { currentReadId, liveDepartures, v1Deps } from './live-storage.ts';
-import { canonicalLivePath, declaredQuery } from './live-queries.ts';
+import { declaredQuery } from './live-queries.ts';
 import { renderQuota, type RenderAdmission } from './render-quota.ts';
 import { runtimeCatalogue } from './runtime.ts';
 
-const tripPath = new RegExp(`^/(${Object.values(tripSection).join('|')})/([^/]+?)(\\.md|\\.ics)?/?$`);
+const tripPath = new RegExp(`^/(${Object.values(tripSection).join('|')})/([^/]+?)(\\.md|\\.ics|/enquire)?/?$`);
 const sectionType = Object.fromEntries(Object.entries(tripSection).map(([type, section]) => [section, type])) as Record<string, 'trek' | 'expedition'>;
 
 async function tripTwinOrCalendar(section: string, slug: string, format: '.md' | '.ics'): Promise<Response> {
@@ -80,37 +91,46 @@ function tripMiss(section: string, slug: string): Response {
   return htmlResponse(body, { status: 404, headers: { 'Cache-Control': 'no-store' } });
 }
 
-async function board(request: Request, url: URL): Promise<Response> {
+async function board(request: Request, query: BoardQuery): Promise<Response> {
   const catalogue = runtimeCatalogue();
-  if (prefersMarkdown(request.headers.get('Accept'))) return departuresFile('.md');
-  const requested = declaredQuery(url).get('trip') ?? '';
-  const chosen = catalogue.trips.find((p) => p.trip.slug === requested);
+  if (prefersMarkdown(request.headers.get('Accept'))) return departuresFile('.md', query);
+  const chosen = catalogue.trips.find((p) => p.trip.slug === query.filters.trip);
   const live = await liveDepartures(chosen?.trip.slug);
-  const now = new Date();
+  const words = filtersInWords(query.filters, catalogue);
+  const shown = boardDepartures(catalogue, live, query.filters);
   const body = livePageHtml(catalogue, 'departures', {
-    title: chosen ? `Departures of ${chosen.trip.name}` : 'Departures: live availability',
-    description: `Upcoming departures of ${chosen ? chosen.trip.name : `${catalogue.site.operatorName}'s Himalayan treks and expeditions`}, with seats left and prices in rupees, read live.`,
+    title: words.length > 0 ? `Departures: ${words.join(', ')}` : 'Departures: live availability',
+    description: `Upcoming departures of ${chosen ? chosen.trip.name : `${catalogue.site.operatorName}'s Himalayan treks and expeditions`}, by month, with seats left and prices in rupees, read live.`,
     canonicalPath: '/departures',
     markdownPath: '/departures.md',
-    main: boardMain(catalogue, live, { chosen, now, unknownTrip: requested && !chosen ? requested : undefined }),
-    ...(live.state === 'live' ? { jsonLd: departuresJsonLd(catalogue, live.departures) } : {}),
+    main: boardMain(catalogue, live, { query, now: new Date() }),
+    ...(live.state === 'live' ? { jsonLd: departuresJsonLd(catalogue, shown) } : {}),
   });
   return htmlResponse(body, { headers: { 'Cache-Control': cacheControlFor(live), Vary: 'Accept' } });
 }
 
-async function block(url: URL): Promise<Response> {
-  const catalogue = runtimeCatalogue();
-  const page = catalogue.trips.find((p) => p.trip.slug === declaredQuery(url).get('trip'));
+/** One trip's departures as a document of their own: framed by its page without JavaScript, or the block taken out of it by /live-departures.js. */
+async function block(page: TripPage | undefined): Promise<Response> {
   if (!page) return plainText(404, 'Name a trip: /departures/block?trip=<slug>, with a slug from /v1/trips.');
+  const catalogue = runtimeCatalogue();
   const live = await liveDepartures(page.trip.slug);
-  return htmlResponse(departuresBlock(catalogue, live, { page, now: new Date() }).value, { headers: { 'Cache-Control': cacheControlFor(live) } });
+  const body = liveBlockHtml(`Live departures of ${page.trip.name}`, html`<div class="departures-compact">${departuresBlock(catalogue, live, { page, now: new Date() })}</div>`);
+  return htmlResponse(body, { headers: { 'Cache-Control': cacheControlFor(live) } });
 }
 
-async function departuresFile(format: '.md' | '.ics'): Promise<Response> {
+async function enquire(page: TripPage, departureId: string | undefined): Promise<Response> {
   const catalogue = runtimeCatalogue();
-  const live = await liveDepartures();
+  const live = await liveDepartures(page.trip.slug);
+  const answer = enquiryPage(page, live, { departureId, now: new Date() });
+  const body = livePageHtml(catalogue, 'page', { title: answer.title, description: answer.description, canonicalPath: page.path, noindex: true, main: answer.main });
+  return htmlResponse(body, { status: answer.status, headers: { 'Cache-Control': answer.status === 200 ? cacheControlFor(live) : 'no-store' } });
+}
+
+async function departuresFile(format: '.md' | '.ics', query: BoardQuery): Promise<Response> {
+  const catalogue = runtimeCatalogue();
+  const live = await liveDepartures(format === '.md' ? query.filters.trip : undefined);
   return format === '.md'
-    ? markdownResponse(departuresMarkdown(catalogue, live), { cacheControl: cacheControlFor(live) })
+    ? markdownResponse(departuresMarkdown(catalogue, live, { query }), { cacheControl: cacheControlFor(live) })
     : calendarResponse(catalogue, live, { fileName: 'departures.ics' });
 }
 
@@ -169,6 +189,34 @@ async function apiDepartures(request: Request, url: URL): Promise<Response> {
   return withoutBodyForHead(request, answer);
 }
 
+/**
+ * What an answer depends on besides its path: the trip whose read it is made from, and the key
+ * it is kept under (the parameters the path reads, in canonical form).
+ */
+async function answerInputs(path: string, url: URL, markdown: boolean): Promise<{ tripSlug: string | undefined; key: string; query: BoardQuery }> {
+  const catalogue = runtimeCatalogue();
+  const declared = declaredQuery(url);
+  const query = readBoardQuery(declared, catalogue, new Date());
+  const known = (slug: string | null | undefined) => catalogue.trips.find((p) => p.trip.slug === slug)?.trip.slug;
+  if (path === '/departures' || path === '/departures/' || path === '/departures.md') {
+    return { tripSlug: query.filters.trip, key: `${markdown || path === '/departures.md'}|/departures${boardQueryKey(query)}`, query };
+  }
+  if (path === '/departures/block') {
+    const trip = known(declared.get('trip'));
+    return { tripSlug: trip, key: `block|${trip ?? ''}`, query };
+  }
+  const trip = tripPath.exec(path);
+  const tripSlug = known(trip?.[2]);
+  if (trip?.[3] === '/enquire') {
+    // Kept under the departure only when it is one of the trip's: any other value gets the same page.
+    const wanted = declared.get(departureParam) ?? '';
+    const live = tripSlug && wanted ? await liveDepartures(tripSlug) : undefined;
+    const departure = live?.state === 'live' && live.departures.some((d) => d.id === wanted) ? wanted : wanted ? '?' : '';
+    return { tripSlug, key: `${path}|${departure}`, query };
+  }
+  return { tripSlug, key: `${markdown}|${path}`, query };
+}
+
 export function departuresFunction(): LiveFunction {
   const admit = renderQuota();
   return liveFunction('departures', async (request, url) => {
@@ -176,16 +224,18 @@ export function departuresFunction(): LiveFunction {
     if (request.method !== 'GET' && request.method !== 'HEAD') return methodNotAllowed(request.method, 'GET, HEAD');
     const path = url.pathname;
     const trip = tripPath.exec(path);
-    const chosen = path === '/departures/block' || path === '/departures' || path === '/departures/' ? (declaredQuery(url).get('trip') ?? undefined) : trip?.[2];
     const markdown = prefersMarkdown(request.headers.get('Accept'));
-    const known = runtimeCatalogue().trips.some((p) => p.trip.slug === chosen);
-    // Kept under the declared query only: parameters no path declares make no new answer.
-    const response = await keptWhileFresh(request, admit, known ? chosen : undefined, `${markdown}|${canonicalLivePath(url)}`, async () => {
-      if (path === '/departures' || path === '/departures/') return board(request, url);
-      if (path === '/departures/block') return block(url);
-      if (path === '/departures.md') return departuresFile('.md');
-      if (path === '/departures.ics') return departuresFile('.ics');
+    const { tripSlug, key, query } = await answerInputs(path, url, markdown);
+    const response = await keptWhileFresh(request, admit, tripSlug, key, async () => {
+      if (path === '/departures' || path === '/departures/') return board(request, query);
+      if (path === '/departures/block') return block(runtimeCatalogue().trips.find((p) => p.trip.slug === tripSlug));
+      if (path === '/departures.md') return departuresFile('.md', query);
+      if (path === '/departures.ics') return departuresFile('.ics', query);
       if (!trip) return notServedHere(url);
+      if (trip[3] === '/enquire') {
+        const page = runtimeCatalogue().trips.find((p) => p.trip.slug === tripSlug && p.path === `/${trip[1]}/${trip[2]}`);
+        return page ? enquire(page, declaredQuery(url).get(departureParam) ?? undefined) : tripMiss(trip[1] ?? '', trip[2] ?? '');
+      }
       // A trip page path without an extension arrives here when Markdown was asked for, or when
       // no page was built at that address.
       if (!trip[3] && !markdown) return tripMiss(trip[1] ?? '', trip[2] ?? '');

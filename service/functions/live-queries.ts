@@ -12,12 +12,23 @@
  *
  * To accept a new parameter, add its name to its path.
  */
+import { tripSection } from '../../domain/catalogue/index.ts';
+import { departureParam } from '../bookings/enquiry-page.ts';
+import { boardFilterNames } from '../departures/board-filters.ts';
+
 export const liveQueryParameters: Readonly<Record<string, readonly string[]>> = {
-  '/departures': ['trip'],
+  // The board's filters (service/departures/board-filters.ts), on the page and its Markdown.
+  '/departures': boardFilterNames,
+  '/departures.md': boardFilterNames,
   '/departures/block': ['trip'],
   '/enquiry-sent': ['ref'],
   '/agent/claim': ['user_code'],
 };
+
+/** Paths of one shape, each a trip's: `/treks/<slug>/enquire?departure=<id>`, the form with a departure's dates. */
+const livePathPatterns: readonly (readonly [RegExp, readonly string[]])[] = [
+  [new RegExp(`^/(?:${Object.values(tripSection).join('|')})/[^/]+/enquire$`), [departureParam]],
+];
 
 const none: readonly string[] = [];
 
@@ -25,7 +36,8 @@ const none: readonly string[] = [];
 export function declaredParameters(pathname: string): readonly string[] {
   const path = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
   // Own entries only: a path is never looked up among the object's inherited members.
-  return Object.hasOwn(liveQueryParameters, path) ? liveQueryParameters[path]! : none;
+  if (Object.hasOwn(liveQueryParameters, path)) return liveQueryParameters[path]!;
+  return livePathPatterns.find(([pattern]) => pattern.test(path))?.[1] ?? none;
 }
 
 /** The declared parameters of `url` with a value, in the order of the declaration; repeated values kept in order. */

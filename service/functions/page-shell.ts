@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Catalogue } from '../../domain/catalogue/index.ts';
-import { htmlMediaType, type SafeHtml } from '../../domain/html.ts';
+import { html, htmlMediaType, type SafeHtml } from '../../domain/html.ts';
 import { pageHead, type PageHead } from '../../domain/page-head.ts';
 import type { LiveShellName } from '../live-shells.ts';
 
@@ -18,6 +18,7 @@ import type { LiveShellName } from '../live-shells.ts';
 const frameFiles: Record<LiveShellName, URL> = {
   departures: new URL('../../dist/live/shells/departures.html', import.meta.url),
   page: new URL('../../dist/live/shells/page.html', import.meta.url),
+  block: new URL('../../dist/live/shells/block.html', import.meta.url),
 };
 
 const frames = new Map<LiveShellName, string>();
@@ -47,6 +48,16 @@ export function livePageHtml(catalogue: Catalogue, shell: LiveShellName, page: L
   // Functions as replacements, so `$` in the content is never read as a pattern.
   return frame(shell)
     .replace('<!--live-head-->', () => pageHead(catalogue, head).value)
+    .replace('<!--live-main-->', () => main.value);
+}
+
+/**
+ * A live block as a document of its own, for a frame inside a built page: only a title (frames
+ * are named by it) and noindex in its head, since the page around it is the one to find.
+ */
+export function liveBlockHtml(title: string, main: SafeHtml): string {
+  return frame('block')
+    .replace('<!--live-head-->', () => html`<title>${title}</title><meta name="robots" content="noindex">`.value)
     .replace('<!--live-main-->', () => main.value);
 }
 

@@ -1,12 +1,13 @@
 /**
- * Live departures as Markdown: `departures.md` (the contract's fallback for the JSON API) and
- * the departures section of every trip's Markdown twin. When storage is off or failing the
+ * Live departures as Markdown: `departures.md` (the contract's fallback for the JSON API, and the
+ * board's twin, with the same filters) and the departures section of every trip's Markdown twin. When storage is off or failing the
  * text says so and points at the enquiry path; it never lists stale or invented dates.
  */
 import type { Catalogue, TripPage } from '../../domain/catalogue/index.ts';
 import { unavailableSentence, type LiveDepartures } from '../departures/live.ts';
 import type { Departure } from '../../domain/schemas/departure.ts';
-import { formatDate, formatInr } from '../../domain/format.ts';
+import { formatDateRange, formatInr, formatMonth } from '../../domain/format.ts';
+import { applyBoardFilters, boardSearch, byMonth, filtersInWords, ignoredSentence, monthFacts, monthOf, monthsAhead, seatThresholds, type BoardQuery } from '../departures/board-filters.ts';
 
 export const statusLabel: Record<Departure['status'], string> = {
   open: 'Open',
@@ -21,7 +22,7 @@ export function tableCell(text: string): string {
 }
 
 export function dateRange(d: Pick<Departure, 'startDate' | 'endDate'>): string {
-  return d.startDate === d.endDate ? formatDate(d.startDate) : `${formatDate(d.startDate)} to ${formatDate(d.endDate)}`;
+  return formatDateRange(d.startDate, d.endDate);
 }
 
 export function seatsText(d: Pick<Departure, 'seatsLeft' | 'seatsTotal' | 'status'>): string {
@@ -62,20 +63,49 @@ export function enquiryLines(catalogue: Catalogue, page?: TripPage): string[] {
   ];
 }
 
-export function departuresMarkdown(catalogue: Catalogue, live: LiveDepartures, now = new Date()): string {
+/** How an agent narrows the list: the board's filters, with an example that finds something. */
+function filterLines(catalogue: Catalogue, example: string): string[] {
+  return [
+    `Add filters to ${catalogue.siteUrl}/departures.md (or to ${catalogue.siteUrl}/departures with \`Accept: text/markdown\`), in any combination:`,
+    '',
+    `- \`month=YYYY-MM\`: departures starting that month (this month and the next ${monthsAhead - 1}).`,
+    `- \`type=trek\` or \`type=expedition\`.`,
+    `- \`seats=N\`, N one of ${seatThresholds.join(', ')}: open for enquiries with at least N seats left (or seats not published; a guide confirms).`,
+    '- `trip=<slug>`: one trip (slugs in the list below).',
+    '',
+    `A value outside these is ignored and the answer says so. Example: ${catalogue.siteUrl}/departures.md${example}`,
+  ];
+}
+
+/**
+ * `departures.md` and the board's Markdown twin: the departures that match the board's filters,
+ * grouped by the month they start in.
+ */
+export function departuresMarkdown(catalogue: Catalogue, live: LiveDepartures, options: { query?: BoardQuery; now?: Date } = {}): string {
+  const now = options.now ?? new Date();
+  const query = options.query ?? { filters: {}, ignored: [] };
+  const words = filtersInWords(query.filters, catalogue);
   const lines = [
-    '# Departures: live availability',
+    words.length > 0 ? `# Departures: ${words.join(', ')}` : '# Departures: live availability',
     '',
     `> Upcoming departures of ${catalogue.site.operatorName}'s treks and expeditions in the Indian Himalaya, read live from operational storage. Prices are per person in Indian rupees (INR). A guide confirms every seat after an enquiry.`,
     '',
   ];
+  if (query.ignored.length > 0) lines.push(`**${ignoredSentence(query.ignored)}**`, '');
   if (live.state === 'live') {
     lines.push(`Read live at ${readAt(now)}. The same data as JSON: ${catalogue.siteUrl}/v1/departures. As a calendar: ${catalogue.siteUrl}/departures.ics`, '');
+    const shown = applyBoardFilters(live.departures, query.filters, catalogue);
+    if (words.length > 0) lines.push(`Filtered to: ${words.join(', ')}. Every departure: ${catalogue.siteUrl}/departures.md`, '');
     if (live.departures.length === 0) lines.push('No departures are on sale right now. Ask us about the next dates or a private group.', '');
-    else lines.push(...departuresTable(live.departures, { withTrip: true }), '');
+    else if (shown.length === 0) lines.push('No departures match these filters.', '');
+    for (const group of byMonth(shown)) {
+      lines.push(`## ${formatMonth(group.month)}`, '', `${monthFacts(group.departures)}.`, '', ...departuresTable(group.departures, { withTrip: query.filters.trip === undefined }), '');
+    }
   } else {
     lines.push(`**${unavailableSentence(live)}** Ask us about dates instead:`, '');
   }
+  const example = live.state === 'live' && live.departures[0] ? boardSearch({ month: monthOf(live.departures[0]), seats: 2 }) : boardSearch({ type: 'trek', seats: 2 });
+  lines.push('## Filters', '', ...filterLines(catalogue, example), '');
   lines.push('## How to book', '', ...enquiryLines(catalogue), '', '## Trips', '');
   for (const { trip } of catalogue.trips) lines.push(`- [${trip.name}](${trip.url}) (Markdown: ${trip.markdownUrl}): ${trip.season}, ${formatInr(trip.priceInr)}`);
   lines.push('');

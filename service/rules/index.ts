@@ -17,7 +17,7 @@ import { cachePolicy } from '../http/respond.ts';
 import { memoise } from '../http/bounded-memo.ts';
 import { apiRateLimit } from './policy.ts';
 import { rateLimitHeaders, type RateLimiter } from './rate-limiter.ts';
-import { securityHeaders } from './security-headers.ts';
+import { framablePaths, securityHeaders } from './security-headers.ts';
 import { agentFileHeaders, aiCatalogLink, enquiryOpenApiPath, mcpServerCardLink } from '../site-files.ts';
 
 export interface RulesContext {
@@ -60,7 +60,12 @@ function headersOf(...sources: Record<string, string>[]): Record<string, string>
 }
 
 /** The security headers of every response, worked out once per kind of site; with CORS for /v1. */
-const baseHeaders = { https: securityHeaders({ https: true }), http: securityHeaders({ https: false }) };
+const baseHeaders = {
+  https: securityHeaders({ https: true }),
+  http: securityHeaders({ https: false }),
+  httpsFramable: securityHeaders({ https: true, framable: true }),
+  httpFramable: securityHeaders({ https: false, framable: true }),
+};
 const apiBaseHeaders = { https: headersOf(baseHeaders.https, corsHeaders), http: headersOf(baseHeaders.http, corsHeaders) };
 
 /** Link header of an HTML page: its Markdown twin, and on the home page the API catalog and API description. */
@@ -131,7 +136,8 @@ function publishedAnswer(request: RulesRequest, url: URL): boolean {
 export async function applyRules(request: RulesRequest, ctx: RulesContext): Promise<RulesOutcome> {
   const url = request.parsedUrl ?? new URL(request.url);
   const pathname = url.pathname;
-  const base = ctx.siteUrl.startsWith('https:') ? baseHeaders.https : baseHeaders.http;
+  const https = ctx.siteUrl.startsWith('https:');
+  const base = framablePaths.has(pathname) ? (https ? baseHeaders.httpsFramable : baseHeaders.httpFramable) : https ? baseHeaders.https : baseHeaders.http;
 
   const api = apiPath(pathname);
   if (api.kind !== 'not-api') {
@@ -157,7 +163,7 @@ export async function applyRules(request: RulesRequest, ctx: RulesContext): Prom
         reportStoreFailure(error);
       }
     }
-    const headers = headersOf(ctx.siteUrl.startsWith('https:') ? apiBaseHeaders.https : apiBaseHeaders.http, limitHeaders);
+    const headers = headersOf(https ? apiBaseHeaders.https : apiBaseHeaders.http, limitHeaders);
     // A browser's CORS preflight is answered here, so it never starts a function.
     if (isPreflight(request)) return { kind: 'respond', response: new Response(null, { status: 204, headers: { ...headers, Allow: corsHeaders['Access-Control-Allow-Methods'], 'Cache-Control': 'no-store' } }) };
     const file = api.kind === 'api' && publishedAnswer(request, url) ? publishedFile(api) : null;

@@ -13,13 +13,19 @@ export const contentSecurityPolicy = [
   "frame-ancestors 'none'",
 ].join('; ');
 
-export function securityHeaders(options: { https: boolean }): Record<string, string> {
+/**
+ * The only answers a page may show in a frame, and only a page of this site: the live departures
+ * block, which a trip page frames when JavaScript is off. Everything else refuses every frame.
+ */
+export const framablePaths: ReadonlySet<string> = new Set(['/departures/block']);
+
+export function securityHeaders(options: { https: boolean; framable?: boolean }): Record<string, string> {
   return {
     'X-Content-Type-Options': 'nosniff',
     'Referrer-Policy': 'strict-origin-when-cross-origin',
     'Permissions-Policy': 'camera=(), microphone=(), geolocation=(), payment=(), usb=()',
-    'X-Frame-Options': 'DENY',
-    'Content-Security-Policy': contentSecurityPolicy,
+    'X-Frame-Options': options.framable ? 'SAMEORIGIN' : 'DENY',
+    'Content-Security-Policy': options.framable ? contentSecurityPolicy.replace("frame-ancestors 'none'", "frame-ancestors 'self'") : contentSecurityPolicy,
     ...(options.https ? { 'Strict-Transport-Security': 'max-age=63072000; includeSubDomains' } : {}),
   };
 }

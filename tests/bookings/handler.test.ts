@@ -78,7 +78,7 @@ describe('a valid enquiry', () => {
     expect(body.enquiry).toEqual({ id: expect.stringMatching(/^enq-20261122-[a-z2-9]{10}$/), status: 'received', tripSlug: 'sample-trek' });
     expect(body.callbackPromise).toBe(promise);
     expect(body.next).toBe(
-      `Thank you, Asha Rao. Your enquiry for Fixture Trek reached our team; its reference is ${body.enquiry.id}. A guide will call you on +91 98765 43210 ${promise}, to confirm seats and dates. Nothing is booked until then.`,
+      `Thank you, Asha Rao. Your enquiry about Fixture Trek for October 2026 reached our team; its reference is ${body.enquiry.id}. A guide will call you on +91 98765 43210 ${promise}, to confirm seats and dates. Nothing is booked until then.`,
     );
 
     const stored = await enquiries.get(body.enquiry.id);

@@ -22,6 +22,9 @@ let sql: Sql;
 let store: EnquiryStore;
 let delivered: StoredEnquiry;
 let undelivered: StoredEnquiry;
+let forDeparture: StoredEnquiry;
+/** The dates as a departure shows them (and as the form sends them when one is chosen). */
+const departureDates = '5 Jun 2027 to 9 Jun 2027';
 
 beforeAll(async () => {
   sql = await openEmbedded(null);
@@ -30,6 +33,8 @@ beforeAll(async () => {
   await store.markDelivered(delivered.id, new Date('2026-11-22T04:30:01Z'), 'outbox:x');
   undelivered = await store.add(input, { trip, callbackPromise: promise }, new Date('2026-11-22T05:00:00Z'));
   await store.markFailed(undelivered.id, 'mail down');
+  forDeparture = await store.add({ ...input, preferredDeparture: departureDates }, { trip, callbackPromise: promise }, new Date('2026-11-22T06:00:00Z'));
+  await store.markDelivered(forDeparture.id, new Date('2026-11-22T06:00:01Z'), 'outbox:y');
 });
 afterAll(async () => {
   await sql.close();
@@ -59,6 +64,20 @@ describe('/enquiry-sent', () => {
     expect(page.html).toContain('<a href="/treks/sample-trek">Fixture Trek</a>');
     expect(page.html).toContain('22 Nov 2026, 10:00 am IST');
     expect(page.html).toContain(`A guide will call you ${promise}, to confirm seats and dates. Nothing is booked until then.`);
+  });
+
+  it('an enquiry for a departure: repeats the trip and the departure\'s dates', async () => {
+    const page = await open(`?ref=${forDeparture.id}`);
+    expect(page.status).toBe(200);
+    expectPrivate(page);
+    expect(page.html).toContain(`Your enquiry is about Fixture Trek, ${departureDates}.`);
+    expect(page.html).toContain(`<dt>Dates</dt><dd><strong class="dates">${departureDates}</strong></dd>`);
+  });
+
+  it('dates in the person\'s own words are not repeated, and the page says why', async () => {
+    const page = await open(`?ref=${delivered.id}`);
+    expect(page.html).toContain('Your enquiry is about Fixture Trek.');
+    expect(page.html).toContain('<dt>Dates</dt><dd>As you wrote them in your enquiry');
   });
 
   it('an enquiry not delivered yet: says it is saved, not that it reached the team', async () => {

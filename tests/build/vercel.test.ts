@@ -64,6 +64,7 @@ describe('vercel build', () => {
     const departures = functionFiles(output, 'api/departures');
     expect(departures).toContain('content/trips/hampta-pass-trek.md');
     expect(departures).toContain('dist/live/shells/departures.html');
+    expect(departures).toContain('dist/live/shells/block.html');
   });
 
   it('installs without emptying node_modules, where Vercel keeps the drawn social cards between deploys', () => {
@@ -107,6 +108,8 @@ describe('vercel build', () => {
     expect(route(output, '/departures')).toEqual({ kind: 'function', name: 'api/departures' });
     expect(route(output, '/departures.md')).toEqual({ kind: 'function', name: 'api/departures' });
     expect(route(output, '/treks/hampta-pass-trek.md')).toEqual({ kind: 'function', name: 'api/departures' });
+    expect(route(output, '/treks/hampta-pass-trek/enquire')).toEqual({ kind: 'function', name: 'api/departures' });
+    expect(route(output, '/departures/block')).toEqual({ kind: 'function', name: 'api/departures' });
     expect(route(output, '/v1/trips/no-such-trip')).toEqual({ kind: 'function', name: 'api/catalogue' });
     expect(route(output, '/treks/hampta-pass-trek')).toEqual({ kind: 'static', file: '/treks/hampta-pass-trek.html', status: 200 });
     expect(route(output, '/v1/trips.json')).toEqual({ kind: 'static', file: '/v1/trips.json', status: 200 });

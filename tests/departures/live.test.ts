@@ -4,34 +4,14 @@
  * twin, departures.md and the calendar feeds. Hidden departures never appear in any of them,
  * and the trip page itself, built once per deploy, never carries a departure at all.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
-import { startServer, type RunningServer } from '../helpers/project.ts';
-import { runCli } from './cli.ts';
+import { describe, expect, it } from 'vitest';
 import { eventually } from '../helpers/eventually.ts';
+import { liveSite } from './live-site.ts';
 
-// Real databases and processes on a shared machine: opening PGlite alone can take seconds.
-vi.setConfig({ testTimeout: 120_000 });
-
-let site: string;
-let server: RunningServer;
-let dataDir: string;
-
-beforeAll(async () => {
-  site = inject('fixtureSite');
-  dataDir = mkdtempSync(path.join(tmpdir(), 'departures-live-'));
-  server = await startServer(site, { DATA_DIR: dataDir, OPERATIONAL_STORAGE: 'embedded' });
-}, 120_000);
-afterAll(async () => {
-  await server?.stop();
-  rmSync(dataDir, { recursive: true, force: true });
-});
-
-const cli = (...args: string[]) => runCli(site, args, { DATA_DIR: dataDir, OPERATIONAL_STORAGE: 'embedded' });
+const live = liveSite('departures-live');
+const cli = live.cli;
 const text = async (pathname: string, init?: RequestInit) => {
-  const res = await fetch(`${server.url}${pathname}`, init);
+  const res = await fetch(`${live.server.url}${pathname}`, init);
   return { res, body: await res.text() };
 };
 interface ApiDeparture {
@@ -42,7 +22,7 @@ interface ApiDeparture {
   startDate: string;
   endDate: string;
 }
-const api = async (query = ''): Promise<ApiDeparture[]> => (await (await fetch(`${server.url}/v1/departures${query}`)).json()).data;
+const api = async (query = ''): Promise<ApiDeparture[]> => (await (await fetch(`${live.server.url}/v1/departures${query}`)).json()).data;
 
 /** Every output that shows departures, as text. */
 async function everyOutput(): Promise<Record<string, string>> {

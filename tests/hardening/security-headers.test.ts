@@ -23,7 +23,13 @@ const pages: { path: string; status: number }[] = [
   { path: '/no-such-page', status: 404 },
   { path: '/agent/claim', status: 200 },
   { path: '/enquiry-sent', status: 200 },
+  { path: '/departures?month=2099-01&type=trek', status: 200 },
+  { path: '/treks/sample-trek/enquire', status: 200 },
+  { path: '/departures/block?trip=sample-trek', status: 200 },
 ];
+
+/** The only answers a page may frame, and only a page of the site itself. */
+const framable = (path: string) => path.startsWith('/departures/block');
 
 let server: RunningServer;
 let https: RunningServer;
@@ -58,7 +64,9 @@ function problemsOf(path: string, headers: Headers, html: string): string[] {
   };
   expectExactly('default-src', ["'self'"]);
   expectExactly('object-src', ["'none'"]);
-  expectExactly('frame-ancestors', ["'none'"]);
+  expectExactly('frame-ancestors', framable(path) ? ["'self'"] : ["'none'"]);
+  const frameOptions = framable(path) ? 'SAMEORIGIN' : 'DENY';
+  if (headers.get('x-frame-options') !== frameOptions) problems.push(`${path}: X-Frame-Options is ${headers.get('x-frame-options')}, expected ${frameOptions}`);
   expectExactly('base-uri', ["'self'"]);
   expectExactly('form-action', ["'self'"]);
   const scriptSources = csp.get('script-src') ?? csp.get('default-src') ?? [];
@@ -92,6 +100,26 @@ describe('security headers on HTML pages', () => {
       expect(res.headers.get('strict-transport-security'), page.path).toBeNull();
     }
     expect(problems).toEqual([]);
+  });
+
+  it('the departures block is framed by the site\'s own trip pages without JavaScript, and by no other site', async () => {
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    try {
+      const page = await context.newPage();
+      await page.goto(`${server.url}/treks/sample-trek`);
+      const own = page.frameLocator('iframe.departures-frame');
+      await expect.poll(() => own.locator('[data-live-departures]').count()).toBe(1);
+
+      // Another origin (a name the server does not answer for) framing the same address.
+      await page.route('http://elsewhere.test/', (route) => route.fulfill({ contentType: 'text/html', body: `<iframe src="${server.url}/departures/block?trip=sample-trek"></iframe>` }));
+      await page.goto('http://elsewhere.test/');
+      const frame = page.frames().find((f) => f !== page.mainFrame());
+      await page.waitForTimeout(300);
+      expect(await page.frameLocator('iframe').locator('[data-live-departures]').count()).toBe(0);
+      expect(frame?.url() ?? '').not.toContain('/departures/block');
+    } finally {
+      await context.close();
+    }
   });
 
   it('sends Strict-Transport-Security for an https site, on pages and everything else', async () => {

@@ -24,6 +24,9 @@ export function uniqueLiveUrl(n: number, slug: string): string {
   const urls = [
     `/departures?z=${n}`,
     `/departures?trip=${slug}-${n}`,
+    `/departures?month=${2000 + (n % 1000)}-${String((n % 12) + 1).padStart(2, '0')}&seats=${n}`,
+    `/departures.md?type=walk-${n}`,
+    `/treks/${slug}/enquire?departure=dep-${n}`,
     `/departures/block?trip=${slug}-${n}`,
     `/treks/${slug}-${n}.md`,
     `/expeditions/${slug}-${n}.ics`,

@@ -2,8 +2,10 @@
  * The enquiry from a trip page to its confirmation, in Chromium against the built fixture site
  * with embedded storage (so the departures block has departures), at 320, 360 and 1280 px, light
  * and dark, with and without JavaScript: "Enquire for this date" choosing the date in the form,
- * `?departure=<id>` from the departures board, the reference and call-back promise after sending,
- * and without JavaScript the styled answer that keeps what was typed, then /enquiry-sent?ref=….
+ * `?departure=<id>` on a trip page, the reference, trip, dates and call-back promise after sending;
+ * without JavaScript "Enquire for this date" (on the board, or in a trip page's framed dates)
+ * leading to the trip's form with the date filled in and on to a confirmation that repeats it, and
+ * the styled answer that keeps what was typed, then /enquiry-sent?ref=….
  * Screenshots go to test-results/enquiry/ for people to look at.
  *
  * Plain form posts are accepted from the configured site origin only, so pages are opened at
@@ -134,6 +136,8 @@ for (const width of [320, 360, 1280]) {
           const status = (await page.textContent('#enquiry-status')) ?? '';
           expect(status).toMatch(reference);
           expect(status).toContain(`A guide will call you on +91 99887 76655 ${promise}, to confirm seats and dates.`);
+          // The confirmation repeats the trip and the date chosen.
+          expect(status).toContain(`Your enquiry about Fixture Trek for ${dates} reached our team`);
           await page.locator('#enquiry-status').scrollIntoViewIfNeeded();
           await page.screenshot({ path: path.join(screenshots, `js-sent-${tag}.png`) });
 
@@ -143,6 +147,40 @@ for (const width of [320, 360, 1280]) {
           expect(eml).toContain(status.match(reference)![0]);
           expect(eml).toContain('Reply-To: meera@example.com');
           expect(errors).toEqual([]);
+        });
+      });
+
+      it('without JavaScript: "Enquire for this date", on the board or in a trip page\'s dates, keeps the date into the form and onto the confirmation', async () => {
+        await withPage({ ...view, javaScriptEnabled: false }, async (page) => {
+          await page.goto(`${site}/departures?trip=sample-trek`);
+          const card = page.locator('.departure[data-status="open"], .departure[data-status="filling"]').first();
+          const dates = ((await card.locator('.departure-dates').textContent()) ?? '').trim();
+          await Promise.all([page.waitForURL(/\/treks\/sample-trek\/enquire\?departure=/), card.locator('[data-enquire]').click()]);
+          expect(await page.inputValue('#enquiry-preferredDeparture')).toBe(dates);
+          expect(await page.textContent('h1')).toBe(`Enquire about Fixture Trek, ${dates}`);
+          expect(await fitsWidth(page)).toBe(true);
+          expect(await axeViolationsOfMarkup(await page.content(), view)).toEqual([]);
+          await page.screenshot({ path: path.join(screenshots, `nojs-date-${tag}.png`), fullPage: true });
+
+          const name = `Dawa ${tag}`;
+          await page.fill('#enquiry-name', name);
+          await page.fill('#enquiry-phone', '+91 94180 12345');
+          await page.fill('#enquiry-groupSize', '3');
+          await Promise.all([page.waitForURL(/\/enquiry-sent\?ref=enq-/), page.click('#enquiry-form button[type=submit]')]);
+          const main = (await page.textContent('main')) ?? '';
+          expect(main).toContain(`Your enquiry is about Fixture Trek, ${dates}.`);
+          expect(await page.textContent('.enquiry-receipt .dates')).toBe(dates);
+          expect(main).not.toContain(name);
+          expect(outboxWith(name)).toContain(`Dates wanted: ${dates}`);
+          expect(await axeViolationsOfMarkup(await page.content(), view)).toEqual([]);
+          await page.screenshot({ path: path.join(screenshots, `nojs-date-sent-${tag}.png`), fullPage: true });
+
+          // The same from the trip page, whose dates come in a frame without JavaScript.
+          await page.goto(`${site}/treks/sample-trek`);
+          const framed = page.frameLocator('iframe.departures-frame').locator('[data-enquire]').first();
+          const id = await framed.getAttribute('data-enquire');
+          await Promise.all([page.waitForURL(`${site}/treks/sample-trek/enquire?departure=${id}`), framed.click()]);
+          expect(await page.inputValue('#enquiry-preferredDeparture')).toMatch(/^\d{1,2} \w+ \d{4}/);
         });
       });
 
@@ -192,6 +230,9 @@ for (const width of [320, 360, 1280]) {
           expect(main).toContain(promise);
           expect(main).not.toContain(name);
           expect(main).not.toContain('098450');
+          // Dates in the person's own words are not repeated on a page anyone with its address can open.
+          expect(main).not.toContain('Late June 2027');
+          expect(main).toContain('As you wrote them in your enquiry');
           expect(await fitsWidth(page)).toBe(true);
           expect(await axeViolationsOfMarkup(await page.content(), view)).toEqual([]);
           await page.screenshot({ path: path.join(screenshots, `nojs-sent-${tag}.png`), fullPage: true });
@@ -206,14 +247,19 @@ for (const width of [320, 360, 1280]) {
 
 describe('a departure named in the address', () => {
   for (const width of [360, 1280]) {
-    it(`the board's "Enquire for this date" opens the trip page with that departure chosen (${width} px)`, async () => {
+    it(`the board's "Enquire for this date" opens the trip's form with that date, and the trip page's ?departure=<id> chooses it there (${width} px)`, async () => {
       await withPage({ viewport: { width, height: 800 } }, async (page) => {
         await page.goto(`${site}/departures?trip=sample-trek`);
         const link = page.locator('[data-enquire]').first();
         const id = await link.getAttribute('data-enquire');
-        expect(await link.getAttribute('href')).toBe(`/treks/sample-trek?departure=${id}#enquire`);
-        await link.click();
-        await page.waitForURL(`${site}/treks/sample-trek?departure=${id}#enquire`);
+        const dates = ((await page.locator(`[data-departure="${id}"] .departure-dates`).textContent()) ?? '').trim();
+        expect(await link.getAttribute('href')).toBe(`/treks/sample-trek/enquire?departure=${id}`);
+        await Promise.all([page.waitForURL(`${site}/treks/sample-trek/enquire?departure=${id}`), link.click()]);
+        expect(await page.inputValue('#enquiry-preferredDeparture')).toBe(dates);
+        await page.screenshot({ path: path.join(screenshots, `board-link-${width}.png`) });
+
+        // A trip page's address naming a departure (as "Enquire for this date" there leaves it).
+        await page.goto(`${site}/treks/sample-trek?departure=${id}#enquire`);
         await loaded(page);
         await expect.poll(() => page.inputValue('#enquiry-departure')).toBe(id);
         // The browser settles the #enquire fragment once the page has loaded; focus ends in the form.

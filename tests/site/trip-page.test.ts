@@ -72,7 +72,7 @@ describe('a trip page', () => {
           expect(shown.length, `${width}px`).toBeGreaterThan(0);
           expect(shown.length).toBeLessThanOrEqual(3);
           expect(shown.every((s) => s === 'open' || s === 'filling')).toBe(true);
-          expect(await panel.locator('a[href="/departures?trip=sample-trek"]').isVisible()).toBe(true);
+          expect(await panel.locator('.departures-more a[href="/departures?trip=sample-trek"]').isVisible()).toBe(true);
           // Reading on, the panel stays in view with its price and button.
           await page.locator('#faqs').scrollIntoViewIfNeeded();
           const kept = await panel.locator('a.button[href="#enquire"]').boundingBox();

@@ -13,6 +13,15 @@ describe('declared query parameters of the live paths', () => {
     expect(canonicalLivePath(url('/enquiry-sent?ref=enq-1&trip=x'))).toBe('/enquiry-sent?ref=enq-1');
   });
 
+  it("declares the board's filters on the board and departures.md, and a departure on a trip's enquiry form", () => {
+    expect(canonicalLivePath(url('/departures?z=1&seats=2&month=2027-06&type=trek&trip=hampta-pass-trek'))).toBe('/departures?month=2027-06&type=trek&seats=2&trip=hampta-pass-trek');
+    expect(canonicalLivePath(url('/departures.md?seats=4&utm=x'))).toBe('/departures.md?seats=4');
+    expect(canonicalLivePath(url('/treks/hampta-pass-trek/enquire?departure=dep-1&z=2'))).toBe('/treks/hampta-pass-trek/enquire?departure=dep-1');
+    expect(canonicalLivePath(url('/expeditions/yunam-peak-expedition/enquire/?departure=dep-2'))).toBe('/expeditions/yunam-peak-expedition/enquire/?departure=dep-2');
+    expect(declaredParameters('/treks/a/b/enquire')).toEqual([]);
+    expect(declaredParameters('/walks/a/enquire')).toEqual([]);
+  });
+
   it('treats an empty value as none and keeps repeated values in order', () => {
     expect(canonicalLivePath(url('/departures?trip='))).toBe('/departures');
     expect(declaredQuery(url('/departures?trip=a&z=1&trip=b')).getAll('trip')).toEqual(['a', 'b']);

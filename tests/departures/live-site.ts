@@ -1,0 +1,35 @@
+/** The built fixture site served with embedded storage in a data folder of its own, for a test file, with the departures CLI pointed at it. */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, inject, vi } from 'vitest';
+import { startServer, type RunningServer } from '../helpers/project.ts';
+import { runCli, type CliResult } from './cli.ts';
+
+export interface LiveSite {
+  /** The built fixture site's folder. */
+  site: string;
+  server: RunningServer;
+  dataDir: string;
+  /** `npm run departures -- <args>` against the running server's database. */
+  cli(...args: string[]): Promise<CliResult>;
+}
+
+/** Started before the file's tests and stopped after them; read the fields inside the tests. */
+export function liveSite(name: string): LiveSite {
+  // Real databases and processes on a shared machine: opening PGlite alone can take seconds.
+  vi.setConfig({ testTimeout: 120_000 });
+  const live = {
+    cli: (...args: string[]) => runCli(live.site, args, { DATA_DIR: live.dataDir, OPERATIONAL_STORAGE: 'embedded' }),
+  } as LiveSite;
+  beforeAll(async () => {
+    live.site = inject('fixtureSite');
+    live.dataDir = mkdtempSync(path.join(tmpdir(), `${name}-`));
+    live.server = await startServer(live.site, { DATA_DIR: live.dataDir, OPERATIONAL_STORAGE: 'embedded' });
+  }, 120_000);
+  afterAll(async () => {
+    await live.server?.stop();
+    rmSync(live.dataDir, { recursive: true, force: true });
+  });
+  return live;
+}
