@@ -51,6 +51,6 @@ try {
   }
 } finally {
   chrome.kill();
-  site.stop();
+  await site.stop();
 }
 if (strict && failed) process.exit(1);

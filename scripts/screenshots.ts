@@ -92,5 +92,5 @@ try {
   }
 } finally {
   await browser.close();
-  site.stop();
+  await site.stop();
 }
