@@ -4,8 +4,7 @@
  * the store, delivery to the team), and gets the same answer: the reference and the call-back
  * promise, or the same refusal per field. It never books: a guide calls the person back.
  */
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, McpServer } from '@modelcontextprotocol/server';
 import type { Catalogue } from '../../domain/catalogue/index.ts';
 import { enquiryRequestSchema } from '../bookings/enquiry-schema.ts';
 import { takeEnquiry, type EnquiryDeps } from '../bookings/index.ts';

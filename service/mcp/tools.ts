@@ -1,14 +1,15 @@
 /**
  * The MCP tools: one per /v1 operation that reads the catalogue, with input schemas made from
- * the operation's own parameter declarations (service/v1/params.ts) and the operation's `run`
- * doing the work, so a tool accepts what its /v1 endpoint accepts and answers the same data.
- * Results are the /v1 envelope as structured content plus a readable summary.
+ * the operation's own parameter declarations (service/v1/params.ts). A call is answered by the
+ * /v1 handler itself, given the GET request the arguments stand for, so a tool accepts what its
+ * endpoint accepts and answers exactly what it answers: the same envelope, or the same error
+ * code. Results are the /v1 envelope as structured content plus a readable summary.
  */
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, McpServer } from '@modelcontextprotocol/server';
 import { z } from 'astro/zod';
 import { formatInr, formatMetres } from '../../domain/format.ts';
-import { ApiError } from '../http/errors.ts';
+import { errorResponse, type ErrorBody } from '../http/errors.ts';
+import { endpointNotFound, handleV1 } from '../v1/index.ts';
 import { operations, type Operation, type V1Deps } from '../v1/operations.ts';
 import { toolArgument } from '../v1/params.ts';
 import type { Departure } from '../../domain/schemas/departure.ts';
@@ -106,16 +107,37 @@ export function toolInputSchema(op: Operation) {
   return z.strictObject(shape);
 }
 
-/** The /v1 URL the arguments stand for: the operation reads its query from there. */
-export function operationUrl(op: Operation, args: Record<string, unknown>, siteUrl: string): { url: URL; pathParam: string | undefined } {
-  const pathParam = op.pathParam ? String(args[op.pathParam.name]) : undefined;
-  const path = op.pathParam && pathParam !== undefined ? op.path.replace(`{${op.pathParam.name}}`, encodeURIComponent(pathParam)) : op.path;
+/** The /v1 request the arguments stand for: the path value as one escaped segment, each filter as its query text. */
+export function operationUrl(op: Operation, args: Record<string, unknown>, siteUrl: string): URL {
+  const path = op.pathParam ? op.path.replace(`{${op.pathParam.name}}`, encodeURIComponent(String(args[op.pathParam.name]))) : op.path;
   const url = new URL(`${siteUrl}/v1${path}`);
   for (const name of Object.keys(op.query)) {
     const value = args[name];
     if (value !== undefined && value !== null) url.searchParams.set(name, String(value));
   }
-  return { url, pathParam };
+  return url;
+}
+
+/**
+ * What /v1 answers the request the arguments stand for. A path value of `.` or `..` is a dot
+ * segment, which a URL cannot carry without resolving it (`/v1/trips/..` would become `/v1/`);
+ * /v1 answers such a path, sent as it is, `endpoint_not_found` (service/v1/path.ts).
+ */
+async function restAnswer(op: Operation, args: Record<string, unknown>, deps: V1Deps): Promise<{ status: number; body: unknown; request: string }> {
+  const value = op.pathParam ? String(args[op.pathParam.name]) : undefined;
+  if (value === '.' || value === '..') {
+    const path = `/v1${op.path.replace(`{${op.pathParam!.name}}`, value)}`;
+    const response = errorResponse(endpointNotFound(path, deps), deps.catalogue.siteUrl);
+    return { status: response.status, body: await response.json(), request: path };
+  }
+  const url = operationUrl(op, args, deps.catalogue.siteUrl);
+  const response = await handleV1(new Request(url, { headers: { Accept: 'application/json' } }), deps);
+  return { status: response.status, body: await response.json(), request: `${url.pathname}${url.search}` };
+}
+
+/** A failed call as the model reads it: the /v1 error, its code and the request that gives it. */
+function errorText({ error }: ErrorBody, request: string): string {
+  return `${error.message}${error.hint ? ` ${error.hint}` : ''} (code ${error.code}; GET ${request} answers HTTP ${error.status} with the same code)`;
 }
 
 export function registerTools(server: McpServer, deps: V1Deps): void {
@@ -131,15 +153,10 @@ export function registerTools(server: McpServer, deps: V1Deps): void {
         annotations: { title: tool.title, readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
       },
       async (args: Record<string, unknown>): Promise<CallToolResult> => {
-        const { url, pathParam } = operationUrl(op, args, deps.catalogue.siteUrl);
-        try {
-          const data = (await op.run({ url, pathParam, deps })) as Record<string, unknown>;
-          return { structuredContent: data, content: [{ type: 'text', text: tool.summarize(data as never, deps) }] };
-        } catch (error) {
-          if (!(error instanceof ApiError)) throw error;
-          const text = `${error.message}${error.hint ? ` ${error.hint}` : ''} (code ${error.code}; GET ${url.pathname}${url.search} answers HTTP ${error.status} with the same code)`;
-          return { isError: true, content: [{ type: 'text', text }] };
-        }
+        const answer = await restAnswer(op, args, deps);
+        if (answer.status !== 200) return { isError: true, content: [{ type: 'text', text: errorText(answer.body as ErrorBody, answer.request) }] };
+        const data = answer.body as Record<string, unknown>;
+        return { structuredContent: data, content: [{ type: 'text', text: tool.summarize(data as never, deps) }] };
       },
     );
   }
