@@ -8,8 +8,8 @@
 import type { CallToolResult, McpServer } from '@modelcontextprotocol/server';
 import { z } from 'astro/zod';
 import { formatInr, formatMetres } from '../../domain/format.ts';
-import { errorResponse, type ErrorBody } from '../http/errors.ts';
-import { endpointNotFound, handleV1 } from '../v1/index.ts';
+import { ApiError, errorResponse, type ErrorBody } from '../http/errors.ts';
+import { handleV1 } from '../v1/index.ts';
 import { operations, type Operation, type V1Deps } from '../v1/operations.ts';
 import { toolArgument } from '../v1/params.ts';
 import type { Departure } from '../../domain/schemas/departure.ts';
@@ -120,24 +120,27 @@ export function operationUrl(op: Operation, args: Record<string, unknown>, siteU
 
 /**
  * What /v1 answers the request the arguments stand for. A path value of `.` or `..` is a dot
- * segment, which a URL cannot carry without resolving it (`/v1/trips/..` would become `/v1/`);
- * /v1 answers such a path, sent as it is, `endpoint_not_found` (service/v1/path.ts).
+ * segment, which no request can carry: clients and hosts resolve `/v1/trips/..` to `/v1/` before
+ * any handler sees it. Such a value is answered as the operation answers any value that names
+ * nothing (its not-found code), and the text says why no GET gives that answer.
  */
-async function restAnswer(op: Operation, args: Record<string, unknown>, deps: V1Deps): Promise<{ status: number; body: unknown; request: string }> {
+async function restAnswer(op: Operation, args: Record<string, unknown>, deps: V1Deps): Promise<{ status: number; body: unknown; where: string }> {
+  const url = operationUrl(op, args, deps.catalogue.siteUrl);
   const value = op.pathParam ? String(args[op.pathParam.name]) : undefined;
   if (value === '.' || value === '..') {
     const path = `/v1${op.path.replace(`{${op.pathParam!.name}}`, value)}`;
-    const response = errorResponse(endpointNotFound(path, deps), deps.catalogue.siteUrl);
-    return { status: response.status, body: await response.json(), request: path };
+    const refusal = await op.run({ url, pathParam: value, deps }).then(() => new Error(`${op.operationId} found "${value}"`), (error: unknown) => error);
+    if (!(refusal instanceof ApiError)) throw refusal;
+    const answer = errorResponse(refusal, deps.catalogue.siteUrl);
+    return { status: answer.status, body: await answer.json(), where: `as /v1 answers a ${op.pathParam!.name} that names nothing; no GET can ask it, as GET ${path} is resolved to ${new URL(path, url).pathname} first` };
   }
-  const url = operationUrl(op, args, deps.catalogue.siteUrl);
   const response = await handleV1(new Request(url, { headers: { Accept: 'application/json' } }), deps);
-  return { status: response.status, body: await response.json(), request: `${url.pathname}${url.search}` };
+  return { status: response.status, body: await response.json(), where: `GET ${url.pathname}${url.search} answers HTTP ${response.status} with the same code` };
 }
 
 /** A failed call as the model reads it: the /v1 error, its code and the request that gives it. */
-function errorText({ error }: ErrorBody, request: string): string {
-  return `${error.message}${error.hint ? ` ${error.hint}` : ''} (code ${error.code}; GET ${request} answers HTTP ${error.status} with the same code)`;
+function errorText({ error }: ErrorBody, where: string): string {
+  return `${error.message}${error.hint ? ` ${error.hint}` : ''} (code ${error.code}; ${where})`;
 }
 
 export function registerTools(server: McpServer, deps: V1Deps): void {
@@ -154,7 +157,7 @@ export function registerTools(server: McpServer, deps: V1Deps): void {
       },
       async (args: Record<string, unknown>): Promise<CallToolResult> => {
         const answer = await restAnswer(op, args, deps);
-        if (answer.status !== 200) return { isError: true, content: [{ type: 'text', text: errorText(answer.body as ErrorBody, answer.request) }] };
+        if (answer.status !== 200) return { isError: true, content: [{ type: 'text', text: errorText(answer.body as ErrorBody, answer.where) }] };
         const data = answer.body as Record<string, unknown>;
         return { structuredContent: data, content: [{ type: 'text', text: tool.summarize(data as never, deps) }] };
       },

@@ -8,14 +8,6 @@ import { cachePolicy, jsonResponse, prepareJson, preparedJsonResponse } from '..
 import type { BoundedMemo } from '../http/bounded-memo.ts';
 import type { PreparedJson } from '../http/respond.ts';
 
-/** What a path under /v1 that names no endpoint is answered (also by the MCP tools, for a path value no URL can carry). */
-export function endpointNotFound(pathname: string, deps: V1Deps): ApiError {
-  return new ApiError('endpoint_not_found', {
-    message: `No endpoint at ${pathname.slice(0, 120)}.`,
-    hint: `The service index at ${deps.catalogue.siteUrl}/v1/ lists every endpoint.`,
-  });
-}
-
 /** A catalogue answer as it is kept: the data, or the client error it makes. */
 export type MemoAnswer = { kind: 'json'; json: PreparedJson } | { kind: 'error'; error: ApiError };
 export type AnswerMemo = BoundedMemo<MemoAnswer>;
@@ -72,7 +64,12 @@ export async function handleV1(request: Request, deps: V1Deps, memo?: AnswerMemo
     }
     const path = apiPath(url.pathname);
     const found = path.kind === 'api' ? match(path.segments) : undefined;
-    if (!found) throw endpointNotFound(url.pathname, deps);
+    if (!found) {
+      throw new ApiError('endpoint_not_found', {
+        message: `No endpoint at ${url.pathname.slice(0, 120)}.`,
+        hint: `The service index at ${deps.catalogue.siteUrl}/v1/ lists every endpoint.`,
+      });
+    }
     if (request.method === 'OPTIONS') {
       return new Response(null, { status: 204, headers: { Allow: allowedMethods } });
     }
