@@ -58,6 +58,11 @@ function toolCalls(): { name: string; args: Record<string, unknown>; rest: strin
   return calls;
 }
 
+it('the server card names exactly the revisions the endpoint speaks, each of which an official client negotiates below', async () => {
+  const card = (await (await served('/mcp/server-card')).json()) as { remotes: { supportedProtocolVersions: string[] }[] };
+  expect(card.remotes[0]?.supportedProtocolVersions).toEqual([...revisions]);
+});
+
 describe.each(revisions)('MCP %s through its official client', (revision) => {
   const session = () => sessions.get(revision)!;
 
