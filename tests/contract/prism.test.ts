@@ -185,7 +185,7 @@ describe('Prism validation proxy', () => {
         method: 'POST',
         redirect: 'manual',
         headers: { 'Content-Type': 'application/x-www-form-urlencoded', Origin: documentedOrigin, 'X-Real-IP': `192.0.2.${(enquiryAddress += 1)}` },
-        body: example.body,
+        body: example.body ?? '',
       });
       const documented = document.paths['/api/bookings'].post.responses['303'];
       expect(direct.status).toBe(303);
