@@ -112,6 +112,7 @@ export async function requestTable(origin: string): Promise<Check[]> {
     ['agent file', '/llms.txt'],
     ['/v1 file', '/v1/trips'],
     ['/v1 query', '/v1/trips?type=trek'],
+    ['/v1 departures', `/v1/departures?trip=${trip.slug}`],
   ] as const) {
     checks.push({ name: `If-None-Match, ${name}`, method: 'GET', path, conditional: true, expect: { status: 304, etag: true } });
   }
@@ -204,6 +205,8 @@ export function problems(check: Check, answer: Answer): string[] {
   for (const name of expect.vary ?? []) if (!varyOf(answer.headers).includes(name.toLowerCase())) found.push(`Vary ${header('vary')} lacks ${name}`);
   if (expect.rateLimit && (!header('ratelimit-policy') || !header('ratelimit-remaining'))) found.push('rate-limit headers missing');
   if (expect.etag && !header('etag')) found.push('no ETag');
+  // RFC 9110 §15.4.5: a 304 carries no representation metadata (service/http/not-modified.ts).
+  if (answer.status === 304 && header('content-type') !== null) found.push(`a 304 with Content-Type ${header('content-type')}`);
   if (expect.markdownTokens && !/^\d+$/.test(header('x-markdown-tokens') ?? '')) found.push('no X-Markdown-Tokens');
   if (expect.cors && header('access-control-allow-origin') !== '*') found.push('no CORS');
   if (expect.errorCode && errorCodeOf(answer) !== expect.errorCode) found.push(`error shape: ${answer.body.slice(0, 120)}, expected code ${expect.errorCode}`);

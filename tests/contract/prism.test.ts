@@ -161,6 +161,17 @@ describe('Prism validation proxy', () => {
     console.log(`${examples.length} documented examples through Prism, none refused: ${readme.length} from the README, ${developers.length} from the developer page, ${examples.length - readme.length - developers.length} from the OpenAPI documents`);
   }, 180_000);
 
+  it('accepts the 304 of a conditional GET: no Content-Type, as documented', async () => {
+    for (const pathname of ['/trips', '/peaks?openPeak=true']) {
+      const first = await fetch(`${v1.url}${pathname}`);
+      const etag = first.headers.get('etag') ?? '';
+      expect(etag).not.toBe('');
+      const again = await fetch(`${v1.url}${pathname}`, { headers: { 'If-None-Match': etag } });
+      expect(again.status, pathname).toBe(304);
+      expect(again.headers.get('content-type'), pathname).toBeNull();
+    }
+  });
+
   it('refuses what the documents do not allow, so its silence means something', async () => {
     const wrong = await throughPrism({ source: 'test', method: 'GET', url: `${documentedOrigin}/v1/trips?difficulty=hard` });
     expect(wrong.status).toBe(422);

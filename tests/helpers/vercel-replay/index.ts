@@ -21,6 +21,7 @@ export const replayAssumptions = [
   'headers the routing middleware adds are kept where the file or function sets none',
   'the routing middleware runs once per request',
   'a continue route in the error phase runs before Vercel\'s own error route',
+  'a 304 from the CDN carries no Content-Type',
 ] as const;
 
 /** `env` may depend on the port the replay listens on (a SITE_URL naming it, say). */
