@@ -9,7 +9,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { applicableScenarios, conformanceProblems, conformanceVersion, notApplicable, runConformance, type Check } from '../helpers/conformance.ts';
+import { applicableScenarios, conformanceProblems, conformanceVersion, notApplicable, runConformance, type Check } from '../../scripts/interop/conformance.ts';
 import { projectRoot, startServer, type RunningServer } from '../helpers/project.ts';
 
 let server: RunningServer;

@@ -17,7 +17,7 @@ import { loadCatalogue } from '../helpers/content.ts';
 import { startServer, type RunningServer } from '../helpers/project.ts';
 import { rawExchange, serialize } from '../hardening/raw-http.ts';
 import { builtSiteUrl } from './built-site.ts';
-import { connect, revisions, type McpClient, type Revision } from './mcp-clients.ts';
+import { connect, revisions, type McpClient, type Revision } from '../../scripts/interop/mcp-clients.ts';
 
 let server: RunningServer;
 let origin: string;

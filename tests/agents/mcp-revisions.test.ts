@@ -15,7 +15,7 @@ import { operations } from '../../service/v1/operations.ts';
 import { startServer, type RunningServer } from '../helpers/project.ts';
 import { loadCatalogue } from '../helpers/content.ts';
 import { builtSiteUrl } from './built-site.ts';
-import { connect, revisions, type McpClient, type Revision } from './mcp-clients.ts';
+import { connect, revisions, type McpClient, type Revision } from '../../scripts/interop/mcp-clients.ts';
 
 let server: RunningServer;
 let dataDir: string;

@@ -17,7 +17,7 @@ import { pictureCacheFolder } from '../../src/lib/picture-cache.ts';
 import { startServer, type RunningServer } from '../helpers/project.ts';
 import { replayAssumptions, replayTool, startReplay } from '../helpers/vercel-replay/index.ts';
 import { compareHosts, type TableRun } from '../helpers/two-hosts.ts';
-import { conformanceProblems, conformanceVersion, runConformance } from '../helpers/conformance.ts';
+import { conformanceProblems, conformanceVersion, runConformance } from '../../scripts/interop/conformance.ts';
 import { startPostgres, type TestPostgres } from '../departures/postgres.ts';
 import { startRedis, type RunningRedis } from '../helpers/redis.ts';
 import { startUpstashRest, type UpstashRest } from '../helpers/upstash-rest.ts';

@@ -4,19 +4,28 @@
  * run, and what this read-only server is expected to make of each: the scenarios that apply pass,
  * and each one that does not fails (or warns) for the reason docs/agents.md gives, and no other.
  * A new scenario in a new version of the suite is neither, and fails the test until it is sorted.
+ * Used by the tests (both hosts) and by `npm run interop`.
  */
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { projectRoot } from './project.ts';
 
 const run = promisify(execFile);
 
-const cli = path.join(projectRoot, 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js');
+const projectRoot = path.resolve(import.meta.dirname, '..', '..');
 
-export const conformanceVersion = (JSON.parse(readFileSync(path.join(path.dirname(cli), '..', 'package.json'), 'utf8')) as { version: string }).version;
+/** The suite's CLI in a node_modules folder: the project's (the version the tests pin), or another install's. */
+export function conformanceCli(modules = path.join(projectRoot, 'node_modules')): string {
+  return path.join(modules, '@modelcontextprotocol', 'conformance', 'dist', 'index.js');
+}
+
+export function conformanceVersionAt(cli: string): string {
+  return (JSON.parse(readFileSync(path.join(path.dirname(cli), '..', 'package.json'), 'utf8')) as { version: string }).version;
+}
+
+export const conformanceVersion = conformanceVersionAt(conformanceCli());
 
 /** Scenarios any read-only server on Streamable HTTP must pass, with no fixture of the suite's. */
 export const applicableScenarios = ['server-initialize', 'ping', 'tools-list', 'resources-list', 'prompts-list', 'dns-rebinding-protection'] as const;
@@ -65,13 +74,16 @@ export interface Check {
   details?: unknown;
 }
 
-/** Runs the suite (`all`: active and pending scenarios, or one `scenario`) and reads each scenario's checks. */
-export async function runConformance(mcpUrl: string, options: { scenario?: string } = {}): Promise<Map<string, Check[]>> {
+/**
+ * Runs the suite (`all`: active and pending scenarios; or one `scenario`; or the given `selection`
+ * of the CLI's own options) and reads each scenario's checks.
+ */
+export async function runConformance(mcpUrl: string, options: { scenario?: string; selection?: string[]; cli?: string } = {}): Promise<Map<string, Check[]>> {
   const output = mkdtempSync(path.join(tmpdir(), 'mcp-conformance-'));
   try {
-    const selection = options.scenario ? ['--scenario', options.scenario] : ['--suite', 'all'];
+    const selection = options.selection ?? (options.scenario ? ['--scenario', options.scenario] : ['--suite', 'all']);
     // It exits non-zero when a scenario fails; the checks it wrote are what is judged.
-    await run(process.execPath, [cli, 'server', '--url', mcpUrl, ...selection, '--output-dir', output], { timeout: 120_000, maxBuffer: 16 * 1024 * 1024 }).catch((error: { stdout?: string; stderr?: string }) => {
+    await run(process.execPath, [options.cli ?? conformanceCli(), 'server', '--url', mcpUrl, ...selection, '--output-dir', output], { timeout: 300_000, maxBuffer: 16 * 1024 * 1024 }).catch((error: { stdout?: string; stderr?: string }) => {
       if (readdirSync(output).length === 0) throw new Error(`the conformance suite wrote nothing:\n${error.stdout ?? ''}\n${error.stderr ?? ''}`);
     });
     const results = new Map<string, Check[]>();

@@ -2,7 +2,7 @@
  * The official MCP clients, one per protocol revision /mcp speaks: the v2 client
  * (`@modelcontextprotocol/client`) pinned to 2026-07-28, the SDK 1.x client on 2025-11-25 (what
  * most agents run today), and the v2 client on 2025-06-18. Each is the client as its users
- * configure it; the tests only choose the revision.
+ * configure it; the tests and `npm run interop` only choose the revision.
  */
 import { Client as SdkClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as SdkTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
