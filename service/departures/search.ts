@@ -91,6 +91,9 @@ export function brokenRule(search: DepartureSearch): { names: SearchName[]; mess
   return undefined;
 }
 
+/** A query that breaks the rule, for the OpenAPI document's examples. */
+export const searchRuleExample = { summary: '"from" after "to"', query: '?from=2027-10-31&to=2027-09-20' };
+
 /** The search of a /v1 address, or a 400 `invalid_parameter` whose hint names the accepted form. */
 export function readSearch(url: URL): DepartureSearch {
   const search = parseQuery(url, searchParameters);

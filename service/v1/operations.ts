@@ -11,7 +11,7 @@ import type { cachePolicy } from '../http/respond.ts';
 import { difficulties, slugPattern, tripTypes } from '../../domain/schemas/vocabulary.ts';
 import { departureList, peakEnvelope, peakList, serviceIndex, tripEnvelope, tripList } from '../../domain/schemas/envelopes.ts';
 import { booleanParam, enumParam, parseQuery, positiveIntegerParam, regionParam, type QueryParameters } from './params.ts';
-import { readSearch, searchDepartures, searchExample, searchParameters } from '../departures/search.ts';
+import { readSearch, searchDepartures, searchExample, searchParameters, searchRuleExample } from '../departures/search.ts';
 import { buildServiceIndex } from './service-index.ts';
 
 export interface V1Deps {
@@ -51,6 +51,8 @@ export interface Operation {
   summary: string;
   description: string;
   query: QueryParameters;
+  /** Queries whose values are each accepted but break a rule between them, for the OpenAPI document's 400 examples. */
+  ruleBreaking?: { summary: string; query: string }[];
   pathParam?: PathParameter;
   response: { name: string; schema: z.ZodType };
   errors: ErrorCode[];
@@ -154,6 +156,7 @@ export const operations: Operation[] = [
       `For example "${searchExample.question}" is \`${searchExample.query}\`. ` +
       'An empty result is a 200 with `count` 0. Cached for at most 60 seconds. The same search is the departures board (`/departures`), `departures.md` and `departures.ics`, with the same parameters.',
     query: searchParameters,
+    ruleBreaking: [searchRuleExample],
     response: { name: 'DepartureList', schema: departureList },
     errors: ['invalid_parameter', 'departures_unavailable', 'departures_upstream_error'],
     cache: 'departures',

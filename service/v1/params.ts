@@ -56,7 +56,8 @@ export const positiveIntegerParam = (description: string): QueryParameter<number
   argument: z.union([z.int().min(1).max(999999999), z.string().max(9).regex(/^0*[1-9][0-9]*$/)], notAccepted(`${positiveIntegerAccepted}, as a JSON number or as text`)),
 });
 
-const datePattern = /^[0-9]{4}-[0-9]{2}-[0-9]{2}$/;
+/** Month 01 to 12, day 01 to 31: as close as a pattern gets; the calendar itself is checked in code. */
+const datePattern = /^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])$/;
 const dateAccepted = 'a calendar date written YYYY-MM-DD (for example "2027-09-20")';
 
 /** A real calendar day written YYYY-MM-DD: 2027-02-30 is refused, not read as 2 March. */
