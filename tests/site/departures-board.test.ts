@@ -88,7 +88,8 @@ for (const width of [320, 360, 1280]) {
             expect(inView).toBeGreaterThan(0);
             expect(inView).toBeLessThan(all.length);
             expect(await page.locator('details.board-month[open]').count()).toBeLessThan(months);
-            if (width < 400) expect(await page.evaluate(() => document.documentElement.scrollHeight)).toBeLessThan(3500);
+            // The search form stands open above the months on a first visit (about 600 px on a phone).
+            if (width < 400) expect(await page.evaluate(() => document.documentElement.scrollHeight)).toBeLessThan(4200);
             expect(await fitsWidth(page)).toBe(true);
             expect(javaScriptEnabled ? await axeViolations(page) : await axeOfNoScriptPage(page, view)).toEqual([]);
             await page.screenshot({ path: path.join(screenshots, `board-${tag}.png`), fullPage: true });
