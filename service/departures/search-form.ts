@@ -58,7 +58,7 @@ ${dateField('to', 'Starting by', to)}
 ${numberField('minDays', 'Days, at least', filters.minDays, { max: 90, placeholder: 'Any' })}
 ${numberField('maxDays', 'Days, at most', filters.maxDays, { max: 90, placeholder: 'Any' })}
 ${numberField('minSeats', 'People', filters.minSeats, { max: 99, placeholder: 'Any' })}
-${numberField('maxPriceInr', 'Budget per person, ₹', filters.maxPriceInr, { max: 999999999, step: 1, placeholder: 'Any' })}
+${numberField('maxPriceInr', 'Budget each, ₹', filters.maxPriceInr, { max: 999999999, step: 1, placeholder: 'Any' })}
 ${
   board
     ? html`<div><label for="search-region">Region</label><input id="search-region" name="region" type="text" list="search-regions" minlength="2" maxlength="60" autocomplete="off" placeholder="Any"${filters.region ? html` value="${filters.region}"` : ''}><datalist id="search-regions">${regionSuggestions(catalogue).map((r) => html`<option value="${r}"></option>`)}</datalist></div>
