@@ -355,6 +355,10 @@ describe('one search, five surfaces', () => {
       const tool = await mcp.callTool({ name: 'list_departures', arguments: args });
       expect(tool.isError ?? false, `list_departures ${JSON.stringify(args)}`).toBe(false);
       expect(tool.structuredContent, `list_departures ${JSON.stringify(args)}`).toEqual(rest);
+      // Nothing found: the text names the changes of one filter that would find dates, as the board does.
+      const text = (tool.content as { text: string }[])[0]!.text;
+      if (ids.length === 0 && query) expect(text, `list_departures ${JSON.stringify(args)}`).toMatch(/Changing one filter would find some:\n- \d+ dates? .+: list_departures \{.*\}|No change of one filter finds a departure\./);
+      if (query === '?maxPriceInr=1') expect(text).toMatch(/- \d+ dates? up to ₹[\d,]+ per person: list_departures \{"maxPriceInr":"\d+"\}/);
     }
     // The set holds searches that find dates and searches that find none.
     expect(nonEmpty).toBeGreaterThan(8);
