@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { searchNames, searchParameters } from '../../service/departures/search.ts';
 import { errorBody } from '../../service/http/error-body.ts';
+import { siteFiles } from '../../service/site-files.ts';
 import { buildOpenApiDocument } from '../../service/v1/openapi.ts';
 import { handleV1 } from '../../service/v1/index.ts';
 import type { V1Deps } from '../../service/v1/operations.ts';
@@ -67,7 +68,12 @@ describe('GET /v1/departures refuses each bad value of each filter', () => {
   });
 });
 
-describe('the OpenAPI document', () => {
+describe('the documents that name the filters', () => {
+  it('the published files list names every filter of the search', () => {
+    const markdown = siteFiles.find((f) => f.path === '/departures.md')!.description;
+    for (const name of searchNames) expect(markdown, name).toMatch(new RegExp(`\\b${name}\\b`));
+  });
+
   it('declares each filter of listDepartures with an example the API accepts, and a 400 example of each refusal', async () => {
     const document = (await buildOpenApiDocument(catalogue)) as any;
     const operation = document.paths['/departures'].get;
