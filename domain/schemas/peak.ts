@@ -25,7 +25,8 @@ export function decimalsOf(value: number): number {
  */
 export const minimumCoordinateDecimals = 3;
 
-const web = z.url({ error: 'must be the full web address of one of the record\'s references' });
+/** The address of the reference a fact comes from; a fact without one is refused, whatever the fact. */
+const web = z.url({ error: (issue) => (issue.input === undefined ? 'is required: the full web address of the reference (one of the record\'s references) that gives it' : 'must be the full web address of one of the record\'s references') });
 
 /**
  * One axis as the editor wrote it: a number, or a decimal in quotes ("33.980") when the source's
