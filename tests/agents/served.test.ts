@@ -56,7 +56,10 @@ describe('published files', () => {
     for (const resource of descriptor.resources) {
       const res = await get(new URL(resource.path, `http://host${base}`).pathname);
       expect(res.status, resource.path).toBe(200);
-      expect(normalizeType(res.headers.get('content-type')), resource.path).toBe(normalizeType(resource.mediatype));
+      // A type declared without parameters is met by the same type with a charset (as the request table reads it).
+      const served = normalizeType(res.headers.get('content-type'));
+      const declared = normalizeType(resource.mediatype);
+      expect(declared.includes(';') ? served : served.split(';')[0], resource.path).toBe(declared);
     }
   });
 
