@@ -3,6 +3,7 @@
  * operation declarations, and the skills index hashes the very string the SKILL.md endpoint
  * serves, so a digest can never describe other bytes than the ones on the wire.
  */
+import { peakDataFiles } from '../../domain/catalogue/peak-data-files.ts';
 import type { Catalogue } from '../../domain/catalogue/index.ts';
 import { bookingRateLimit } from '../rules/policy.ts';
 import { enquiryOpenApiPath } from '../site-files.ts';
@@ -127,6 +128,8 @@ export const skills: Skill[] = [
       'Whenever you use, quote or republish the data, give this attribution with a link back:',
       '',
       `> ${c.attribution}`,
+      '',
+      `For a reference list, ${c.siteUrl}${peakDataFiles.citation.path} (Citation File Format) gives the title, version, release date and author; ${c.siteUrl}${peakDataFiles.changelog.path} says what changed in each version. The same data as GeoJSON and CSV: ${c.siteUrl}${peakDataFiles.geojson.path}, ${c.siteUrl}${peakDataFiles.csv.path}.`,
       '',
       `Corrections and questions: ${c.site.contactEmail}.`,
       '',
