@@ -6,6 +6,7 @@
 import type { Catalogue, TripPage } from '../../domain/catalogue/index.ts';
 import { enquiryOpenApiPath, siteFiles, siteFileUrl } from '../site-files.ts';
 import { searchExample, searchNames } from '../departures/search.ts';
+import { peakDataFileList } from '../../domain/catalogue/peak-data-files.ts';
 import { formatInr, formatMetres } from '../../domain/format.ts';
 
 interface Link {
@@ -51,7 +52,7 @@ export function buildLlmsTxt(catalogue: Catalogue): string {
     file(enquiryOpenApiPath, 'Booking enquiry (OpenAPI)', `POST ${site}/api/bookings, the one action here: a person's booking enquiry, sent with their consent; a guide calls them back.`),
   ];
   const dataset: Link[] = [
-    file('/peak-data/peaks.json'),
+    ...peakDataFileList.map((f) => file(f.path)),
     { name: 'Peaks API', url: `${site}/v1/peaks`, notes: `The same peaks, filterable (openPeak, firstSixThousanderCandidate, operatorOperated, maxAltitudeM). Attribution: ${catalogue.attribution}` },
   ];
   const agentFiles: Link[] = [

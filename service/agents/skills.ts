@@ -4,6 +4,7 @@
  * serves, so a digest can never describe other bytes than the ones on the wire.
  */
 import { searchExample, searchNames } from '../departures/search.ts';
+import { peakDataFiles } from '../../domain/catalogue/peak-data-files.ts';
 import type { Catalogue } from '../../domain/catalogue/index.ts';
 import { bookingRateLimit } from '../rules/policy.ts';
 import { enquiryOpenApiPath } from '../site-files.ts';
@@ -129,6 +130,8 @@ export const skills: Skill[] = [
       'Whenever you use, quote or republish the data, give this attribution with a link back:',
       '',
       `> ${c.attribution}`,
+      '',
+      `For a reference list, ${c.siteUrl}${peakDataFiles.citation.path} (Citation File Format) gives the title, version, release date and author; ${c.siteUrl}${peakDataFiles.changelog.path} says what changed in each version. The same data as GeoJSON and CSV: ${c.siteUrl}${peakDataFiles.geojson.path}, ${c.siteUrl}${peakDataFiles.csv.path}.`,
       '',
       `Corrections and questions: ${c.site.contactEmail}.`,
       '',
