@@ -51,7 +51,7 @@ export const siteFiles: SiteFile[] = [
     mediaType: file.mediaType,
     ...(file === peakDataFiles.json ? { essential: true } : {}),
   })),
-  { path: '/departures.md', title: 'Departures', description: 'Live departures as Markdown, by month: the fallback when the JSON API cannot be used. Filters: month=YYYY-MM, type=trek|expedition, seats=1|2|4|6, trip=<slug>.', mediaType: 'text/markdown; charset=utf-8', live: true },
+  { path: '/departures.md', title: 'Departures', description: 'Live departures as Markdown, by month: the departure search, and the fallback when the JSON API cannot be used. Filters as on /v1/departures: from, to, type, difficulty, region, minDays, maxDays, minSeats, maxPriceInr, trip (and month=YYYY-MM).', mediaType: 'text/markdown; charset=utf-8', live: true },
   { path: '/api-catalog', title: 'API catalog', description: 'RFC 9727 API catalog (linkset) pointing at the API, its description, documentation and status.', mediaType: apiCatalogMediaType, aliases: ['/.well-known/api-catalog'] },
   { path: '/ai-catalog.json', title: 'AI catalog', description: 'AI Catalog of what agents can use here: the API, the MCP server, the peak dataset and the skills.', mediaType: aiCatalogMediaType, aliases: [aiCatalogLink.href] },
   // One document wherever agents and scanners look for it (the contract's /mcp/server-card.json
