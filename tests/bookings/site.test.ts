@@ -125,11 +125,16 @@ describe('the enquiry form on a trip page', () => {
     expect(form).toMatch(/name="groupSize"[^>]*max="12"/);
     expect(form).toMatch(/name="email"[^>]*type="email"/);
     expect(form).toMatch(/<div class="trap[^"]*" aria-hidden="true"/);
-    // A browser cuts pasted text at maxlength without a word; the limits are checked and said instead.
-    expect(form).not.toContain('maxlength');
+    // A browser cuts pasted text at maxlength without a word: the one-line fields count with a
+    // pattern instead; the message, a textarea (which takes no pattern), has one.
+    expect(form.match(/maxlength="\d+"/g)).toEqual(['maxlength="2000"']);
     expect(form).toMatch(/name="name"[^>]*data-max-chars="100"/);
+    expect(form).toMatch(/name="name"[^>]*required[^>]*pattern="[^"]+"/);
+    expect(form).toMatch(/name="phone"[^>]*required[^>]*pattern="[^"]+"/);
+    expect(form).not.toContain('novalidate');
     expect(html).toMatch(/<script src="\/enquiry\.js" defer><\/script>/);
-    expect(gzipSync(readFileSync(path.join(projectRoot, 'public', 'enquiry.js'))).byteLength).toBeLessThan(2560);
+    // Every field's check in the server's words, and the seats of the chosen date: still small, and deferred.
+    expect(gzipSync(readFileSync(path.join(projectRoot, 'public', 'enquiry.js'))).byteLength).toBeLessThan(3584);
     expect(gzipSync(readFileSync(path.join(projectRoot, 'public', 'live-departures.js'))).byteLength).toBeLessThan(1024);
   });
 
