@@ -45,6 +45,11 @@ describe('a trip page', () => {
       const link = box.locator('a', { hasText: 'The full terms' });
       expect(await link.getAttribute('href')).toBe('#cancellation-terms');
       expect(await page.locator('dt#cancellation-terms').innerText()).toBe('What are the cancellation terms?');
+      // When the facts were last checked, machine-readable, the same date as the JSON-LD's dateModified.
+      expect(await page.getAttribute('#references + p time', 'datetime')).toBe('2026-11-22');
+      expect(await page.locator('#references + p time').innerText()).toBe('22 Nov 2026');
+      const graph = JSON.parse((await page.locator('script[type="application/ld+json"]').first().textContent()) ?? '{}')['@graph'] as Record<string, unknown>[];
+      expect(graph.find((n) => n['@type'] === 'WebPage')?.dateModified).toBe('2026-11-22');
       // What is included and not stands right under the price, from the trip's own lists.
       expect(await section.locator('h3').allInnerTexts()).toEqual(['Included', 'Not included']);
       expect(await section.locator('ul.ticks li').count()).toBeGreaterThan(0);
