@@ -214,15 +214,16 @@ describe('the enquiry form on a trip page', () => {
     expect(latest).toContain('Can we bring a dog? <no>'); // text part as written
     expect(latest).toContain('Can we bring a dog? &lt;no&gt;'); // HTML part escaped
 
+    // A refusal only the server makes (the browser checks the rest itself): a direction control pasted into the name.
     await page.goto(`${site}/treks/sample-trek`);
-    await page.fill('#enquiry-name', 'Ravi Kumar');
-    await page.fill('#enquiry-phone', '12-34');
+    await page.fill('#enquiry-name', 'Ravi \u202EKumar');
+    await page.fill('#enquiry-phone', '098450 12345');
     await page.fill('#enquiry-groupSize', '5');
     const [response] = await Promise.all([page.waitForResponse(`${site}/api/bookings`), page.click('#enquiry-form button[type=submit]')]);
     expect(response.status()).toBe(400);
     expect(await page.textContent('h1')).toBe('Your enquiry was not sent');
-    expect(await page.textContent('#enquiry-phone-error')).toContain('Give a phone number of 8 to 15 digits');
-    expect(await page.inputValue('#enquiry-name')).toBe('Ravi Kumar');
+    expect(await page.textContent('#enquiry-name-error')).toContain('Your name contains an invisible character (U+202E)');
+    expect(await page.inputValue('#enquiry-name')).toBe('Ravi \u202EKumar');
     await page.click('text=Back to Fixture Trek');
     expect(page.url()).toBe(`${site}/treks/sample-trek#enquiry-form`);
 
