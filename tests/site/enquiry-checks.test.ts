@@ -15,50 +15,27 @@
  * http://localhost:<port>, the origin of a server started without SITE_URL. Each context speaks
  * from its own client IP (TRUST_PROXY=vercel), so the per-IP enquiry limit is each test's own.
  */
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { formatDateRange } from '../../domain/format.ts';
-import { runCli } from '../departures/cli.ts';
-import { projectRoot, startServer, type RunningServer } from '../helpers/project.ts';
-import { launchChromium } from './site.ts';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { projectRoot } from '../helpers/project.ts';
+import { enquirySite, fewSeats } from './site.ts';
 
-let server: RunningServer;
-let browser: Browser;
+const live = enquirySite('enquiry-checks');
 let site: string;
-let dataDir: string;
 let nextIp = 10;
 const screenshots = path.join(projectRoot, 'test-results', 'enquiry-checks');
 
-/** A date of the fixture trek with 2 of 12 seats left, years ahead so it stays upcoming. */
-const fewSeats = { id: 'sample-trek-2031-09-23', dates: formatDateRange('2031-09-23', '2031-09-24') };
-
-beforeAll(async () => {
-  dataDir = mkdtempSync(path.join(tmpdir(), 'enquiry-checks-'));
+beforeAll(() => {
+  site = live.site;
   mkdirSync(screenshots, { recursive: true });
-  [server, browser] = await Promise.all([
-    startServer(inject('fixtureSite'), { OPERATIONAL_STORAGE: 'embedded', DATA_DIR: dataDir, TRUST_PROXY: 'vercel', SITE_URL: '', CONTACT_EMAIL: 'hello@example.test' }),
-    launchChromium(),
-  ]);
-  site = `http://localhost:${server.port}`;
-  const added = await runCli(inject('fixtureSite'), ['add', '--trip', 'sample-trek', '--start', '2031-09-23', '--seats', '12', '--seats-left', '2', '--id', fewSeats.id], {
-    DATA_DIR: dataDir,
-    OPERATIONAL_STORAGE: 'embedded',
-  });
-  expect(added.code, added.stderr).toBe(0);
-}, 180_000);
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-  rmSync(dataDir, { recursive: true, force: true });
 });
 
 /** A page in a context of its own, from an address of its own; `posts` are the enquiries it sent. */
 async function withPage(options: { width: number; js: boolean }, run: (page: Page, ip: string, posts: string[]) => Promise<void>): Promise<void> {
   const ip = `198.51.100.${(nextIp += 1)}`;
-  const context = await browser.newContext({ viewport: { width: options.width, height: 800 }, javaScriptEnabled: options.js, extraHTTPHeaders: { 'x-real-ip': ip } });
+  const context = await live.browser.newContext({ viewport: { width: options.width, height: 800 }, javaScriptEnabled: options.js, extraHTTPHeaders: { 'x-real-ip': ip } });
   const page = await context.newPage();
   const posts: string[] = [];
   page.on('request', (request) => request.method() === 'POST' && request.url().endsWith('/api/bookings') && posts.push(request.url()));
@@ -72,7 +49,7 @@ async function withPage(options: { width: number; js: boolean }, run: (page: Pag
 const valid = { tripSlug: 'sample-trek', name: 'Asha Rao', phone: '+91 98765 43210', groupSize: 2 };
 
 function postJson(body: unknown, ip: string): Promise<Response> {
-  return fetch(`${server.url}/api/bookings`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'x-real-ip': ip }, body: JSON.stringify(body) });
+  return fetch(`${live.server.url}/api/bookings`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'x-real-ip': ip }, body: JSON.stringify(body) });
 }
 
 /** The server's own count of this address's enquiries: how many of its 5 are left. */

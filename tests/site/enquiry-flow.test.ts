@@ -13,49 +13,28 @@
  * http://localhost:<port>, the origin of a server started without SITE_URL. Each context speaks
  * from its own client IP (TRUST_PROXY=vercel), so the per-IP enquiry limit never interferes.
  */
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { formatDateRange } from '../../domain/format.ts';
-import { runCli } from '../departures/cli.ts';
-import { projectRoot, startServer, type RunningServer } from '../helpers/project.ts';
-import { launchChromium } from './site.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { projectRoot } from '../helpers/project.ts';
+import { enquirySite, fewSeats } from './site.ts';
 
-let server: RunningServer;
-let browser: Browser;
+const live = enquirySite('enquiry-flow');
 let site: string;
-let dataDir: string;
 let nextIp = 10;
 const screenshots = path.join(projectRoot, 'test-results', 'enquiry');
 const promise = 'within one working day, between 9:00 and 19:00 India time';
 const reference = /enq-\d{8}-[a-z2-9]{10}/;
-/** A date with 2 seats left, added beside the seeded ones: a larger group for it is refused by the server. */
-const fewSeats = { id: 'sample-trek-2031-09-23', dates: formatDateRange('2031-09-23', '2031-09-24') };
 
-beforeAll(async () => {
-  dataDir = mkdtempSync(path.join(tmpdir(), 'enquiry-flow-'));
+beforeAll(() => {
+  site = live.site;
   mkdirSync(screenshots, { recursive: true });
-  [server, browser] = await Promise.all([
-    startServer(inject('fixtureSite'), { OPERATIONAL_STORAGE: 'embedded', DATA_DIR: dataDir, TRUST_PROXY: 'vercel', SITE_URL: '', CONTACT_EMAIL: 'hello@example.test' }),
-    launchChromium(),
-  ]);
-  site = `http://localhost:${server.port}`;
-  // Read once first, so the new store is seeded before the date is added.
-  expect((await fetch(`${server.url}/v1/departures?trip=sample-trek`)).status).toBe(200);
-  const added = await runCli(inject('fixtureSite'), ['add', '--trip', 'sample-trek', '--start', '2031-09-23', '--seats', '12', '--seats-left', '2', '--id', fewSeats.id], { DATA_DIR: dataDir, OPERATIONAL_STORAGE: 'embedded' });
-  expect(added.code, added.stderr).toBe(0);
-}, 180_000);
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-  rmSync(dataDir, { recursive: true, force: true });
 });
 
 async function withPage(options: Parameters<Browser['newContext']>[0], run: (page: Page, context: BrowserContext) => Promise<void>): Promise<void> {
-  const context = await browser.newContext({ ...options, extraHTTPHeaders: { 'x-real-ip': `198.51.100.${(nextIp += 1)}` } });
+  const context = await live.browser.newContext({ ...options, extraHTTPHeaders: { 'x-real-ip': `198.51.100.${(nextIp += 1)}` } });
   try {
     await run(await context.newPage(), context);
   } finally {
@@ -64,7 +43,7 @@ async function withPage(options: Parameters<Browser['newContext']>[0], run: (pag
 }
 
 function outboxWith(text: string): string | undefined {
-  const dir = path.join(dataDir, 'outbox');
+  const dir = path.join(live.dataDir, 'outbox');
   return readdirSync(dir)
     .filter((f) => f.endsWith('.eml'))
     .map((f) => readFileSync(path.join(dir, f), 'utf8'))
@@ -82,7 +61,7 @@ async function axeViolations(page: Page): Promise<string[]> {
  * the real ones.
  */
 async function axeViolationsOfMarkup(markup: string, options: Parameters<Browser['newContext']>[0]): Promise<string[]> {
-  const context = await browser.newContext(options);
+  const context = await live.browser.newContext(options);
   try {
     const page = await context.newPage();
     await page.route(`${site}/__markup`, (route) => route.fulfill({ contentType: 'text/html; charset=utf-8', body: markup }));
