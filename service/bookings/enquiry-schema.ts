@@ -6,6 +6,7 @@
  */
 import { z } from 'astro/zod';
 import type { Catalogue, TripPage } from '../../domain/catalogue/index.ts';
+import { formatDateRange } from '../../domain/format.ts';
 import type { Departure } from '../../domain/schemas/departure.ts';
 import {
   charCount,
@@ -109,7 +110,9 @@ function build(catalogue: Catalogue, trip: TripPage | undefined) {
     preferredDeparture: withinLimit(optional('preferredDeparture', m.preferredDeparture.notText), 'preferredDeparture')
       .nullable()
       .optional()
-      .describe('Optional: a departure `id` from GET /v1/departures, its dates as the site writes them ("23 Sep 2027 to 27 Sep 2027"), or the dates wanted as text ("October 2026"). A departure named by its id or dates is checked for seats: a larger group than its seats left is refused.'),
+      .describe(
+        `Optional: a departure \`id\` from GET /v1/departures, its dates as the site writes them ("${formatDateRange('2027-09-23', '2027-09-27')}"), or the dates wanted as text ("October 2026"). A departure named by its id or dates is checked for seats: a larger group than its seats left is refused.`,
+      ),
     message: withinLimit(optional('message', m.message.notText, true), 'message')
       .nullable()
       .optional()
