@@ -49,8 +49,10 @@
     return seatsLeft && dates.value.trim() === seatsDates ? { left: seatsLeft, when: seatsDates } : null;
   };
   const fill = (text, s) => text.replaceAll('{dates}', s.when).replaceAll('{seats}', s.left);
-  // The group's bound follows the date: the trip's cap, or the seats left when fewer.
+  // The group's bound follows the date: the trip's cap, or the seats left when fewer. (A page
+  // written before this script, still in a cache, has no cap to go by.)
   const bound = () => {
+    if (!group.dataset.cap || !seatsHint) return;
     const s = seats();
     const cap = Number(group.dataset.cap);
     group.max = s ? Math.min(cap, Number(s.left)) : cap;
