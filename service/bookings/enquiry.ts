@@ -5,7 +5,8 @@
  * Characters that change the direction of the text around them are refused instead: removing
  * them would change what the person wrote, and keeping them would show the team something else.
  * Text over a field's limit is refused with a message naming the limit, never cut short. The
- * checks themselves are the Zod schema in enquiry-schema.ts, built from these rules.
+ * checks themselves are the Zod schema in enquiry-schema.ts, built from these rules; the form's
+ * fields carry the same rules and messages for the browser (form-html.ts), so both refuse alike.
  */
 export const enquiryBounds = {
   nameMax: 100,
