@@ -9,6 +9,9 @@
  *     exclude trip packages. TouristTrip has no rich result of its own, hence no requirements
  *     beyond schema.org's;
  *   - FAQPage and BreadcrumbList as Google documents them;
+ *   - the trip page as a WebPage whose `dateModified` is when the trip's facts were last checked
+ *     (`lastUpdated`), the date the page prints as "last checked" (TouristTrip, not a
+ *     CreativeWork, has no dateModified of its own).
  *   - the peak dataset is a Dataset with a DataDownload per published format (Google's dataset
  *     guidelines: name, description, licence, creator, distribution with encodingFormat).
  */
@@ -96,6 +99,15 @@ export function tripJsonLd(catalogue: Catalogue, page: TripPage, departures: Dep
           itemListElement: content.itinerary.map((day) => ({ '@type': 'ListItem', position: day.day, name: `Day ${day.day}: ${day.title}` })),
         },
         ...(offers.length > 0 ? { offers } : {}),
+      },
+      // The page itself, for its freshness: when its facts were last checked (the trip's lastUpdated).
+      {
+        '@type': 'WebPage',
+        '@id': trip.url,
+        url: trip.url,
+        name: trip.name,
+        mainEntity: { '@id': `${trip.url}#trip` },
+        ...(trip.lastUpdated ? { dateModified: trip.lastUpdated } : {}),
       },
       {
         '@type': 'FAQPage',
