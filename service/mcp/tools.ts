@@ -3,7 +3,8 @@
  * the operation's own parameter declarations (service/v1/params.ts). A call is answered by the
  * /v1 handler itself, given the GET request the arguments stand for, so a tool accepts what its
  * endpoint accepts and answers exactly what it answers: the same envelope, or the same error
- * code. Results are the /v1 envelope as structured content plus a readable summary.
+ * code. Results are the /v1 envelope as structured content plus a readable summary; a departure
+ * search that finds nothing also names, in the summary, the single changes of one filter that would.
  */
 import type { CallToolResult, McpServer } from '@modelcontextprotocol/server';
 import { z } from 'astro/zod';
@@ -13,6 +14,8 @@ import { handleV1 } from '../v1/index.ts';
 import { operations, type Operation, type V1Deps } from '../v1/operations.ts';
 import { toolArgument } from '../v1/params.ts';
 import type { Departure } from '../../domain/schemas/departure.ts';
+import { relaxations } from '../departures/relaxation.ts';
+import { isFiltered, readSearch } from '../departures/search.ts';
 import type { Peak } from '../../domain/schemas/peak.ts';
 import type { Trip } from '../../domain/schemas/trip.ts';
 
@@ -20,8 +23,8 @@ interface ToolDefinition {
   name: string;
   title: string;
   operationId: string;
-  /** Readable text for the model, next to the structured envelope. */
-  summarize(data: never, deps: V1Deps): string;
+  /** Readable text for the model, next to the structured envelope; `url` is the /v1 request the arguments stand for. */
+  summarize(data: never, deps: V1Deps, url: URL): string | Promise<string>;
 }
 
 export function tripLine(t: Trip): string {
@@ -46,6 +49,19 @@ function departureLine(d: Departure): string {
   return `- ${d.tripName} (${d.tripSlug}): ${d.startDate} to ${d.endDate}, ${d.status}, ${seats}${price}${d.note ? `. ${d.note}` : ''}`;
 }
 
+/**
+ * A search that found nothing: the single changes of one filter that would find dates
+ * (departures/relaxation.ts), each as the arguments to call again with.
+ */
+async function changesThatFind(url: URL, deps: V1Deps): Promise<string[]> {
+  const search = readSearch(url);
+  if (!isFiltered(search)) return [];
+  const everything = (await operationOf('listDepartures').run({ url: new URL(url.pathname, url), pathParam: undefined, deps })) as { data: Departure[] };
+  const changes = relaxations(everything.data, search, deps.catalogue);
+  if (changes.length === 0) return ['No change of one filter finds a departure.'];
+  return ['Changing one filter would find some:', ...changes.map((c) => `- ${c.words}: list_departures ${JSON.stringify(Object.fromEntries(new URLSearchParams(c.search)))}`)];
+}
+
 export const toolDefinitions: ToolDefinition[] = [
   {
     name: 'list_trips',
@@ -65,10 +81,11 @@ export const toolDefinitions: ToolDefinition[] = [
     name: 'list_departures',
     title: 'List live departures',
     operationId: 'listDepartures',
-    summarize: (data: { count: number; data: Departure[] }) =>
+    summarize: async (data: { count: number; data: Departure[] }, deps, url) =>
       [
         `${data.count} published departure(s), read at ${new Date().toISOString()}, earliest first. Seats are confirmed by a guide after an enquiry; nothing is held by reading this.`,
         ...data.data.map(departureLine),
+        ...(data.count === 0 ? await changesThatFind(url, deps) : []),
       ].join('\n'),
   },
   {
@@ -124,7 +141,7 @@ export function operationUrl(op: Operation, args: Record<string, unknown>, siteU
  * any handler sees it. Such a value is answered as the operation answers any value that names
  * nothing (its not-found code), and the text says why no GET gives that answer.
  */
-async function restAnswer(op: Operation, args: Record<string, unknown>, deps: V1Deps): Promise<{ status: number; body: unknown; where: string }> {
+async function restAnswer(op: Operation, args: Record<string, unknown>, deps: V1Deps): Promise<{ status: number; body: unknown; where: string; url: URL }> {
   const url = operationUrl(op, args, deps.catalogue.siteUrl);
   const value = op.pathParam ? String(args[op.pathParam.name]) : undefined;
   if (value === '.' || value === '..') {
@@ -132,10 +149,10 @@ async function restAnswer(op: Operation, args: Record<string, unknown>, deps: V1
     const refusal = await op.run({ url, pathParam: value, deps }).then(() => new Error(`${op.operationId} found "${value}"`), (error: unknown) => error);
     if (!(refusal instanceof ApiError)) throw refusal;
     const answer = errorResponse(refusal, deps.catalogue.siteUrl);
-    return { status: answer.status, body: await answer.json(), where: `as /v1 answers a ${op.pathParam!.name} that names nothing; no GET can ask it, as GET ${path} is resolved to ${new URL(path, url).pathname} first` };
+    return { status: answer.status, body: await answer.json(), where: `as /v1 answers a ${op.pathParam!.name} that names nothing; no GET can ask it, as GET ${path} is resolved to ${new URL(path, url).pathname} first`, url };
   }
   const response = await handleV1(new Request(url, { headers: { Accept: 'application/json' } }), deps);
-  return { status: response.status, body: await response.json(), where: `GET ${url.pathname}${url.search} answers HTTP ${response.status} with the same code` };
+  return { status: response.status, body: await response.json(), where: `GET ${url.pathname}${url.search} answers HTTP ${response.status} with the same code`, url };
 }
 
 /** A failed call as the model reads it: the /v1 error, its code and the request that gives it. */
@@ -159,7 +176,7 @@ export function registerTools(server: McpServer, deps: V1Deps): void {
         const answer = await restAnswer(op, args, deps);
         if (answer.status !== 200) return { isError: true, content: [{ type: 'text', text: errorText(answer.body as ErrorBody, answer.where) }] };
         const data = answer.body as Record<string, unknown>;
-        return { structuredContent: data, content: [{ type: 'text', text: tool.summarize(data as never, deps) }] };
+        return { structuredContent: data, content: [{ type: 'text', text: await tool.summarize(data as never, deps, answer.url) }] };
       },
     );
   }
