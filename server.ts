@@ -25,6 +25,7 @@ import { FairQueue } from './service/host/fair-queue.ts';
 import { canonicalLivePath } from './service/functions/live-queries.ts';
 import { isApiPath } from './service/v1/path.ts';
 import { matchesEtag } from './service/http/respond.ts';
+import { notModifiedRaw } from './service/http/not-modified.ts';
 import { answerAndClose, answerClientError, methodRefusal, plainAnswer, unrepresentableMethods, type RefusalContext } from './service/host/client-errors.ts';
 import { closeHostedDatabases } from './service/departures/embedded.ts';
 import { openOperationalStorage } from './service/storage.ts';
@@ -264,7 +265,7 @@ async function sendKept(req: IncomingMessage, res: ServerResponse, edge: EdgeCac
   const etag = kept.headers.etag;
   if (etag && matchesEtag(req.headers['if-none-match'] ?? null, etag)) {
     if (kept.headers.vary) raw.push('vary', kept.headers.vary);
-    res.writeHead(304, raw);
+    res.writeHead(304, notModifiedRaw(raw));
     res.end();
     return;
   }

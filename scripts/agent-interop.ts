@@ -1,7 +1,8 @@
 /**
  * Checks the agent-facing contract of a running host with tools written by others: the MCP
- * Inspector CLI, the oauth4webapi discovery client, a robots.txt parser, two real tokenizers
- * to see how X-Markdown-Tokens compares, and (scripts/interop/agent-actions.ts) Redocly,
+ * Inspector CLI, the official MCP clients and conformance suite on each protocol revision
+ * (scripts/interop/mcp-revisions.ts), the oauth4webapi discovery client, a robots.txt parser, two
+ * real tokenizers to see how X-Markdown-Tokens compares, and (scripts/interop/agent-actions.ts) Redocly,
  * Spectral and Prism on both OpenAPI documents, WebMCP in Chromium, the server card, the sitemap
  * against its XSD and two readiness scanners. Start the site first (`npm start`, or `npm run
  * serve` after a build); the origin must be the host's SITE_URL, as issuers and resources name
@@ -17,6 +18,7 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { actionTools, agentActionChecks } from './interop/agent-actions.ts';
+import { mcpRevisionChecks, modernSuite } from './interop/mcp-revisions.ts';
 
 function option(name: string, fallback: string): string {
   const at = process.argv.indexOf(name);
@@ -30,6 +32,7 @@ const tools = {
   'gpt-tokenizer': '4.0.0',
   '@anthropic-ai/tokenizer': '0.0.4',
   '@modelcontextprotocol/inspector': '2.12.0',
+  ...modernSuite,
   ...actionTools,
 };
 
@@ -64,7 +67,8 @@ async function main(): Promise<void> {
   });
   report(`host answers at ${origin}`, home.ok, String(home.status));
 
-  // 1. The official MCP Inspector, CLI mode: list tools, call two of them.
+  // 1. MCP on each protocol revision: the official clients and conformance suites; then the official MCP Inspector, CLI mode: list tools, call two of them.
+  await mcpRevisionChecks({ origin, toolsDir, report });
   const inspector = path.join(toolsDir, 'node_modules', '@modelcontextprotocol', 'inspector', 'clients', 'launcher', 'build', 'index.js');
   const catalogFile = path.join(toolsDir, 'inspector-catalog.json');
   const runInspector = async (...args: string[]) => {
@@ -89,8 +93,12 @@ async function main(): Promise<void> {
   const insecure = { [oauth.allowInsecureRequests]: true };
   const as = await oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, { algorithm: 'oauth2', ...insecure }));
   report('oauth4webapi RFC 8414 discovery', as.issuer === origin && typeof as.token_endpoint === 'string', `grants ${as.grant_types_supported?.join(', ')}`);
-  const oidc = await oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, { algorithm: 'oidc', ...insecure }));
-  report('oauth4webapi openid-configuration discovery', oidc.issuer === as.issuer, `no id_token_signing_alg_values_supported: ${oidc.id_token_signing_alg_values_supported === undefined}`);
+  // Not OpenID Connect discovery: the same RFC 8414 document, naming that address as canonical; no OpenID Provider member is claimed.
+  const alias = await oauth.discoveryRequest(issuer, { algorithm: 'oidc', ...insecure });
+  const canonical = alias.headers.get('link') ?? '';
+  const oidc = await oauth.processDiscoveryResponse(issuer, alias);
+  const claimsProvider = oidc.id_token_signing_alg_values_supported !== undefined || oidc.subject_types_supported !== undefined;
+  report('oauth4webapi openid-configuration: the RFC 8414 alias, not OpenID Connect discovery', oidc.issuer === as.issuer && !claimsProvider && canonical.includes('/.well-known/oauth-authorization-server'), `Link: ${canonical}`);
   for (const resource of [new URL(origin), new URL(`${origin}/mcp`)]) {
     const rs = await oauth.processResourceDiscoveryResponse(resource, await oauth.resourceDiscoveryRequest(resource, insecure));
     report(`oauth4webapi RFC 9728 discovery of ${resource.pathname}`, rs.authorization_servers?.[0] === origin, `resource ${rs.resource}`);

@@ -1,7 +1,7 @@
 /**
  * `npm run soak`: a few minutes of mixed load against the local server with departures in a
  * real PostgreSQL server that is stopped and started again halfway through. Clients within the
- * /v1 quota, clients far over it, page readers, a client sending batches of MCP tool calls and a
+ * /v1 quota, clients far over it, page readers, a client sending MCP tool calls and a
  * departures probe run side by side, each from its own loopback address (its own quota). A second
  * server, on the embedded database, takes page and API load while its departures bridge is
  * attacked the whole time. Passes when neither server crashes, both answer only what the contract
@@ -71,10 +71,10 @@ function get(origin: string, pathname: string, agent: Agent, headers: Record<str
 
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** Batches of live-departures tool calls over MCP from one address, far over the shared quota. */
+/** Live-departures tool calls over MCP from one address, one per POST, far over the shared quota. */
 async function mcpClient(origin: string, address: string, deadline: number): Promise<void> {
   const agent = new Agent({ keepAlive: true, localAddress: address, maxSockets: 1 });
-  const body = JSON.stringify(Array.from({ length: 10 }, (_, id) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'list_departures', arguments: {} } })));
+  const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'list_departures', arguments: {} } });
   while (Date.now() < deadline && !stopRequested) {
     const started = performance.now();
     const status = await new Promise<Sample['status']>((resolve) => {
@@ -90,7 +90,7 @@ async function mcpClient(origin: string, address: string, deadline: number): Pro
       req.on('error', () => resolve('error'));
       req.end(body);
     });
-    samples.push({ group: 'mcp batches', path: '/mcp', status, ms: performance.now() - started, at: Date.now() });
+    samples.push({ group: 'mcp calls', path: '/mcp', status, ms: performance.now() - started, at: Date.now() });
     await pause(50);
   }
   agent.destroy();
@@ -224,7 +224,7 @@ async function main(): Promise<number> {
     const expected = (s: Sample) => {
       if (typeof s.status !== 'number') return false;
       if (s.group === 'pages') return s.status === 200 || s.status === 304;
-      if (s.group === 'mcp batches') return s.status === 200 || s.status === 429;
+      if (s.group === 'mcp calls') return s.status === 200 || s.status === 429;
       if (s.group === 'embedded') return [200, 304, 400, 404, 429].includes(s.status);
       if ([200, 304, 400, 404, 429].includes(s.status)) return true;
       return s.status === 502 && s.path.startsWith('/v1/departures') && outageWindow(s);
@@ -243,7 +243,7 @@ async function main(): Promise<number> {
       bystanderPaths: ['/v1/trips', `/v1/peaks/${peak.id}`, '/v1/trips?type=trek', '/v1/departures'],
     });
     console.log(`\n[soak] ${samples.length} requests in ${((Date.now() - started) / 1000).toFixed(0)} s; server RSS ${rssStart.toFixed(0)} → ${residentMiB(pid).toFixed(0)} MiB, live heap after a full collection ${heapStart.toFixed(1)} → ${heapEnd.toFixed(1)} MiB`);
-    for (const group of ['within quota', 'over quota', 'pages', 'mcp batches', 'probe', 'embedded']) {
+    for (const group of ['within quota', 'over quota', 'pages', 'mcp calls', 'probe', 'embedded']) {
       const own = samples.filter((s) => s.group === group);
       const counts = new Map<string, number>();
       for (const s of own) counts.set(String(s.status), (counts.get(String(s.status)) ?? 0) + 1);

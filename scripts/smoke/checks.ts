@@ -26,6 +26,8 @@ export interface Expectation {
   rateLimit?: boolean;
   /** The /v1 error shape with this code. */
   errorCode?: string;
+  /** The body names the sitemap, the developer page and llms.txt (the recovery note of a not-found). */
+  recovery?: boolean;
   etag?: boolean;
   markdownTokens?: boolean;
   cors?: boolean;
@@ -112,6 +114,7 @@ export async function requestTable(origin: string): Promise<Check[]> {
     ['agent file', '/llms.txt'],
     ['/v1 file', '/v1/trips'],
     ['/v1 query', '/v1/trips?type=trek'],
+    ['/v1 departures', `/v1/departures?trip=${trip.slug}`],
   ] as const) {
     checks.push({ name: `If-None-Match, ${name}`, method: 'GET', path, conditional: true, expect: { status: 304, etag: true } });
   }
@@ -126,6 +129,13 @@ export async function requestTable(origin: string): Promise<Check[]> {
   get('missing image', '/images/social/no-such-trip.png', notFoundPage);
   get('missing agent file', '/.well-known/no-such-file', notFoundPage);
   get('missing trip page', '/treks/no-such-trek', notFoundPage);
+  // Every address is lower case: another case names nothing, and gets the not-found Accept asks for.
+  get('wrong-case API path', '/V1/TRIPS', { ...notFoundPage, recovery: true });
+  get('wrong-case API path asked as Markdown', '/V1/TRIPS', { ...notFoundNote, recovery: true }, { Accept: 'text/markdown' });
+  get('wrong-case file', '/LLMS.TXT', { ...notFoundPage, recovery: true });
+  get('wrong-case file asked as Markdown', '/LLMS.TXT', { ...notFoundNote, recovery: true }, { Accept: 'text/markdown' });
+  get('wrong-case live path', '/ENQUIRY-SENT', { ...notFoundPage, recovery: true });
+  get('wrong-case trip page asked as Markdown', tripPage.toUpperCase(), { ...notFoundNote, recovery: true }, { Accept: 'text/markdown' });
 
   checks.push({ name: 'booking enquiry without fields', method: 'POST', path: '/api/bookings', body: '', headers: { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json' }, expect: { status: 400, cache: noStore } });
   checks.push({ name: 'token request without a grant', method: 'POST', path: '/oauth/token', body: 'grant_type=password', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, expect: { status: 400, type: 'application/json', cache: noStore } });
@@ -204,9 +214,12 @@ export function problems(check: Check, answer: Answer): string[] {
   for (const name of expect.vary ?? []) if (!varyOf(answer.headers).includes(name.toLowerCase())) found.push(`Vary ${header('vary')} lacks ${name}`);
   if (expect.rateLimit && (!header('ratelimit-policy') || !header('ratelimit-remaining'))) found.push('rate-limit headers missing');
   if (expect.etag && !header('etag')) found.push('no ETag');
+  // RFC 9110 §15.4.5: a 304 carries no representation metadata (service/http/not-modified.ts).
+  if (answer.status === 304 && header('content-type') !== null) found.push(`a 304 with Content-Type ${header('content-type')}`);
   if (expect.markdownTokens && !/^\d+$/.test(header('x-markdown-tokens') ?? '')) found.push('no X-Markdown-Tokens');
   if (expect.cors && header('access-control-allow-origin') !== '*') found.push('no CORS');
   if (expect.errorCode && errorCodeOf(answer) !== expect.errorCode) found.push(`error shape: ${answer.body.slice(0, 120)}, expected code ${expect.errorCode}`);
+  if (expect.recovery) for (const named of ['/sitemap-index.xml', '/developers', '/llms.txt']) if (!answer.body.includes(named)) found.push(`the not-found answer does not name ${named}`);
   return found;
 }
 

@@ -54,9 +54,11 @@ GET ${at(agentAuthPaths.authorizationServer)}
 - \`resource\` is \`${prm.resource}\`: the audience (\`aud\`) of any assertion you mint, and the \`resource\` you exchange for.
 - \`resource_name\` is "${prm.resource_name}"; the only scope is \`${publicReadScope}\`, sent as a header Bearer token.
 - \`issuer\` is \`${as.issuer}\`; \`token_endpoint\` is \`${as.token_endpoint}\`; \`revocation_endpoint\` is \`${as.revocation_endpoint}\`; keys are at \`${as.jwks_uri}\`.
-- The same authorization server metadata is also at \`${at(agentAuthPaths.openidConfiguration)}\`, for clients
-  that only look there. It is OAuth metadata (RFC 8414), not an OpenID Provider's: this site issues no
-  ID tokens, so \`subject_types_supported\` and \`id_token_signing_alg_values_supported\` are absent on purpose.
+- This site is not an OpenID Provider: it issues no ID tokens and publishes no OpenID Connect discovery.
+  \`${at(agentAuthPaths.openidConfiguration)}\` answers with the same document as the one above, whose
+  address it names as canonical: it is OAuth metadata (RFC 8414), not an OpenID Provider's, so
+  \`subject_types_supported\` and \`id_token_signing_alg_values_supported\` are absent on purpose and an
+  OpenID Connect client rightly refuses it. Use \`${at(agentAuthPaths.authorizationServer)}\`.
 - The MCP endpoint \`${at(agentAuthPaths.mcp)}\` has its own protected resource metadata (RFC 9728 §3.1) at
   \`${at(agentAuthPaths.protectedResourceMcp)}\`; like \`/v1\` it needs no token, and a token for this site covers it.
 - The \`agent_auth\` block lists the registration endpoint (\`register_uri\` and \`identity_endpoint\`), the claim endpoint (\`claim_uri\` and \`claim_endpoint\`), \`revocation_uri\`, \`events_endpoint\`, the methods (\`identity_types_supported\`) and the trusted identity providers (\`identity_assertion.trusted_issuers\`).

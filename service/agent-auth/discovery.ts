@@ -31,9 +31,18 @@ export function handleMcpProtectedResourceMetadata(request: Request, input: Meta
   return json(request, protectedResourceMetadata(input, agentAuthPaths.mcp));
 }
 
-/** Also answers /.well-known/openid-configuration: the same OAuth metadata, not an OpenID Provider's. */
+/**
+ * Also answers /.well-known/openid-configuration, which the contract keeps as an alias: the same
+ * OAuth metadata, not an OpenID Provider's (the site issues no ID tokens, so it publishes no
+ * OpenID Connect discovery). RFC 8414 §5 counts that address as general OAuth; the answer there
+ * names the RFC 8414 address as canonical, so it reads as the alias it is.
+ */
 export function handleAuthorizationServerMetadata(request: Request, input: MetadataInput): Response {
-  return json(request, authorizationServerMetadata(input));
+  const response = json(request, authorizationServerMetadata(input));
+  if (new URL(request.url).pathname === agentAuthPaths.openidConfiguration) {
+    response.headers.set('Link', `<${`${input.siteUrl}${agentAuthPaths.authorizationServer}`}>; rel="canonical"`);
+  }
+  return response;
 }
 
 export function handleJwks(request: Request, keys: SigningKeys): Response {

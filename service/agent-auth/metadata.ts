@@ -7,11 +7,11 @@
  * `agent_auth` carries both generations of member names (register_uri and identity_endpoint,
  * claim_uri and claim_endpoint, revocation_uri), because clients in the wild read either.
  *
- * The same authorization server metadata is served at /.well-known/openid-configuration for
- * clients that only look there. It stays OAuth metadata (RFC 8414): this site is not an OpenID
- * Provider and issues no ID tokens, so OpenID Discovery's provider-only members
+ * The same authorization server metadata answers /.well-known/openid-configuration, an alias the
+ * contract keeps. It stays OAuth metadata (RFC 8414), not OpenID Connect discovery: this site is
+ * not an OpenID Provider and issues no ID tokens, so OpenID Discovery's provider-only members
  * (`subject_types_supported`, `id_token_signing_alg_values_supported`) are left out rather than
- * claimed; auth.md says so.
+ * claimed, and the alias names the RFC 8414 address as canonical; auth.md says so.
  */
 
 export const agentAuthPaths = {

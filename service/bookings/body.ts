@@ -22,13 +22,16 @@ export function bodyFormat(contentType: string | null): BodyFormat | null {
   return null;
 }
 
+/** A number as a form sends it: digits, perhaps with spaces around (the enquiry OpenAPI document says so too). */
+export const formNumberPattern = /^\s*[0-9]{1,4}\s*$/;
+
 /**
  * A form sends every field as text; the group size is a number in JSON. Digits become that
  * number, an empty field is absent, and anything else stays as typed, to be refused by name.
  */
 function formNumber(value: unknown): unknown {
   if (typeof value !== 'string') return value;
-  if (/^\s*\d{1,4}\s*$/.test(value)) return Number(value);
+  if (formNumberPattern.test(value)) return Number(value);
   return value.trim() === '' ? undefined : value;
 }
 

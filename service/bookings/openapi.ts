@@ -1,9 +1,10 @@
 /**
  * The OpenAPI 3.1 document of POST /api/bookings, which the contract keeps outside the /v1 API:
- * the request body is the Zod schema the endpoint validates with (enquiry-schema.ts), the
- * answers are the schemas its response writer follows (responses.ts), the limits come from the
- * rate-limit policy and the bounds, and the examples from the endpoint itself. Served as
- * /enquiry-openapi.json (`enquiryOpenApiPath` in service/site-files.ts).
+ * the request body is the Zod schema the endpoint validates with (enquiry-schema.ts), as JSON and
+ * as the trip pages' web form posts it (openapi-form.ts); the answers are the schemas its
+ * response writer follows (responses.ts), JSON to a JSON body and HTML pages (or a redirect) to
+ * the form; the limits come from the rate-limit policy and the bounds, and the examples from the
+ * endpoint itself. Served as /enquiry-openapi.json (`enquiryOpenApiPath` in service/site-files.ts).
  */
 import type { Catalogue } from '../../domain/catalogue/index.ts';
 import { jsonSchemaComponents } from '../http/json-schema.ts';
@@ -11,6 +12,7 @@ import { bookingRateLimit } from '../rules/policy.ts';
 import { enquiryRequestSchema } from './enquiry-schema.ts';
 import { maxBodyBytes } from './body.ts';
 import { failureExamples, invalidExamples, rateLimitedExample, receivedExample, requestExamples } from './openapi-examples.ts';
+import { formRequestSchema } from './openapi-form.ts';
 import { bookingErrorBody, enquiryReceivedBody, thankYouPath, type BookingErrorCode } from './responses.ts';
 
 type Json = Record<string, unknown>;
@@ -19,16 +21,23 @@ export const enquiryOperationId = 'sendEnquiry';
 
 const schemaRef = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 
-/** The error body narrowed to the codes one status carries. */
-function errorResponse(description: string, codes: BookingErrorCode[], examples: Record<string, unknown>, headers: Json = {}): Json {
+/** The answer to the web form: a page of the site, in its frame, saying what went wrong and showing the form again. */
+const htmlPage = (what: string) => ({ 'text/html': { schema: { type: 'string', description: `An HTML page of the site: ${what}` } } });
+
+/**
+ * The error body narrowed to the codes one status carries, as JSON (to a JSON body) and, where
+ * the web form can meet it, as a page (`html`).
+ */
+function errorResponse(description: string, codes: BookingErrorCode[], examples: Record<string, unknown>, options: { headers?: Json; html?: string } = {}): Json {
   return {
     description,
-    headers: { 'Cache-Control': { $ref: '#/components/headers/CacheControl' }, ...headers },
+    headers: { 'Cache-Control': { $ref: '#/components/headers/CacheControl' }, ...options.headers },
     content: {
       'application/json': {
         schema: { allOf: [schemaRef('EnquiryError'), { type: 'object', properties: { error: { type: 'object', properties: { code: { enum: codes } }, additionalProperties: true } }, additionalProperties: true }] },
         examples,
       },
+      ...(options.html ? htmlPage(options.html) : {}),
     },
   };
 }
@@ -52,6 +61,7 @@ export async function buildEnquiryOpenApiDocument(catalogue: Catalogue): Promise
   const limited = await rateLimitedExample(catalogue);
   const failures = await failureExamples(catalogue);
   const seconds = { type: 'integer', minimum: 1, maximum: bookingRateLimit.windowSeconds };
+  const requestSchemas = jsonSchemaComponents({ EnquiryRequest: enquiryRequestSchema(catalogue) }, 'input');
 
   return {
     openapi: '3.1.0',
@@ -60,6 +70,8 @@ export async function buildEnquiryOpenApiDocument(catalogue: Catalogue): Promise
       version: '1',
       description: describeEndpoint(catalogue),
       contact: { name: site.operatorName, email: site.contactEmail, url: `${siteUrl}/developers` },
+      // The licence the site publishes its API descriptions and open data under, as /openapi.json.
+      license: { name: site.dataset.license, identifier: site.dataset.license },
     },
     externalDocs: { description: 'Developer reference', url: `${siteUrl}/developers` },
     servers: [{ url: siteUrl, description: 'This deployment' }],
@@ -72,10 +84,16 @@ export async function buildEnquiryOpenApiDocument(catalogue: Catalogue): Promise
           operationId: enquiryOperationId,
           tags: ['Enquiries'],
           summary: 'Send a booking enquiry for a person, with their consent.',
-          description: `The body is one JSON object of at most ${Math.round(maxBodyBytes / 1024)} KB. Text is trimmed and normalised (Unicode NFC) before its limits are counted, in characters; text over a limit is refused, never cut. Members not listed are ignored. (The trip pages' own form posts the same fields URL-encoded and is answered in HTML.)`,
+          description: [
+            `The body is one JSON object, or the same fields URL-encoded as the trip pages' form posts them, of at most ${Math.round(maxBodyBytes / 1024)} KB. Text is trimmed and normalised (Unicode NFC) before its limits are counted, in characters; text over a limit is refused, never cut. Members not listed are ignored.`,
+            `A JSON body is answered in JSON. A form is answered as a browser needs: 303 to the enquiry's own page (${thankYouPath}?ref=<reference>) when the team has it, or a page of the site saying what went wrong, with the form again; a form posted from another site's page is refused (403).`,
+          ].join('\n\n'),
           requestBody: {
             required: true,
-            content: { 'application/json': { schema: schemaRef('EnquiryRequest'), examples: requestExamples(catalogue) } },
+            content: {
+              'application/json': { schema: schemaRef('EnquiryRequest'), examples: requestExamples(catalogue) },
+              'application/x-www-form-urlencoded': { schema: schemaRef('EnquiryForm') },
+            },
           },
           responses: {
             201: {
@@ -83,22 +101,38 @@ export async function buildEnquiryOpenApiDocument(catalogue: Catalogue): Promise
               headers: { 'Cache-Control': { $ref: '#/components/headers/CacheControl' } },
               content: { 'application/json': { schema: schemaRef('EnquiryReceived'), examples: { received: await receivedExample(catalogue) } } },
             },
-            400: errorResponse('`invalid_enquiry`: a field is missing or wrong (`field` is the first, `fields` names each with its own sentence), or the body is not one JSON object. Nothing was kept.', ['invalid_enquiry'], await invalidExamples(catalogue)),
+            303: {
+              description: 'To the web form: the enquiry reached the team; the browser goes on to its page, which says what happens next.',
+              headers: {
+                'Cache-Control': { $ref: '#/components/headers/CacheControl' },
+                Location: { description: "The enquiry's page: its reference is the only thing in the address.", required: true, schema: { type: 'string', pattern: `^${thankYouPath}\\?ref=` } },
+              },
+            },
+            400: errorResponse('`invalid_enquiry`: a field is missing or wrong (`field` is the first, `fields` names each with its own sentence), or the body is not one JSON object. Nothing was kept.', ['invalid_enquiry'], await invalidExamples(catalogue), {
+              html: 'each field to fix named once, the form again with what was typed and each problem next to its field.',
+            }),
+            403: {
+              description: '`cross_site_form`: the web form was posted from a page of another site. Nothing was kept.',
+              headers: { 'Cache-Control': { $ref: '#/components/headers/CacheControl' } },
+              content: htmlPage('the form can only be sent from the site\'s own trip pages.'),
+            },
             429: errorResponse(
               `\`rate_limited\`: more than ${bookingRateLimit.requests} enquiries in ${bookingRateLimit.windowSeconds / 60} minutes from this address. Wait as \`Retry-After\` says. Nothing was kept.`,
               ['rate_limited'],
               { rate_limited: limited.example },
-              { 'Retry-After': { description: 'Seconds until this address may send again.', required: true, schema: seconds, example: Number(limited.retryAfter) } },
+              { headers: { 'Retry-After': { description: 'Seconds until this address may send again.', required: true, schema: seconds, example: Number(limited.retryAfter) } }, html: 'how long to wait, and the contact address.' },
             ),
             502: errorResponse(
               '`storage_error`: the enquiry could not be kept; nothing was sent, try again later. `delivery_failed`: it was kept (see `enquiry`) but mail failed; it is delivered later, so do not send it again.',
               ['storage_error', 'delivery_failed'],
               failures[502],
+              { html: 'that the enquiry was not kept, or that it was kept and will be sent later, with its reference.' },
             ),
             503: errorResponse(
               '`enquiries_unavailable`: this deployment takes no online enquiries; give the person the contact address. `delivery_unavailable`: kept (see `enquiry`) but mail is not set up; it is delivered later, so do not send it again.',
               ['enquiries_unavailable', 'delivery_unavailable'],
               failures[503],
+              { html: 'the contact address, or that the enquiry was kept and will be sent later, with its reference.' },
             ),
           },
         },
@@ -106,7 +140,8 @@ export async function buildEnquiryOpenApiDocument(catalogue: Catalogue): Promise
     },
     components: {
       schemas: {
-        ...jsonSchemaComponents({ EnquiryRequest: enquiryRequestSchema(catalogue) }, 'input'),
+        ...requestSchemas,
+        EnquiryForm: formRequestSchema(requestSchemas.EnquiryRequest!),
         ...jsonSchemaComponents({ EnquiryReceived: enquiryReceivedBody, EnquiryError: bookingErrorBody }, 'output'),
       },
       headers: {

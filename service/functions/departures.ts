@@ -48,6 +48,7 @@ import { departuresJsonLd } from '../../domain/structured-data.ts';
 import { html } from '../../domain/html.ts';
 import { htmlResponse, liveBlockHtml, livePageHtml } from './page-shell.ts';
 import { BoundedMemo } from '../http/bounded-memo.ts';
+import { notModifiedResponse } from '../http/not-modified.ts';
 import { matchesEtag } from '../http/respond.ts';
 import { acceptsJson } from '../v1/accept.ts';
 import { currentReadId, liveDepartures, v1Deps } from './live-storage.ts';
@@ -184,11 +185,7 @@ async function apiDepartures(request: Request, url: URL): Promise<Response> {
   const known = runtimeCatalogue().trips.some((p) => p.trip.slug === trip);
   const answer = await keptWhileFresh(request, null, known ? trip : undefined, `api|${json}|${url.pathname}${url.search}`, () => handleV1(plain, v1Deps()));
   const etag = answer.headers.get('ETag');
-  if (answer.status === 200 && etag && matchesEtag(request.headers.get('If-None-Match'), etag)) {
-    const headers = new Headers(answer.headers);
-    headers.delete('Content-Length');
-    return new Response(null, { status: 304, headers });
-  }
+  if (answer.status === 200 && etag && matchesEtag(request.headers.get('If-None-Match'), etag)) return notModifiedResponse(answer.headers);
   return withoutBodyForHead(request, answer);
 }
 

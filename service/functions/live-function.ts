@@ -20,7 +20,7 @@ export function plainText(status: number, text: string, headers: Record<string, 
 
 /** A page path this function does not serve, reached directly (for example `/api/departures`). */
 export function notServedHere(url: URL): Response {
-  return plainText(404, `There is nothing at ${url.pathname.slice(0, 120)}. The site map is at /sitemap-index.xml and the API at /v1/.`);
+  return plainText(404, `There is nothing at ${url.pathname.slice(0, 120)}. The sitemap (/sitemap-index.xml), the developer page (/developers, with the API at /v1/) and /llms.txt list every address.`);
 }
 
 export function methodNotAllowed(method: string, allow: string): Response {

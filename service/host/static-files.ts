@@ -10,6 +10,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
 import { brotliCompressSync, gzipSync, constants } from 'node:zlib';
 import { memoise } from '../http/bounded-memo.ts';
+import { notModifiedRaw } from '../http/not-modified.ts';
 
 export const mediaTypes: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -140,7 +141,7 @@ export class StaticFiles {
     if (file.gzip) vary = vary ? `${vary}, Accept-Encoding` : 'Accept-Encoding';
     if (vary) raw.push('Vary', vary);
     if (status === 200 && req.headers['if-none-match']?.split(',').some((t) => t.trim().replace(/^W\//, '') === file.etag)) {
-      res.writeHead(304, raw);
+      res.writeHead(304, notModifiedRaw(raw));
       res.end();
       return true;
     }

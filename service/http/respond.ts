@@ -1,7 +1,8 @@
 /**
  * JSON success responses for /v1: UTF-8 content type, cache policy, a strong ETag and
- * 304 on a matching If-None-Match; HEAD gets the headers without the body.
+ * 304 on a matching If-None-Match (service/http/not-modified.ts); HEAD gets the headers without the body.
  */
+import { notModifiedResponse } from './not-modified.ts';
 
 export const cachePolicy = {
   /** Catalogue data changes only with a deploy. */
@@ -49,9 +50,7 @@ export function preparedJsonResponse(request: Request, { body, etag, length }: P
     // The same address answers 406 to an Accept that rules JSON out: caches must tell them apart.
     Vary: 'Accept',
   });
-  if (matchesEtag(request.headers.get('If-None-Match'), etag)) {
-    return new Response(null, { status: 304, headers });
-  }
+  if (matchesEtag(request.headers.get('If-None-Match'), etag)) return notModifiedResponse(headers);
   headers.set('Content-Length', String(length));
   return new Response(request.method === 'HEAD' ? null : body, { status: 200, headers });
 }

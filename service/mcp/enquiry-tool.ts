@@ -4,8 +4,7 @@
  * the store, delivery to the team), and gets the same answer: the reference and the call-back
  * promise, or the same refusal per field. It never books: a guide calls the person back.
  */
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, McpServer, StandardSchemaWithJSON } from '@modelcontextprotocol/server';
 import type { Catalogue } from '../../domain/catalogue/index.ts';
 import { enquiryRequestSchema } from '../bookings/enquiry-schema.ts';
 import { takeEnquiry, type EnquiryDeps } from '../bookings/index.ts';
@@ -32,14 +31,23 @@ export function enquiryToolDescription(catalogue: Catalogue): string {
   ].join(' ');
 }
 
+/**
+ * A schema as the tool publishes it, with the checking left to the endpoint: the SDK would refuse
+ * a faulty enquiry in its own words, before the endpoint could, where POST /api/bookings names
+ * the trip (its group-size cap) and counts the attempt. The endpoint checks every call with this
+ * same schema, so the tool refuses exactly what the endpoint refuses, in its words.
+ */
+function publishedOnly<S extends StandardSchemaWithJSON>(schema: S): S {
+  return { '~standard': { ...schema['~standard'], validate: (value: unknown) => ({ value }) } } as unknown as S;
+}
+
 export function registerEnquiryTool(server: McpServer, catalogue: Catalogue, enquiries: McpEnquiries): void {
   server.registerTool(
     enquiryToolName,
     {
       title: 'Send a booking enquiry for a person',
       description: enquiryToolDescription(catalogue),
-      // The endpoint's own schema: the SDK checks the arguments with it (the same refusals, per field) before the enquiry path checks them again.
-      inputSchema: enquiryRequestSchema(catalogue),
+      inputSchema: publishedOnly(enquiryRequestSchema(catalogue)),
       outputSchema: enquiryReceivedBody,
       annotations: { title: 'Send a booking enquiry', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
     },

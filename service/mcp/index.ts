@@ -1,26 +1,33 @@
 /**
  * The MCP endpoint (/mcp) as one function of `Request`: Streamable HTTP, stateless, so it runs
- * as a serverless function. Every POST gets its own server and transport (a stateless SDK
- * transport cannot be reused); answers are plain JSON, never SSE streams. The endpoint's own
- * refusals (origin, size, protocol version, batch, quota) answer each request by its id.
+ * as a serverless function. Every POST gets its own server from one factory (createMcpServer),
+ * on the official v2 server package, whichever revision it speaks:
  *
- * Protocol revisions: the SDK speaks the initialize-based revisions up to 2025-11-25. A
- * 2026-07-28 client opens with a stateless request carrying `MCP-Protocol-Version: 2026-07-28`;
- * it gets 400 with a generic JSON-RPC error (-32000, not a modern error code), which is how that
- * revision tells a client it reached an older server and should fall back to `initialize`.
+ * - 2026-07-28 (a `_meta` envelope on the request, `MCP-Protocol-Version`, `Mcp-Method` and
+ *   `Mcp-Name` headers, `server/discover`, cache hints, -32020/-32022 errors): the package's
+ *   `createMcpHandler`, which answers that revision and nothing else here;
+ * - 2025-11-25 and 2025-06-18 (an `initialize` handshake, no envelope): the package's streamable
+ *   HTTP transport, stateless, answering JSON (service/mcp/legacy-http.ts).
+ *
+ * Which is which is the package's own classification (`isLegacyRequest`). In front of both, the
+ * endpoint's own refusals answer each request by its id (service/mcp/json-rpc.ts): origin,
+ * method, size, parse errors, batches (no revision spoken here has them), protocol version, quota.
  */
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { createMcpHandler, isLegacyRequest, McpServer } from '@modelcontextprotocol/server';
 import type { V1Deps } from '../v1/operations.ts';
 import { agentGuidance } from '../agents/guidance.ts';
 import { readCappedBytes } from '../http/body.ts';
 import { registerEnquiryTool, type McpEnquiries } from './enquiry-tool.ts';
-import { jsonRpcError, rpcMessages } from './json-rpc.ts';
+import { jsonRpcError, rpcErrorCodes, rpcMessages, type RpcMessages } from './json-rpc.ts';
+import { serveLegacy } from './legacy-http.ts';
+import { originAllowed } from './origin.ts';
 import { registerPrompts } from './prompts.ts';
 import { checkQuota, type McpQuota } from './quota.ts';
 import { registerResources } from './resources.ts';
-import { mcpCapabilities, mcpProtocolVersions, mcpServerName, mcpServerTitle, mcpServerVersion } from './server-info.ts';
+import { mcpCacheHints, mcpCapabilities, mcpProtocolVersions, mcpServerName, mcpServerTitle, mcpServerVersion } from './server-info.ts';
 import { registerTools } from './tools.ts';
+
+export { originAllowed };
 
 /** JSON-RPC messages here are small; anything bigger is not a tool call. */
 const maxBodyBytes = 64 * 1024;
@@ -28,16 +35,6 @@ const maxBodyBytes = 64 * 1024;
 export interface McpDeps extends V1Deps {
   /** Where enquiries go (service/bookings); without it the server offers no enquiry tool. */
   enquiries?: McpEnquiries | undefined;
-}
-
-/** Browsers send Origin; only pages of the site itself may call the endpoint (DNS rebinding). */
-export function originAllowed(origin: string | null, siteUrl: string): boolean {
-  if (origin === null) return true;
-  try {
-    return new URL(origin).origin === new URL(siteUrl).origin;
-  } catch {
-    return false;
-  }
 }
 
 function serverInstructions(deps: McpDeps): string {
@@ -55,64 +52,83 @@ function serverInstructions(deps: McpDeps): string {
     .join(' ');
 }
 
+/** The one definition of the server, for every revision: tools, resources, prompts, identity. */
 export function createMcpServer(deps: McpDeps): McpServer {
   const server = new McpServer(
     { name: mcpServerName(deps.catalogue), title: mcpServerTitle(deps.catalogue), version: mcpServerVersion, websiteUrl: `${deps.catalogue.siteUrl}/developers` },
-    { instructions: serverInstructions(deps) },
+    {
+      instructions: serverInstructions(deps),
+      // Only what a stateless server honours (service/mcp/server-info.ts), over the package's defaults.
+      capabilities: { ...mcpCapabilities },
+      supportedProtocolVersions: [...mcpProtocolVersions],
+      cacheHints: mcpCacheHints,
+    },
   );
   registerTools(server, deps);
   if (deps.enquiries) registerEnquiryTool(server, deps.catalogue, deps.enquiries);
   registerResources(server, deps);
   registerPrompts(server, deps, { enquiries: deps.enquiries !== undefined });
-  // Only what a stateless server honours (service/mcp/server-info.ts), over the SDK's defaults.
-  server.server.registerCapabilities(mcpCapabilities);
   return server;
 }
 
 /**
- * Answers one POST of JSON-RPC messages. With `quota`, the messages count against the client's
- * API quota first (service/mcp/quota.ts); without it (a test, a local tool) nothing is counted.
+ * Answers one POST: one JSON-RPC message. With `quota`, it counts against the client's API quota
+ * first (service/mcp/quota.ts); without it (a test, a local tool) nothing is counted.
  */
 export async function handleMcp(request: Request, deps: McpDeps, quota?: McpQuota): Promise<Response> {
   if (request.method !== 'POST') {
     if (!originAllowed(request.headers.get('Origin'), deps.catalogue.siteUrl)) return forbidden();
     // No standalone SSE stream (GET) and no sessions to end (DELETE): the server is stateless.
-    return jsonRpcError(405, -32000, `Method not allowed: send JSON-RPC messages with POST (Streamable HTTP, stateless). Server card: ${deps.catalogue.siteUrl}/mcp/server-card`, undefined, {
+    return jsonRpcError(405, rpcErrorCodes.serverError, `Method not allowed: send JSON-RPC messages with POST (Streamable HTTP, stateless). Server card: ${deps.catalogue.siteUrl}/mcp/server-card`, undefined, {
       Allow: 'POST',
     });
   }
-  const tooLarge = () => jsonRpcError(413, -32000, `Request body too large: at most ${maxBodyBytes} bytes.`);
+  const tooLarge = () => jsonRpcError(413, rpcErrorCodes.serverError, `Request body too large: at most ${maxBodyBytes} bytes.`);
   if (Number(request.headers.get('Content-Length') ?? '0') > maxBodyBytes) return tooLarge();
   const bytes = await readCappedBytes(request, maxBodyBytes);
   if (bytes === null) return tooLarge();
-  const body = new TextDecoder().decode(bytes);
-  const messages = rpcMessages(body);
+  const messages = rpcMessages(new TextDecoder().decode(bytes));
 
   if (!originAllowed(request.headers.get('Origin'), deps.catalogue.siteUrl)) return forbidden(messages);
-  const version = request.headers.get('MCP-Protocol-Version');
-  if (version !== null && !mcpProtocolVersions.includes(version)) {
-    return jsonRpcError(400, -32000, `Bad Request: unsupported protocol version ${version.slice(0, 40)}; this server speaks ${mcpProtocolVersions.join(', ')}. Start with initialize.`, messages);
-  }
+  // Every POST read counts once, as every /v1 request does, whatever is wrong with it.
   let limitHeaders: Record<string, string> = {};
   if (quota) {
-    const decision = await checkQuota(quota, messages.count);
-    if (!decision.allowed) return jsonRpcError(decision.status, -32000, decision.message, messages, decision.headers);
+    const decision = await checkQuota(quota);
+    if (!decision.allowed) return jsonRpcError(decision.status, rpcErrorCodes.serverError, decision.message, messages, decision.headers);
     limitHeaders = decision.headers;
   }
-
-  const server = createMcpServer(deps);
-  const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: true, maxRequestBodySize: maxBodyBytes });
-  try {
-    await server.connect(transport);
-    const response = await transport.handleRequest(new Request(request.url, { method: 'POST', headers: request.headers, body: bytes as Uint8Array<ArrayBuffer> }));
-    response.headers.set('Cache-Control', 'no-store');
-    for (const [name, value] of Object.entries(limitHeaders)) response.headers.set(name, value);
-    return response;
-  } finally {
-    await server.close();
+  const refused = (status: number, code: number, message: string) => withHeaders(jsonRpcError(status, code, message, messages), limitHeaders);
+  if (messages.parsed === undefined) return refused(400, rpcErrorCodes.parseError, 'Parse error: the body is not JSON.');
+  if (messages.batch) {
+    // JSON-RPC batches left MCP with 2025-06-18; none of the revisions spoken here has them.
+    return refused(400, rpcErrorCodes.invalidRequest, `Invalid Request: JSON-RPC batches are not supported (protocol revisions ${mcpProtocolVersions.join(', ')}); send one message per POST.`);
   }
+  const version = request.headers.get('MCP-Protocol-Version');
+  const legacy = await isLegacyRequest(request, messages.parsed, { maxRequestBodySize: maxBodyBytes });
+  if (legacy && version !== null && !mcpProtocolVersions.includes(version)) {
+    return refused(400, rpcErrorCodes.serverError, `Bad Request: unsupported protocol version ${version.slice(0, 40)}; this server speaks ${mcpProtocolVersions.join(', ')}.`);
+  }
+
+  const response = legacy
+    ? await serveLegacy(request, messages.parsed, createMcpServer(deps), { maxRequestBodySize: maxBodyBytes, protocolVersions: mcpProtocolVersions })
+    : await serveModern(request, messages.parsed, deps);
+  return withHeaders(response, { 'Cache-Control': 'no-store', ...limitHeaders });
 }
 
-function forbidden(messages?: ReturnType<typeof rpcMessages>): Response {
-  return jsonRpcError(403, -32000, 'Forbidden: this MCP endpoint only accepts requests without an Origin or from the site itself.', messages);
+function withHeaders(response: Response, extra: Record<string, string>): Response {
+  const headers = new Headers(response.headers);
+  for (const [name, value] of Object.entries(extra)) headers.set(name, value);
+  return new Response(response.body, { status: response.status, headers });
+}
+
+/** A 2026-07-28 request: the package's handler, for that revision only, with this request's server. */
+async function serveModern(request: Request, body: unknown, deps: McpDeps): Promise<Response> {
+  // Nothing outlives the exchange: the server is this request's, and no subscription is ever kept
+  // open (there is nothing to listen to), so the handler is simply let go.
+  const handler = createMcpHandler(() => createMcpServer(deps), { legacy: 'reject', maxRequestBodySize: maxBodyBytes });
+  return handler.fetch(request, { parsedBody: body });
+}
+
+function forbidden(messages?: RpcMessages): Response {
+  return jsonRpcError(403, rpcErrorCodes.serverError, 'Forbidden: this MCP endpoint only accepts requests without an Origin or from the site itself.', messages);
 }

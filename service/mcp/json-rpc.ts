@@ -1,8 +1,8 @@
 /**
  * The JSON-RPC side of /mcp that runs before the SDK: which requests a POST body holds, and the
- * error answers of the endpoint itself (origin, method, size, protocol version, batch size,
- * quota). An error names the request it answers whenever the body could be read: one error per
- * request, with its id, as JSON-RPC 2.0 asks; `id: null` only when no id could be known.
+ * error answers of the endpoint itself (origin, method, size, parse errors, batches, protocol
+ * version, quota). An error names the request it answers whenever the body could be read: one
+ * error per request, with its id, as JSON-RPC 2.0 asks; `id: null` only when no id could be known.
  */
 
 type Id = string | number;
@@ -13,8 +13,8 @@ export interface RpcMessages {
   ids: Id[];
   /** A batch (an array), even of one. */
   batch: boolean;
-  /** Messages in all: each counts against the quota. */
-  count: number;
+  /** The body as parsed JSON; undefined when it is not JSON. */
+  parsed: unknown;
 }
 
 function idOf(message: unknown): Id | undefined {
@@ -23,19 +23,22 @@ function idOf(message: unknown): Id | undefined {
   return typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id)) ? id : undefined;
 }
 
-/** Reads a body as JSON-RPC messages; anything unparsable counts as one message without an id. */
+/** Reads a body as JSON-RPC messages; anything unparsable is a message without an id. */
 export function rpcMessages(body: string): RpcMessages {
   let parsed: unknown;
   try {
     parsed = JSON.parse(body);
   } catch {
-    return { ids: [], batch: false, count: 1 };
+    return { ids: [], batch: false, parsed: undefined };
   }
   const messages = Array.isArray(parsed) ? parsed : [parsed];
-  return { ids: messages.map(idOf).filter((id) => id !== undefined), batch: Array.isArray(parsed), count: Math.max(1, messages.length) };
+  return { ids: messages.map(idOf).filter((id) => id !== undefined), batch: Array.isArray(parsed), parsed };
 }
 
-const noMessages: RpcMessages = { ids: [], batch: false, count: 1 };
+const noMessages: RpcMessages = { ids: [], batch: false, parsed: undefined };
+
+/** The error codes JSON-RPC 2.0 defines, and the generic server error MCP transports use. */
+export const rpcErrorCodes = { parseError: -32700, invalidRequest: -32600, serverError: -32000 } as const;
 
 /**
  * An error answer of the endpoint: one error object per request of the body (a batch gets an

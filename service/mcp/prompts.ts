@@ -4,9 +4,7 @@
  * `enquire` walks it through an enquiry with the person in charge (their details, their consent,
  * then `send_enquiry`, or the trip page's form).
  */
-import { completable } from '@modelcontextprotocol/sdk/server/completable.js';
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { completable, ProtocolError, ProtocolErrorCode, type McpServer } from '@modelcontextprotocol/server';
 import { z } from 'astro/zod';
 import { groupSizeCap } from '../bookings/enquiry.ts';
 import type { V1Deps } from '../v1/operations.ts';
@@ -50,7 +48,7 @@ export function registerPrompts(server: McpServer, deps: V1Deps, options: { enqu
     },
     ({ tripSlug }) => {
       const page = catalogue.trips.find((p) => p.trip.slug === tripSlug);
-      if (!page) throw new McpError(ErrorCode.InvalidParams, `No trip has the slug "${tripSlug.slice(0, 80)}"; use a slug from list_trips.`);
+      if (!page) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `No trip has the slug "${tripSlug.slice(0, 80)}"; use a slug from list_trips.`);
       const { trip } = page;
       const form = `${trip.url}#enquiry-form`;
       const steps = options.enquiries

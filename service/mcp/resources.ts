@@ -1,19 +1,22 @@
 /**
  * The MCP resources. Trips and peaks are resource templates, one resource per trip or peak, each
  * listed and completable: a trip is its Markdown twin (with live departures) at the twin's
- * address, a peak is its /v1 answer. The full peak dataset and the agent instructions are single
- * resources. Each is written by the same function as the page or file it stands for.
+ * address, a peak is its /v1 answer (the /v1 handler answers its URI). The full peak dataset and
+ * the agent instructions are single resources. Each is written by the same function as the page
+ * or file it stands for. A URI that names nothing is the protocol's "resource not found", with the
+ * URI in its data (the code each revision gives it: service/mcp/legacy-http.ts).
  */
-import { ResourceTemplate, type McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolError, ProtocolErrorCode, ResourceNotFoundError, ResourceTemplate, type McpServer } from '@modelcontextprotocol/server';
 import type { TripPage } from '../../domain/catalogue/index.ts';
 import type { Trip } from '../../domain/schemas/trip.ts';
 import { agentInstructionsMarkdown } from '../agents/guidance.ts';
 import { buildPeakDataset } from '../agents/peak-dataset.ts';
 import { readLiveDepartures } from '../departures/live.ts';
 import { tripMarkdown } from '../markdown/trip.ts';
-import { ApiError } from '../http/errors.ts';
-import { operations, type V1Deps } from '../v1/operations.ts';
+import type { ErrorBody } from '../http/errors.ts';
+import { handleV1 } from '../v1/index.ts';
+import type { V1Deps } from '../v1/operations.ts';
+import { departuresCacheHint } from './server-info.ts';
 
 function text(uri: URL, mimeType: string, body: string) {
   return { contents: [{ uri: uri.href, mimeType, text: body }] };
@@ -44,18 +47,18 @@ function registerTripTemplates(server: McpServer, deps: V1Deps): void {
         title: type === 'trek' ? 'Treks, each as Markdown' : 'Expeditions, each as Markdown',
         description: `One ${type} by slug: the trip page as Markdown (itinerary, fitness, inclusions, gear, FAQs) with its live departures. Slugs: GET ${catalogue.siteUrl}/v1/trips?type=${type}.`,
         mimeType: 'text/markdown',
+        // It carries live departures: kept no longer than the departures answer.
+        cacheHint: departuresCacheHint,
       },
       async (uri, variables) => {
         const page = find(one(variables.slug));
-        if (!page) throw new McpError(ErrorCode.InvalidParams, `No ${type} has the slug "${one(variables.slug).slice(0, 80)}"; list them with resources/list or GET ${catalogue.siteUrl}/v1/trips?type=${type}.`);
+        if (!page) throw new ResourceNotFoundError(uri.href, `No ${type} has the slug "${one(variables.slug).slice(0, 80)}"; list them with resources/list or GET ${catalogue.siteUrl}/v1/trips?type=${type}.`);
         const live = await readLiveDepartures(deps.departures, catalogue, { tripSlug: page.trip.slug, timeoutMs: deps.storageTimeoutMs ?? 3000 });
         return text(uri, 'text/markdown', tripMarkdown(catalogue, page, live));
       },
     );
   }
 }
-
-const getPeak = operations.find((op) => op.operationId === 'getPeak')!;
 
 function registerPeakTemplate(server: McpServer, deps: V1Deps): void {
   const { catalogue } = deps;
@@ -73,16 +76,14 @@ function registerPeakTemplate(server: McpServer, deps: V1Deps): void {
       description: `One peak by id, as GET /v1/peaks/{id} answers it (CC-BY-4.0; cite "${catalogue.attribution}").`,
       mimeType: 'application/json',
     },
-    async (uri, variables) => {
-      const id = one(variables.id);
-      try {
-        // The operation behind GET /v1/peaks/{id}, so the resource is that answer.
-        const answer = await getPeak.run({ url: new URL(`${catalogue.siteUrl}/v1/peaks/${encodeURIComponent(id)}`), pathParam: id, deps });
-        return text(uri, 'application/json', JSON.stringify(answer));
-      } catch (error) {
-        if (error instanceof ApiError) throw new McpError(ErrorCode.InvalidParams, `${error.message} ${error.hint ?? ''}`.trim());
-        throw error;
-      }
+    async (uri) => {
+      // The URI is the /v1 address: the resource is what GET answers there.
+      const response = await handleV1(new Request(uri.href, { headers: { Accept: 'application/json' } }), deps);
+      if (response.ok) return text(uri, 'application/json', await response.text());
+      const { error } = (await response.json()) as ErrorBody;
+      const message = `${error.message} ${error.hint ?? ''} (GET ${uri.pathname} answers HTTP ${error.status}, code ${error.code})`.replace(/\s+/g, ' ');
+      if (response.status === 404) throw new ResourceNotFoundError(uri.href, message);
+      throw new ProtocolError(ProtocolErrorCode.InternalError, message);
     },
   );
 }

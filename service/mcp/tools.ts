@@ -1,15 +1,16 @@
 /**
  * The MCP tools: one per /v1 operation that reads the catalogue, with input schemas made from
- * the operation's own parameter declarations (service/v1/params.ts) and the operation's `run`
- * doing the work, so a tool accepts what its /v1 endpoint accepts and answers the same data.
- * Results are the /v1 envelope as structured content plus a readable summary; a departure search
- * that finds nothing also names, in the summary, the single changes of one filter that would.
+ * the operation's own parameter declarations (service/v1/params.ts). A call is answered by the
+ * /v1 handler itself, given the GET request the arguments stand for, so a tool accepts what its
+ * endpoint accepts and answers exactly what it answers: the same envelope, or the same error
+ * code. Results are the /v1 envelope as structured content plus a readable summary; a departure
+ * search that finds nothing also names, in the summary, the single changes of one filter that would.
  */
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, McpServer } from '@modelcontextprotocol/server';
 import { z } from 'astro/zod';
 import { formatInr, formatMetres } from '../../domain/format.ts';
-import { ApiError } from '../http/errors.ts';
+import { ApiError, errorResponse, type ErrorBody } from '../http/errors.ts';
+import { handleV1 } from '../v1/index.ts';
 import { operations, type Operation, type V1Deps } from '../v1/operations.ts';
 import { toolArgument } from '../v1/params.ts';
 import type { Departure } from '../../domain/schemas/departure.ts';
@@ -123,16 +124,40 @@ export function toolInputSchema(op: Operation) {
   return z.strictObject(shape);
 }
 
-/** The /v1 URL the arguments stand for: the operation reads its query from there. */
-export function operationUrl(op: Operation, args: Record<string, unknown>, siteUrl: string): { url: URL; pathParam: string | undefined } {
-  const pathParam = op.pathParam ? String(args[op.pathParam.name]) : undefined;
-  const path = op.pathParam && pathParam !== undefined ? op.path.replace(`{${op.pathParam.name}}`, encodeURIComponent(pathParam)) : op.path;
+/** The /v1 request the arguments stand for: the path value as one escaped segment, each filter as its query text. */
+export function operationUrl(op: Operation, args: Record<string, unknown>, siteUrl: string): URL {
+  const path = op.pathParam ? op.path.replace(`{${op.pathParam.name}}`, encodeURIComponent(String(args[op.pathParam.name]))) : op.path;
   const url = new URL(`${siteUrl}/v1${path}`);
   for (const name of Object.keys(op.query)) {
     const value = args[name];
     if (value !== undefined && value !== null) url.searchParams.set(name, String(value));
   }
-  return { url, pathParam };
+  return url;
+}
+
+/**
+ * What /v1 answers the request the arguments stand for. A path value of `.` or `..` is a dot
+ * segment, which no request can carry: clients and hosts resolve `/v1/trips/..` to `/v1/` before
+ * any handler sees it. Such a value is answered as the operation answers any value that names
+ * nothing (its not-found code), and the text says why no GET gives that answer.
+ */
+async function restAnswer(op: Operation, args: Record<string, unknown>, deps: V1Deps): Promise<{ status: number; body: unknown; where: string; url: URL }> {
+  const url = operationUrl(op, args, deps.catalogue.siteUrl);
+  const value = op.pathParam ? String(args[op.pathParam.name]) : undefined;
+  if (value === '.' || value === '..') {
+    const path = `/v1${op.path.replace(`{${op.pathParam!.name}}`, value)}`;
+    const refusal = await op.run({ url, pathParam: value, deps }).then(() => new Error(`${op.operationId} found "${value}"`), (error: unknown) => error);
+    if (!(refusal instanceof ApiError)) throw refusal;
+    const answer = errorResponse(refusal, deps.catalogue.siteUrl);
+    return { status: answer.status, body: await answer.json(), where: `as /v1 answers a ${op.pathParam!.name} that names nothing; no GET can ask it, as GET ${path} is resolved to ${new URL(path, url).pathname} first`, url };
+  }
+  const response = await handleV1(new Request(url, { headers: { Accept: 'application/json' } }), deps);
+  return { status: response.status, body: await response.json(), where: `GET ${url.pathname}${url.search} answers HTTP ${response.status} with the same code`, url };
+}
+
+/** A failed call as the model reads it: the /v1 error, its code and the request that gives it. */
+function errorText({ error }: ErrorBody, where: string): string {
+  return `${error.message}${error.hint ? ` ${error.hint}` : ''} (code ${error.code}; ${where})`;
 }
 
 export function registerTools(server: McpServer, deps: V1Deps): void {
@@ -148,15 +173,10 @@ export function registerTools(server: McpServer, deps: V1Deps): void {
         annotations: { title: tool.title, readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
       },
       async (args: Record<string, unknown>): Promise<CallToolResult> => {
-        const { url, pathParam } = operationUrl(op, args, deps.catalogue.siteUrl);
-        try {
-          const data = (await op.run({ url, pathParam, deps })) as Record<string, unknown>;
-          return { structuredContent: data, content: [{ type: 'text', text: await tool.summarize(data as never, deps, url) }] };
-        } catch (error) {
-          if (!(error instanceof ApiError)) throw error;
-          const text = `${error.message}${error.hint ? ` ${error.hint}` : ''} (code ${error.code}; GET ${url.pathname}${url.search} answers HTTP ${error.status} with the same code)`;
-          return { isError: true, content: [{ type: 'text', text }] };
-        }
+        const answer = await restAnswer(op, args, deps);
+        if (answer.status !== 200) return { isError: true, content: [{ type: 'text', text: errorText(answer.body as ErrorBody, answer.where) }] };
+        const data = answer.body as Record<string, unknown>;
+        return { structuredContent: data, content: [{ type: 'text', text: await tool.summarize(data as never, deps, answer.url) }] };
       },
     );
   }

@@ -19,6 +19,7 @@ import { apiRateLimit } from './policy.ts';
 import { rateLimitHeaders, type RateLimiter } from './rate-limiter.ts';
 import { framablePaths, securityHeaders } from './security-headers.ts';
 import { agentFileHeaders, aiCatalogLink, enquiryOpenApiPath, mcpServerCardLink } from '../site-files.ts';
+import { isWrongCase, wrongCaseTarget } from './wrong-case.ts';
 
 export interface RulesContext {
   siteUrl: string;
@@ -182,6 +183,11 @@ export async function applyRules(request: RulesRequest, ctx: RulesContext): Prom
     const headers = headersOf(base, fileHeaders);
     if (request.method === 'OPTIONS') return { kind: 'respond', response: new Response(null, { status: 204, headers }) };
     return { kind: 'continue', pathname, headers };
+  }
+
+  // A path in the wrong letter case names nothing: the not-found answer Accept asks for (service/rules/wrong-case.ts).
+  if ((request.method === 'GET' || request.method === 'HEAD') && isWrongCase(pathname)) {
+    return { kind: 'continue', pathname: wrongCaseTarget(request.headers.get('Accept')), headers: headersOf(base, { Vary: 'Accept' }) };
   }
 
   if ((request.method === 'GET' || request.method === 'HEAD') && isPagePath(pathname)) {

@@ -141,15 +141,21 @@ describe('metadata', () => {
     expect(await res.json()).toEqual({ ...protectedResourceMetadata(input), resource: `${site}/mcp` });
   });
 
-  it('serves OAuth metadata at openid-configuration without claiming to be an OpenID Provider, and says why', async () => {
+  it('keeps openid-configuration as the alias of the RFC 8414 metadata, not OpenID Connect discovery, and says why', async () => {
     const res = handleAuthorizationServerMetadata(new Request(`${site}/.well-known/openid-configuration`), input);
     const doc = (await res.json()) as Record<string, unknown>;
     expect(doc).toEqual(JSON.parse(JSON.stringify(authorizationServerMetadata(input))));
+    // OpenID Connect Discovery 1.0 §3 requires these of a provider; this site is none, and claims none of it.
     for (const member of ['subject_types_supported', 'id_token_signing_alg_values_supported', 'userinfo_endpoint']) expect(doc, member).not.toHaveProperty(member);
+    expect(JSON.stringify(doc.scopes_supported ?? [])).not.toContain('openid');
     expect(doc.response_types_supported).toEqual(['none']);
+    // It names the RFC 8414 address as canonical; that address itself names none.
+    expect(res.headers.get('link')).toBe(`<${site}/.well-known/oauth-authorization-server>; rel="canonical"`);
+    expect(handleAuthorizationServerMetadata(new Request(`${site}/.well-known/oauth-authorization-server`), input).headers.get('link')).toBeNull();
     const md = renderAuthMd(input);
     expect(md).toContain(`${site}/.well-known/openid-configuration`);
-    expect(md).toContain('It is OAuth metadata (RFC 8414), not an OpenID Provider\'s');
+    expect(md).toContain('publishes no OpenID Connect discovery');
+    expect(md).toContain('it is OAuth metadata (RFC 8414), not an OpenID Provider\'s');
     expect(md).toContain('`subject_types_supported` and `id_token_signing_alg_values_supported` are absent on purpose');
     expect(md).toContain(`${site}/.well-known/oauth-protected-resource/mcp`);
   });

@@ -94,7 +94,8 @@ describe.each(Object.entries(catalogues))('agent files from the %s content', (_,
     expect(catalog?.['service-meta']?.map((l) => l.href)).toEqual(['https://example.test/v1/', 'https://example.test/llms.txt']);
     const card = buildServerCard(catalogue);
     expect(card).not.toHaveProperty('capabilities');
-    expect(card.remotes).toEqual([{ type: 'streamable-http', url: 'https://example.test/mcp', supportedProtocolVersions: expect.arrayContaining(['2025-11-25']) }]);
+    // The revisions the endpoint speaks, newest first: none a pre-release, none it does not serve.
+    expect(card.remotes).toEqual([{ type: 'streamable-http', url: 'https://example.test/mcp', supportedProtocolVersions: ['2026-07-28', '2025-11-25', '2025-06-18'] }]);
     const kinds = buildAiCatalog(catalogue).entries.map((e) => e.identifier.split(':')[3]);
     expect(new Set(kinds)).toEqual(new Set(['api', 'mcp', 'dataset', 'skill']));
   });

@@ -6,7 +6,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildServerCard } from '../../service/agents/server-card.ts';
-import { handleMcp, originAllowed } from '../../service/mcp/index.ts';
+import { handleMcp } from '../../service/mcp/index.ts';
+import { originAllowed } from '../../service/mcp/origin.ts';
 import { mcpCapabilities } from '../../service/mcp/server-info.ts';
 import type { V1Deps } from '../../service/v1/operations.ts';
 import { loadCatalogue } from '../helpers/content.ts';
@@ -43,6 +44,17 @@ describe('MCP endpoint transport rules', () => {
     expect(originAllowed('https://example.test:8443', site)).toBe(false);
   });
 
+  it("accepts the loopback aliases of a loopback site's own origin, and nothing else", () => {
+    for (const local of ['http://localhost:4321', 'http://127.0.0.1:4321', 'http://[::1]:4321']) {
+      for (const alias of ['http://localhost:4321', 'http://127.0.0.1:4321', 'http://[::1]:4321']) expect(originAllowed(alias, local), `${alias} on ${local}`).toBe(true);
+      for (const other of ['http://localhost:4322', 'https://localhost:4321', 'http://evil.example.com:4321', 'http://127.0.0.2:4321', 'http://localhost.evil.example:4321', 'null'])
+        expect(originAllowed(other, local), `${other} on ${local}`).toBe(false);
+    }
+    // A site on a public name has no aliases: loopback pages are not the site.
+    expect(originAllowed('http://localhost:4321', 'https://example.test')).toBe(false);
+    expect(originAllowed('http://127.0.0.1', 'http://example.test')).toBe(false);
+  });
+
   it('answers initialize statelessly with JSON, the card identity and instructions', async () => {
     const res = await handleMcp(initialize(), deps);
     expect(res.status).toBe(200);
@@ -74,21 +86,52 @@ describe('MCP endpoint transport rules', () => {
     expect(await (await post('{nope', { Origin: 'https://evil.example' })).json()).toMatchObject({ id: null });
   });
 
-  it('turns a 2026-07-28 stateless request away with 400 and a non-modern error, so the client falls back', async () => {
+  it('refuses a JSON-RPC batch as JSON-RPC does (-32600 Invalid Request), answering each request by its id', async () => {
+    // No revision spoken here has batches (2025-06-18 took them out), so even a batch of one is refused.
+    for (const body of [[{ jsonrpc: '2.0', id: 1, method: 'tools/list' }], [{ jsonrpc: '2.0', id: 1, method: 'tools/list' }, { jsonrpc: '2.0', id: 'b', method: 'ping' }]]) {
+      const res = await handleMcp(new Request(endpoint, { method: 'POST', headers: { ...jsonRpcHeaders, 'MCP-Protocol-Version': '2025-11-25' }, body: JSON.stringify(body) }), deps);
+      expect(res.status).toBe(400);
+      const errors = (await res.json()) as { id: unknown; error: { code: number } }[];
+      expect(errors.map((e) => e.id)).toEqual(body.map((m) => m.id));
+      for (const e of errors) expect(e.error.code).toBe(-32600);
+    }
+  });
+
+  it('answers a 2026-07-28 server/discover with its revision, capabilities and cache hint, and no session', async () => {
+    const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 'test', version: '1.0.0' }, 'io.modelcontextprotocol/clientCapabilities': {} };
     const res = await handleMcp(
       new Request(endpoint, {
         method: 'POST',
         headers: { ...jsonRpcHeaders, 'MCP-Protocol-Version': '2026-07-28', 'Mcp-Method': 'server/discover' },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'server/discover', params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28' } } }),
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'server/discover', params: { _meta: meta } }),
       }),
       deps,
     );
-    expect(res.status).toBe(400);
-    const body = (await res.json()) as { error: { code: number; message: string } };
-    // -32020 (HeaderMismatch) and -32022 (UnsupportedProtocolVersion) would tell the client this is a modern server.
-    expect([-32020, -32022]).not.toContain(body.error.code);
-    expect(body.error.message).toMatch(/initialize/);
-    // The fallback it then takes works.
+    expect(res.status).toBe(200);
+    expect(res.headers.get('mcp-session-id')).toBeNull();
+    const body = (await res.json()) as { result: { supportedVersions: string[]; capabilities: unknown; ttlMs: number; cacheScope: string } };
+    expect(body.result.supportedVersions).toEqual(['2026-07-28']);
+    expect(body.result.capabilities).toMatchObject({ tools: {}, resources: {}, prompts: {} });
+    expect(body.result).toMatchObject({ ttlMs: 300_000, cacheScope: 'public' });
+  });
+
+  it("holds 2026-07-28 requests to the revision's header rules (-32020) and versions (-32022)", async () => {
+    const meta = (version: string) => ({ 'io.modelcontextprotocol/protocolVersion': version, 'io.modelcontextprotocol/clientInfo': { name: 'test', version: '1.0.0' }, 'io.modelcontextprotocol/clientCapabilities': {} });
+    const send = (version: string, headers: Record<string, string>) =>
+      handleMcp(new Request(endpoint, { method: 'POST', headers: { ...jsonRpcHeaders, ...headers }, body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/list', params: { _meta: meta(version) } }) }), deps);
+    // The header names another revision than the envelope.
+    const mismatch = await send('2026-07-28', { 'MCP-Protocol-Version': '2025-11-25', 'Mcp-Method': 'tools/list' });
+    expect(mismatch.status).toBe(400);
+    expect(await mismatch.json()).toMatchObject({ id: 9, error: { code: -32020 } });
+    // Mcp-Method missing.
+    const missing = await send('2026-07-28', { 'MCP-Protocol-Version': '2026-07-28' });
+    expect(missing.status).toBe(400);
+    expect(((await missing.json()) as { error: { code: number } }).error.code).toBe(-32020);
+    // A revision after 2026-07-28 that this server does not speak.
+    const future = await send('2099-01-01', { 'MCP-Protocol-Version': '2099-01-01', 'Mcp-Method': 'tools/list' });
+    expect(future.status).toBe(400);
+    expect(await future.json()).toMatchObject({ id: 9, error: { code: -32022, data: { supported: ['2026-07-28'] } } });
+    // The initialize the 2025 revisions open with still works beside it.
     expect((await handleMcp(initialize(), deps)).status).toBe(200);
   });
 
@@ -97,6 +140,7 @@ describe('MCP endpoint transport rules', () => {
     expect(big.status).toBe(413);
     const bad = await handleMcp(new Request(endpoint, { method: 'POST', headers: jsonRpcHeaders, body: '{nope' }), deps);
     expect(bad.status).toBe(400);
+    expect(await bad.clone().json()).toMatchObject({ id: null });
     expect(((await bad.json()) as { error: { code: number } }).error.code).toBe(-32700);
   });
 });

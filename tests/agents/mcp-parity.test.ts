@@ -2,11 +2,11 @@
  * The MCP tools accept exactly what the /v1 operations accept: every documented form of every
  * query parameter (and forms just outside them) goes through GET /v1 and through the tool, in
  * process (real MCP SDK client, embedded departure store). Accepted forms give the same envelope;
- * refused forms are refused by both. The tools' published input schemas say the same (Ajv).
+ * refused forms are refused by both. The tools' published input schemas (JSON Schema 2020-12) say the same (Ajv).
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { Ajv } from 'ajv';
+import Ajv2020 from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openEmbedded } from '../../service/departures/embedded.ts';
 import { seedDepartures } from '../../service/departures/seed.ts';
@@ -121,7 +121,7 @@ describe('MCP tools and /v1 accept the same parameter values', () => {
   });
 
   it.each(queryOperations)('$tool $name: the published input schema agrees with both (Ajv)', ({ tool, name }) => {
-    const validate = new Ajv({ strict: false }).compile(inputSchemas.get(tool)!);
+    const validate = new Ajv2020({ strict: false }).compile(inputSchemas.get(tool)!);
     for (const text of forms[name]!.accepted) for (const value of argumentsFor(text)) expect(validate({ [name]: value }), `${tool} ${JSON.stringify(value)}`).toBe(true);
     for (const text of forms[name]!.refused) for (const value of argumentsFor(text)) expect(validate({ [name]: value }), `${tool} ${JSON.stringify(value)}`).toBe(false);
   });

@@ -35,7 +35,9 @@ describe('published files', () => {
       expect(res.headers.get('cache-control')).toBe('public, max-age=3600');
       const etag = res.headers.get('etag');
       expect(etag).toBeTruthy();
-      expect((await get(path, { headers: { 'If-None-Match': etag ?? '' } })).status).toBe(304);
+      const notModified = await get(path, { headers: { 'If-None-Match': etag ?? '' } });
+      expect(notModified.status).toBe(304);
+      expect(notModified.headers.get('content-type'), path).toBeNull();
     }
     const preflight = await get(path, { method: 'OPTIONS', headers: { Origin: 'https://elsewhere.example', 'Access-Control-Request-Method': 'GET' } });
     expect(preflight.status).toBe(204);

@@ -17,6 +17,7 @@ import { pictureCacheFolder } from '../../src/lib/picture-cache.ts';
 import { startServer, type RunningServer } from '../helpers/project.ts';
 import { replayAssumptions, replayTool, startReplay } from '../helpers/vercel-replay/index.ts';
 import { compareHosts, type TableRun } from '../helpers/two-hosts.ts';
+import { conformanceProblems, conformanceVersion, runConformance } from '../../scripts/interop/conformance.ts';
 import { startPostgres, type TestPostgres } from '../departures/postgres.ts';
 import { startRedis, type RunningRedis } from '../helpers/redis.ts';
 import { startUpstashRest, type UpstashRest } from '../helpers/upstash-rest.ts';
@@ -207,3 +208,21 @@ describe(`the Vercel output replayed (${replayTool}) answers as the Node host do
   });
 });
 
+
+describe(`the Vercel output replayed passes the MCP conformance suite ${conformanceVersion}`, () => {
+  let replay: RunningServer;
+  beforeAll(async () => {
+    // Its own instance, fresh counters, served as http://localhost:<port> (tests/agents/mcp-conformance.test.ts runs the same on the Node host).
+    replay = await startReplay(copy.dir, (port) => ({ SITE_URL: `http://localhost:${port}`, OPERATIONAL_STORAGE: 'off' }));
+  }, 120_000);
+  afterAll(() => replay?.stop());
+
+  it('passes every scenario that applies to a read-only server, and fails the others only for their documented reason', async () => {
+    expect(conformanceProblems(await runConformance(`http://localhost:${replay.port}/mcp`))).toEqual([]);
+  }, 120_000);
+
+  it('accepts the loopback alias 127.0.0.1 of the site served as localhost, and refuses a foreign Host/Origin', async () => {
+    const checks = (await runConformance(`http://127.0.0.1:${replay.port}/mcp`, { scenario: 'dns-rebinding-protection' })).get('dns-rebinding-protection') ?? [];
+    expect(checks.map((c) => c.status)).toEqual(['SUCCESS', 'SUCCESS']);
+  }, 60_000);
+});

@@ -1,7 +1,7 @@
 /**
- * The OpenAPI document itself: generated from the code (the built file is the generator's
- * output), complete (every operation, parameter bound, error and header), examples that hold,
- * and clean under `redocly lint`.
+ * The OpenAPI documents themselves: generated from the code (the built file is the generator's
+ * output), complete (every operation, parameter bound, error and header; both body types and both
+ * answer types of the enquiry), examples that hold, and clean under `redocly lint`.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -11,6 +11,7 @@ import { describe, expect, inject, it } from 'vitest';
 import { errorCodes } from '../../service/http/errors.ts';
 import { cachePolicy } from '../../service/http/respond.ts';
 import { rateLimitHeaderNames } from '../../service/rules/policy.ts';
+import { buildEnquiryOpenApiDocument } from '../../service/bookings/openapi.ts';
 import { buildOpenApiDocument } from '../../service/v1/openapi.ts';
 import { operations } from '../../service/v1/operations.ts';
 import { loadCatalogue, realContent } from '../helpers/content.ts';
@@ -160,6 +161,46 @@ describe('openapi.json', () => {
       return;
     }
     const result = redoclyLint(await buildOpenApiDocument(real));
+    expect(result.output).not.toMatch(/You have \d+ warnings?/);
+    expect(result.status, result.output).toBe(0);
+  });
+});
+
+describe('enquiry-openapi.json', async () => {
+  const enquiry: Record<string, any> = await buildEnquiryOpenApiDocument(catalogue);
+  const post = enquiry.paths['/api/bookings'].post;
+
+  it('is what the generator makes of the content, served by the build', () => {
+    expect(JSON.parse(readFileSync(path.join(inject('fixtureSite'), 'dist', 'site', 'enquiry-openapi.json'), 'utf8'))).toEqual(enquiry);
+  });
+
+  it('has a licence, as the /v1 document does', () => {
+    expect(enquiry.info.license).toEqual({ name: catalogue.site.dataset.license, identifier: document.info.license.identifier });
+  });
+
+  it('takes both body types: JSON, and the fields of the web form, every one as text, from the same schema', () => {
+    expect(Object.keys(post.requestBody.content).sort()).toEqual(['application/json', 'application/x-www-form-urlencoded']);
+    const { EnquiryRequest: json, EnquiryForm: form } = enquiry.components.schemas;
+    expect(Object.keys(form.properties)).toEqual(Object.keys(json.properties));
+    expect(form.required).toEqual(json.required);
+    for (const [name, field] of Object.entries<any>(form.properties)) {
+      const texts = field.anyOf ?? [field];
+      for (const text of texts) expect(text.type, name).toBe('string');
+    }
+  });
+
+  it('answers both ways: JSON to a JSON body; to the form, a redirect or a page', () => {
+    const { responses } = post;
+    expect(Object.keys(responses).sort()).toEqual(['201', '303', '400', '403', '429', '502', '503']);
+    expect(Object.keys(responses['201'].content)).toEqual(['application/json']);
+    expect(responses['303'].content).toBeUndefined();
+    expect(responses['303'].headers.Location.required).toBe(true);
+    expect(Object.keys(responses['403'].content)).toEqual(['text/html']);
+    for (const status of ['400', '429', '502', '503']) expect(Object.keys(responses[status].content).sort(), status).toEqual(['application/json', 'text/html']);
+  });
+
+  it('passes redocly lint with no errors and no warnings', () => {
+    const result = redoclyLint(enquiry);
     expect(result.output).not.toMatch(/You have \d+ warnings?/);
     expect(result.status, result.output).toBe(0);
   });

@@ -1,13 +1,13 @@
 /**
- * /mcp shares the API's quota through a real server: each message of a batch counts, a batch has
- * a cap, and a client that spends its quota there is refused on /v1 too, while another client is
- * not held back. The agent-registration endpoints that had no limit are bounded too.
+ * /mcp shares the API's quota through a real server: each message counts, a batch is refused
+ * whole (no revision spoken there has batches), and a client that spends its quota there is
+ * refused on /v1 too, while another client is not held back. The agent-registration endpoints
+ * that had no limit are bounded too.
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startServer, type RunningServer } from '../helpers/project.ts';
 import { startHarness, type Harness } from '../agent-auth/harness.ts';
 import { createAgentAuthLimiters } from '../../service/agent-auth/deps.ts';
-import { maxBatch } from '../../service/mcp/quota.ts';
 
 let server: RunningServer;
 beforeAll(async () => {
@@ -27,22 +27,22 @@ function mcp(body: unknown, client: string): Promise<Response> {
 }
 
 describe('/mcp and the API quota', () => {
-  it(`refuses a batch of more than ${maxBatch} messages, answering each request by its id`, async () => {
-    const res = await mcp(Array.from({ length: maxBatch + 1 }, (_, i) => call(i)), '198.51.100.1');
+  it('refuses a batch as JSON-RPC does (-32600), answering each request by its id', async () => {
+    const res = await mcp(Array.from({ length: 11 }, (_, i) => call(i)), '198.51.100.1');
     expect(res.status).toBe(400);
-    const errors = (await res.json()) as { id: number; error: { message: string } }[];
-    expect(errors.map((e) => e.id)).toEqual(Array.from({ length: maxBatch + 1 }, (_, i) => i));
-    expect(errors[0]?.error.message).toContain(`at most ${maxBatch}`);
+    const errors = (await res.json()) as { id: number; error: { code: number; message: string } }[];
+    expect(errors.map((e) => e.id)).toEqual(Array.from({ length: 11 }, (_, i) => i));
+    expect(errors[0]?.error).toMatchObject({ code: -32600, message: expect.stringContaining('one message per POST') });
   });
 
-  it('counts every message of a batch, shares the count with /v1, and leaves other clients alone', async () => {
+  it('counts every message, shares the count with /v1, and leaves other clients alone', async () => {
     const client = '198.51.100.2';
     let last = 120;
-    for (let batch = 0; batch < 120 / maxBatch; batch += 1) {
-      const res = await mcp(Array.from({ length: maxBatch }, (_, i) => call(i)), client);
-      expect(res.status, `batch ${batch}`).not.toBe(429);
+    for (let sent = 0; sent < 120; sent += 1) {
+      const res = await mcp(call(sent), client);
+      expect(res.status, `message ${sent}`).toBe(200);
       const remaining = Number(res.headers.get('ratelimit-remaining'));
-      expect(remaining).toBe(last - maxBatch);
+      expect(remaining).toBe(last - 1);
       last = remaining;
       await res.arrayBuffer();
     }

@@ -75,7 +75,12 @@ describe('/v1 handler', () => {
     expect(res.headers.get('Cache-Control')).toBe('public, max-age=300, s-maxage=3600');
     const etag = res.headers.get('ETag')!;
     expect(etag).toMatch(/^"[0-9a-f]{32}"$/);
-    expect((await get('/v1/peaks', { headers: { 'If-None-Match': etag } })).status).toBe(304);
+    const notModified = await get('/v1/peaks', { headers: { 'If-None-Match': etag } });
+    expect(notModified.status).toBe(304);
+    // RFC 9110 §15.4.5: the validators and cache fields, no representation metadata.
+    expect(notModified.headers.get('ETag')).toBe(etag);
+    expect(notModified.headers.get('Cache-Control')).toBe('public, max-age=300, s-maxage=3600');
+    expect(notModified.headers.get('Content-Type')).toBeNull();
     const head = await get('/v1/peaks', { method: 'HEAD' });
     expect(head.status).toBe(200);
     expect(await head.text()).toBe('');

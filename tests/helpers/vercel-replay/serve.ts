@@ -15,7 +15,8 @@
  *     and called as Vercel's Node.js launcher calls a web handler (a function, or `{ fetch }`);
  *   - the client's address in X-Real-IP and X-Forwarded-For, and a request id in X-Vercel-Id,
  *     set by the platform only; the routing middleware runs once per request;
- *   - a GET or HEAD whose If-None-Match names the answer's ETag gets 304, as from the CDN.
+ *   - a GET or HEAD whose If-None-Match names the answer's ETag gets 304, as from the CDN, with
+ *     no representation metadata (service/http/not-modified.ts).
  */
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -23,6 +24,7 @@ import { createServer, type IncomingMessage } from 'node:http';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import mime from 'mime-types';
+import { representationHeaders } from '../../../service/http/not-modified.ts';
 import { routerModule } from './router-package.ts';
 
 type Route = Record<string, unknown> & { src?: string; handle?: string; middlewarePath?: string };
@@ -176,6 +178,7 @@ export async function serveReplay(outputDir: string, port: number) {
       const headers = new Headers(response.headers);
       if (!headers.has('cache-control')) headers.set('cache-control', vercelDefaultCacheControl);
       const status = notModified(request, response) ? 304 : response.status;
+      if (status === 304) for (const name of representationHeaders) headers.delete(name);
       const body = status === 304 || request.method === 'HEAD' ? null : Buffer.from(await response.arrayBuffer());
       headers.delete('content-length');
       headers.delete('transfer-encoding');
