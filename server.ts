@@ -25,7 +25,7 @@ import { FairQueue } from './service/host/fair-queue.ts';
 import { canonicalLivePath } from './service/functions/live-queries.ts';
 import { isApiPath } from './service/v1/path.ts';
 import { matchesEtag } from './service/http/respond.ts';
-import { answerAndClose, answerClientError, methodRefusal, plainAnswer, unrepresentableMethods, type RefusalContext } from './service/host/client-errors.ts';
+import { answerAndClose, answerClientError, hostHeaderRefusal, methodRefusal, plainAnswer, unrepresentableMethods, type RefusalContext } from './service/host/client-errors.ts';
 import { closeHostedDatabases } from './service/departures/embedded.ts';
 import { openOperationalStorage } from './service/storage.ts';
 import { prepareDataDir } from './service/data-dir.ts';
@@ -157,6 +157,11 @@ export async function startServer({ settings, counterStore }: ServerOptions) {
   });
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const refusedHost = hostHeaderRefusal(req, { securityHeaders: baseHeaders });
+    if (refusedHost) {
+      await writeWebResponse(req, res, refusedHost);
+      return;
+    }
     const method = req.method ?? 'GET';
     // A web Request cannot carry these methods; they are refused as unknown ones are.
     if (unrepresentableMethods.has(method)) {
@@ -219,7 +224,9 @@ export async function startServer({ settings, counterStore }: ServerOptions) {
 
   // Header timeouts are enforced on this interval; Node's default (30 s) would let a client
   // dribbling its headers hold a connection for up to 40 s instead of headersTimeout.
-  const server = createServer({ connectionsCheckingInterval: 1_000 }, (req, res) => {
+  // A request without a Host header is refused by the host itself (hostHeaderRefusal), with
+  // the headers every answer carries, rather than by Node with a bare 400.
+  const server = createServer({ connectionsCheckingInterval: 1_000, requireHostHeader: false }, (req, res) => {
     // A client's reads are served in turn with other clients' (requests with a body are not held
     // in line: see service/host/fair-queue.ts).
     const read = req.method === 'GET' || req.method === 'HEAD';
