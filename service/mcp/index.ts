@@ -18,6 +18,7 @@ import { registerEnquiryTool, type McpEnquiries } from './enquiry-tool.ts';
 import { jsonRpcError, rpcMessages } from './json-rpc.ts';
 import { registerPrompts } from './prompts.ts';
 import { checkQuota, type McpQuota } from './quota.ts';
+import { isOwnOrigin } from '../rules/site-origin.ts';
 import { registerResources } from './resources.ts';
 import { mcpCapabilities, mcpProtocolVersions, mcpServerName, mcpServerTitle, mcpServerVersion } from './server-info.ts';
 import { registerTools } from './tools.ts';
@@ -32,12 +33,7 @@ export interface McpDeps extends V1Deps {
 
 /** Browsers send Origin; only pages of the site itself may call the endpoint (DNS rebinding). */
 export function originAllowed(origin: string | null, siteUrl: string): boolean {
-  if (origin === null) return true;
-  try {
-    return new URL(origin).origin === new URL(siteUrl).origin;
-  } catch {
-    return false;
-  }
+  return origin === null || isOwnOrigin(origin, siteUrl);
 }
 
 function serverInstructions(deps: McpDeps): string {
