@@ -188,7 +188,7 @@ export async function startServer({ settings, counterStore }: ServerOptions) {
       const key = isApiPath(view.parsedUrl.pathname) ? view.url : canonicalLivePath(view.parsedUrl);
       const kept = read ? edge.get(key, header) : null;
       if (kept) {
-        await sendKept(req, res, edge, kept, outcome.headers);
+        await sendKept(req, res, edge, kept, outcome.headers, edge.ageOf(kept));
         return;
       }
       // Functions see the address the client asked for, as on Vercel, and read it themselves.
@@ -259,14 +259,16 @@ export async function startServer({ settings, counterStore }: ServerOptions) {
 
 /**
  * Sends a function's answer (kept or just made) with the rules' headers where the function set
- * none, answering a matching If-None-Match with 304 and compressing when the client accepts it.
- * The headers go to Node as one flat list, the kept answer's own part made once.
+ * none and, when it comes from the cache, its Age, answering a matching If-None-Match with 304
+ * and compressing when the client accepts it. The headers go to Node as one flat list, the kept
+ * answer's own part made once.
  */
-async function sendKept(req: IncomingMessage, res: ServerResponse, edge: EdgeCache, kept: KeptResponse, ruleHeaders: Record<string, string>): Promise<void> {
+async function sendKept(req: IncomingMessage, res: ServerResponse, edge: EdgeCache, kept: KeptResponse, ruleHeaders: Record<string, string>, age = 0): Promise<void> {
   const own = (kept.raw ??= Object.entries(kept.headers)
     .filter(([name]) => name !== 'content-length' && name !== 'vary')
     .flat());
   const raw = own.slice();
+  if (age > 0) raw.push('age', String(age));
   for (const name in ruleHeaders) if (!(lowerCase(name) in kept.headers)) raw.push(name, ruleHeaders[name]!);
   const etag = kept.headers.etag;
   if (etag && matchesEtag(req.headers['if-none-match'] ?? null, etag)) {
