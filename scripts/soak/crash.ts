@@ -5,11 +5,10 @@
  * the database back, though something still runs under the old host's pid.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { hostFilePath } from '../../service/departures/embedded.ts';
-import { squatOn } from '../../tests/helpers/pid-squatter.ts';
+import { occupyDeadHostPid } from '../../tests/helpers/pid-squatter.ts';
 import { whenServing, type RunningServer } from '../../tests/helpers/project.ts';
 
 export interface Crash {
@@ -30,17 +29,7 @@ export async function crashWithSquatter(server: RunningServer, dir: string, env:
   server.process.kill('SIGKILL');
   const killedAt = Date.now();
   await exited;
-  let squatter = await squatOn(pid);
-  let how = `a sleep given its very pid ${pid}`;
-  if (!squatter) {
-    // Where the system does not let us choose the next pid: the host file names a live process of
-    // another program, which is what the server reads when a pid has been reused.
-    squatter = spawn('sleep', ['600'], { stdio: 'ignore' });
-    await new Promise((resolve) => squatter!.once('spawn', resolve));
-    const file = hostFilePath(path.join(dataDir, 'pglite'));
-    writeFileSync(file, JSON.stringify({ ...JSON.parse(readFileSync(file, 'utf8')), pid: squatter.pid }));
-    how = `the host file naming a live sleep (pid ${squatter.pid}; ns_last_pid not writable here)`;
-  }
+  const { squatter, how } = await occupyDeadHostPid(pid, path.join(dataDir, 'pglite'));
   const child = spawn(process.execPath, [path.join(dir, 'server.ts')], {
     cwd: dir,
     env: { ...process.env, PORT: String(server.port), HOST: '127.0.0.1', ...env },

@@ -5,13 +5,13 @@
  * containers reuse pids). The new server takes the database back at once: departures and
  * enquiries answer, and every enquiry the dead server accepted is stored and was delivered.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, inject, it, vi } from 'vitest';
 import { hostFilePath } from '../../service/departures/embedded.ts';
-import { processState, squatOn } from '../helpers/pid-squatter.ts';
+import { occupyDeadHostPid, processState } from '../helpers/pid-squatter.ts';
 import { freePort, startServer, whenServing, type RunningServer } from '../helpers/project.ts';
 
 vi.setConfig({ testTimeout: 180_000 });
@@ -89,6 +89,18 @@ async function takenBack(server: RunningServer, ms = 20_000): Promise<number> {
   return Date.now() - started;
 }
 
+/** Starts the server again on `dataDir`: it takes the database back, and holds every enquiry the dead one accepted. */
+async function restartedWithNoneLost(dataDir: string, answers: { status: number; id?: string }[], what: string): Promise<void> {
+  const second = await startServer(inject('fixtureSite'), environment(dataDir));
+  cleanups.push(() => second.stop());
+  const back = await takenBack(second);
+  const accepted = answers.flatMap((a) => (a.id ? [a.id] : []));
+  expect(accepted.length).toBeGreaterThan(0);
+  const found = await accounted(second, dataDir, accepted);
+  console.info(`[crash, ${what}] taken back after ${back} ms; enquiries accepted ${accepted.length}, stored ${found.stored}, delivered ${found.delivered}; ${answers.length - accepted.length} died with the server`);
+  expect(found).toEqual({ stored: accepted.length, delivered: accepted.length });
+}
+
 describe('the embedded database after kill -9 of the server', () => {
   it('is taken back while the dead server is a zombie on its pid, and no accepted enquiry is lost', async () => {
     const site = inject('fixtureSite');
@@ -111,17 +123,10 @@ describe('the embedded database after kill -9 of the server', () => {
     for (let i = 0; i < 50 && processState(pid) !== 'Z'; i += 1) await new Promise((resolve) => setTimeout(resolve, 100));
     expect(processState(pid), 'the dead server is a zombie on its pid').toBe('Z');
 
-    const second = await startServer(site, environment(dataDir));
-    cleanups.push(() => second.stop());
-    const back = await takenBack(second);
-    const accepted = answers.flatMap((a) => (a.id ? [a.id] : []));
-    expect(accepted.length).toBeGreaterThan(0);
-    const found = await accounted(second, dataDir, accepted);
-    console.info(`[crash, zombie on the pid] taken back after ${back} ms; enquiries accepted ${accepted.length}, stored ${found.stored}, delivered ${found.delivered}; ${answers.length - accepted.length} died with the server`);
-    expect(found).toEqual({ stored: accepted.length, delivered: accepted.length });
+    await restartedWithNoneLost(dataDir, answers, 'the dead server a zombie on its pid');
   });
 
-  it('is taken back while another long-lived process has the dead server’s pid, and no accepted enquiry is lost', async (context) => {
+  it('is taken back while another long-lived process has the dead server’s pid, and no accepted enquiry is lost', async () => {
     const site = inject('fixtureSite');
     const dataDir = mkdtempSync(path.join(tmpdir(), 'crash-reused-'));
     cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
@@ -133,27 +138,11 @@ describe('the embedded database after kill -9 of the server', () => {
     const answers = await burst(first.url, killed);
     await exited; // reaped: the pid is free for the next process
 
-    let squatter: ChildProcess | null = await squatOn(pid);
-    const squatted = squatter !== null;
-    if (!squatter) {
-      // Where the system does not let a test choose the next pid, the host file is made to name a
-      // live process of another program, as the reused pid would: what the server reads is the same.
-      squatter = spawn('sleep', ['600'], { stdio: 'ignore' });
-      await new Promise((resolve) => squatter!.once('spawn', resolve));
-      const file = hostFilePath(path.join(dataDir, 'pglite'));
-      writeFileSync(file, JSON.stringify({ ...JSON.parse(readFileSync(file, 'utf8')), pid: squatter.pid }));
-      context.annotate(`ns_last_pid is not writable here: the host file names sleep's pid ${squatter.pid} instead`);
-    }
-    cleanups.push(() => squatter!.kill('SIGKILL'));
+    // Where the system does not let a test choose the next pid, the host file is made to name a live
+    // process of another program instead, as the reused pid would: what the server reads is the same.
+    const { squatter, how } = await occupyDeadHostPid(pid, path.join(dataDir, 'pglite'));
+    cleanups.push(() => squatter.kill('SIGKILL'));
     expect(processState(squatter.pid!)).toMatch(/^[RS]$/);
-
-    const second = await startServer(site, environment(dataDir));
-    cleanups.push(() => second.stop());
-    const back = await takenBack(second);
-    const accepted = answers.flatMap((a) => (a.id ? [a.id] : []));
-    expect(accepted.length).toBeGreaterThan(0);
-    const found = await accounted(second, dataDir, accepted);
-    console.info(`[crash, ${squatted ? `sleep on the very pid ${pid}` : 'host file naming a live sleep'}] taken back after ${back} ms; enquiries accepted ${accepted.length}, stored ${found.stored}, delivered ${found.delivered}; ${answers.length - accepted.length} died with the server`);
-    expect(found).toEqual({ stored: accepted.length, delivered: accepted.length });
+    await restartedWithNoneLost(dataDir, answers, how);
   });
 });

@@ -15,6 +15,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'v
 import { projectRoot, startServer, type RunningServer } from '../helpers/project.ts';
 import { startFlakyProxy, type FlakyProxy } from './flaky-proxy.ts';
 import { launchChromium } from './site.ts';
+import { contextHearingTheWorker, type KeptAnswer } from './worker-answers.ts';
 
 const trek = '/treks/sample-trek';
 let server: RunningServer;
@@ -39,14 +40,7 @@ beforeEach(() => {
 const networkWaitMs = Number(/const networkWaitMs = (\d+);/.exec(readFileSync(path.join(projectRoot, 'public', 'sw.js'), 'utf8'))?.[1]);
 
 async function withWorker<T>(run: (context: BrowserContext, page: Page) => Promise<T>): Promise<T> {
-  const context = await browser.newContext();
-  await context.addInitScript(() => {
-    const answers: { page: string; kept: boolean }[] = [];
-    Object.assign(window, { keptAnswers: answers });
-    navigator.serviceWorker?.addEventListener('message', (event) => {
-      if (event.data?.type === 'kept') answers.push(event.data);
-    });
-  });
+  const context = await contextHearingTheWorker(browser);
   try {
     return await run(context, await context.newPage());
   } finally {
@@ -57,7 +51,7 @@ async function withWorker<T>(run: (context: BrowserContext, page: Page) => Promi
 /** Opens a page and waits until the worker has kept it (it is asked once the page is idle). */
 async function openAndKeep(page: Page, pathname: string): Promise<void> {
   await page.goto(`${proxy.url}${pathname}`);
-  await page.waitForFunction((p) => (window as unknown as { keptAnswers: { page: string; kept: boolean }[] }).keptAnswers.some((a) => a.page === p && a.kept), pathname, { timeout: 30_000 });
+  await page.waitForFunction((p) => (window as unknown as { keptAnswers: KeptAnswer[] }).keptAnswers.some((a) => a.page === p && a.kept), pathname, { timeout: 30_000 });
 }
 
 const asked = (pathname: string) => proxy.asked.filter((a) => a.path === pathname);
