@@ -8,11 +8,17 @@
  *     an Offer whose availability comes from the status. Not Event: Google's event guidelines
  *     exclude trip packages. TouristTrip has no rich result of its own, hence no requirements
  *     beyond schema.org's;
- *   - FAQPage and BreadcrumbList as Google documents them.
+ *   - FAQPage and BreadcrumbList as Google documents them;
+ *   - the trip page as a WebPage whose `dateModified` is when the trip's facts were last checked
+ *     (`lastUpdated`), the date the page prints as "last checked" (TouristTrip, not a
+ *     CreativeWork, has no dateModified of its own).
+ *   - the peak dataset is a Dataset with a DataDownload per published format (Google's dataset
+ *     guidelines: name, description, licence, creator, distribution with encodingFormat).
  */
 import type { Catalogue, TripPage } from './catalogue/index.ts';
 import type { Departure } from './schemas/departure.ts';
 import { socialImagePath } from './trip-images.ts';
+import { peakDataDir, peakDataFileList } from './catalogue/peak-data-files.ts';
 
 type JsonLd = Record<string, unknown>;
 
@@ -94,6 +100,15 @@ export function tripJsonLd(catalogue: Catalogue, page: TripPage, departures: Dep
         },
         ...(offers.length > 0 ? { offers } : {}),
       },
+      // The page itself, for its freshness: when its facts were last checked (the trip's lastUpdated).
+      {
+        '@type': 'WebPage',
+        '@id': trip.url,
+        url: trip.url,
+        name: trip.name,
+        mainEntity: { '@id': `${trip.url}#trip` },
+        ...(trip.lastUpdated ? { dateModified: trip.lastUpdated } : {}),
+      },
       {
         '@type': 'FAQPage',
         '@id': `${trip.url}#faqs`,
@@ -146,3 +161,27 @@ export function departuresJsonLd(catalogue: Catalogue, departures: readonly Depa
   };
 }
 
+
+/** The open peak dataset as a schema.org Dataset, each file a DataDownload with its media type. */
+export function peakDatasetJsonLd(catalogue: Catalogue, description: string): JsonLd {
+  const { dataset } = catalogue.site;
+  return {
+    '@type': 'Dataset',
+    '@id': `${catalogue.siteUrl}${peakDataDir}#dataset`,
+    name: dataset.name,
+    description,
+    url: `${catalogue.siteUrl}${peakDataDir}`,
+    version: dataset.version,
+    dateModified: dataset.lastUpdated,
+    license: dataset.licenseUrl,
+    creator: { '@id': `${catalogue.siteUrl}/#organization` },
+    isAccessibleForFree: true,
+    spatialCoverage: 'Indian Himalaya',
+    distribution: peakDataFileList.map((file) => ({
+      '@type': 'DataDownload',
+      name: `${dataset.name} (${file.format})`,
+      encodingFormat: file.mediaType.split(';')[0],
+      contentUrl: `${catalogue.siteUrl}${file.path}`,
+    })),
+  };
+}

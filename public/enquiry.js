@@ -1,7 +1,10 @@
 // Enhances the enquiry form (service/bookings/form-html.ts): offers the trip's live departures as
-// dates and preselects one ("Enquire for this date", ?departure=<id>), says when a field is too
-// long on leaving it, posts JSON, shows each error next to its field and announces the outcome.
-// Without this file the form posts as plain HTML with a free-text date.
+// dates and preselects one ("Enquire for this date", ?departure=<id>), checks every field before
+// anything is sent, posts JSON, shows each error next to its field and announces the outcome.
+// The checks are the browser's own constraints, which the form carries from the server's rules,
+// said in the server's words; a group larger than the seats left on the chosen date is one of
+// them. Without this file the browser checks the same constraints itself, and the form posts as
+// plain HTML with a free-text date.
 (() => {
   const form = document.querySelector('form[data-enquiry]');
   if (!form || !window.fetch) return;
@@ -11,14 +14,18 @@
   const select = choice.querySelector('select');
   const datesField = form.querySelector('[data-dates-text]');
   const dates = datesField.querySelector('input');
-  // The server's messages are plainer than the browser's bubbles, so it checks the fields.
+  const group = form.elements.groupSize;
+  const seatsHint = form.querySelector('.seats-hint');
+  // The server's sentences next to the fields instead of the browser's bubbles; the checks are the same.
   form.noValidate = true;
+  // The message's limit is said, not enforced by cutting what is pasted.
+  for (const area of form.querySelectorAll('textarea[maxlength]')) area.removeAttribute('maxlength');
 
   const say = (text, outcome) => {
     status.textContent = text;
     status.dataset.outcome = outcome || '';
   };
-  const errorOf = (name) => document.getElementById(`enquiry-${name}-error`);
+  const errorOf = (name) => name && document.getElementById(`enquiry-${name}-error`);
   const mark = (input, message) => {
     input.setAttribute('aria-invalid', 'true');
     errorOf(input.name).textContent = message;
@@ -29,25 +36,67 @@
   };
   // The same sentence the server refuses an over-long field with, or ''.
   const tooLong = (input) => {
-    const n = [...input.value.trim()].length;
+    const text = input.value.trim();
+    const n = [...(input.tagName === 'TEXTAREA' ? text : text.replace(/\s+/g, ' '))].length;
     return n > Number(input.dataset.maxChars) ? input.dataset.tooLong.replace('{n}', n) : '';
   };
 
-  form.addEventListener('focusout', ({ target }) => {
-    if (!target.dataset || !target.dataset.maxChars) return;
-    const message = tooLong(target);
-    if (message) mark(target, message);
-    else if (target.getAttribute('aria-invalid')) clear(target);
-  });
+  // The seats left on the date in the form: the departure chosen, or the one the page was written for.
+  const seats = () => {
+    const option = !choice.hidden && select.selectedOptions[0];
+    if (option && option.dataset.seats) return { left: option.dataset.seats, when: option.dataset.dates };
+    const { seatsLeft, seatsDates } = group.dataset;
+    return seatsLeft && dates.value.trim() === seatsDates ? { left: seatsLeft, when: seatsDates } : null;
+  };
+  const fill = (text, s) => text.replaceAll('{dates}', s.when).replaceAll('{seats}', s.left);
+  // The group's bound follows the date: the trip's cap, or the seats left when fewer. (A page
+  // written before this script, still in a cache, has no cap to go by.)
+  const bound = () => {
+    if (!group.dataset.cap || !seatsHint) return;
+    const s = seats();
+    const cap = Number(group.dataset.cap);
+    group.max = s ? Math.min(cap, Number(s.left)) : cap;
+    seatsHint.textContent = s ? ` ${fill(group.dataset.seatsHint, s)}` : '';
+  };
+
+  // What the server would say of this field's value, or ''.
+  const problem = (input) => {
+    const v = input.validity;
+    if (v.badInput) return input.dataset.invalid;
+    if (!input.value.trim()) return input.required ? input.dataset.missing : '';
+    const long = input.dataset.maxChars && tooLong(input);
+    if (long) return long;
+    if (v.valid) return '';
+    if (input === group && v.rangeOverflow && Number(input.value) <= Number(group.dataset.cap)) return fill(group.dataset.tooMany, seats());
+    return input.dataset.invalid || input.title;
+  };
+  const check = () => {
+    bound();
+    return [...form.elements].filter((input) => input.willValidate && errorOf(input.name)).map((input) => ({ field: input.name, message: problem(input) })).filter((e) => e.message);
+  };
+  const recheck = (input) => {
+    if (input === group) bound();
+    const message = input.value.trim() || input.getAttribute('aria-invalid') ? problem(input) : '';
+    if (message) mark(input, message);
+    else if (input.getAttribute('aria-invalid')) clear(input);
+  };
+
+  // Said on leaving a field for another that has something in it, and cleared as soon as it is
+  // right. Not on the way to the send button: a message appearing on mousedown would move the
+  // button from under the pointer, and the click would be lost (sending says it anyway).
+  form.addEventListener('focusout', ({ target, relatedTarget }) => relatedTarget && relatedTarget !== button && errorOf(target.name) && recheck(target));
+  form.addEventListener('input', ({ target }) => errorOf(target.name) && target.getAttribute('aria-invalid') && !problem(target) && clear(target));
 
   // Dates: a departure chosen fills the (hidden) free-text field, which is what is sent.
   let typed = dates.value;
-  dates.addEventListener('input', () => (typed = dates.value));
+  dates.addEventListener('input', () => ((typed = dates.value), bound()));
   const showDates = () => {
     const option = select.selectedOptions[0];
     const other = select.value === 'other';
     datesField.hidden = !other;
     dates.value = other ? typed : (option && option.dataset.dates) || '';
+    if (group.value || group.getAttribute('aria-invalid')) recheck(group);
+    else bound();
   };
   select.addEventListener('change', showDates);
   form.addEventListener('reset', () => setTimeout(() => ((typed = ''), showDates())));
@@ -60,6 +109,7 @@
         const when = c.querySelector('.departure-dates').textContent.trim();
         const o = new Option(c.dataset.status === 'filling' ? `${when}, filling fast` : when, c.dataset.departure);
         o.dataset.dates = when;
+        if (c.dataset.seatsLeft) o.dataset.seats = c.dataset.seatsLeft;
         return o;
       }),
     );
@@ -91,6 +141,7 @@
   document.addEventListener('live-departures', (event) => offer(event.detail.slot));
   const loaded = document.querySelector('[data-live-departures-for][data-loaded]');
   if (loaded) offer(loaded);
+  bound();
 
   document.addEventListener('click', (event) => {
     const action = event.target.closest && event.target.closest('[data-enquire]');
@@ -113,17 +164,17 @@
     }
     if (first) first.focus();
   };
+  const refuse = (message, errors) => {
+    say(message, 'bad');
+    show(errors);
+  };
 
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
     for (const input of form.querySelectorAll('[aria-invalid]')) clear(input);
-    // Over-long fields are refused here, without using up one of the few sends the limit allows.
-    const long = [...form.querySelectorAll('[data-max-chars]')].map((input) => ({ field: input.name, message: tooLong(input) })).filter((e) => e.message);
-    if (long.length) {
-      say(long.length === 1 ? long[0].message : `${long.length} fields need another look. ${long[0].message}`, 'bad');
-      show(long);
-      return;
-    }
+    // Every field is checked here first: a slip never uses up one of the few sends the limit allows.
+    const wrong = check();
+    if (wrong.length) return refuse(wrong.length === 1 ? wrong[0].message : `${wrong.length} fields need another look. ${wrong[0].message}`, wrong);
     const data = Object.fromEntries(new FormData(form));
     if (/^\d+$/.test(data.groupSize)) data.groupSize = Number(data.groupSize);
     button.disabled = true;
@@ -148,7 +199,7 @@
       say(body.next, 'ok');
       return;
     }
-    say(body.error.message, 'bad');
-    show(body.error.fields || []);
+    // Refused (over the quota too): what was typed stays in the form, to send when it may.
+    refuse(body.error.message, body.error.fields || []);
   });
 })();

@@ -1,6 +1,7 @@
 // The trip index filters (src/components/TripFilter.astro) work by CSS alone; this adds what CSS
 // cannot: the filter read from and kept in the address (so /treks?difficulty=Moderate works and
-// can be shared), and a spoken count of the trips shown.
+// can be shared), a spoken count of the trips shown, and the choice carried into the link to the
+// departure search (each choice's data-search holds its search parameters).
 (() => {
   const index = document.querySelector('.trip-index');
   const form = index && index.querySelector('[data-trip-filter] [role="group"]');
@@ -40,6 +41,14 @@
   }
   if (applied && details) details.open = true;
 
+  const searchLink = index.parentElement.querySelector('[data-search-link]');
+  const searchBase = searchLink && searchLink.getAttribute('href');
+  const follow = () => {
+    if (!searchLink) return;
+    const parts = names.map((name) => form.querySelector(`input[name="${name}"]:checked`)).map((input) => (input && input.dataset.search) || '').filter(Boolean);
+    searchLink.setAttribute('href', [searchBase, ...parts].join('&'));
+  };
+
   const remember = () => {
     const next = new URLSearchParams();
     for (const name of names) {
@@ -49,7 +58,9 @@
     const query = next.toString();
     history.replaceState(null, '', query ? `?${query}` : location.pathname);
     report();
+    follow();
   };
   form.addEventListener('change', remember);
   report();
+  follow();
 })();

@@ -1,6 +1,6 @@
 /**
  * `npm run lighthouse`: Lighthouse (Debian Chromium, offline) on the home page, a trek, an
- * expedition and the departures board, each as a phone (Lighthouse's mobile profile: a mid-range
+ * expedition, the departures board and a search on it, each as a phone (Lighthouse's mobile profile: a mid-range
  * phone on a slow 4G network) and as a desktop (its desktop preset); prints the four category
  * scores of each.
  *
@@ -28,7 +28,8 @@ const chrome = await chromeLauncher.launch({
 });
 let failed = false;
 try {
-  const pages = ['/', ...(await tripPaths(site.origin)), '/departures'];
+  // The board twice: as first opened (the search form open), and with a search made (results first).
+  const pages = ['/', ...(await tripPaths(site.origin)), '/departures', '/departures?type=trek&difficulty=Moderate&maxDays=8&minSeats=2&maxPriceInr=25000'];
   for (const form of forms) {
     for (const page of pages) {
       // One request first: the audit measures a warm server, not the first query of a fresh process.

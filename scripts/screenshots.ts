@@ -3,7 +3,7 @@
  * with Debian Chromium from the last build (or a running site named by its URL) as a visitor sees
  * it: a trek and an expedition on a phone, Markha Valley at 360 px light and dark and at 1280 px,
  * its first two printed pages (Chromium's own PDF, each page drawn by poppler's pdftoppm), and
- * the departures board on a phone.
+ * the departure search on a phone (its form opened, filled in, above the dates it found).
  *
  *   npm run build && npm run screenshots
  *   npm run screenshots -- http://127.0.0.1:4321
@@ -27,7 +27,12 @@ interface Shot {
   path: string;
   viewport: { width: number; height: number };
   colorScheme?: 'light' | 'dark';
+  /** Clicked before the picture is taken (a folded part to show open). */
+  click?: string;
 }
+
+/** A search as a person asks it: a moderate trek of up to 8 days, for two, under ₹25,000 each. */
+const search = '/departures?type=trek&difficulty=Moderate&maxDays=8&minSeats=2&maxPriceInr=25000';
 
 /** Waits until the page's own scripts have put the live dates in, where the page has them. */
 async function settled(page: Page): Promise<void> {
@@ -54,7 +59,7 @@ try {
     { file: 'trip-360-light.png', path: printedTrip, viewport: phone, colorScheme: 'light' },
     { file: 'trip-360-dark.png', path: printedTrip, viewport: phone, colorScheme: 'dark' },
     { file: 'trip-1280.png', path: printedTrip, viewport: desktop },
-    { file: 'board-360.png', path: '/departures', viewport: phone },
+    { file: 'search-360.png', path: search, viewport: phone, click: 'details.search-filters > summary' },
   ];
   for (const shot of shots) {
     const context = await browser.newContext({ viewport: shot.viewport, colorScheme: shot.colorScheme ?? 'light', deviceScaleFactor: 1 });
@@ -62,6 +67,7 @@ try {
     const response = await page.goto(`${site.origin}${shot.path}`);
     if (!response?.ok()) throw new Error(`${shot.path} answered ${response?.status()}`);
     await settled(page);
+    if (shot.click) await page.click(shot.click);
     await page.screenshot({ path: path.join(out, shot.file) });
     console.log(`docs/screenshots/${shot.file}  ${shot.path} at ${shot.viewport.width} px${shot.colorScheme ? `, ${shot.colorScheme}` : ''}`);
     await context.close();

@@ -4,6 +4,7 @@
  * the media types their extensions do not tell from here, and tests fetch every one.
  */
 import { skillPath, skillSummaries } from './agents/skill-list.ts';
+import { peakDataFileList, peakDataFiles } from '../domain/catalogue/peak-data-files.ts';
 
 export interface SiteFile {
   /** Path under the site origin. */
@@ -42,8 +43,15 @@ export const siteFiles: SiteFile[] = [
   { path: '/llm-guidance.json', title: 'Agent guidance as data', description: 'The agent guidance as data: preferred sources, citation and attribution rules, which page wins when numbers disagree, contact.', mediaType: 'application/json' },
   { path: '/openapi.json', title: 'OpenAPI description', description: 'OpenAPI 3.1 description of the /v1 API.', mediaType: 'application/json', essential: true },
   { path: enquiryOpenApiPath, title: 'Enquiry OpenAPI description', description: 'OpenAPI 3.1 description of POST /api/bookings: a booking enquiry sent for a person, with their consent; a guide calls them back.', mediaType: 'application/json', essential: true },
-  { path: '/peak-data/peaks.json', title: 'Peak dataset', description: 'The full peak dataset (CC-BY-4.0): every peak with coordinates, first ascent and references, and the royalty schedule.', mediaType: 'application/json', essential: true },
-  { path: '/departures.md', title: 'Departures', description: 'Live departures as Markdown, by month: the fallback when the JSON API cannot be used. Filters: month=YYYY-MM, type=trek|expedition, seats=1|2|4|6, trip=<slug>.', mediaType: 'text/markdown; charset=utf-8', live: true },
+  // The peak dataset in each of its formats (domain/catalogue/peak-data-files.ts).
+  ...peakDataFileList.map((file) => ({
+    path: file.path,
+    title: file === peakDataFiles.json ? 'Peak dataset' : `Peak dataset: ${file.format}`,
+    description: file.description,
+    mediaType: file.mediaType,
+    ...(file === peakDataFiles.json ? { essential: true } : {}),
+  })),
+  { path: '/departures.md', title: 'Departures', description: 'Live departures as Markdown, by month: the departure search, and the fallback when the JSON API cannot be used. Filters as on /v1/departures: from, to, type, difficulty, region, minDays, maxDays, minSeats, maxPriceInr, trip (and month=YYYY-MM).', mediaType: 'text/markdown; charset=utf-8', live: true },
   { path: '/api-catalog', title: 'API catalog', description: 'RFC 9727 API catalog (linkset) pointing at the API, its description, documentation and status.', mediaType: apiCatalogMediaType, aliases: ['/.well-known/api-catalog'] },
   { path: '/ai-catalog.json', title: 'AI catalog', description: 'AI Catalog of what agents can use here: the API, the MCP server, the peak dataset and the skills.', mediaType: aiCatalogMediaType, aliases: [aiCatalogLink.href] },
   // One document wherever agents and scanners look for it (the contract's /mcp/server-card.json

@@ -3,7 +3,7 @@
  * (from the fee category and the schedule), the first-6,000 m filter and the link to our
  * expedition. One place, so the API, the dataset file and the pages can never disagree.
  */
-import type { Peak, PeakContent, PeakRecord, RoyaltySchedule } from '../schemas/peak.ts';
+import { externalIdFields, type Peak, type PeakContent, type PeakRecord, type RoyaltySchedule } from '../schemas/peak.ts';
 import type { imfBands } from '../schemas/vocabulary.ts';
 
 type ImfBand = (typeof imfBands)[number];
@@ -73,10 +73,15 @@ export function toPeakRecord(id: string, peak: PeakContent, royalty: RoyaltySche
     ...(contested ? { contested } : {}),
   };
   const position = peak.coordinates === 'unknown' ? undefined : peak.coordinates;
+  const ids = Object.fromEntries(externalIdFields.flatMap((field) => {
+    const given = peak[field];
+    return given ? [[field, given.id], [`${field}Source`, cited(peak, given.source)]] : [];
+  })) as Pick<PeakRecord, 'wikidataId' | 'wikidataIdSource' | 'osmNodeId' | 'osmNodeIdSource' | 'geonamesId' | 'geonamesIdSource'>;
   return {
     ...resource,
     ...(peak.alternateNames ? { alternateNames: peak.alternateNames } : {}),
     ...(position ? { coordinates: { latitude: position.latitude, longitude: position.longitude }, coordinatesSource: cited(peak, position.source) } : {}),
+    ...ids,
     firstAscent: peak.firstAscent,
     references: peak.references,
     feeCategory: peak.feeCategory,
@@ -85,6 +90,7 @@ export function toPeakRecord(id: string, peak: PeakContent, royalty: RoyaltySche
 
 /** The Peak resource of the API: the record without the dataset-only fields. */
 export function toPeakResource(record: PeakRecord): Peak {
-  const { alternateNames: _a, coordinates: _c, coordinatesSource: _cs, firstAscent: _f, references: _r, feeCategory: _fee, ...peak } = record;
+  const { alternateNames: _a, coordinates: _c, coordinatesSource: _cs, firstAscent: _f, references: _r, feeCategory: _fee, ...rest } = record;
+  const { wikidataId: _w, wikidataIdSource: _ws, osmNodeId: _o, osmNodeIdSource: _os, geonamesId: _g, geonamesIdSource: _gs, ...peak } = rest;
   return peak;
 }

@@ -30,3 +30,9 @@ export function tripFactsLine(page: TripPage): string {
   if (high.altitudeM != null) parts.push(high.name ? `${high.name} ${formatMetres(high.altitudeM)}` : `up to ${formatMetres(high.altitudeM)}`);
   return parts.join(' · ');
 }
+
+/** "Moderate trek · 5 days · Kullu and Lahaul, Himachal Pradesh": what a person chooses a departure's trip by. */
+export function tripSearchFacts(page: TripPage): string {
+  const { trip } = page;
+  return [`${trip.difficulty} ${trip.type}`, formatDays(tripDays(page)), trip.region.replace(/,\s*India$/, '')].join(' · ');
+}

@@ -25,7 +25,8 @@ export function decimalsOf(value: number): number {
  */
 export const minimumCoordinateDecimals = 3;
 
-const web = z.url({ error: 'must be the full web address of one of the record\'s references' });
+/** The address of the reference a fact comes from; a fact without one is refused, whatever the fact. */
+const web = z.url({ error: (issue) => (issue.input === undefined ? 'is required: the full web address of the reference (one of the record\'s references) that gives it' : 'must be the full web address of one of the record\'s references') });
 
 /**
  * One axis as the editor wrote it: a number, or a decimal in quotes ("33.980") when the source's
@@ -73,17 +74,50 @@ export const contestableFacts = ['altitudeM', 'firstAscent', 'coordinates'] as c
 /** One source's version of a fact, in our words, and the reference (by address) it comes from. */
 const account = z.object({ says: z.string().trim().min(3), source: web });
 
-export const contestedFact = z.object({
-  fact: z.enum(contestableFacts),
-  accounts: z.array(account).min(2, { error: 'a contested fact needs at least two accounts, each from its own source' }),
-});
+/** A fact of `facts` the sources disagree on, with every account: for peaks and, with its own facts, for trips. */
+export function contestedFactOf<const F extends readonly [string, ...string[]]>(facts: F) {
+  return z.object({
+    fact: z.enum(facts),
+    accounts: z.array(account).min(2, { error: 'a contested fact needs at least two accounts, each from its own source' }),
+  });
+}
+
+export const contestedFact = contestedFactOf(contestableFacts);
+
+/** Every account of every contested fact cites one of the record's sources, and no source twice in one fact. */
+export function contestedProblems(contested: readonly { accounts: readonly { source: string }[] }[] | undefined, cited: ReadonlySet<string>, listName: 'references' | 'sources'): { path: (string | number)[]; message: string }[] {
+  return (contested ?? []).flatMap((c, i) => [
+    ...c.accounts.flatMap((a, j) => (cited.has(a.source) ? [] : [{ path: ['contested', i, 'accounts', j, 'source'], message: `${a.source} is not among the ${listName}; add it there or cite one of them` }])),
+    ...(new Set(c.accounts.map((a) => a.source)).size < c.accounts.length ? [{ path: ['contested', i, 'accounts'], message: 'two accounts cite the same source; each account of a contested fact comes from its own source' }] : []),
+  ]);
+}
+
+/**
+ * The same peak in other open datasets, each id with the reference that gives it (never guessed):
+ * a Wikidata item, an OpenStreetMap summit node, a GeoNames feature.
+ */
+export const wikidataIdPattern = /^Q[1-9]\d*$/;
+export const externalIds = {
+  wikidataId: z.object({
+    id: z.string().trim().regex(wikidataIdPattern, { error: (issue) => `must be a Wikidata item id: Q followed by digits, for example Q1234 (it is ${JSON.stringify(issue.input)})` }),
+    source: web,
+  }),
+  osmNodeId: z.object({ id: z.number().int({ error: 'must be the number of an OpenStreetMap node, for example 806307629' }).positive(), source: web }),
+  geonamesId: z.object({ id: z.number().int({ error: 'must be the number of a GeoNames feature, for example 1270579' }).positive(), source: web }),
+};
+export const externalIdFields = ['wikidataId', 'osmNodeId', 'geonamesId'] as const;
 
 /** A named point a summary measures from (a neighbouring summit outside the dataset), with its source. */
 export const landmark = z.object({ name: z.string().min(2), coordinates: sourcedCoordinates });
 
 export const firstAscent = z.union([
   z.literal('unknown'),
-  z.object({ year: z.number().int().min(1800).max(2100).optional(), party: z.string().min(2).optional() }),
+  z.object({
+    year: z.number().int().min(1800).max(2100).optional(),
+    party: z.string().min(2).optional(),
+    /** The year is that of the earliest ascent a source documents; no source says it was the first. */
+    earliestDocumented: z.boolean().optional(),
+  }),
 ]);
 
 export const peakContent = z.object({
@@ -111,6 +145,9 @@ export const peakContent = z.object({
   firstAscent,
   /** Facts on which the sources disagree, each with every account and its source. */
   contested: z.array(contestedFact).optional(),
+  wikidataId: externalIds.wikidataId.optional(),
+  osmNodeId: externalIds.osmNodeId.optional(),
+  geonamesId: externalIds.geonamesId.optional(),
   references: z.array(reference).min(1, { error: 'needs at least one reference for its facts' }),
   lastVerified: isoDate,
 }).superRefine((peak, ctx) => {
@@ -120,12 +157,11 @@ export const peakContent = z.object({
   };
   if (peak.coordinates !== 'unknown') uncited(peak.coordinates.source, ['coordinates', 'source']);
   peak.landmarks?.forEach((l, i) => uncited(l.coordinates.source, ['landmarks', i, 'coordinates', 'source']));
-  peak.contested?.forEach((c, i) => {
-    c.accounts.forEach((a, j) => uncited(a.source, ['contested', i, 'accounts', j, 'source']));
-    if (new Set(c.accounts.map((a) => a.source)).size < c.accounts.length) {
-      ctx.addIssue({ code: 'custom', path: ['contested', i, 'accounts'], message: 'two accounts cite the same source; each account of a contested fact comes from its own source' });
-    }
-  });
+  for (const field of externalIdFields) {
+    const given = peak[field];
+    if (given) uncited(given.source, [field, 'source']);
+  }
+  for (const { path, message } of contestedProblems(peak.contested, cited, 'references')) ctx.addIssue({ code: 'custom', path, message });
 });
 export type PeakContent = z.infer<typeof peakContent>;
 
@@ -163,6 +199,12 @@ export const peakRecord = peakResource.extend({
   alternateNames: z.array(z.string()).optional(),
   coordinates: coordinates.optional().describe('Summit coordinates (WGS84), to at least 0.001°; absent when no source gives the summit\'s own position.'),
   coordinatesSource: reference.optional().describe('The reference the coordinates come from.'),
+  wikidataId: z.string().regex(wikidataIdPattern).optional().describe('The Wikidata item of the same peak, where a named source gives it.'),
+  wikidataIdSource: reference.optional().describe('The reference that gives wikidataId.'),
+  osmNodeId: z.number().int().positive().optional().describe('The OpenStreetMap node of the summit, where a named source gives it.'),
+  osmNodeIdSource: reference.optional().describe('The reference that gives osmNodeId.'),
+  geonamesId: z.number().int().positive().optional().describe('The GeoNames feature of the same peak, where a named source gives it.'),
+  geonamesIdSource: reference.optional().describe('The reference that gives geonamesId.'),
   firstAscent,
   references: z.array(reference),
   feeCategory: z.enum(feeCategories).describe('How the IMF charges for the peak: the altitude-band fee (`expedition`) or the flat trekking-peak fee.'),

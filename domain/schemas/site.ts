@@ -2,6 +2,26 @@
 import { z } from 'astro/zod';
 import { isoDate } from './vocabulary.ts';
 
+const semanticVersion = z.string().regex(/^\d+\.\d+\.\d+$/, { error: 'must be a semantic version such as 2.0.0' });
+
+/** The sections of a release in Keep a Changelog (https://keepachangelog.com/en/1.1.0/), in its order. */
+export const changeKinds = ['added', 'changed', 'deprecated', 'removed', 'fixed', 'security'] as const;
+
+/** One release of the peak dataset: its version, its date and what changed, in the editors' words. */
+export const datasetRelease = z.object({
+  version: semanticVersion,
+  date: isoDate,
+  ...Object.fromEntries(changeKinds.map((kind) => [kind, z.array(z.string().trim().min(10)).optional()])) as Record<(typeof changeKinds)[number], z.ZodOptional<z.ZodArray<z.ZodString>>>,
+});
+export type DatasetRelease = z.infer<typeof datasetRelease>;
+
+/** Versions compared part by part: 2.10.0 comes after 2.9.0. */
+export function compareVersions(a: string, b: string): number {
+  const [x, y] = [a, b].map((v) => v.split('.').map(Number));
+  for (let i = 0; i < 3; i += 1) if (x![i] !== y![i]) return x![i]! - y![i]!;
+  return 0;
+}
+
 export const siteSettings = z.object({
   operatorName: z.string().min(2),
   siteUrl: z.url({ error: 'must be the public origin, for example https://example.com' }),
@@ -40,10 +60,22 @@ export const siteSettings = z.object({
   description: z.string().min(20),
   dataset: z.object({
     name: z.string().min(3),
-    version: z.string().regex(/^\d+\.\d+\.\d+$/, { error: 'must be a semantic version such as 2.0.0' }),
+    version: semanticVersion,
     lastUpdated: isoDate,
     license: z.literal('CC-BY-4.0'),
     licenseUrl: z.url(),
+    /** Every release, newest first: the newest is `version` of `lastUpdated` (peak-data/CHANGELOG.md). */
+    changelog: z.array(datasetRelease).min(1, { error: 'needs at least the current release' }),
+  }).superRefine((dataset, ctx) => {
+    const [newest] = dataset.changelog;
+    if (newest && (newest.version !== dataset.version || newest.date !== dataset.lastUpdated)) {
+      ctx.addIssue({ code: 'custom', path: ['changelog', 0], message: `the newest release must be version ${dataset.version} of ${dataset.lastUpdated}, the dataset's version and date (it is ${newest.version} of ${newest.date})` });
+    }
+    dataset.changelog.forEach((release, i) => {
+      const older = dataset.changelog[i + 1];
+      if (older && compareVersions(release.version, older.version) <= 0) ctx.addIssue({ code: 'custom', path: ['changelog', i + 1, 'version'], message: `releases run newest first: ${older.version} must be lower than ${release.version}` });
+      if (!changeKinds.some((kind) => release[kind]?.length)) ctx.addIssue({ code: 'custom', path: ['changelog', i], message: `release ${release.version} must say what changed (${changeKinds.join(', ')})` });
+    });
   }),
 });
 export type SiteSettings = z.infer<typeof siteSettings>;

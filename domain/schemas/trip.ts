@@ -6,6 +6,10 @@ import type { ImageMetadata } from 'astro';
 import { z } from 'astro/zod';
 import { acclimatisationBreaches, altitudeM, figuresOnlyInProse, itineraryDay, restDayFallsShort } from './itinerary.ts';
 import { alpineGrades, difficulties, isoDate, reference, slug, tags, tripTypes } from './vocabulary.ts';
+import { contestedFactOf, contestedProblems } from './peak.ts';
+
+/** Facts of a trip the sources may disagree on (a peak's are in its record). */
+export const tripContestableFacts = ['summitAltitudeM'] as const;
 
 /** The Trip fields of the contract, in the order the contract lists them. */
 export const tripResource = z.object({
@@ -85,7 +89,7 @@ export type GettingThere = z.infer<typeof gettingThere>;
  * when another field is not, so an editor sees their problems with the rest; a rule that comes
  * to read another field adds it here.
  */
-const fieldsTheTripRulesRead = new Set(['type', 'peak', 'alpineGrade', 'itinerary', 'durationDays', 'summitAltitudeM', 'sources', 'gettingThere']);
+const fieldsTheTripRulesRead = new Set(['type', 'peak', 'alpineGrade', 'itinerary', 'durationDays', 'summitAltitudeM', 'sources', 'gettingThere', 'contested']);
 
 /**
  * The frontmatter of `content/trips/<slug>.md`. The slug is the file name. `photoFile` is how a
@@ -108,6 +112,8 @@ export function tripContentSchema(photoFile: z.ZodType<PhotoFile>) {
       gear: z.array(z.object({ category: z.string().min(2), items: z.array(z.string().min(2)).min(1) })).min(1),
       faqs: z.array(z.object({ question: z.string().min(8), answer: z.string().min(20) })).min(5, { error: 'needs at least 5 questions and answers' }),
       sources: z.array(reference).min(1, { error: 'needs at least one source for its altitudes and distances' }),
+      /** Facts the trip's sources disagree on, every account from its own source (as a peak's `contested`). */
+      contested: z.array(contestedFactOf(tripContestableFacts)).optional(),
       photos: z.array(tripPhoto(photoFile)).optional().describe('Photographs by editors, with credit and licence; shown on the trip page.'),
     })
     .superRefine((trip, ctx) => {
@@ -145,6 +151,7 @@ export function tripContentSchema(photoFile: z.ZodType<PhotoFile>) {
         if (shortfall) ctx.addIssue({ code: 'custom', path: ['itinerary', index, 'acclimatisationNote'], message: `day ${index + 1} ${reason}; its note ${shortfall}` });
       }
       const sourceUrls = new Set(trip.sources.map((s) => s.url));
+      for (const { path, message } of contestedProblems(trip.contested, sourceUrls, 'sources')) ctx.addIssue({ code: 'custom', path, message });
       trip.gettingThere.sources.forEach((url, index) => {
         if (!sourceUrls.has(url)) ctx.addIssue({ code: 'custom', path: ['gettingThere', 'sources', index], message: `${url} is not among the trip's sources; add it to sources or cite one of them` });
       });

@@ -65,6 +65,9 @@ const maxPrice = trekPrices[trekPrices.length >> 1] ?? 20000;
 const peak = catalogue.peaks[0];
 if (!peak) throw new Error('the real content has no peak to measure');
 
+/** A search of live departures as a person asks it: a moderate trek of about a week, for two, within a budget. */
+const search = `?type=trek&difficulty=Moderate&maxDays=8&minSeats=2&maxPriceInr=${maxPrice}`;
+
 /** Every /v1 path should reach this share of the bytes baseline; pages and files this share of nginx. */
 const goal = 0.9;
 
@@ -81,6 +84,8 @@ const targets: Target[] = [
   { label: 'Peak list (static file)', path: '/v1/peaks', goal },
   { label: 'One peak (static file)', path: `/v1/peaks/${peak.id}`, goal, split: true },
   { label: 'Departures (departures function, live)', path: '/v1/departures', goal },
+  { label: 'Departure search (departures function, live)', path: `/v1/departures${search}`, goal },
+  { label: 'Departure search, the board (departures function, live)', path: `/departures${search}` },
 ];
 
 /** Pages and files of every size, down to the smallest, that nginx serves from the same folder. */

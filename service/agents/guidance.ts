@@ -3,6 +3,7 @@
  * publishes it as data and agent-instructions.md renders it as prose around the API guide,
  * so the two can never say different things.
  */
+import { searchExample, searchNames } from '../departures/search.ts';
 import type { Catalogue } from '../../domain/catalogue/index.ts';
 import { bookingRateLimit } from '../rules/policy.ts';
 import { enquiryOpenApiPath } from '../site-files.ts';
@@ -33,9 +34,9 @@ export function agentGuidance(catalogue: Catalogue) {
       alternatives: ['The trip page itself with `Accept: text/markdown`', `${site}/llms-full.txt`],
     },
     {
-      topic: 'Departure dates, status and seats left',
+      topic: 'Departure dates, status and seats left: which dates fit',
       url: `${site}/v1/departures`,
-      why: 'Read live from operational storage, earliest first; cached for at most 60 seconds.',
+      why: `Read live from operational storage, earliest first; cached for at most 60 seconds. One request answers "which dates fit": filters ${searchNames.map((n) => `\`${n}\``).join(', ')} combine with AND (for ${searchExample.question}: \`${searchExample.query}\`).`,
       alternatives: [`${site}/departures.md`, `MCP tool list_departures at ${site}/mcp`],
     },
     {
@@ -148,7 +149,8 @@ export function agentInstructionsMarkdown(catalogue: Catalogue): string {
     apiGuideMarkdown(catalogue, 2),
     '## Departures',
     '',
-    'A departure is `open`, `filling` (few seats left), `sold_out` or `cancelled`. Report `seatsLeft` as read, with the time you read it. ' +
+    `To find the dates that fit what a person wants, ask once with the search's filters (dates, kind, difficulty, region, length, group size, budget) rather than listing everything: ${site}/v1/departures${searchExample.query} answers "${searchExample.question}"; departures.md, departures.ics and the MCP tool list_departures take the same parameters. An empty answer from departures.md names the change of one filter that would find dates. ` +
+      'A departure is `open`, `filling` (few seats left), `sold_out` or `cancelled`. Report `seatsLeft` as read, with the time you read it. ' +
       `If the API answers 503 \`departures_unavailable\` or 502 \`departures_upstream_error\`, read ${site}/departures.md or send the person to the trip page. ` +
       'An empty list means no dates are published: say so, never guess dates.',
     '',

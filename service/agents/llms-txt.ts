@@ -5,6 +5,8 @@
  */
 import type { Catalogue, TripPage } from '../../domain/catalogue/index.ts';
 import { enquiryOpenApiPath, siteFiles, siteFileUrl } from '../site-files.ts';
+import { searchExample, searchNames } from '../departures/search.ts';
+import { peakDataFileList } from '../../domain/catalogue/peak-data-files.ts';
 import { formatInr, formatMetres } from '../../domain/format.ts';
 
 interface Link {
@@ -50,7 +52,7 @@ export function buildLlmsTxt(catalogue: Catalogue): string {
     file(enquiryOpenApiPath, 'Booking enquiry (OpenAPI)', `POST ${site}/api/bookings, the one action here: a person's booking enquiry, sent with their consent; a guide calls them back.`),
   ];
   const dataset: Link[] = [
-    file('/peak-data/peaks.json'),
+    ...peakDataFileList.map((f) => file(f.path)),
     { name: 'Peaks API', url: `${site}/v1/peaks`, notes: `The same peaks, filterable (openPeak, firstSixThousanderCandidate, operatorOperated, maxAltitudeM). Attribution: ${catalogue.attribution}` },
   ];
   const agentFiles: Link[] = [
@@ -68,6 +70,7 @@ export function buildLlmsTxt(catalogue: Catalogue): string {
     '',
     `The catalogue is public and read-only; no key is needed. Each trip page has a Markdown twin at its address plus \`.md\`, and any page answers \`Accept: text/markdown\`. ` +
       `The JSON API lives at ${site}/v1/ and the same operations are MCP tools at ${site}/mcp. ` +
+      `To find dates that fit, search the live departures once: ${site}/v1/departures (or ${site}/departures.md, or the MCP tool list_departures) takes ${searchNames.map((n) => `\`${n}\``).join(', ')}, combined with AND; for ${searchExample.question}: ${site}/departures.md${searchExample.query}. ` +
       `One thing can be sent: a booking enquiry for a person (${site}${enquiryOpenApiPath}, or the MCP tool send_enquiry), only with their own name and phone number and their explicit consent; otherwise send them to the trip page's form. ` +
       'Where numbers disagree, the trip page is authoritative.',
     '',

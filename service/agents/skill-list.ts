@@ -18,7 +18,7 @@ export const skillSummaries: SkillSummary[] = [
   {
     name: 'check-departures',
     description:
-      'Check the live departure dates, status and seats left of a Himalayan trek or expedition, and explain how to enquire. Use when someone asks when a trip runs or whether seats are free.',
+      'Check the live departure dates, status and seats left of a Himalayan trek or expedition, and explain how to enquire. Use when someone asks when a trip runs, whether seats are free, or which dates fit their dates, group size, length and budget.',
   },
   {
     name: 'send-an-enquiry',

@@ -3,6 +3,8 @@
  * operation declarations, and the skills index hashes the very string the SKILL.md endpoint
  * serves, so a digest can never describe other bytes than the ones on the wire.
  */
+import { searchExample, searchNames } from '../departures/search.ts';
+import { peakDataFiles } from '../../domain/catalogue/peak-data-files.ts';
 import type { Catalogue } from '../../domain/catalogue/index.ts';
 import { bookingRateLimit } from '../rules/policy.ts';
 import { enquiryOpenApiPath } from '../site-files.ts';
@@ -63,6 +65,7 @@ export const skills: Skill[] = [
       '## Steps',
       '',
       `1. \`GET ${c.siteUrl}/v1/departures?trip={slug}\` (or the MCP tool \`list_departures\`); leave \`trip\` out for every trip. Results come earliest first and may be up to 60 seconds old.`,
+      `   To find dates that fit, add the search's filters, which combine with AND: ${searchNames.map((n) => `\`${n}\``).join(', ')}. For ${searchExample.question}: \`GET ${c.siteUrl}/v1/departures${searchExample.query}\`. A bad value answers 400 \`invalid_parameter\` with a hint naming the accepted form.`,
       '2. Read `status`: `open` (seats free), `filling` (few left), `sold_out`, `cancelled`. Report `seatsLeft` as a number read at a time, not a promise.',
       '3. An empty list means no dates are published: say so and point to the trip page; never suggest dates yourself.',
       `4. On 503 \`departures_unavailable\` or 502 \`departures_upstream_error\`, read ${c.siteUrl}/departures.md instead, or send the person to the trip page.`,
@@ -127,6 +130,8 @@ export const skills: Skill[] = [
       'Whenever you use, quote or republish the data, give this attribution with a link back:',
       '',
       `> ${c.attribution}`,
+      '',
+      `For a reference list, ${c.siteUrl}${peakDataFiles.citation.path} (Citation File Format) gives the title, version, release date and author; ${c.siteUrl}${peakDataFiles.changelog.path} says what changed in each version. The same data as GeoJSON and CSV: ${c.siteUrl}${peakDataFiles.geojson.path}, ${c.siteUrl}${peakDataFiles.csv.path}.`,
       '',
       `Corrections and questions: ${c.site.contactEmail}.`,
       '',

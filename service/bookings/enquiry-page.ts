@@ -17,6 +17,7 @@ import { isBookable } from '../departures/board-filters.ts';
 import { unavailableSentence, type LiveDepartures } from '../departures/live.ts';
 import { dateRange, readAt, seatsText, statusLabel } from '../markdown/departures.ts';
 import { enquiryFormHtml } from './form-html.ts';
+import { seatsLeftOn } from './seats.ts';
 
 /** The query parameter naming the departure. */
 export const departureParam = 'departure';
@@ -63,7 +64,15 @@ export function enquiryPage(page: TripPage, live: LiveDepartures, options: { dep
   const chosen = found && isBookable(found) ? found : undefined;
   const open = departures.filter(isBookable);
   const title = chosen ? `Enquire: ${page.trip.name}, ${dateRange(chosen)}` : `Enquire: ${page.trip.name}`;
-  const form = enquiryFormHtml({ trip: page.trip, headingLevel: 2, heading: 'Your details', values: chosen ? { preferredDeparture: dateRange(chosen) } : undefined });
+  // The group's bound is the seats left on the chosen date, as the endpoint counts them.
+  const left = chosen ? seatsLeftOn(dateRange(chosen), departures) : null;
+  const form = enquiryFormHtml({
+    trip: page.trip,
+    headingLevel: 2,
+    heading: 'Your details',
+    values: chosen ? { preferredDeparture: dateRange(chosen) } : undefined,
+    seats: left ? { dates: left.dates, left: left.seats } : undefined,
+  });
   const notChosen = live.state === 'live' && !chosen ? notChosenSentence(page, wanted, found) : '';
   const main = html`<nav class="breadcrumbs" aria-label="Breadcrumb"><ol><li><a href="/">Home</a></li><li><a href="${page.path}">${page.trip.name}</a></li><li><a href="${`${enquiryPagePath(page)}${chosen ? `?${departureParam}=${encodeURIComponent(chosen.id)}` : ''}`}" aria-current="page">Enquire</a></li></ol></nav>
 <h1>${chosen ? html`Enquire about ${page.trip.name}, ${dateRange(chosen)}` : html`Enquire about ${page.trip.name}`}</h1>

@@ -6,12 +6,18 @@
  */
 import { z } from 'astro/zod';
 import type { Catalogue, TripPage } from '../../domain/catalogue/index.ts';
+import { formatDateRange } from '../../domain/format.ts';
+import type { Departure } from '../../domain/schemas/departure.ts';
 import {
   charCount,
   cleanText,
   directionControlIn,
+  emailPattern,
   enquiryBounds,
+  enquiryFields,
+  fieldMessages,
   groupSizeCap,
+  groupSizeMessage,
   honeypotField,
   phonePattern,
   textFieldLabels,
@@ -22,6 +28,7 @@ import {
   type FieldError,
   type LimitedField,
 } from './enquiry.ts';
+import { seatsRefusal } from './seats.ts';
 
 type TextField = keyof typeof textFieldLabels;
 
@@ -57,7 +64,7 @@ function optional(field: 'email' | 'preferredDeparture' | 'message', notText: st
   return text(field, { missing: notText, notText }, multiline);
 }
 
-const emailAddress = z.email();
+const emailAddress = z.email({ pattern: emailPattern });
 
 /** The largest group any published trip takes: the bound when the trip is not known yet. */
 function largestGroup(catalogue: Catalogue): number {
@@ -67,9 +74,10 @@ function largestGroup(catalogue: Catalogue): number {
 function build(catalogue: Catalogue, trip: TripPage | undefined) {
   const slugs = catalogue.trips.map((page) => page.trip.slug);
   const cap = trip ? groupSizeCap(trip.trip.groupSize) : largestGroup(catalogue);
-  const groupRefusal = `Group size must be a whole number from 1 to ${cap}${trip ? ` for ${trip.trip.name}` : ''}. For a larger group, enter ${cap} and say how many you are in your message.`;
+  const groupRefusal = groupSizeMessage(cap, trip?.trip.name);
   const group = { error: groupRefusal };
-  const missingSlug = 'Choose the trip you are asking about (tripSlug is missing).';
+  const missingSlug = fieldMessages.tripSlug.missing;
+  const m = fieldMessages;
 
   return z.object({
     tripSlug: text('tripSlug', { missing: missingSlug, notText: missingSlug })
@@ -79,35 +87,33 @@ function build(catalogue: Catalogue, trip: TripPage | undefined) {
       })
       .meta({ enum: slugs, description: 'The trip: a `slug` from GET /v1/trips.' }),
     name: withinLimit(
-      required(text('name', { missing: 'Tell us your name so the guide knows whom to ask for.', notText: 'Your name must be text.' }), 'Tell us your name so the guide knows whom to ask for.'),
+      required(text('name', m.name), m.name.missing),
       'name',
     ).meta({ pattern: '\\S', description: "The person's own name, as they gave it." }),
     phone: withinLimit(
-      required(text('phone', { missing: 'Give a phone number so a guide can call you back.', notText: 'Give the phone number as text, for example "+91 98765 43210".' }), 'Give a phone number so a guide can call you back.'),
+      required(text('phone', m.phone), m.phone.missing),
       'phone',
     )
-      .refine((value) => phonePattern.test(value), {
-        error: `Give a phone number of ${enquiryBounds.phoneDigitsMin} to ${enquiryBounds.phoneDigitsMax} digits, for example +91 98765 43210; only digits, spaces, dashes, brackets and a leading + are allowed.`,
-      })
+      .refine((value) => phonePattern.test(value), { error: m.phone.invalid })
       .meta({ pattern: phonePattern.source, description: `Their phone number, with the country code: ${enquiryBounds.phoneDigitsMin} to ${enquiryBounds.phoneDigitsMax} digits. A guide calls it back.` }),
-    email: withinLimit(optional('email', 'The email address must be text, such as asha@example.com.'), 'email')
-      .refine((value) => value === '' || emailAddress.safeParse(value).success, {
-        error: 'Give an email address such as asha@example.com, or leave the field empty: a guide calls you either way.',
-      })
+    email: withinLimit(optional('email', m.email.notText), 'email')
+      .refine((value) => value === '' || emailAddress.safeParse(value).success, { error: m.email.invalid })
       .meta({ format: 'email' })
       .nullable()
       .optional()
       .describe('Optional: their email address, for a written reply as well.'),
     groupSize: z
-      .int({ error: (issue) => (isAbsent(issue.input) ? 'Say how many people are coming.' : groupRefusal) })
+      .int({ error: (issue) => (isAbsent(issue.input) ? m.groupSize.missing : groupRefusal) })
       .min(1, group)
       .max(cap, group)
-      .describe(`How many people are coming: 1 to the trip's group-size cap (${trip ? cap : `at most ${cap} on any trip`}).`),
-    preferredDeparture: withinLimit(optional('preferredDeparture', 'Dates wanted must be text, such as "October 2026" or a departure id.'), 'preferredDeparture')
+      .describe(`How many people are coming: 1 to the trip's group-size cap (${trip ? cap : `at most ${cap} on any trip`}), and no more than the seats left on the departure \`preferredDeparture\` names.`),
+    preferredDeparture: withinLimit(optional('preferredDeparture', m.preferredDeparture.notText), 'preferredDeparture')
       .nullable()
       .optional()
-      .describe('Optional: a departure `id` from GET /v1/departures, or the dates wanted as text ("October 2026").'),
-    message: withinLimit(optional('message', 'The message must be text.', true), 'message')
+      .describe(
+        `Optional: a departure \`id\` from GET /v1/departures, its dates as the site writes them ("${formatDateRange('2027-09-23', '2027-09-27')}"), or the dates wanted as text ("October 2026"). A departure named by its id or dates is checked for seats: a larger group than its seats left is refused.`,
+      ),
+    message: withinLimit(optional('message', m.message.notText, true), 'message')
       .nullable()
       .optional()
       .describe('Optional: their questions, in their words. Line breaks are kept.'),
@@ -135,23 +141,42 @@ export function enquiryRequestSchema(catalogue: Catalogue, trip?: TripPage): Enq
   return schema;
 }
 
+/** The first problem of each field, in the order the schema checks them (the form's order). */
+function firstPerField(issues: readonly { path: readonly PropertyKey[]; message: string }[]): FieldError[] {
+  const errors: FieldError[] = [];
+  for (const issue of issues) {
+    const field = String(issue.path[0] ?? '') as EnquiryField;
+    if (!errors.some((e) => e.field === field)) errors.push({ field, message: issue.message });
+  }
+  return errors;
+}
+
+const fieldOrder: readonly EnquiryField[] = [...enquiryFields, honeypotField];
+
 /**
  * Checks a submitted enquiry (from JSON, a form or an MCP call). Every field's problem is
  * reported, the first one of each field, in the order the form shows them. Unknown fields are
- * ignored.
+ * ignored. `departures` are the trip's departures as read when the enquiry arrived: a group
+ * larger than the seats left on the date it names is refused (seats.ts).
  */
-export function checkEnquiry(input: Record<string, unknown>, catalogue: Catalogue): EnquiryCheck {
+export function checkEnquiry(input: Record<string, unknown>, catalogue: Catalogue, departures: readonly Departure[] = []): EnquiryCheck {
   const slug = typeof input.tripSlug === 'string' ? cleanText(input.tripSlug) : '';
   const trip = catalogue.trips.find((page) => page.trip.slug === slug);
   const parsed = enquiryRequestSchema(catalogue, trip).safeParse(input);
-  if (!parsed.success) {
-    const errors: FieldError[] = [];
-    for (const issue of parsed.error.issues) {
-      const field = String(issue.path[0] ?? '') as EnquiryField;
-      if (!errors.some((e) => e.field === field)) errors.push({ field, message: issue.message });
-    }
-    return { ok: false, errors };
+  const errors = parsed.success ? [] : firstPerField(parsed.error.issues);
+  const { groupSize, preferredDeparture } = input;
+  const seats =
+    typeof groupSize === 'number' && typeof preferredDeparture === 'string' && !errors.some((e) => e.field === 'groupSize')
+      ? seatsRefusal(groupSize, preferredDeparture, departures)
+      : null;
+  if (seats) {
+    const after = errors.findIndex((e) => fieldOrder.indexOf(e.field) > fieldOrder.indexOf('groupSize'));
+    errors.splice(after === -1 ? errors.length : after, 0, { field: 'groupSize', message: seats });
   }
-  const { tripSlug, name, phone, email, groupSize, preferredDeparture, message } = parsed.data;
-  return { ok: true, enquiry: { tripSlug, name, phone, email: email || null, groupSize, preferredDeparture: preferredDeparture || null, message: message || null } };
+  if (!parsed.success || errors.length > 0) return { ok: false, errors };
+  const { tripSlug, name, phone, email, message } = parsed.data;
+  return {
+    ok: true,
+    enquiry: { tripSlug, name, phone, email: email || null, groupSize: parsed.data.groupSize, preferredDeparture: parsed.data.preferredDeparture || null, message: message || null },
+  };
 }

@@ -5,7 +5,8 @@
  * Characters that change the direction of the text around them are refused instead: removing
  * them would change what the person wrote, and keeping them would show the team something else.
  * Text over a field's limit is refused with a message naming the limit, never cut short. The
- * checks themselves are the Zod schema in enquiry-schema.ts, built from these rules.
+ * checks themselves are the Zod schema in enquiry-schema.ts, built from these rules; the form's
+ * fields carry the same rules and messages for the browser (form-html.ts), so both refuse alike.
  */
 export const enquiryBounds = {
   nameMax: 100,
@@ -72,6 +73,38 @@ export function tooLongMessage(field: LimitedField, count: number | string): str
   return `${textFieldLabels[field]} can be at most ${textLimits[field]} characters; it has ${count}. Please shorten it.`;
 }
 
+/** The rule of an over-long field as one sentence: what the form's field says when no script runs. */
+export function limitSentence(field: LimitedField): string {
+  return `${textFieldLabels[field]} can be at most ${textLimits[field]} characters.`;
+}
+
+/**
+ * What each refusal of a field says, in one place: the schema (enquiry-schema.ts) refuses with
+ * these, and the form (form-html.ts) carries them for the browser, so a slip is named in the
+ * same words before and after sending.
+ */
+export const fieldMessages = {
+  tripSlug: { missing: 'Choose the trip you are asking about (tripSlug is missing).' },
+  name: { missing: 'Tell us your name so the guide knows whom to ask for.', notText: 'Your name must be text.' },
+  phone: {
+    missing: 'Give a phone number so a guide can call you back.',
+    notText: 'Give the phone number as text, for example "+91 98765 43210".',
+    invalid: `Give a phone number of ${enquiryBounds.phoneDigitsMin} to ${enquiryBounds.phoneDigitsMax} digits, for example +91 98765 43210 or (+91) 98765 43210; only digits, spaces, dashes, dots, brackets and a + before the first digit are allowed.`,
+  },
+  email: {
+    notText: 'The email address must be text, such as asha@example.com.',
+    invalid: 'Give an email address such as asha@example.com, or leave the field empty: a guide calls you either way.',
+  },
+  groupSize: { missing: 'Say how many people are coming.' },
+  preferredDeparture: { notText: 'Dates wanted must be text, such as "October 2026" or a departure id.' },
+  message: { notText: 'The message must be text.' },
+} as const;
+
+/** The refusal of a group size that is not a whole number from 1 to the trip's cap. */
+export function groupSizeMessage(cap: number, tripName?: string): string {
+  return `Group size must be a whole number from 1 to ${cap}${tripName ? ` for ${tripName}` : ''}. For a larger group, enter ${cap} and say how many you are in your message.`;
+}
+
 /** How many characters a text counts as against its limit. */
 export function charCount(text: string): number {
   return [...text].length;
@@ -116,13 +149,45 @@ export function cleanText(value: string, multiline = false): string {
 }
 
 /**
- * A phone number: digits, spaces, dashes, dots, parentheses and one leading +, with 8 to 15
- * digits in all. Written as one expression so JSON Schema (the OpenAPI document) carries it too.
+ * A phone number: digits, spaces, dashes, dots and brackets, with one + before the first digit
+ * ("+91 98765 43210", "(+91) 98765 43210"), 8 to 15 digits in all. Written as one expression so
+ * JSON Schema (the OpenAPI document) and the form's `pattern` carry it too; the characters that
+ * a browser's `pattern` (read with the `v` flag) wants escaped in a class are escaped.
  */
-export const phonePattern = new RegExp(`^(?=(?:[^0-9]*[0-9]){${enquiryBounds.phoneDigitsMin},${enquiryBounds.phoneDigitsMax}}[^0-9]*$)\\+?[0-9\\s().-]+$`);
+export const phonePattern = new RegExp(`^(?=(?:[^0-9]*[0-9]){${enquiryBounds.phoneDigitsMin},${enquiryBounds.phoneDigitsMax}}[^0-9]*$)[\\s\\(]*\\+?[0-9\\s\\(\\)\\.\\-]+$`);
+
+/**
+ * An email address as Zod's `z.email()` accepts it (the same expression, with `-` escaped in
+ * its classes so a browser's `pattern` reads it too): the server checks it and the form's field
+ * carries it, so both refuse the same addresses.
+ */
+const emailAddress = String.raw`(?:[A-Za-z0-9_'+\-]+\.)*[A-Za-z0-9_'+\-]*[A-Za-z0-9_+\-]@(?:[A-Za-z0-9][A-Za-z0-9\-]*\.)+[A-Za-z]{2,}`;
+export const emailPattern = new RegExp(`^${emailAddress}$`);
 
 /** The phone number as kept (cleaned), or null when it is not one. */
 export function checkPhone(raw: string): string | null {
   const phone = cleanText(raw);
   return charCount(phone) <= enquiryBounds.phoneMaxChars && phonePattern.test(phone) ? phone : null;
 }
+
+/**
+ * A text of `min` to `max` characters as the server counts them (trimmed, each run of spaces one
+ * character), for a form field's `pattern`, which a browser matches against the whole value as
+ * typed.
+ */
+function lengthPattern(min: number, max: number): string {
+  return `\\s*(?:\\S|\\s+(?=\\S)){${min},${max}}\\s*`;
+}
+
+/**
+ * The `pattern` of each text field of the form: the server's rules for it (length, and the phone
+ * and email expressions above), so the browser refuses what the server would, before anything
+ * is sent. The message has no `pattern` (a textarea takes none); it carries `maxlength`.
+ */
+export const fieldPatterns = {
+  name: lengthPattern(1, textLimits.name),
+  phone: `(?=${lengthPattern(1, textLimits.phone)}$)${phonePattern.source}`,
+  // Blank, or an address with spaces around it: the server trims it, and takes blank as not given.
+  email: `\\s*|(?=${lengthPattern(1, textLimits.email)}$)\\s*${emailAddress}\\s*`,
+  preferredDeparture: lengthPattern(0, textLimits.preferredDeparture),
+} as const;

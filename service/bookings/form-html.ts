@@ -4,13 +4,33 @@
  * next to its field, so nothing typed is lost. The ids and names are what /enquiry.js and the
  * tests rely on: `enquiry-<field>`, `enquiry-<field>-error`, `enquiry-<field>-hint`.
  *
- * No `maxlength`: a browser cuts pasted text at it without a word. Each limited field carries
- * its limit and the server's refusal instead (`data-max-chars`, `data-too-long`), so the script
- * can say so on leaving the field, and the server refuses what is still too long.
+ * Every field carries the server's rules as the browser's own constraints (`required`,
+ * `pattern`, `type`, `min`/`max`, `maxlength` on the message), made from the same bounds and
+ * expressions as the schema (enquiry.ts), so the browser refuses a slip before anything is sent,
+ * with or without JavaScript; `title` is the server's refusal, which the browser's own bubble
+ * shows. The other messages ride along (`data-missing`, `data-invalid`, `data-too-long`,
+ * `data-too-many`) for /enquiry.js, which says them next to the fields. No `maxlength` on the
+ * one-line fields, since a browser cuts pasted text at it without a word: their `pattern` counts
+ * instead. A textarea takes no `pattern`, so the message has `maxlength` (the script lifts it and
+ * says the limit instead).
  */
 import type { Trip } from '../../domain/schemas/trip.ts';
 import { html, type SafeHtml } from '../../domain/html.ts';
-import { enquiryBounds, groupSizeCap, honeypotField, textLimits, tooLongMessage, type EnquiryField, type FieldError, type LimitedField } from './enquiry.ts';
+import {
+  enquiryBounds,
+  fieldMessages,
+  fieldPatterns,
+  groupSizeCap,
+  groupSizeMessage,
+  honeypotField,
+  limitSentence,
+  textLimits,
+  tooLongMessage,
+  type EnquiryField,
+  type FieldError,
+  type LimitedField,
+} from './enquiry.ts';
+import { seatsLeftSentence, tooFewSeatsMessage } from './seats.ts';
 
 export interface EnquiryFormOptions {
   trip: Pick<Trip, 'slug' | 'name' | 'groupSize'>;
@@ -20,6 +40,8 @@ export interface EnquiryFormOptions {
   /** What was submitted, shown again (strings as a form sends them). */
   values?: Record<string, unknown> | undefined;
   errors?: readonly FieldError[] | undefined;
+  /** The seats left on the date already in the form (the enquiry page of one departure): the group's bound. */
+  seats?: { dates: string; left: number } | undefined;
 }
 
 /** The visible fields, in the order the form shows them (and the server reports them). */
@@ -58,11 +80,22 @@ function limit(field: LimitedField): SafeHtml {
   return html`data-max-chars="${textLimits[field]}" data-too-long="${tooLongMessage(field, '{n}')}"`;
 }
 
+/** A one-line field's rules for the browser: its pattern and, as its title, the server's refusal of a value that breaks it. */
+function rules(field: keyof typeof fieldPatterns, title: string): SafeHtml {
+  return html`pattern="${fieldPatterns[field]}" title="${title}" ${limit(field)}`;
+}
+
+/** The group's bounds: the trip's cap, or fewer when the date in the form has fewer seats left. */
+function groupRules(cap: number, tripName: string, seats: EnquiryFormOptions['seats']): SafeHtml {
+  const max = seats ? Math.min(cap, seats.left) : cap;
+  return html`min="1" max="${max}" step="1" data-cap="${cap}" data-missing="${fieldMessages.groupSize.missing}" data-invalid="${groupSizeMessage(cap, tripName)}" data-too-many="${tooFewSeatsMessage('{dates}', '{seats}')}" data-seats-hint="${seatsLeftSentence('{dates}', '{seats}')}"${seats ? html` data-seats-left="${seats.left}" data-seats-dates="${seats.dates}"` : ''}`;
+}
+
 function label(field: FormField, required: boolean): SafeHtml {
   return html`<label for="${fieldId(field)}">${formFieldLabels[field]} ${required ? html`<span aria-hidden="true">*</span>` : '(optional)'}</label>`;
 }
 
-function field(name: FormField, state: FieldState, parts: { required: boolean; control: SafeHtml; hint?: string | undefined; attributes?: SafeHtml }): SafeHtml {
+function field(name: FormField, state: FieldState, parts: { required: boolean; control: SafeHtml; hint?: string | SafeHtml | undefined; attributes?: SafeHtml }): SafeHtml {
   return html`<div class="field"${parts.attributes ?? ''}>
 ${label(name, parts.required)}
 ${parts.control}
@@ -85,22 +118,23 @@ ${level === 2 ? html`<h2 id="enquiry-title">${heading}</h2>` : html`<h3 id="enqu
 <input type="hidden" name="tripSlug" value="${trip.slug}">
 ${field('name', name, {
   required: true,
-  control: html`<input ${common('name', name, false)} type="text" required autocomplete="name" ${limit('name')} value="${name.value}">`,
+  control: html`<input ${common('name', name, false)} type="text" required autocomplete="name" data-missing="${fieldMessages.name.missing}" ${rules('name', `${fieldMessages.name.missing} ${limitSentence('name')}`)} value="${name.value}">`,
 })}
 ${field('phone', phone, {
   required: true,
-  control: html`<input ${common('phone', phone, true)} type="tel" required autocomplete="tel" inputmode="tel" ${limit('phone')} value="${phone.value}">`,
-  hint: 'Indian or international, for example +91 98765 43210.',
+  control: html`<input ${common('phone', phone, true)} type="tel" required autocomplete="tel" inputmode="tel" data-missing="${fieldMessages.phone.missing}" ${rules('phone', fieldMessages.phone.invalid)} value="${phone.value}">`,
+  hint: 'Indian or international, for example +91 98765 43210 or (+91) 98765 43210.',
 })}
 ${field('email', email, {
   required: false,
-  control: html`<input ${common('email', email, true)} type="email" autocomplete="email" ${limit('email')} value="${email.value}">`,
+  control: html`<input ${common('email', email, true)} type="email" autocomplete="email" ${rules('email', fieldMessages.email.invalid)} value="${email.value}">`,
   hint: 'So our team can write to you as well. A guide calls you either way.',
 })}
 ${field('groupSize', groupSize, {
   required: true,
-  control: html`<input ${common('groupSize', groupSize, true)} type="number" required min="1" max="${cap}" step="1" inputmode="numeric" value="${groupSize.value}">`,
-  hint: `1 to ${cap} for this trip.`,
+  control: html`<input ${common('groupSize', groupSize, true)} type="number" required ${groupRules(cap, trip.name, options.seats)} inputmode="numeric" value="${groupSize.value}">`,
+  // The seats left on the chosen date, when it has fewer than the trip's cap (written here, or by /enquiry.js).
+  hint: html`1 to ${cap} for this trip.<span class="seats-hint">${options.seats ? ` ${seatsLeftSentence(options.seats.dates, options.seats.left)}` : ''}</span>`,
 })}
 <!-- With JavaScript: the trip's live departures, put between these two choices by /enquiry.js. -->
 <div class="field" data-departure-choice hidden>
@@ -110,14 +144,14 @@ ${field('groupSize', groupSize, {
 </div>
 ${field('preferredDeparture', dates, {
   required: false,
-  control: html`<input ${common('preferredDeparture', dates, true)} type="text" ${limit('preferredDeparture')} value="${dates.value}">`,
+  control: html`<input ${common('preferredDeparture', dates, true)} type="text" ${rules('preferredDeparture', limitSentence('preferredDeparture'))} value="${dates.value}">`,
   hint: `A departure's dates, or the month and year you have in mind (up to ${enquiryBounds.preferredDepartureMax} characters).`,
   attributes: html` data-dates-text data-other-label="${'Other dates you have in mind (optional)'}"`,
 })}
 ${field('message', message, {
   required: false,
   // The parser drops one line break right after <textarea>: this one, never the person's own.
-  control: html`<textarea ${common('message', message, true)} rows="4" ${limit('message')}>
+  control: html`<textarea ${common('message', message, true)} rows="4" maxlength="${textLimits.message}" ${limit('message')}>
 ${message.value}</textarea>`,
   hint: `Up to ${enquiryBounds.messageMax} characters.`,
 })}

@@ -6,13 +6,17 @@
  * delivers it later. Seats are confirmed by a guide who calls back, never by this endpoint.
  */
 import type { Catalogue } from '../../domain/catalogue/index.ts';
+import type { Departure } from '../../domain/schemas/departure.ts';
+import { readLiveDepartures } from '../departures/live.ts';
+import type { DepartureSource } from '../departures/source.ts';
 import { bookingRateLimit } from '../rules/policy.ts';
 import type { RateLimiter } from '../rules/rate-limiter.ts';
-import { bodyFormat, readEnquiryBody } from './body.ts';
+import { bodyFormat, readEnquiryBody, type BodyFormat } from './body.ts';
 import { deliverEnquiry } from './deliver.ts';
+import { cleanText } from './enquiry.ts';
 import { checkEnquiry } from './enquiry-schema.ts';
 import type { Mailer } from './mailer.ts';
-import { htmlAnswer, jsonAnswer, refusals, type BookingAnswer, type PageWriter } from './responses.ts';
+import { htmlAnswer, jsonAnswer, refusals, retryWhen, type BookingAnswer, type PageWriter } from './responses.ts';
 import type { EnquiryStore, StoredEnquiry } from './store.ts';
 import { clientQuotaKey } from '../rules/client-ip.ts';
 import { sentFromAnotherSite } from '../rules/site-origin.ts';
@@ -25,6 +29,8 @@ export interface EnquiryDeps {
   mailer: Mailer;
   /** The per-IP enquiry limit, or null when counting is switched off. */
   limiter: RateLimiter | null;
+  /** The departures in operational storage, read when an enquiry names one (its seats); null when storage is off. */
+  departures: DepartureSource | null;
   clock: () => Date;
 }
 
@@ -55,21 +61,34 @@ export async function handleBookingEnquiry(request: Request, deps: BookingDeps, 
   }
   // The plain HTML form (no JavaScript) posts URL-encoded fields and gets an HTML answer.
   const format = bodyFormat(request.headers.get('Content-Type'));
-  const answer = await answerEnquiry(request, deps, context);
+  const answer = await answerEnquiry(request, format, deps, context);
   return format === 'form' ? htmlAnswer(answer, deps.catalogue, deps.page) : jsonAnswer(answer);
 }
 
-async function answerEnquiry(request: Request, deps: BookingDeps, context: BookingRequestContext): Promise<BookingAnswer> {
+async function answerEnquiry(request: Request, format: BodyFormat | null, deps: BookingDeps, context: BookingRequestContext): Promise<BookingAnswer> {
   // A page of another site (or of a name rebound to this server) is refused whatever it sends,
   // and before counting: a refusal a third party can cause must not spend the visitor's quota.
   if (sentFromAnotherSite(request, deps.catalogue.siteUrl)) {
     return { kind: 'error', code: 'cross_site_form', message: 'This form can only be sent from our own trip pages.' };
   }
   const limited = await countEnquiry(deps, context);
-  if (limited) return limited;
+  if (limited) return format === 'form' ? withWhatWasTyped(limited, request) : limited;
   const body = await readEnquiryBody(request);
   if (!body.ok) return { kind: 'error', code: 'invalid_enquiry', message: body.message };
   return acceptEnquiry(body.fields, deps);
+}
+
+/**
+ * A plain form refused over the quota comes back with what the person typed and the trip it was
+ * about, so its page shows the form again and leads back to the trip's. (A post from another site
+ * never gets here: it is refused first, and nothing of it is shown back.)
+ */
+async function withWhatWasTyped(limited: BookingAnswer, request: Request): Promise<BookingAnswer> {
+  if (limited.kind !== 'error') return limited;
+  const body = await readEnquiryBody(request);
+  if (!body.ok) return limited;
+  const tripSlug = typeof body.fields.tripSlug === 'string' ? body.fields.tripSlug : undefined;
+  return { ...limited, tripSlug, values: body.fields };
 }
 
 /**
@@ -87,11 +106,12 @@ async function countEnquiry(deps: EnquiryDeps, context: BookingRequestContext): 
     try {
       const decision = await deps.limiter(clientQuotaKey(context.clientIp));
       if (!decision.allowed) {
-        const minutes = Math.ceil(decision.resetSeconds / 60);
+        const retry = retryWhen(deps.clock(), decision.resetSeconds);
         return {
           kind: 'error',
           code: 'rate_limited',
-          message: `Too many enquiries from your connection: at most ${bookingRateLimit.requests} every ${bookingRateLimit.windowSeconds / 60} minutes. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}, or write to ${contact}.`,
+          message: refusals.tooMany(bookingRateLimit, retry.words, contact),
+          retryAt: retry.at,
           headers: { 'Retry-After': String(decision.resetSeconds) },
         };
       }
@@ -106,10 +126,23 @@ async function countEnquiry(deps: EnquiryDeps, context: BookingRequestContext): 
   return null;
 }
 
+/**
+ * The trip's departures as storage has them now, when the enquiry names dates: the seats check
+ * reads them at submission, never from a page. None when storage is off or cannot be read in
+ * time: the enquiry is taken anyway, and a guide confirms seats when calling back.
+ */
+async function departuresNamed(values: Record<string, unknown>, deps: EnquiryDeps): Promise<Departure[]> {
+  const slug = typeof values.tripSlug === 'string' ? cleanText(values.tripSlug) : '';
+  const dates = typeof values.preferredDeparture === 'string' ? cleanText(values.preferredDeparture) : '';
+  if (!deps.departures || dates === '' || !deps.catalogue.trips.some((t) => t.trip.slug === slug)) return [];
+  const live = await readLiveDepartures(deps.departures, deps.catalogue, { tripSlug: slug });
+  return live.state === 'live' ? live.departures : [];
+}
+
 /** Checks, stores and delivers an enquiry that the quota let through. */
 async function acceptEnquiry(values: Record<string, unknown>, deps: EnquiryDeps): Promise<BookingAnswer> {
   const contact = deps.catalogue.site.contactEmail;
-  const check = checkEnquiry(values, deps.catalogue);
+  const check = checkEnquiry(values, deps.catalogue, await departuresNamed(values, deps));
   const tripSlug = typeof values.tripSlug === 'string' ? values.tripSlug : undefined;
   if (!check.ok) {
     const [first] = check.errors;

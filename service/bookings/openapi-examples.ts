@@ -43,7 +43,7 @@ const noMail: Mailer = {
 const exhausted: CounterStore = { hit: async () => ({ count: bookingRateLimit.requests + 1, resetMs: 7 * 60_000 }) };
 
 function deps(catalogue: Catalogue, overrides: Partial<BookingDeps> = {}): BookingDeps {
-  return { catalogue, enquiries: null, mailer: noMail, limiter: null, clock: () => new Date(`${catalogue.site.dataset.lastUpdated}T04:30:00Z`), page: () => '', ...overrides };
+  return { catalogue, enquiries: null, mailer: noMail, limiter: null, departures: null, clock: () => new Date(`${catalogue.site.dataset.lastUpdated}T04:30:00Z`), page: () => '', ...overrides };
 }
 
 async function answer(catalogue: Catalogue, body: unknown, overrides: Partial<BookingDeps> = {}): Promise<{ status: number; body: unknown; headers: Headers }> {

@@ -81,6 +81,8 @@ export type BookingAnswer =
       tripSlug?: string | undefined;
       /** What was submitted, to show the plain form again with it. */
       values?: Record<string, unknown> | undefined;
+      /** When the address may send again (429): the page gives it as a `<time>`. */
+      retryAt?: Date | undefined;
       headers?: Record<string, string>;
     };
 
@@ -88,9 +90,28 @@ export type BookingAnswer =
 export const refusals = {
   enquiriesOff: (contact: string) => `Online enquiries are switched off on this site, so yours could not be kept. Please write to ${contact} or call us instead.`,
   notStored: (contact: string) => `We could not save your enquiry just now. Please try again in a few minutes, or write to ${contact}.`,
+  tooMany: (policy: { requests: number; windowSeconds: number }, when: string, contact: string) =>
+    `Too many enquiries from your connection: at most ${policy.requests} every ${policy.windowSeconds / 60} minutes. You can send again ${when}, or write to ${contact}.`,
   notDelivered: (enquiry: Pick<StoredEnquiry, 'id'>, contact: string) =>
     `Your enquiry is saved (reference ${enquiry.id}) but could not be passed to our team just now. It will be sent as soon as mail works again; for anything urgent write to ${contact}.`,
 };
+
+/**
+ * When an address over its quota may send again, for a person: the clock time in India (the
+ * operator's, and the one the site's other times are given in) and the wait, so the sentence
+ * stays true read at once or a few minutes later. The time is rounded up to the minute.
+ */
+export function retryWhen(now: Date, seconds: number): { at: Date; words: string } {
+  const at = new Date(Math.ceil((now.getTime() + seconds * 1000) / 60_000) * 60_000);
+  const minutes = Math.ceil(seconds / 60);
+  const wait = seconds < 60 ? `${seconds} second${seconds === 1 ? '' : 's'}` : `${minutes} minute${minutes === 1 ? '' : 's'}`;
+  return { at, words: `in ${wait} (at ${indiaClock(at)})` };
+}
+
+/** "2:39 pm IST". */
+function indiaClock(at: Date): string {
+  return `${new Intl.DateTimeFormat('en-IN', { timeStyle: 'short', timeZone: 'Asia/Kolkata' }).format(at)} IST`;
+}
 
 /** "A guide will call you on <phone> <promise>": when, as the site promised it. */
 export function callBackSentence(enquiry: Pick<StoredEnquiry, 'callbackPromise'>, on = ''): string {
@@ -163,6 +184,22 @@ ${unshown.map((e) => html`<p>${e.message}</p>`)}
 </div>`;
 }
 
+/**
+ * Over the quota: the message, its time of day as a machine-readable `<time>`, what became of
+ * what was typed, and the way back to the trip's own form.
+ */
+function retrySummary(answer: Extract<BookingAnswer, { kind: 'error' }>, trip: TripPage | undefined, withForm: boolean): SafeHtml {
+  const at = answer.retryAt!;
+  const clock = indiaClock(at);
+  const [before, ...after] = answer.message.split(clock);
+  const message = after.length > 0 ? html`${before}<time datetime="${at.toISOString()}">${clock}</time>${after.join(clock)}` : answer.message;
+  const back = trip ? html`<a href="${`${trip.path}#enquiry-form`}">the form on the ${trip.trip.name} page</a>` : null;
+  return html`<div class="notice enquiry-problems">
+<p>${message}</p>
+${withForm ? html`<p>Everything you typed is still in the form below, ready to send then.${back ? html` Or go back to ${back}.` : ''}</p>` : back ? html`<p>Go back to ${back} to send it then.</p>` : ''}
+</div>`;
+}
+
 function errorMain(answer: Extract<BookingAnswer, { kind: 'error' }>, catalogue: Catalogue, trip: TripPage | undefined): { title: string; main: SafeHtml } {
   if (answer.saved) {
     const title = 'Your enquiry is saved but not sent yet';
@@ -179,7 +216,12 @@ ${backLink(trip)}`,
   const fields = answer.fields ?? [];
   // The form again, unless the post came from another site (nothing of it is shown back) or could not be read.
   const form = trip && answer.values && answer.code !== 'cross_site_form' ? enquiryFormHtml({ trip: trip.trip, headingLevel: 2, values: answer.values, errors: fields }) : null;
-  const summary = fields.length > 0 ? problemSummary(fields) : html`<div class="notice enquiry-problems"><p>${answer.message}</p>${form ? html`<p>Everything you typed is still in the form below.</p>` : ''}</div>`;
+  const summary =
+    fields.length > 0
+      ? problemSummary(fields)
+      : answer.retryAt
+        ? retrySummary(answer, trip, form !== null)
+        : html`<div class="notice enquiry-problems"><p>${answer.message}</p>${form ? html`<p>Everything you typed is still in the form below.</p>` : ''}</div>`;
   return {
     title,
     main: html`<h1>${title}</h1>

@@ -1,6 +1,7 @@
 /**
  * The endpoint's dependencies as a deployment's settings describe them: the enquiry store on
- * the shared operational storage, the mailer (Resend or the outbox), and the enquiry limit
+ * the shared operational storage, the departures on the same storage (read for the seats of the
+ * date an enquiry names), the mailer (Resend or the outbox), and the enquiry limit
  * counted on the process's shared counter store (in memory, Redis or Upstash), so the endpoint
  * and the MCP tool count one sender once. Opened once per process, on the first enquiry.
  */
@@ -10,6 +11,9 @@ import { sharedCounterStore } from '../rules/counter-stores.ts';
 import { bookingRateLimit } from '../rules/policy.ts';
 import { createRateLimiter } from '../rules/rate-limiter.ts';
 import { openOperationalStorage } from '../storage.ts';
+import { createDepartureStore, type DepartureStore } from '../departures/store.ts';
+import { RecentReads } from '../departures/recent-reads.ts';
+import { knownTrips } from '../departures/trips.ts';
 import type { EnquiryDeps } from './index.ts';
 import { mailerFromSettings } from './mailer.ts';
 import { EnquiryStore } from './store.ts';
@@ -35,8 +39,15 @@ async function openBookingDeps(settings: Settings, catalogue: Catalogue): Promis
     // VERCEL=1 is set by the platform in every function: no local disk survives there.
     mailer: mailerFromSettings(settings, { contactEmail: catalogue.site.contactEmail, serverless: process.env.VERCEL === '1' }),
     limiter: createRateLimiter(bookingRateLimit, await sharedCounterStore()),
+    // Read-only here: the seats of the date an enquiry names, on the same storage, through the one
+    // time bound on reads a request waits for (RecentReads), as the pages read them.
+    departures: readsOf(createDepartureStore(settings, knownTrips(catalogue)), settings),
     clock: () => new Date(),
   };
+}
+
+function readsOf(store: DepartureStore | null, settings: Settings): RecentReads | null {
+  return store && new RecentReads(store, { ttlMs: settings.DEPARTURES_FRESH_MS });
 }
 
 let opened: Promise<RuntimeBookingDeps> | undefined;

@@ -1,44 +1,45 @@
 /**
- * The departures board's filters, in one place: their names and canonical order, the values each
- * accepts, how a query string is read, and how a filtered address is written. The board's form,
- * its links, its Markdown twin, `/departures.md` and the departures function's kept answers all
- * go through here, so every filtered view has one address and one kept copy.
+ * The departures board's reading of the departure search (search.ts): the same filters, read from
+ * its address leniently, plus two older ones the board has always taken. The board's form, its
+ * links, its Markdown twin, `/departures.md`, `/departures.ics` and the departures function's kept
+ * answers all go through here, so every filtered view has one address and one kept copy.
  *
+ *   the search's filters  from, to, type, difficulty, region, minDays, maxDays, minSeats,
+ *                         maxPriceInr, trip (a trip we run)
  *   month  YYYY-MM, from this month (in India) to `monthsAhead - 1` months later
- *   type   trek | expedition
- *   seats  1 | 2 | 4 | 6: departures open for enquiries with at least that many seats left
- *          (or with seats not published, which a guide confirms)
- *   trip   the slug of a published trip
+ *   seats  1 | 2 | 4 | 6: the older spelling of minSeats (a link written before the search)
  *
  * A value outside these is ignored, not refused: the board is shown without that filter and says
- * so in a sentence that never repeats the value. The accepted values are few (36 months, 2 types,
- * 4 thresholds, one per trip), so the distinct views, and the work they can cause, stay bounded.
+ * so in a sentence that names the accepted form and never repeats the value.
  */
 import type { Catalogue } from '../../domain/catalogue/index.ts';
-import { formatInr, formatMonth } from '../../domain/format.ts';
+import { formatDate, formatDays, formatInr, formatMonth } from '../../domain/format.ts';
 import type { Departure } from '../../domain/schemas/departure.ts';
 import { tripTypes } from '../../domain/schemas/vocabulary.ts';
-import { todayInIndia } from './store.ts';
+import { brokenRule, isBookable, searchDepartures, searchEntries, searchNames, searchParameters, type DepartureSearch, type SearchName } from './search.ts';
+import { todayInIndia } from './today.ts';
 
-/** The filters' query parameters, in the order a canonical address lists them. */
-export const boardFilterNames = ['month', 'type', 'seats', 'trip'] as const;
+export { isBookable };
+
+/** The board's query parameters, in the order a canonical address lists them. */
+export const boardFilterNames = ['month', ...searchNames, 'seats'] as const;
 export type BoardFilterName = (typeof boardFilterNames)[number];
 
 export type TripType = (typeof tripTypes)[number];
 export const seatThresholds = [1, 2, 4, 6] as const;
 export const monthsAhead = 36;
 
-export interface BoardFilters {
+export interface BoardFilters extends DepartureSearch {
   month?: string | undefined;
-  type?: TripType | undefined;
-  seats?: number | undefined;
-  trip?: string | undefined;
 }
+
+/** A filter left out, or `dates` when `from` and `to` were both left out for being the wrong way round. */
+export type IgnoredFilter = BoardFilterName | 'dates';
 
 export interface BoardQuery {
   filters: BoardFilters;
   /** Filters given with a value the board does not accept, in canonical order. */
-  ignored: BoardFilterName[];
+  ignored: IgnoredFilter[];
 }
 
 /** The months the month filter accepts, earliest first: this month in India and the next ones. */
@@ -50,29 +51,42 @@ export function acceptedMonths(now: Date): string[] {
   });
 }
 
-function readOne(name: BoardFilterName, raw: string, catalogue: Catalogue, now: Date): BoardFilters[BoardFilterName] {
-  switch (name) {
-    case 'month':
-      return acceptedMonths(now).includes(raw) ? raw : undefined;
-    case 'type':
-      return tripTypes.find((t) => t === raw);
-    case 'seats':
-      return seatThresholds.find((n) => String(n) === raw);
-    case 'trip':
-      return catalogue.trips.find((p) => p.trip.slug === raw)?.trip.slug;
-  }
+/** One search filter's value as the board takes it: the /v1 form, and for `trip` a trip we run. */
+function readSearchValue(name: SearchName, raw: string, catalogue: Catalogue): unknown {
+  const parsed = searchParameters[name].schema.safeParse(raw);
+  if (!parsed.success) return undefined;
+  if (name === 'trip') return catalogue.trips.find((p) => p.trip.slug === parsed.data)?.trip.slug;
+  return name === 'region' ? String(parsed.data).toLowerCase() : parsed.data;
 }
 
 /** The filters of a board address. Empty values (the form's "any") are no filter; parameters of other names are left alone. */
 export function readBoardQuery(params: URLSearchParams, catalogue: Catalogue, now: Date): BoardQuery {
   const filters: Record<string, unknown> = {};
-  const ignored: BoardFilterName[] = [];
-  for (const name of boardFilterNames) {
-    const raw = params.get(name)?.trim() ?? '';
+  const ignored: IgnoredFilter[] = [];
+  const given = (name: BoardFilterName) => params.get(name)?.trim() ?? '';
+  const month = given('month');
+  if (month) {
+    if (acceptedMonths(now).includes(month)) filters.month = month;
+    else ignored.push('month');
+  }
+  for (const name of searchNames) {
+    const raw = given(name);
     if (!raw) continue;
-    const value = readOne(name, raw, catalogue, now);
+    const value = readSearchValue(name, raw, catalogue);
     if (value === undefined) ignored.push(name);
     else filters[name] = value;
+  }
+  const seats = given('seats');
+  if (seats) {
+    const threshold = seatThresholds.find((n) => String(n) === seats);
+    if (threshold === undefined) ignored.push('seats');
+    // Both given: a group must fit both, so the larger one counts.
+    else filters.minSeats = Math.max(threshold, (filters.minSeats as number | undefined) ?? 0);
+  }
+  if (brokenRule(filters as BoardFilters)) {
+    delete filters.from;
+    delete filters.to;
+    ignored.push('dates');
   }
   return { filters: filters as BoardFilters, ignored };
 }
@@ -80,10 +94,8 @@ export function readBoardQuery(params: URLSearchParams, catalogue: Catalogue, no
 /** The canonical query string of these filters ("" when there are none), always in the same order. */
 export function boardSearch(filters: BoardFilters): string {
   const params = new URLSearchParams();
-  for (const name of boardFilterNames) {
-    const value = filters[name];
-    if (value !== undefined) params.set(name, String(value));
-  }
+  if (filters.month !== undefined) params.set('month', filters.month);
+  for (const [name, value] of searchEntries(filters)) params.set(name, value);
   const text = params.toString();
   return text ? `?${text}` : '';
 }
@@ -93,29 +105,32 @@ export function boardQueryKey(query: BoardQuery): string {
   return `${boardSearch(query.filters)}#${query.ignored.join(',')}`;
 }
 
+/** The last day of a month (YYYY-MM) as YYYY-MM-DD. */
+function lastDayOf(month: string): string {
+  const [year, m] = month.split('-').map(Number) as [number, number];
+  return new Date(Date.UTC(year, m, 0)).toISOString().slice(0, 10);
+}
+
+/** The same filters with a month written as the search's dates: its first and last day, within `from` and `to`. */
+export function monthAsDates(filters: BoardFilters): DepartureSearch {
+  const { month, ...search } = filters;
+  if (month === undefined) return search;
+  const first = `${month}-01`;
+  const last = lastDayOf(month);
+  return { ...search, from: search.from !== undefined && search.from > first ? search.from : first, to: search.to !== undefined && search.to < last ? search.to : last };
+}
+
+/** Whether any filter is chosen. */
+export function hasFilters(filters: BoardFilters): boolean {
+  return boardSearch(filters) !== '';
+}
+
 /** The YYYY-MM of a departure's first day. */
 export const monthOf = (d: Pick<Departure, 'startDate'>): string => d.startDate.slice(0, 7);
 
-/** Departures a person can still ask to join. */
-export function isBookable(d: Pick<Departure, 'status'>): boolean {
-  return d.status === 'open' || d.status === 'filling';
-}
-
-/** Open for enquiries, with room for `seats` people as far as is published. */
-function hasSeats(d: Departure, seats: number): boolean {
-  if (!isBookable(d)) return false;
-  return d.seatsLeft == null || d.seatsLeft >= seats;
-}
-
+/** The departures the board shows for these filters: the search's, within the month when one is chosen. */
 export function applyBoardFilters(departures: readonly Departure[], filters: BoardFilters, catalogue: Catalogue): Departure[] {
-  const typeOf = new Map(catalogue.trips.map((p) => [p.trip.slug, p.trip.type]));
-  return departures.filter(
-    (d) =>
-      (filters.trip === undefined || d.tripSlug === filters.trip) &&
-      (filters.type === undefined || typeOf.get(d.tripSlug) === filters.type) &&
-      (filters.month === undefined || monthOf(d) === filters.month) &&
-      (filters.seats === undefined || hasSeats(d, filters.seats)),
-  );
+  return searchDepartures(departures, filters, catalogue).filter((d) => filters.month === undefined || monthOf(d) === filters.month);
 }
 
 /** Departures by the month they start in, months in order (departures arrive sorted by date). */
@@ -140,27 +155,45 @@ export function monthFacts(departures: readonly Departure[]): string {
 
 export const typeLabel: Record<TripType, string> = { trek: 'Treks', expedition: 'Expeditions' };
 
-export const seatsLabel = (seats: number): string => `${seats} or more`;
+/** "5 to 8 days", "at least 5 days", "up to 8 days". */
+function daysInWords(min: number | undefined, max: number | undefined): string | undefined {
+  if (min !== undefined && max !== undefined) return min === max ? formatDays(min) : `${min} to ${formatDays(max)}`;
+  if (min !== undefined) return `at least ${formatDays(min)}`;
+  if (max !== undefined) return `up to ${formatDays(max)}`;
+  return undefined;
+}
 
-/** The filters in words, in canonical order: "June 2027, treks, at least 2 seats left, Hampta Pass Trek". */
+/** The filters in words, in canonical order: "June 2027, treks, Moderate, up to 8 days, at least 2 seats left, up to ₹25,000 per person". */
 export function filtersInWords(filters: BoardFilters, catalogue: Catalogue): string[] {
   const words: string[] = [];
   if (filters.month) words.push(formatMonth(filters.month));
+  if (filters.from && filters.to) words.push(`starting ${formatDate(filters.from)} to ${formatDate(filters.to)}`);
+  else if (filters.from) words.push(`starting from ${formatDate(filters.from)}`);
+  else if (filters.to) words.push(`starting by ${formatDate(filters.to)}`);
   if (filters.type) words.push(typeLabel[filters.type].toLowerCase());
-  if (filters.seats) words.push(filters.seats === 1 ? 'seats left' : `at least ${filters.seats} seats left`);
+  if (filters.difficulty) words.push(filters.difficulty);
+  if (filters.region) words.push(`region “${filters.region}”`);
+  const days = daysInWords(filters.minDays, filters.maxDays);
+  if (days) words.push(days);
+  if (filters.minSeats) words.push(filters.minSeats === 1 ? 'seats left' : `at least ${filters.minSeats} seats left`);
+  if (filters.maxPriceInr) words.push(`up to ${formatInr(filters.maxPriceInr)} per person`);
   if (filters.trip) words.push(catalogue.trips.find((p) => p.trip.slug === filters.trip)?.trip.name ?? filters.trip);
   return words;
 }
 
-const ignoredWords: Record<BoardFilterName, string> = {
+const ignoredWords: Record<IgnoredFilter, string> = {
   month: `the month in the address is not one we list (this month and the next ${monthsAhead - 1} are)`,
-  type: 'the kind of trip in the address is not “trek” or “expedition”',
   seats: `the number of seats in the address is not one of ${seatThresholds.join(', ')}`,
   trip: 'the address names no trip we run',
+  dates: '“from” is after “to”, so neither date is used',
+  ...(Object.fromEntries(searchNames.filter((name) => name !== 'trip').map((name) => [name, `“${name}” takes ${searchParameters[name].accepted}`])) as Record<
+    Exclude<SearchName, 'trip'>,
+    string
+  >),
 };
 
 /** Why some filters were left out, as one sentence (without repeating what the address said). */
-export function ignoredSentence(ignored: readonly BoardFilterName[]): string {
+export function ignoredSentence(ignored: readonly IgnoredFilter[]): string {
   const reasons = ignored.map((name) => ignoredWords[name]);
   return `Some of the address was not used: ${reasons.join('; ')}. Those filters are left out.`;
 }

@@ -13,18 +13,14 @@ import type { Catalogue, TripPage } from '../../domain/catalogue/index.ts';
 import { html, type SafeHtml } from '../../domain/html.ts';
 import { dateRange, readAt, seatsText, statusLabel } from '../markdown/departures.ts';
 import { formatInr } from '../../domain/format.ts';
+import { tripSearchFacts } from '../../domain/catalogue/trip-facts.ts';
+import { enquiryHref } from './enquiry-link.ts';
 import type { Departure } from '../../domain/schemas/departure.ts';
 import { unavailableSentence, type LiveDepartures } from './live.ts';
-import { isBookable } from './board-filters.ts';
+import { isBookable } from './search.ts';
 
-/**
- * Where "Enquire for this date" leads: the trip's enquiry form with the date filled in, written
- * live (it works without JavaScript). On a trip page /enquiry.js chooses the date in the page's
- * own form instead.
- */
-export function enquiryHref(page: Pick<TripPage, 'path'>, departureId: string): string {
-  return `${page.path}/enquire?departure=${encodeURIComponent(departureId)}`;
-}
+// Where "Enquire for this date" leads (enquiry-link.ts); the enquiry page reads it from here too.
+export { enquiryHref };
 
 function seatsLine(d: Departure): string {
   const seats = seatsText(d);
@@ -42,7 +38,8 @@ export function departureCard(catalogue: Catalogue, d: Departure, withTrip: bool
       : html`<a class="button small secondary" href="${`${page.path}#enquire`}"><span>Ask<span class="action-detail"> about other dates</span></span></a>`;
   return html`<li class="departure" data-departure="${d.id}" data-trip="${d.tripSlug}" data-start="${d.startDate}" data-end="${d.endDate}" data-status="${d.status}"${d.seatsLeft != null ? html` data-seats-left="${d.seatsLeft}"` : ''}>
 <p class="departure-dates">${dateRange(d)}</p>
-${withTrip && page ? html`<p class="departure-trip"><a href="${page.path}">${d.tripName}</a></p>` : ''}
+${withTrip && page ? html`<p class="departure-trip"><a href="${page.path}">${d.tripName}</a></p>
+<p class="departure-facts">${tripSearchFacts(page)}</p>` : ''}
 <p class="departure-state"><span class="${`badge status-${d.status}`}">${statusLabel[d.status]}</span> <span class="seats">${seatsLine(d)}</span></p>
 ${d.note ? html`<p class="departure-note muted">${d.note}</p>` : ''}
 <div class="departure-foot"><p class="departure-price">${formatInr(d.priceInr)}${d.priceInr != null ? html` <span class="muted">per person</span>` : ''}</p>

@@ -13,16 +13,14 @@ import { seedDepartures } from './seed.ts';
 import type { AdminDeparture, DepartureSource, StoredDeparture } from './source.ts';
 import type { Sql } from './sql.ts';
 import { knownTrips, type KnownTrip } from './trips.ts';
+import { todayInIndia } from './today.ts';
 import { addDays, checkDeparture, DepartureRuleError, settleStatus, statusForSeats, type Issue } from './validation.ts';
 
 function sameDeparture(a: AdminDeparture, b: AdminDeparture): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
 }
 
-/** Today's date in India, where the departures run: the first day still "upcoming". */
-export function todayInIndia(now = new Date()): string {
-  return new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Kolkata', year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
-}
+export { todayInIndia };
 
 /** The departure id a new departure gets: trip and start date, with a counter when taken. */
 function newId(tripSlug: string, startDate: string, taken: Set<string>): string {

@@ -3,12 +3,15 @@
  * storage on each request (cached by browsers and the CDN for at most 60 seconds).
  *
  *   GET /v1/departures                      the API operation listDepartures
- *   GET /departures[?month&type&seats&trip] the departures board, HTML (Markdown when asked for);
- *                                           its filters are read in departures/board-filters.ts
+ *   GET /departures[?from&to&type&difficulty&region&minDays&maxDays&minSeats&maxPriceInr&trip]
+ *                                           the departures board: the departure search, HTML
+ *                                           (Markdown when asked for); its filters are those of
+ *                                           departures/search.ts, read in board-filters.ts (with
+ *                                           the older month and seats)
  *   GET /departures/block?trip=<slug>       one trip's live departures as a small document: the
  *                                           trip page's script takes the block out of it, and
  *                                           without JavaScript the page shows it in a frame
- *   GET /departures.md[?month&type&seats&trip]  the board as Markdown; /departures.ics, a calendar
+ *   GET /departures.md[?the same], /departures.ics[?the same]  the search as Markdown and as a calendar
  *   GET /treks/<slug>.md, /expeditions/<slug>.md   the trip pages' Markdown twins
  *   GET /treks/<slug>.ics, /expeditions/<slug>.ics one trip's departures as a calendar
  *   GET /treks/<slug>/enquire?departure=<id>  the trip's enquiry form with that departure's dates
@@ -31,9 +34,9 @@ import { calendarResponse } from '../calendar/departures.ts';
 import { tripSection, type TripPage } from '../../domain/catalogue/index.ts';
 import { departuresBlock } from '../departures/board-html.ts';
 import { boardDepartures, boardMain } from '../departures/board-page.ts';
-import { boardQueryKey, filtersInWords, readBoardQuery, type BoardQuery } from '../departures/board-filters.ts';
+import { applyBoardFilters, boardQueryKey, filtersInWords, readBoardQuery, type BoardQuery } from '../departures/board-filters.ts';
 import { departureParam, enquiryPage } from '../bookings/enquiry-page.ts';
-import { cacheControlFor } from '../departures/live.ts';
+import { cacheControlFor, type LiveDepartures } from '../departures/live.ts';
 import { departuresMarkdown } from '../markdown/departures.ts';
 import { markdownResponse } from '../markdown/response.ts';
 import { findTripPage, tripMarkdown, tripNotFoundMarkdown } from '../markdown/trip.ts';
@@ -100,7 +103,7 @@ async function board(request: Request, query: BoardQuery): Promise<Response> {
   const shown = boardDepartures(catalogue, live, query.filters);
   const body = livePageHtml(catalogue, 'departures', {
     title: words.length > 0 ? `Departures: ${words.join(', ')}` : 'Departures: live availability',
-    description: `Upcoming departures of ${chosen ? chosen.trip.name : `${catalogue.site.operatorName}'s Himalayan treks and expeditions`}, by month, with seats left and prices in rupees, read live.`,
+    description: `Upcoming departures of ${chosen ? chosen.trip.name : `${catalogue.site.operatorName}'s Himalayan treks and expeditions`}, searchable by dates, difficulty, length, group size and budget, with seats left and prices in rupees, read live.`,
     canonicalPath: '/departures',
     markdownPath: '/departures.md',
     main: boardMain(catalogue, live, { query, now: new Date() }),
@@ -128,10 +131,10 @@ async function enquire(page: TripPage, departureId: string | undefined): Promise
 
 async function departuresFile(format: '.md' | '.ics', query: BoardQuery): Promise<Response> {
   const catalogue = runtimeCatalogue();
-  const live = await liveDepartures(format === '.md' ? query.filters.trip : undefined);
-  return format === '.md'
-    ? markdownResponse(departuresMarkdown(catalogue, live, { query }), { cacheControl: cacheControlFor(live) })
-    : calendarResponse(catalogue, live, { fileName: 'departures.ics' });
+  const live = await liveDepartures(query.filters.trip);
+  if (format === '.md') return markdownResponse(departuresMarkdown(catalogue, live, { query }), { cacheControl: cacheControlFor(live) });
+  const found: LiveDepartures = live.state === 'live' ? { state: 'live', departures: applyBoardFilters(live.departures, query.filters, catalogue) } : live;
+  return calendarResponse(catalogue, found, { fileName: 'departures.ics' });
 }
 
 interface KeptAnswer {
@@ -189,6 +192,9 @@ async function apiDepartures(request: Request, url: URL): Promise<Response> {
   return withoutBodyForHead(request, answer);
 }
 
+/** The addresses of the departure search, and what each answers: the board, its Markdown, its calendar. */
+const boardFormats: Record<string, 'html' | 'md' | 'ics'> = { '/departures': 'html', '/departures/': 'html', '/departures.md': 'md', '/departures.ics': 'ics' };
+
 /**
  * What an answer depends on besides its path: the trip whose read it is made from, and the key
  * it is kept under (the parameters the path reads, in canonical form).
@@ -198,8 +204,10 @@ async function answerInputs(path: string, url: URL, markdown: boolean): Promise<
   const declared = declaredQuery(url);
   const query = readBoardQuery(declared, catalogue, new Date());
   const known = (slug: string | null | undefined) => catalogue.trips.find((p) => p.trip.slug === slug)?.trip.slug;
-  if (path === '/departures' || path === '/departures/' || path === '/departures.md') {
-    return { tripSlug: query.filters.trip, key: `${markdown || path === '/departures.md'}|/departures${boardQueryKey(query)}`, query };
+  const searchFormat = Object.hasOwn(boardFormats, path) ? boardFormats[path] : undefined;
+  if (searchFormat) {
+    const format = searchFormat === 'html' && markdown ? 'md' : searchFormat;
+    return { tripSlug: query.filters.trip, key: `${format}|/departures${boardQueryKey(query)}`, query };
   }
   if (path === '/departures/block') {
     const trip = known(declared.get('trip'));

@@ -17,9 +17,11 @@ import { departureParam } from '../bookings/enquiry-page.ts';
 import { boardFilterNames } from '../departures/board-filters.ts';
 
 export const liveQueryParameters: Readonly<Record<string, readonly string[]>> = {
-  // The board's filters (service/departures/board-filters.ts), on the page and its Markdown.
+  // The departure search (service/departures/search.ts, read by board-filters.ts): the board,
+  // its Markdown and its calendar.
   '/departures': boardFilterNames,
   '/departures.md': boardFilterNames,
+  '/departures.ics': boardFilterNames,
   '/departures/block': ['trip'],
   '/enquiry-sent': ['ref'],
   '/agent/claim': ['user_code'],

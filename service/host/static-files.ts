@@ -41,6 +41,8 @@ interface CachedFile {
 }
 
 const compressible = /^(text\/|application\/(json|xml|linkset\+json|manifest\+json)|image\/svg)/;
+/** Text files whose media type the build's routes give (the peak dataset's formats): compressed like the others. */
+const compressibleExtensions = new Set(['.geojson', '.csv', '.cff']);
 
 export class StaticFiles {
   readonly #dir: string;
@@ -68,7 +70,7 @@ export class StaticFiles {
       file = readFile(full).then((body) => {
         const type = mediaTypes[path.extname(full)] ?? 'application/octet-stream';
         const found: CachedFile = { body, type, etag: `"${createHash('sha256').update(body).digest('hex').slice(0, 32)}"` };
-        if (compressible.test(type) && body.length > 512) {
+        if ((compressible.test(type) || compressibleExtensions.has(path.extname(full))) && body.length > 512) {
           found.gzip = gzipSync(body, { level: 9 });
           found.br = brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } });
         }

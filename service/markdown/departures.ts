@@ -4,10 +4,14 @@
  * text says so and points at the enquiry path; it never lists stale or invented dates.
  */
 import type { Catalogue, TripPage } from '../../domain/catalogue/index.ts';
+import { enquiryHref } from '../departures/enquiry-link.ts';
 import { unavailableSentence, type LiveDepartures } from '../departures/live.ts';
 import type { Departure } from '../../domain/schemas/departure.ts';
 import { formatDateRange, formatInr, formatMonth } from '../../domain/format.ts';
-import { applyBoardFilters, boardSearch, byMonth, filtersInWords, ignoredSentence, monthFacts, monthOf, monthsAhead, seatThresholds, type BoardQuery } from '../departures/board-filters.ts';
+import { applyBoardFilters, boardSearch, byMonth, filtersInWords, ignoredSentence, monthFacts, monthsAhead, seatThresholds, type BoardQuery } from '../departures/board-filters.ts';
+import { tripSearchFacts } from '../../domain/catalogue/trip-facts.ts';
+import { relaxations } from '../departures/relaxation.ts';
+import { isBookable, searchNames, searchParameters } from '../departures/search.ts';
 
 export const statusLabel: Record<Departure['status'], string> = {
   open: 'Open',
@@ -37,11 +41,21 @@ export function readAt(now: Date): string {
   return `${text} IST`;
 }
 
-export function departuresTable(departures: readonly Departure[], options: { withTrip: boolean }): string[] {
+/**
+ * A table of departures. With `catalogue` (the departures of every trip: departures.md and the
+ * board's twin) each row names its trip with what it is chosen by, and links "Enquire" to the
+ * trip's form with that date filled in.
+ */
+export function departuresTable(departures: readonly Departure[], options: { withTrip: boolean; catalogue?: Catalogue }): string[] {
+  const { catalogue } = options;
   const head = options.withTrip ? ['Dates', 'Trip', 'Status', 'Seats left', 'Price per person'] : ['Dates', 'Status', 'Seats left', 'Price per person'];
+  if (catalogue) head.push('Enquire');
   const rows = departures.map((d) => {
     const dates = tableCell(dateRange(d) + (d.note ? ` (${d.note})` : ''));
-    const cells = [dates, ...(options.withTrip ? [`[${tableCell(d.tripName)}](${d.tripUrl})`] : []), statusLabel[d.status], seatsText(d), formatInr(d.priceInr)];
+    const page = catalogue?.trips.find((p) => p.trip.slug === d.tripSlug);
+    const trip = `[${tableCell(d.tripName)}](${d.tripUrl})${page ? ` (${tableCell(tripSearchFacts(page))})` : ''}`;
+    const cells = [dates, ...(options.withTrip ? [trip] : []), statusLabel[d.status], seatsText(d), formatInr(d.priceInr)];
+    if (catalogue) cells.push(page && isBookable(d) ? `[Enquire for this date](${catalogue.siteUrl}${enquiryHref(page, d.id)})` : '—');
     return `| ${cells.join(' | ')} |`;
   });
   return [`| ${head.join(' | ')} |`, `| ${head.map((h) => (h === 'Seats left' || h.startsWith('Price') ? '---:' : '---')).join(' | ')} |`, ...rows];
@@ -63,18 +77,27 @@ export function enquiryLines(catalogue: Catalogue, page?: TripPage): string[] {
   ];
 }
 
-/** How an agent narrows the list: the board's filters, with an example that finds something. */
+/**
+ * How an agent asks the question: every filter of the search, as search.ts declares it (the
+ * same names and forms as /v1/departures), then the board's two older ones, with an example.
+ */
 function filterLines(catalogue: Catalogue, example: string): string[] {
   return [
-    `Add filters to ${catalogue.siteUrl}/departures.md (or to ${catalogue.siteUrl}/departures with \`Accept: text/markdown\`), in any combination:`,
+    `Add filters to ${catalogue.siteUrl}/departures.md (or to ${catalogue.siteUrl}/departures with \`Accept: text/markdown\`, or to ${catalogue.siteUrl}/departures.ics for a calendar), in any combination; they combine with AND and are the same as those of ${catalogue.siteUrl}/v1/departures and the MCP tool \`list_departures\`:`,
     '',
-    `- \`month=YYYY-MM\`: departures starting that month (this month and the next ${monthsAhead - 1}).`,
-    `- \`type=trek\` or \`type=expedition\`.`,
-    `- \`seats=N\`, N one of ${seatThresholds.join(', ')}: open for enquiries with at least N seats left (or seats not published; a guide confirms).`,
-    '- `trip=<slug>`: one trip (slugs in the list below).',
+    ...searchNames.map((name) => `- \`${name}\`: ${searchParameters[name].description} Accepts ${searchParameters[name].accepted}.`),
+    `- \`month=YYYY-MM\`: departures starting that month (this month and the next ${monthsAhead - 1}); here only, /v1 takes \`from\` and \`to\`.`,
+    `- \`seats=N\`, N one of ${seatThresholds.join(', ')}: the older spelling of \`minSeats\`.`,
     '',
-    `A value outside these is ignored and the answer says so. Example: ${catalogue.siteUrl}/departures.md${example}`,
+    `A value outside these is left out and the answer says so (/v1 answers 400 \`invalid_parameter\` instead). When nothing matches, the answer names the single changes of one filter that would find dates. Example: ${catalogue.siteUrl}/departures.md${example}`,
   ];
+}
+
+/** A search that finds nothing: the single changes that would find dates, each with its address. */
+function noMatchLines(catalogue: Catalogue, departures: readonly Departure[], query: BoardQuery): string[] {
+  const changes = relaxations(departures, query.filters, catalogue);
+  if (changes.length === 0) return ['No departures match these filters, and no change of one filter finds any.', ''];
+  return ['No departures match these filters. Change one filter:', '', ...changes.map((c) => `- [${c.words}](${catalogue.siteUrl}/departures.md${c.search})`), ''];
 }
 
 /**
@@ -95,16 +118,17 @@ export function departuresMarkdown(catalogue: Catalogue, live: LiveDepartures, o
   if (live.state === 'live') {
     lines.push(`Read live at ${readAt(now)}. The same data as JSON: ${catalogue.siteUrl}/v1/departures. As a calendar: ${catalogue.siteUrl}/departures.ics`, '');
     const shown = applyBoardFilters(live.departures, query.filters, catalogue);
-    if (words.length > 0) lines.push(`Filtered to: ${words.join(', ')}. Every departure: ${catalogue.siteUrl}/departures.md`, '');
+    if (words.length > 0) lines.push(`Filtered to: ${words.join(', ')}; ${shown.length === 1 ? '1 departure' : `${shown.length} departures`}, earliest first. Every departure: ${catalogue.siteUrl}/departures.md`, '');
     if (live.departures.length === 0) lines.push('No departures are on sale right now. Ask us about the next dates or a private group.', '');
-    else if (shown.length === 0) lines.push('No departures match these filters.', '');
+    else if (shown.length === 0) lines.push(...noMatchLines(catalogue, live.departures, query));
     for (const group of byMonth(shown)) {
-      lines.push(`## ${formatMonth(group.month)}`, '', `${monthFacts(group.departures)}.`, '', ...departuresTable(group.departures, { withTrip: query.filters.trip === undefined }), '');
+      lines.push(`## ${formatMonth(group.month)}`, '', `${monthFacts(group.departures)}.`, '', ...departuresTable(group.departures, { withTrip: query.filters.trip === undefined, catalogue }), '');
     }
   } else {
     lines.push(`**${unavailableSentence(live)}** Ask us about dates instead:`, '');
   }
-  const example = live.state === 'live' && live.departures[0] ? boardSearch({ month: monthOf(live.departures[0]), seats: 2 }) : boardSearch({ type: 'trek', seats: 2 });
+  const first = live.state === 'live' ? live.departures[0] : undefined;
+  const example = boardSearch({ type: 'trek', minSeats: 2, ...(first ? { from: first.startDate } : {}) });
   lines.push('## Filters', '', ...filterLines(catalogue, example), '');
   lines.push('## How to book', '', ...enquiryLines(catalogue), '', '## Trips', '');
   for (const { trip } of catalogue.trips) lines.push(`- [${trip.name}](${trip.url}) (Markdown: ${trip.markdownUrl}): ${trip.season}, ${formatInr(trip.priceInr)}`);

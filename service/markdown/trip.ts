@@ -7,7 +7,7 @@
 import type { Catalogue, TripPage } from '../../domain/catalogue/index.ts';
 import { beginnerAnswer, difficultyMeaning } from '../../domain/catalogue/difficulty.ts';
 import { gettingThereLines, gettingThereReferenceNumbers } from '../../domain/catalogue/getting-there.ts';
-import { contestedLines } from '../../domain/catalogue/contested.ts';
+import { contestedLines, tripContested } from '../../domain/catalogue/contested.ts';
 import { hostOf, publisherOf } from '../../domain/catalogue/references.ts';
 import { wholePrice } from '../../domain/catalogue/price.ts';
 import type { ItineraryDay } from '../../domain/schemas/itinerary.ts';
@@ -46,7 +46,8 @@ function facts(catalogue: Catalogue, page: TripPage): string[] {
     ['Last checked', trip.lastUpdated ? formatDate(trip.lastUpdated) : undefined],
   ];
   const lines = rows.filter((row): row is [string, string] => row[1] !== undefined).map(([name, value]) => `- **${name}:** ${value}`);
-  return peak ? [...lines, ...contestedLines(peak).map((line) => `- **${peak.name}, ${line.replace(/^([^:]+): /, (_, fact: string) => `${fact.toLowerCase()}:** `)}`)] : lines;
+  const own = contestedLines({ contested: tripContested(content) }).map((line) => `- **${line.replace(/^([^:]+): /, '$1:** ')}`);
+  return peak ? [...lines, ...own, ...contestedLines(peak).map((line) => `- **${peak.name}, ${line.replace(/^([^:]+): /, (_, fact: string) => `${fact.toLowerCase()}:** `)}`)] : [...lines, ...own];
 }
 
 /** A day's stage: its title, with the places added only when the title does not already name them. */

@@ -12,6 +12,7 @@ import { groupSizeCap } from '../bookings/enquiry.ts';
 import type { V1Deps } from '../v1/operations.ts';
 import { enquiryToolName } from './enquiry-tool.ts';
 import { tripLine } from './tools.ts';
+import { searchNames } from '../departures/search.ts';
 
 const userText = (text: string) => ({ messages: [{ role: 'user' as const, content: { type: 'text' as const, text } }] });
 
@@ -34,7 +35,7 @@ export function registerPrompts(server: McpServer, deps: V1Deps, options: { enqu
           'The published trips:',
           ...catalogue.trips.map((page) => tripLine(page.trip)),
           '',
-          "Compare them on difficulty, highest altitude, days, season and price. Read a trip's itinerary and fitness needs in its Markdown (the trips resources) before recommending it, and check its dates with list_departures; never guess dates, prices or seats.",
+          `Compare them on difficulty, highest altitude, days, season and price. Read a trip's itinerary and fitness needs in its Markdown (the trips resources) before recommending it, and check its dates with list_departures, which takes the person's dates, difficulty, length, group size and budget as filters (${searchNames.join(', ')}); never guess dates, prices or seats.`,
           "Where a trip's page and anything else disagree on a number, the page is right: link it when you quote it.",
         ].join('\n'),
       ),

@@ -2,7 +2,8 @@
  * The MCP tools: one per /v1 operation that reads the catalogue, with input schemas made from
  * the operation's own parameter declarations (service/v1/params.ts) and the operation's `run`
  * doing the work, so a tool accepts what its /v1 endpoint accepts and answers the same data.
- * Results are the /v1 envelope as structured content plus a readable summary.
+ * Results are the /v1 envelope as structured content plus a readable summary; a departure search
+ * that finds nothing also names, in the summary, the single changes of one filter that would.
  */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -12,6 +13,8 @@ import { ApiError } from '../http/errors.ts';
 import { operations, type Operation, type V1Deps } from '../v1/operations.ts';
 import { toolArgument } from '../v1/params.ts';
 import type { Departure } from '../../domain/schemas/departure.ts';
+import { relaxations } from '../departures/relaxation.ts';
+import { isFiltered, readSearch } from '../departures/search.ts';
 import type { Peak } from '../../domain/schemas/peak.ts';
 import type { Trip } from '../../domain/schemas/trip.ts';
 
@@ -19,8 +22,8 @@ interface ToolDefinition {
   name: string;
   title: string;
   operationId: string;
-  /** Readable text for the model, next to the structured envelope. */
-  summarize(data: never, deps: V1Deps): string;
+  /** Readable text for the model, next to the structured envelope; `url` is the /v1 request the arguments stand for. */
+  summarize(data: never, deps: V1Deps, url: URL): string | Promise<string>;
 }
 
 export function tripLine(t: Trip): string {
@@ -45,6 +48,19 @@ function departureLine(d: Departure): string {
   return `- ${d.tripName} (${d.tripSlug}): ${d.startDate} to ${d.endDate}, ${d.status}, ${seats}${price}${d.note ? `. ${d.note}` : ''}`;
 }
 
+/**
+ * A search that found nothing: the single changes of one filter that would find dates
+ * (departures/relaxation.ts), each as the arguments to call again with.
+ */
+async function changesThatFind(url: URL, deps: V1Deps): Promise<string[]> {
+  const search = readSearch(url);
+  if (!isFiltered(search)) return [];
+  const everything = (await operationOf('listDepartures').run({ url: new URL(url.pathname, url), pathParam: undefined, deps })) as { data: Departure[] };
+  const changes = relaxations(everything.data, search, deps.catalogue);
+  if (changes.length === 0) return ['No change of one filter finds a departure.'];
+  return ['Changing one filter would find some:', ...changes.map((c) => `- ${c.words}: list_departures ${JSON.stringify(Object.fromEntries(new URLSearchParams(c.search)))}`)];
+}
+
 export const toolDefinitions: ToolDefinition[] = [
   {
     name: 'list_trips',
@@ -64,10 +80,11 @@ export const toolDefinitions: ToolDefinition[] = [
     name: 'list_departures',
     title: 'List live departures',
     operationId: 'listDepartures',
-    summarize: (data: { count: number; data: Departure[] }) =>
+    summarize: async (data: { count: number; data: Departure[] }, deps, url) =>
       [
         `${data.count} published departure(s), read at ${new Date().toISOString()}, earliest first. Seats are confirmed by a guide after an enquiry; nothing is held by reading this.`,
         ...data.data.map(departureLine),
+        ...(data.count === 0 ? await changesThatFind(url, deps) : []),
       ].join('\n'),
   },
   {
@@ -134,7 +151,7 @@ export function registerTools(server: McpServer, deps: V1Deps): void {
         const { url, pathParam } = operationUrl(op, args, deps.catalogue.siteUrl);
         try {
           const data = (await op.run({ url, pathParam, deps })) as Record<string, unknown>;
-          return { structuredContent: data, content: [{ type: 'text', text: tool.summarize(data as never, deps) }] };
+          return { structuredContent: data, content: [{ type: 'text', text: await tool.summarize(data as never, deps, url) }] };
         } catch (error) {
           if (!(error instanceof ApiError)) throw error;
           const text = `${error.message}${error.hint ? ` ${error.hint}` : ''} (code ${error.code}; GET ${url.pathname}${url.search} answers HTTP ${error.status} with the same code)`;

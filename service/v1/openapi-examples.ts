@@ -96,6 +96,7 @@ function errorRequests(
     case 'invalid_parameter':
       return [
         ...Object.keys(op.query).map((name) => ({ summary: `An invalid value for ${name}`, request: at(`?${name}=%21`), departures })),
+        ...(op.ruleBreaking ?? []).map(({ summary, query }) => ({ summary, request: at(query), departures })),
         { summary: 'An unknown parameter', request: at('?colour=red'), departures },
       ];
     case 'trip_not_found':

@@ -107,8 +107,10 @@ async function operationObject(op: Operation, catalogue: Catalogue): Promise<Jso
     parameters.push({ name: op.pathParam.name, in: 'path', required: true, description: op.pathParam.description, schema: op.pathParam.openapi, ...(example ? { example } : {}) });
   }
   for (const [name, param] of Object.entries(op.query)) {
-    const example = param.example?.(catalogue);
-    parameters.push({ name, in: 'query', required: false, description: `${param.description} Accepted: ${param.accepted}.`, schema: param.openapi, ...(example ? { example } : {}) });
+    const text = param.example?.(catalogue);
+    // The example as the JSON type its schema names: an integer parameter's example is a number.
+    const example = text !== undefined && param.openapi.type === 'integer' ? Number(text) : text;
+    parameters.push({ name, in: 'query', required: false, description: `${param.description} Accepted: ${param.accepted}.`, schema: param.openapi, ...(example !== undefined ? { example } : {}) });
   }
   parameters.push({ $ref: '#/components/parameters/IfNoneMatch' });
 

@@ -10,7 +10,8 @@ import { ApiError, type ErrorCode } from '../http/errors.ts';
 import type { cachePolicy } from '../http/respond.ts';
 import { difficulties, slugPattern, tripTypes } from '../../domain/schemas/vocabulary.ts';
 import { departureList, peakEnvelope, peakList, serviceIndex, tripEnvelope, tripList } from '../../domain/schemas/envelopes.ts';
-import { booleanParam, enumParam, parseQuery, positiveIntegerParam, type QueryParameters } from './params.ts';
+import { booleanParam, enumParam, parseQuery, positiveIntegerParam, regionParam, type QueryParameters } from './params.ts';
+import { readSearch, searchDepartures, searchExample, searchParameters, searchRuleExample } from '../departures/search.ts';
 import { buildServiceIndex } from './service-index.ts';
 
 export interface V1Deps {
@@ -52,6 +53,8 @@ export interface Operation {
   summary: string;
   description: string;
   query: QueryParameters;
+  /** Queries whose values are each accepted but break a rule between them, for the OpenAPI document's 400 examples. */
+  ruleBreaking?: { summary: string; query: string }[];
   pathParam?: PathParameter;
   response: { name: string; schema: z.ZodType };
   errors: ErrorCode[];
@@ -59,27 +62,9 @@ export interface Operation {
   run(ctx: OperationContext): Promise<unknown>;
 }
 
-const slugParam = {
-  schema: z.string().regex(slugPattern),
-  accepted: 'a trip slug: lowercase letters, digits and hyphens (see GET /v1/trips)',
-  description: 'Restricts departures to one trip slug.',
-  openapi: { type: 'string', pattern: slugPattern.source },
-  example: (c: Catalogue) => c.trips[0]?.trip.slug,
-  argument: z.string().regex(slugPattern),
-};
-
-const regionParam = {
-  schema: z.string().min(2).max(60),
-  accepted: 'text of 2 to 60 characters, matched case-insensitively anywhere in the region (for example "ladakh")',
-  description: "Case-insensitive substring match on the trip's region.",
-  openapi: { type: 'string', minLength: 2, maxLength: 60 },
-  example: (c: Catalogue) => c.trips[0]?.trip.region.split(',')[0]?.trim().toLowerCase(),
-  argument: z.string().min(2).max(60),
-};
-
 const tripQuery = {
   type: enumParam(tripTypes, 'Restricts to walking trips or climbing objectives. Omitting it lists both.', { omitHint: 'omit the parameter to list both' }),
-  region: regionParam,
+  region: regionParam("Case-insensitive substring match on the trip's region."),
   difficulty: enumParam(difficulties, 'Exact, case-insensitive match on the difficulty band.', { caseInsensitive: true }),
   maxPriceInr: positiveIntegerParam('Only trips priced at or below the amount, in INR. Trips with no published price are excluded when this filter is used.'),
 } satisfies QueryParameters;
@@ -159,14 +144,18 @@ export const operations: Operation[] = [
     operationId: 'listDepartures',
     tag: 'Departures',
     path: '/departures',
-    summary: 'Departure dates currently on sale, read live from operational storage.',
-    description: 'Only published departures, earliest start date first. Cached for at most 60 seconds. A Markdown list of the same data is published at `departures.md`.',
-    query: { trip: slugParam },
+    summary: 'Departure dates currently on sale, read live from operational storage, with optional filters: the departure search.',
+    description:
+      'Only published departures, earliest start date first. Filters combine with AND: dates (`from`, `to`), the trip (`trip`, `type`, `difficulty`, `region`, `minDays`, `maxDays`), a group size (`minSeats`) and a budget per person (`maxPriceInr`). ' +
+      `For example "${searchExample.question}" is \`${searchExample.query}\`. ` +
+      'An empty result is a 200 with `count` 0. Cached for at most 60 seconds. The same search is the departures board (`/departures`), `departures.md` and `departures.ics`, with the same parameters.',
+    query: searchParameters,
+    ruleBreaking: [searchRuleExample],
     response: { name: 'DepartureList', schema: departureList },
     errors: ['invalid_parameter', 'departures_unavailable', 'departures_upstream_error'],
     cache: 'departures',
     run: async ({ url, deps }) => {
-      const q = parseQuery(url, { trip: slugParam });
+      const q = readSearch(url);
       if (!deps.departures) {
         throw new ApiError('departures_unavailable', {
           message: 'This deployment has no operational storage configured, so live departures cannot be read.',
@@ -184,7 +173,11 @@ export const operations: Operation[] = [
           hint: 'Retry in a minute; trips and peaks are unaffected.',
         });
       }
-      const data = rows.flatMap((row) => toDeparture(row, deps.catalogue) ?? []);
+      const data = searchDepartures(
+        rows.flatMap((row) => toDeparture(row, deps.catalogue) ?? []),
+        q,
+        deps.catalogue,
+      );
       return { object: 'list', count: data.length, data };
     },
   },

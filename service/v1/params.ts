@@ -27,7 +27,8 @@ export interface QueryParameter<T = unknown> {
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type QueryParameters = Record<string, QueryParameter<any>>;
 
-type Parsed<P extends QueryParameters> = { [K in keyof P]?: P[K] extends QueryParameter<infer T> ? T : never };
+/** The typed values of a query string read against `P`: each declared parameter, when given. */
+export type Parsed<P extends QueryParameters> = { [K in keyof P]?: P[K] extends QueryParameter<infer T> ? T : never };
 
 /** The message of an argument that fits none of its JSON shapes. */
 const notAccepted = (accepted: string) => ({ error: (issue: { input?: unknown }) => `${JSON.stringify(issue.input)?.slice(0, 80)} is not accepted: use ${accepted}.` });
@@ -55,6 +56,34 @@ export const positiveIntegerParam = (description: string): QueryParameter<number
   argument: z.union([z.int().min(1).max(999999999), z.string().max(9).regex(/^0*[1-9][0-9]*$/)], notAccepted(`${positiveIntegerAccepted}, as a JSON number or as text`)),
 });
 
+/** Month 01 to 12, day 01 to 31: as close as a pattern gets; the calendar itself is checked in code. */
+const datePattern = /^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])$/;
+const dateAccepted = 'a calendar date written YYYY-MM-DD (for example "2027-09-20")';
+
+/** A real calendar day written YYYY-MM-DD: 2027-02-30 is refused, not read as 2 March. */
+function isCalendarDate(text: string): boolean {
+  const date = new Date(`${text}T00:00:00Z`);
+  return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === text;
+}
+
+export const dateParam = (description: string): QueryParameter<string> => ({
+  schema: z.string().regex(datePattern).refine(isCalendarDate),
+  accepted: dateAccepted,
+  description,
+  openapi: { type: 'string', format: 'date', pattern: datePattern.source },
+  argument: z.string().regex(datePattern, notAccepted(dateAccepted)),
+});
+
+/** Text matched anywhere in a trip's region, in any letter case. */
+export const regionParam = (description: string): QueryParameter<string> => ({
+  schema: z.string().min(2).max(60),
+  accepted: 'text of 2 to 60 characters, matched case-insensitively anywhere in the region (for example "ladakh")',
+  description,
+  openapi: { type: 'string', minLength: 2, maxLength: 60 },
+  example: (c: Catalogue) => c.trips[0]?.trip.region.split(',')[0]?.trim().toLowerCase(),
+  argument: z.string().min(2).max(60),
+});
+
 /** A regular expression for `values` in any letter case, written out so JSON Schema (which has no flags) can carry it. */
 function anyCasePattern(values: readonly string[]): RegExp {
   const letters = (value: string) =>
@@ -62,7 +91,7 @@ function anyCasePattern(values: readonly string[]): RegExp {
   return new RegExp(`^(${values.map(letters).join('|')})$`);
 }
 
-export const enumParam = (values: readonly string[], description: string, opts: { caseInsensitive?: boolean; omitHint?: string } = {}): QueryParameter<string> => ({
+export const enumParam = <T extends string>(values: readonly T[], description: string, opts: { caseInsensitive?: boolean; omitHint?: string } = {}): QueryParameter<T> => ({
   schema: z.string().transform((raw, ctx) => {
     const found = values.find((v) => (opts.caseInsensitive ? v.toLowerCase() === raw.toLowerCase() : v === raw));
     if (found === undefined) {
@@ -77,7 +106,7 @@ export const enumParam = (values: readonly string[], description: string, opts: 
   openapi: opts.caseInsensitive ? { type: 'string', pattern: anyCasePattern(values).source, examples: [...values] } : { type: 'string', enum: [...values] },
   argument: opts.caseInsensitive
     ? z.string().regex(anyCasePattern(values), notAccepted(`one of ${values.map((v) => `"${v}"`).join(', ')}, in any letter case`))
-    : z.enum(values as [string, ...string[]], notAccepted(`one of ${values.map((v) => `"${v}"`).join(', ')}`)),
+    : z.enum(values as readonly string[] as [string, ...string[]], notAccepted(`one of ${values.map((v) => `"${v}"`).join(', ')}`)),
 });
 
 /**

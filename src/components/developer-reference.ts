@@ -90,8 +90,9 @@ function trimmed(value: unknown): unknown {
 /** Example values for a filter, so each list operation gets one realistic filtered call. */
 const sampleValues: Record<string, string> = { region: 'ladakh', maxPriceInr: '30000', maxAltitudeM: '6500', difficulty: 'Moderate' };
 
-function sampleValue(name: string, schema: Json): string {
+function sampleValue(name: string, schema: Json, example: unknown): string {
   if (sampleValues[name]) return sampleValues[name];
+  if (typeof example === 'string' || typeof example === 'number') return String(example);
   if (Array.isArray(schema.enum)) return String(schema.enum[0]);
   if (schema.type === 'boolean') return 'true';
   return 'value';
@@ -119,7 +120,7 @@ function operationsOf(document: Json, baseUrl: string): ReferenceOperation[] {
       const curl = [`curl -s '${baseUrl}${examplePath === '/' ? '/' : examplePath}'`];
       const query = (Array.isArray(op.parameters) ? op.parameters : []).map(asObject).filter((p) => p.in === 'query');
       if (query.length > 0) {
-        const picked = query.slice(0, 2).map((p) => `${String(p.name)}=${encodeURIComponent(sampleValue(String(p.name), asObject(p.schema)))}`);
+        const picked = query.slice(0, 2).map((p) => `${String(p.name)}=${encodeURIComponent(sampleValue(String(p.name), asObject(p.schema), p.example))}`);
         curl.push(`curl -s '${baseUrl}${path}?${picked.join('&')}'`);
       }
       const example = firstExample(success);

@@ -8,9 +8,11 @@ import { publisherOf } from '../../domain/catalogue/references.ts';
 import { firstSixThousanderGrades, normalLeaveWindowDays } from '../../domain/catalogue/peaks.ts';
 import type { PeakRecord } from '../../domain/schemas/peak.ts';
 import { formatDate, formatMetres } from '../../domain/format.ts';
+import { peakDataDir, peakDataFileList, peakDataFiles } from '../../domain/catalogue/peak-data-files.ts';
+import { peakElsewhere } from '../../domain/catalogue/peak-links.ts';
 
-export const peakDataPath = '/peak-data';
-export const peakDownloadPath = '/peak-data/peaks.json';
+export const peakDataPath = peakDataDir;
+export const peakDownloadPath = peakDataFiles.json.path;
 
 export function peakDatasetCopy(catalogue: Catalogue) {
   const { dataset } = catalogue.site;
@@ -18,7 +20,8 @@ export function peakDatasetCopy(catalogue: Catalogue) {
   return {
     title: `${dataset.name}: ${catalogue.peaks.length} climbing peaks, open data`,
     intro: `An open dataset of ${catalogue.peaks.length} climbing peaks in the Indian Himalaya: altitude, Alpine grade, Indian Mountaineering Foundation (IMF) royalty band, open-peak status, best months and typical duration, each checked against the sources listed with it. Free to reuse under CC-BY-4.0.`,
-    version: `Version ${dataset.version}, last updated ${formatDate(dataset.lastUpdated)}.`,
+    version: `Version ${dataset.version}, last updated ${formatDate(dataset.lastUpdated)}. What changed in each version: ${peakDataFiles.changelog.name}.`,
+    formats: `Every file is built from the same records as the JSON and the API, on every update. GeoJSON puts each summit at [longitude, latitude] (WGS84) and leaves the geometry empty where no source gives the position; the CSV holds one row per peak of the single-valued fields (lists such as references and contested accounts are in the JSON and GeoJSON); the Data Package describes every file and the CSV's columns; CITATION.cff says how to cite version ${dataset.version}.`,
     licence: `Licence: Creative Commons Attribution 4.0 (CC-BY-4.0). You may copy, adapt and reuse the data, including commercially, if you credit it with this attribution and a link back:`,
     attribution: catalogue.attribution,
     firstSixThousander: `A "first 6,000 m candidate" is a peak on the open-peak list, at least 6,000 m high, graded ${grades[0]} to ${grades.at(-1)}, and climbable in ${normalLeaveWindowDays} days or fewer from the road-head town.`,
@@ -28,8 +31,10 @@ export function peakDatasetCopy(catalogue: Catalogue) {
 
 export function firstAscentText(peak: PeakRecord): string {
   if (peak.firstAscent === 'unknown') return 'Not recorded in our sources';
-  const { year, party } = peak.firstAscent;
-  return [year, party].filter(Boolean).join(', ') || 'Not recorded in our sources';
+  const { year, party, earliestDocumented } = peak.firstAscent;
+  const text = [year, party].filter(Boolean).join(', ');
+  if (!text) return 'Not recorded in our sources';
+  return earliestDocumented ? `Not recorded; the earliest documented ascent is ${text}` : text;
 }
 
 export function coordinatesText(peak: PeakRecord): string {
@@ -59,6 +64,7 @@ export function peakDataMarkdown(catalogue: Catalogue): string {
     copy.version,
     '',
     `- Download (JSON, every field with coordinates, first ascent and references): ${catalogue.siteUrl}${peakDownloadPath}`,
+    ...peakDataFileList.filter((f) => f.path !== peakDownloadPath).map((f) => `- ${f.format}: ${catalogue.siteUrl}${f.path} (${f.description})`),
     `- API: ${catalogue.siteUrl}/v1/peaks (filters: openPeak, firstSixThousanderCandidate, operatorOperated, maxAltitudeM)`,
     '',
     '## Licence and attribution',
@@ -93,6 +99,8 @@ export function peakDataMarkdown(catalogue: Catalogue): string {
     lines.push(`- Coordinates: ${coordinatesText(p)}`);
     lines.push(`- First ascent: ${firstAscentText(p)}`);
     for (const line of contestedLines(p)) lines.push(`- ${line}`);
+    const elsewhere = peakElsewhere(p);
+    if (elsewhere.length) lines.push(`- Elsewhere: ${elsewhere.map((l) => `[${l.label}](${l.url})`).join('; ')}`);
     lines.push(`- IMF fee: ${feeText(p)}`);
     lines.push(`- Last verified: ${formatDate(p.lastVerified)}`);
     lines.push(`- Sources: ${p.references.map((r) => `[${r.title}](${r.url})`).join('; ')}`, '');

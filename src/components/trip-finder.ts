@@ -1,8 +1,8 @@
 /**
  * Finding a trip: region, difficulty and length. The index pages filter their cards without
  * JavaScript (radio buttons and the CSS of `finderStyles`); /trip-finder.js keeps the choice in
- * the address (`?region=Ladakh&difficulty=Moderate&days=short`), so a filtered view can be shared
- * and the home page's form lands on it.
+ * the address (`?region=Ladakh&difficulty=Moderate&days=short`), so a filtered view can be shared,
+ * and carries it into the link to the departure search (`searchQuery`).
  */
 import type { TripPage } from '../../domain/catalogue/index.ts';
 import { tripDays } from '../../domain/catalogue/trip-facts.ts';
@@ -19,12 +19,6 @@ export const durationBands = [
   { id: 'long', label: '11 days or more', min: 11, max: Infinity },
 ] as const;
 type DurationBand = (typeof durationBands)[number];
-
-export interface TripFilters {
-  region?: string;
-  difficulty?: Difficulty;
-  days?: DurationBand['id'];
-}
 
 export interface FinderOptions {
   regions: string[];
@@ -82,4 +76,15 @@ export function finderStyles(): string {
     values.map((value) => `.trip-index:has(input[name="${name}"][value="${value}"]:checked) .cards > li:not([data-${name}~="${value}"]) { display: none; }`),
   );
   return `/* Generated from src/components/trip-finder.ts */\n${rules.join('\n')}\n`;
+}
+
+/**
+ * A choice of the trip filters as the departure search's parameters (service/departures/search.ts),
+ * for the link from an index to the dates of the trips it shows.
+ */
+export function searchQuery(name: 'region' | 'difficulty' | 'days', value: string): string {
+  if (name !== 'days') return new URLSearchParams({ [name]: value }).toString();
+  const band = durationBands.find((b) => b.id === value);
+  if (!band) return '';
+  return new URLSearchParams({ minDays: String(band.min), ...(Number.isFinite(band.max) ? { maxDays: String(band.max) } : {}) }).toString();
 }

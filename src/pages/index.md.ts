@@ -15,7 +15,7 @@ export const GET: APIRoute = async () => {
     '',
     homeCopy.whatWeDo(c.site.operatorName),
     '',
-    `Find a trek by region, difficulty and length at ${c.siteUrl}/treks (for example ${c.siteUrl}/treks?difficulty=Moderate&days=short), or read every trek at ${c.siteUrl}/treks.md.`,
+    `Find a date that fits: ${c.siteUrl}/departures.md searches the departures on sale by dates, kind, difficulty, length, group size and budget (for example ${c.siteUrl}/departures.md?type=trek&difficulty=Moderate&maxDays=8&minSeats=2&maxPriceInr=25000). Every trek: ${c.siteUrl}/treks.md.`,
     '',
     '## Featured treks',
     '',

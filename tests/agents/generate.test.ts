@@ -73,7 +73,7 @@ describe.each(Object.entries(catalogues))('agent files from the %s content', (_,
 
   it('peaks.json is the full dataset, versioned and licensed, agreeing with /v1/peaks', () => {
     const file = peakDatasetFile.parse(buildPeakDataset(catalogue));
-    expect(file).toMatchObject({ version: '2.0.0', license: 'CC-BY-4.0', lastUpdated: '2026-04-30', attribution: catalogue.attribution });
+    expect(file).toMatchObject({ version: catalogue.site.dataset.version, license: 'CC-BY-4.0', lastUpdated: catalogue.site.dataset.lastUpdated, attribution: catalogue.attribution });
     expect(file.royaltySchedule.source.url).toMatch(/^https:\/\//);
     expect(file.count).toBe(catalogue.peaks.length);
     expect(file.peaks.map(toPeakResource)).toEqual(catalogue.peaks.map(toPeakResource));

@@ -52,6 +52,11 @@ const forms: Record<string, { accepted: string[]; refused: string[] }> = {
   },
   maxPriceInr: { accepted: ['1', '15000', '20000', '015000', '999999999'], refused: ['0', '000', '-1', '1.5', '1e4', '1000000000', '12,000', 'abc', ''] },
   trip: { accepted: ['sample-trek', 'sample-expedition', 'no-such-trip'], refused: ['Sample-Trek', 'sample trek', ''] },
+  from: { accepted: ['2027-06-01', '2000-01-01', '2028-02-29', '2027-12-31'], refused: ['2027-13-01', '2027-9-20', '20270920', '2027-09-32', 'tomorrow', '2027-09-20T00:00', ''] },
+  to: { accepted: ['2027-09-30', '2099-12-31'], refused: ['2027-00-10', '27-09-30', '2027/09/30', ''] },
+  minDays: { accepted: ['1', '2', '14', '02'], refused: ['0', '-1', '2.5', 'week', ''] },
+  maxDays: { accepted: ['1', '2', '10', '999999999'], refused: ['0', '1000000000', '1e1', ''] },
+  minSeats: { accepted: ['1', '2', '12'], refused: ['0', '-2', 'two', '2 ', ''] },
   openPeak: { accepted: ['true', 'false'], refused: ['TRUE', 'yes', '1', ''] },
   firstSixThousanderCandidate: { accepted: ['true', 'false'], refused: ['True', '0', ''] },
   operatorOperated: { accepted: ['true', 'false'], refused: ['no', ''] },
@@ -85,7 +90,9 @@ const queryOperations = toolDefinitions.flatMap((tool) => {
 
 describe('MCP tools and /v1 accept the same parameter values', () => {
   it('has documented forms for every query parameter a tool takes', () => {
-    expect(queryOperations.map((q) => q.name).sort()).toEqual(Object.keys(forms).sort());
+    // A name shared by two operations (listTrips and listDepartures filter by type, region,
+    // difficulty and maxPriceInr alike) has one set of forms.
+    expect([...new Set(queryOperations.map((q) => q.name))].sort()).toEqual(Object.keys(forms).sort());
   });
 
   it.each(queryOperations)('$tool $name: every accepted form answers the same data through both', async ({ tool, path, name }) => {

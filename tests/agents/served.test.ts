@@ -49,6 +49,20 @@ describe('published files', () => {
     }
   });
 
+  it('answers every resource path of the peak Data Package with 200 and the media type the package declares', async () => {
+    const base = '/peak-data/datapackage.json';
+    const descriptor = (await (await get(base)).json()) as { resources: { path: string; mediatype: string }[] };
+    expect(descriptor.resources.length).toBeGreaterThanOrEqual(5);
+    for (const resource of descriptor.resources) {
+      const res = await get(new URL(resource.path, `http://host${base}`).pathname);
+      expect(res.status, resource.path).toBe(200);
+      // A type declared without parameters is met by the same type with a charset (as the request table reads it).
+      const served = normalizeType(res.headers.get('content-type'));
+      const declared = normalizeType(resource.mediatype);
+      expect(declared.includes(';') ? served : served.split(';')[0], resource.path).toBe(declared);
+    }
+  });
+
   it('lists every published file in the service index', async () => {
     const index = (await (await get('/v1/')).json()) as { machineReadableFiles: { url: string }[] };
     const listed = index.machineReadableFiles.map((f) => new URL(f.url).pathname);

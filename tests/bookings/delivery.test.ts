@@ -63,6 +63,7 @@ function deps(timeoutMs: number): BookingDeps {
     enquiries: store,
     mailer: mailerFromSettings(readSettings(env), { contactEmail: env.CONTACT_EMAIL!, timeoutMs }),
     limiter: null,
+    departures: null,
     clock: () => new Date(),
     page: barePage,
   };

@@ -12,6 +12,10 @@ import { EnquiryStore } from '../../service/bookings/store.ts';
 import { readSettings } from '../../service/config.ts';
 import { openEmbedded } from '../../service/departures/embedded.ts';
 import { openServer } from '../../service/departures/postgres.ts';
+import type { AdminDeparture } from '../../service/departures/source.ts';
+import { DepartureStore } from '../../service/departures/store.ts';
+import { knownTrips } from '../../service/departures/trips.ts';
+import { formatDateRange } from '../../domain/format.ts';
 import type { Sql } from '../../service/departures/sql.ts';
 import { bookingRateLimit } from '../../service/rules/policy.ts';
 import { createRateLimiter, MemoryCounterStore } from '../../service/rules/rate-limiter.ts';
@@ -26,12 +30,27 @@ const valid = { tripSlug: 'sample-trek', name: 'Asha Rao', phone: '+91 98765 432
 
 let sql: Sql;
 let enquiries: EnquiryStore;
+let departures: DepartureStore;
 let dataDir: string;
+
+/** A departure of the fixture trek (2 days), years ahead so it stays upcoming. */
+function departure(id: string, startDate: string, status: AdminDeparture['status'], seatsLeft: number | null): AdminDeparture {
+  const endDate = new Date(Date.parse(`${startDate}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+  return { id, tripSlug: 'sample-trek', startDate, endDate, status, priceInr: null, seatsTotal: seatsLeft == null ? null : 12, seatsLeft, note: null, published: true };
+}
 
 beforeAll(async () => {
   sql = await openEmbedded(null);
   enquiries = new EnquiryStore(sql);
   await enquiries.ready();
+  // The departures live in the same database as the enquiries; the seats check reads them there.
+  departures = new DepartureStore(async () => sql, { trips: knownTrips(catalogue) });
+  await departures.upsert(
+    departure('sample-trek-2030-09-23', '2030-09-23', 'filling', 2),
+    departure('sample-trek-2030-10-05', '2030-10-05', 'open', 9),
+    departure('sample-trek-2030-10-19', '2030-10-19', 'sold_out', 0),
+    departure('sample-trek-2030-11-02', '2030-11-02', 'open', null),
+  );
 });
 afterAll(async () => {
   await sql.close();
@@ -48,6 +67,7 @@ function deps(overrides: Partial<BookingDeps> = {}): BookingDeps {
     enquiries,
     mailer: mailerFromSettings(readSettings({ DATA_DIR: dataDir }), { contactEmail: contact }),
     limiter: null,
+    departures,
     clock: () => new Date('2026-11-22T04:30:00Z'),
     page: barePage,
     ...overrides,
@@ -252,6 +272,64 @@ describe('when an enquiry cannot be kept or sent', () => {
   });
 });
 
+describe('a group larger than the seats left on the date asked for', () => {
+  const dates = formatDateRange('2030-09-23', '2030-09-24');
+  const refusal = `Seats left on ${dates}: 2. Enter a group of at most 2, choose other dates, or tell us in your message how many you are.`;
+
+  it.each([
+    ['its dates, as the site writes them', dates],
+    ['its dates, in other letter case and spacing', `  ${dates.toUpperCase()} `],
+    ['its id', 'sample-trek-2030-09-23'],
+  ])('is refused with the number of seats when the date is named by %s, and nothing is kept', async (_label, preferredDeparture) => {
+    const response = await ask(post({ ...valid, groupSize: 5, preferredDeparture }));
+    expect(response.status).toBe(400);
+    const { error } = (await response.json()) as { error: { code: string; field: string; message: string } };
+    expect(error).toMatchObject({ code: 'invalid_enquiry', field: 'groupSize', message: refusal });
+    expect(await enquiries.list()).toEqual([]);
+  });
+
+  it('is named with the other problems, in the form\'s order', async () => {
+    const response = await ask(post({ ...valid, name: '', groupSize: 3, preferredDeparture: dates, message: 7 }));
+    const { error } = (await response.json()) as { error: { fields: { field: string; message: string }[] } };
+    expect(error.fields.map((f) => f.field)).toEqual(['name', 'groupSize', 'message']);
+    expect(error.fields[1]!.message).toBe(refusal);
+  });
+
+  it('takes a group that fits, and dates that name no departure with a count: another date, a sold-out one (a waiting list), one without a published count', async () => {
+    expect((await ask(post({ ...valid, groupSize: 2, preferredDeparture: dates }))).status).toBe(201);
+    for (const preferredDeparture of ['sample-trek-2030-10-05', 'sample-trek-2030-10-19', formatDateRange('2030-11-02', '2030-11-03'), 'Late September 2030']) {
+      const response = await ask(post({ ...valid, groupSize: 9, preferredDeparture }));
+      expect(response.status, preferredDeparture).toBe(201);
+    }
+  });
+
+  it('reads the seats from storage when the enquiry arrives', async () => {
+    await departures.update('sample-trek-2030-09-23', { seatsLeft: 6 });
+    try {
+      expect((await ask(post({ ...valid, groupSize: 5, preferredDeparture: dates }))).status).toBe(201);
+      await departures.update('sample-trek-2030-09-23', { seatsLeft: 4 });
+      const response = await ask(post({ ...valid, groupSize: 5, preferredDeparture: dates }));
+      expect(response.status).toBe(400);
+      expect(((await response.json()) as { error: { message: string } }).error.message).toContain(`Seats left on ${dates}: 4.`);
+    } finally {
+      await departures.update('sample-trek-2030-09-23', { seatsLeft: 2 });
+    }
+  });
+
+  it('the plain form: refused at the field with the number, everything typed kept', async () => {
+    const form = { tripSlug: 'sample-trek', name: 'Asha Rao', phone: '98765 43210', groupSize: '5', preferredDeparture: dates, message: '', website: '' };
+    const response = await ask(post(form, { type: 'application/x-www-form-urlencoded' }));
+    expect(response.status).toBe(400);
+    const html = await response.text();
+    expect(html).toContain(`<p class="field-error" id="enquiry-groupSize-error">${refusal}</p>`);
+    expect(html).toContain(`value="${dates}"`);
+  });
+
+  it('without departures to read (storage off), the enquiry is taken: a guide confirms seats', async () => {
+    expect((await ask(post({ ...valid, groupSize: 5, preferredDeparture: dates }), deps({ departures: null }))).status).toBe(201);
+  });
+});
+
 describe('the per-IP enquiry limit', () => {
   it('allows 5 per 10 minutes per IP, then 429 with Retry-After and no RateLimit headers', async () => {
     let now = Date.parse('2026-11-22T04:30:00Z');
@@ -269,7 +347,8 @@ describe('the per-IP enquiry limit', () => {
     expect(names.filter((n) => n.toLowerCase().includes('ratelimit'))).toEqual([]);
     const { error } = (await limited.json()) as { error: { code: string; message: string } };
     expect(error.code).toBe('rate_limited');
-    expect(error.message).toMatch(/at most 5 every 10 minutes\. Try again in 10 minutes/);
+    // When to send again: the wait, and the clock time in India (10:00 IST now).
+    expect(error.message).toBe(`Too many enquiries from your connection: at most 5 every 10 minutes. You can send again in 10 minutes (at 10:10 am IST), or write to ${contact}.`);
     expect(await enquiries.list()).toHaveLength(2);
 
     expect((await ask(post(valid), d, '198.51.100.1')).status).toBe(201); // another visitor
@@ -288,10 +367,28 @@ describe('the per-IP enquiry limit', () => {
     const limiter = createRateLimiter(bookingRateLimit, new MemoryCounterStore(), () => now);
     const form = { ...valid, groupSize: '2', website: '' };
     for (let i = 0; i < 5; i += 1) expect((await ask(post(form, { type: 'application/x-www-form-urlencoded' }), deps({ limiter }))).status).toBe(303);
-    const limited = await ask(post(form, { type: 'application/x-www-form-urlencoded' }), deps({ limiter }));
+    const typed = { ...form, name: 'Asha "Rao"', message: 'Two of us & a dog' };
+    const limited = await ask(post(typed, { type: 'application/x-www-form-urlencoded' }), deps({ limiter }));
     expect(limited.status).toBe(429);
     expect(limited.headers.get('Content-Type')).toBe('text/html; charset=utf-8');
     expect(limited.headers.get('Retry-After')).toBe('600');
+    const html = await limited.text();
+    // When to send again, in words and as a machine-readable time.
+    expect(html).toContain('You can send again in 10 minutes (at <time datetime="2026-11-22T04:40:00.000Z">10:10 am IST</time>)');
+    // What was typed is in the form again, and the way back leads to the trip's own form.
+    expect(html).toContain('value="Asha &quot;Rao&quot;"');
+    expect(html).toMatch(/<textarea [^>]*>\nTwo of us &amp; a dog<\/textarea>/);
+    expect(html).toContain('Everything you typed is still in the form below, ready to send then. Or go back to <a href="/treks/sample-trek#enquiry-form">the form on the Fixture Trek page</a>.');
+    expect(html).toContain('<a href="/treks/sample-trek#enquiry-form">Back to Fixture Trek</a>');
+    expect(await enquiries.list()).toHaveLength(5);
+
+    // Posted from another site: refused all the same, with nothing of it shown back.
+    const foreign = await ask(post(typed, { type: 'application/x-www-form-urlencoded', headers: { Origin: 'https://evil.example' } }), deps({ limiter }));
+    expect(foreign.status).toBe(429);
+    const page = await foreign.text();
+    expect(page).toContain('You can send again in 10 minutes');
+    expect(page).not.toContain('Asha');
+    expect(page).not.toContain('<form');
   });
 
   it('lets enquiries through when the counter store fails', async () => {
@@ -322,12 +419,14 @@ describe('the plain HTML form (no JavaScript)', () => {
     expect(html).toContain('<meta name="robots" content="noindex">');
     // Once: the summary names the fields, the messages stand next to them.
     expect(html).toContain('3 fields need another look: <a href="#enquiry-name">Your name</a>, <a href="#enquiry-email">Email</a>, <a href="#enquiry-groupSize">People in your group</a>.');
+    // What a person reads: the fields also carry the messages in attributes, for the browser's own checks.
+    const shown = html.replace(/<[^>]*>/g, '');
     for (const [field, text] of [
       ['name', 'Tell us your name so the guide knows whom to ask for.'],
       ['email', 'Give an email address such as asha@example.com'],
       ['groupSize', 'Group size must be a whole number from 1 to 12 for Fixture Trek'],
     ] as const) {
-      expect(html.split(text).length - 1, field).toBe(1);
+      expect(shown.split(text).length - 1, field).toBe(1);
       expect(html).toMatch(new RegExp(`<p class="field-error" id="enquiry-${field}-error">${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
       expect(html).toMatch(new RegExp(`id="enquiry-${field}" name="${field}" aria-describedby="[^"]*" aria-invalid="true"`));
     }
@@ -339,7 +438,8 @@ describe('the plain HTML form (no JavaScript)', () => {
     expect(html).toContain('value="98765 43210"');
     expect(html).toMatch(/<textarea [^>]*>\n\nTwo of us &amp; a dog<\/textarea>/);
     expect(html).not.toMatch(/id="enquiry-phone"[^>]*aria-invalid/);
-    expect(html).not.toMatch(/maxlength/);
+    // The one-line fields count with their pattern; only the message (a textarea, which takes none) has a maxlength.
+    expect(html.match(/maxlength="\d+"/g)).toEqual(['maxlength="2000"']);
     expect(html).toContain('<a href="/treks/sample-trek#enquiry-form">Back to Fixture Trek</a>');
     expect(html).toContain(`mailto:${contact}`);
   });

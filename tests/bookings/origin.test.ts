@@ -65,6 +65,7 @@ describe('POST /api/bookings from elsewhere', () => {
     enquiries,
     mailer: mailerFromSettings(readSettings({ DATA_DIR: dataDir }), { contactEmail: catalogue.site.contactEmail }),
     limiter: null,
+    departures: null,
     clock: () => new Date('2026-11-22T04:30:00Z'),
     page: barePage,
     ...overrides,

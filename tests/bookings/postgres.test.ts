@@ -49,6 +49,7 @@ async function send(): Promise<{ status: number; body: Record<string, any> }> {
     enquiries: store,
     mailer: mailerFromSettings(readSettings(env), { contactEmail: 'hello@example.test' }),
     limiter: null,
+    departures: null,
     clock: () => new Date(),
     page: barePage,
   };

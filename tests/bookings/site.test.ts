@@ -125,11 +125,16 @@ describe('the enquiry form on a trip page', () => {
     expect(form).toMatch(/name="groupSize"[^>]*max="12"/);
     expect(form).toMatch(/name="email"[^>]*type="email"/);
     expect(form).toMatch(/<div class="trap[^"]*" aria-hidden="true"/);
-    // A browser cuts pasted text at maxlength without a word; the limits are checked and said instead.
-    expect(form).not.toContain('maxlength');
+    // A browser cuts pasted text at maxlength without a word: the one-line fields count with a
+    // pattern instead; the message, a textarea (which takes no pattern), has one.
+    expect(form.match(/maxlength="\d+"/g)).toEqual(['maxlength="2000"']);
     expect(form).toMatch(/name="name"[^>]*data-max-chars="100"/);
+    expect(form).toMatch(/name="name"[^>]*required[^>]*pattern="[^"]+"/);
+    expect(form).toMatch(/name="phone"[^>]*required[^>]*pattern="[^"]+"/);
+    expect(form).not.toContain('novalidate');
     expect(html).toMatch(/<script src="\/enquiry\.js" defer><\/script>/);
-    expect(gzipSync(readFileSync(path.join(projectRoot, 'public', 'enquiry.js'))).byteLength).toBeLessThan(2560);
+    // Every field's check in the server's words, and the seats of the chosen date: still small, and deferred.
+    expect(gzipSync(readFileSync(path.join(projectRoot, 'public', 'enquiry.js'))).byteLength).toBeLessThan(4096);
     expect(gzipSync(readFileSync(path.join(projectRoot, 'public', 'live-departures.js'))).byteLength).toBeLessThan(1024);
   });
 
@@ -209,15 +214,16 @@ describe('the enquiry form on a trip page', () => {
     expect(latest).toContain('Can we bring a dog? <no>'); // text part as written
     expect(latest).toContain('Can we bring a dog? &lt;no&gt;'); // HTML part escaped
 
+    // A refusal only the server makes (the browser checks the rest itself): a direction control pasted into the name.
     await page.goto(`${site}/treks/sample-trek`);
-    await page.fill('#enquiry-name', 'Ravi Kumar');
-    await page.fill('#enquiry-phone', '12-34');
+    await page.fill('#enquiry-name', 'Ravi \u202EKumar');
+    await page.fill('#enquiry-phone', '098450 12345');
     await page.fill('#enquiry-groupSize', '5');
     const [response] = await Promise.all([page.waitForResponse(`${site}/api/bookings`), page.click('#enquiry-form button[type=submit]')]);
     expect(response.status()).toBe(400);
     expect(await page.textContent('h1')).toBe('Your enquiry was not sent');
-    expect(await page.textContent('#enquiry-phone-error')).toContain('Give a phone number of 8 to 15 digits');
-    expect(await page.inputValue('#enquiry-name')).toBe('Ravi Kumar');
+    expect(await page.textContent('#enquiry-name-error')).toContain('Your name contains an invisible character (U+202E)');
+    expect(await page.inputValue('#enquiry-name')).toBe('Ravi \u202EKumar');
     await page.click('text=Back to Fixture Trek');
     expect(page.url()).toBe(`${site}/treks/sample-trek#enquiry-form`);
     // The same page under a name that is not the site's is refused: tests/bookings/origin.test.ts.

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { readEnquiryBody, maxBodyBytes } from '../../service/bookings/body.ts';
 import { composeEnquiryEmail, escapeHtml } from '../../service/bookings/email.ts';
-import { checkPhone, cleanText, groupSizeCap, tooLongMessage, type EnquiryField } from '../../service/bookings/enquiry.ts';
+import { checkPhone, cleanText, fieldMessages, fieldPatterns, groupSizeCap, tooLongMessage, type EnquiryField } from '../../service/bookings/enquiry.ts';
 import { checkEnquiry } from '../../service/bookings/enquiry-schema.ts';
 import type { StoredEnquiry } from '../../service/bookings/store.ts';
 import { loadCatalogue } from '../helpers/content.ts';
@@ -33,6 +33,12 @@ describe('checkPhone', () => {
     ['+44 20 7946 0958', true],
     ['+977-1-4412345', true],
     ['  +91 98765 43210  ', true],
+    // What the message says is allowed: digits, spaces, dashes, dots, brackets and a + before the first digit.
+    ['(+91) 98765 43210', true],
+    ['(+91)-98765-43210', true],
+    ['+91 98765.43210', true],
+    ['(0172) 274 0000', true],
+    ['+91 (98765) 43210+', false],
     ['1234567', false], // 7 digits
     ['+1234567890123456', false], // 16 digits
     ['98765 ext 43210', false],
@@ -187,6 +193,49 @@ describe('checkEnquiry', () => {
       ok: true,
       enquiry: { tripSlug: 'sample-trek', name: 'Asha Rao', phone: '+91 98765 43210', email: null, groupSize: 4, preferredDeparture: null, message: 'Hello\nthere' },
     });
+  });
+});
+
+describe('the form\'s patterns, as a browser reads them', () => {
+  // A browser matches `pattern` against the whole value, compiled with the `v` flag; an email
+  // field's value has leading and trailing ASCII whitespace stripped first.
+  const pattern = (field: keyof typeof fieldPatterns) => new RegExp(`^(?:${fieldPatterns[field]})$`, 'v');
+  const browser = (field: keyof typeof fieldPatterns) => ({ test: (value: string) => pattern(field).test(field === 'email' ? value.replace(/^[\t\n\f\r ]+|[\t\n\f\r ]+$/g, '') : value) });
+  const server = (field: keyof typeof fieldPatterns, value: string) => {
+    const result = checkEnquiry({ ...valid, [field]: value }, catalogue);
+    return result.ok || !result.errors.some((e) => e.field === field);
+  };
+
+  it('compile with the v flag, as Chromium compiles them (an invalid pattern is ignored)', () => {
+    for (const field of Object.keys(fieldPatterns) as (keyof typeof fieldPatterns)[]) expect(() => pattern(field), field).not.toThrow();
+  });
+
+  it.each([
+    ['name', ['Asha Rao', '  Asha   Rao  ', 'क्षत्रिय', 'a'.repeat(100), `${'a'.repeat(50)}   ${'b'.repeat(49)}`, '😀'.repeat(100), '   ', 'a'.repeat(101), '😀'.repeat(101)]],
+    ['phone', ['+91 98765 43210', '(+91) 98765 43210', '098765-43210', '+1 (415) 555-0132', '  9876543210 ', 'call me', '12345', '++91 9876543210', '+91 98765 43210 / 98765 43211 / 9', '1-2-3-4-5-6-7-8-9-0-1-2-3-4-5-6']],
+    ['email', ['asha@example.com', 'asha.rao+trek@example.co.in', "o'neil@example.ie", 'asha@', 'asha@example', 'asha rao@example.com', '.asha@example.com', `${'a'.repeat(250)}@example.com`]],
+    ['preferredDeparture', ['October 2026', '23 Sept 2027 to 27 Sept 2027', 'd'.repeat(100), ` ${'d'.repeat(100)} `, 'd'.repeat(101)]],
+  ] as const)('%s: the browser refuses what the server refuses, and takes what it takes', (field, values) => {
+    for (const value of values) expect(browser(field).test(value), JSON.stringify(value)).toBe(server(field, value));
+  });
+
+  it('agree with the server on any one-line text of letters, digits, signs and spaces', () => {
+    const char = fc.constantFrom(...'aZ09 +-.()@_\'#/x', '\t', '\u00A0', 'क', '😀');
+    const text = (max: number) => fc.array(char, { maxLength: max }).map((c) => c.join(''));
+    fc.assert(
+      fc.property(fc.constantFrom('name', 'phone', 'email', 'preferredDeparture' as const), fc.oneof(text(12), text(40), text(120), text(300)), (field, value) => {
+        // An empty optional field is not checked by a browser; a required one is refused by `required`.
+        if (value === '') return;
+        expect(browser(field).test(value), `${field}: ${JSON.stringify(value)}`).toBe(server(field, value));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('say the server\'s own refusal when the browser shows its bubble', () => {
+    expect(fieldMessages.phone.invalid).toContain('(+91) 98765 43210');
+    expect(checkEnquiry({ ...valid, phone: 'call me' }, catalogue)).toMatchObject({ ok: false, errors: [{ field: 'phone', message: fieldMessages.phone.invalid }] });
+    expect(checkEnquiry({ ...valid, email: 'asha@example' }, catalogue)).toMatchObject({ ok: false, errors: [{ field: 'email', message: fieldMessages.email.invalid }] });
   });
 });
 

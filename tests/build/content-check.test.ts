@@ -107,4 +107,25 @@ describe('npm run check', () => {
     rmSync(dir, { recursive: true, force: true });
     expect(problemLines(result.output.replaceAll('- linked/', '- content/'))).toEqual([expect.stringMatching(/^- content\/peaks\/sample-peak\.yaml: field "technicalGrade": must be one of "F", .* \(it is "Z"\)$/)]);
   });
+
+  it('refuses a summit position without a source and a wikidataId not of the form Q<digits>, naming the file and the field', () => {
+    const dir = path.join(copy.dir, 'ids');
+    cpSync(fixtureContent, dir, { recursive: true });
+    mkdirSync(path.join(dir, 'trips', 'images'), { recursive: true });
+    const peak = (name: string) => path.join(dir, 'peaks', name);
+    // A position whose source was left out, and one peak's Wikidata id written without its Q.
+    writeFileSync(peak('other-peak.yaml'), readFileSync(peak('other-peak.yaml'), 'utf8').replace(', source: https://example.org/other-peak }', ' }'));
+    writeFileSync(peak('sample-peak.yaml'), `${readFileSync(peak('sample-peak.yaml'), 'utf8')}wikidataId: { id: "42", source: https://example.org/sample-peak }\n`);
+    const refused = check('./ids');
+    // A well-formed id from a source the record does not cite is refused too: ids are never guessed.
+    writeFileSync(peak('sample-peak.yaml'), readFileSync(peak('sample-peak.yaml'), 'utf8').replace('id: "42", source: https://example.org/sample-peak', 'id: Q42, source: https://www.wikidata.org/wiki/Q42'));
+    const uncited = check('./ids');
+    rmSync(dir, { recursive: true, force: true });
+    expect(refused.status).toBe(1);
+    expect(problemLines(refused.output.replaceAll('- ids/', '- content/'))).toEqual([
+      '- content/peaks/other-peak.yaml: field "coordinates.source": is required: the full web address of the reference (one of the record\'s references) that gives it',
+      '- content/peaks/sample-peak.yaml: field "wikidataId.id": must be a Wikidata item id: Q followed by digits, for example Q1234 (it is "42")',
+    ]);
+    expect(problemLines(uncited.output.replaceAll('- ids/', '- content/'))).toContainEqual('- content/peaks/sample-peak.yaml: field "wikidataId.source": https://www.wikidata.org/wiki/Q42 is not among the references; add it there or cite one of them');
+  });
 });

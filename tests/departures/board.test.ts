@@ -47,12 +47,15 @@ describe('the board\'s filters', () => {
     const expected = all.filter((d) => d.startDate.startsWith(month) && d.tripSlug === 'sample-trek' && /open|filling/.test(d.status) && (d.seatsLeft ?? 99) >= 2);
     expect(shown.map((c) => c.id)).toEqual(expected.map((d) => d.id));
     expect(shown.length).toBeGreaterThan(0);
-    expect(body).toContain(`<option value="${month}" selected>`);
+    // The form shows what was chosen: the month as its first and last day, the older `seats` as minSeats.
+    expect(body).toContain(`name="from" type="date" value="${month}-01"`);
+    expect(body).toMatch(new RegExp(`name="to" type="date" value="${month}-(28|29|30|31)"`));
     expect(body).toContain('<option value="trek" selected>Treks</option>');
-    expect(body).toContain('<option value="2" selected>2 or more</option>');
+    expect(body).toMatch(/name="minSeats" type="number"[^>]* value="2"/);
     expect(body).toMatch(/<link rel="canonical" href="http:\/\/[^"]+\/departures">/);
     expect(body.match(/<details class="board-month"/g)).toHaveLength(1);
-    expect(body).toContain(`href="/departures.md?month=${month}&amp;type=trek&amp;seats=2"`);
+    expect(body).toContain(`href="/departures.md?month=${month}&amp;type=trek&amp;minSeats=2"`);
+    expect(body).toContain(`href="/departures.ics?month=${month}&amp;type=trek&amp;minSeats=2"`);
   });
 
   it('groups every departure by month, each month saying how many and how many are open', async () => {
@@ -88,8 +91,10 @@ describe('the board\'s filters', () => {
   it('says plainly when nothing matches, with the way back to every departure', async () => {
     const { res, body } = await get('/departures?month=2029-10');
     expect(res.status).toBe(200);
-    expect(body).toContain('No departures match: October 2029.');
+    expect(body).toContain('No departures match this search.');
     expect(body).toContain('<a href="/departures">show every departure</a>');
+    // The one change that finds dates: the nearest month that has some.
+    expect(body).toMatch(/<ul class="relaxations"><li><a href="\/departures\?month=\d{4}-\d{2}">\d+ dates? in [A-Z][a-z]+ \d{4}<\/a><\/li><\/ul>/);
   });
 
   it('the Markdown twin and departures.md follow the same filters', async () => {

@@ -61,7 +61,7 @@ describe('live departures with the server running', () => {
     await eventually(async () => expect((await text('/departures/block?trip=sample-trek')).body).toContain('Changed while the site runs'));
     await eventually(async () => expect((await text('/departures?trip=sample-trek')).body).toContain('Changed while the site runs'));
     await eventually(async () => expect((await text('/treks/sample-trek.md')).body).toMatch(/\| .*\(Changed while the site runs\) \| Sold out \| 0 of 12 \| ₹15,000 \|/));
-    await eventually(async () => expect((await text('/departures.md')).body).toMatch(/\(Changed while the site runs\) \| \[Fixture Trek\]\(.*\/treks\/sample-trek\) \| Sold out \|/));
+    await eventually(async () => expect((await text('/departures.md')).body).toMatch(/\(Changed while the site runs\) \| \[Fixture Trek\]\(.*\/treks\/sample-trek\) \(Moderate trek · 2 days · Fixture Valley, Ladakh\) \| Sold out \|/));
     expect(Date.now() - started).toBeLessThan(4000);
 
     // Seats freed: the departure opens again everywhere.

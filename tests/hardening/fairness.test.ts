@@ -89,6 +89,17 @@ describe('the render quota', () => {
     expect([...statuses]).toEqual([200]);
   }, 60_000);
 
+  it('counts each new departure search as a fresh render, on the board, its Markdown and its calendar alike', async () => {
+    const address = '127.0.82.1';
+    const answers: number[] = [];
+    for (let i = 0; i < renderRateLimit.requests + 2; i += 1) answers.push((await get(`/departures?minSeats=2&maxPriceInr=${10000 + i}`, address)).responses[0]!.status);
+    expect(answers.slice(0, renderRateLimit.requests).every((s) => s === 200)).toBe(true);
+    expect(answers.slice(renderRateLimit.requests)).toEqual([429, 429]);
+    // Its Markdown and calendar are searches of their own; another address has its own quota.
+    expect((await get('/departures.md?minSeats=2&maxPriceInr=99999', address)).responses[0]!.status).toBe(429);
+    expect((await get('/departures.ics?minSeats=2&maxPriceInr=99999', '127.0.82.2')).responses[0]!.status).toBe(200);
+  }, 60_000);
+
   it(`lets ${renderRateLimit.requests} fresh renders a minute through from one address, then answers 429`, async () => {
     const address = '127.0.80.1';
     const answers: number[] = [];

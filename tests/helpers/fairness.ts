@@ -1,7 +1,8 @@
 /**
  * The fairness scenario, shared by its test, the benchmark and the soak: one client address
  * floods a server with live URLs no one asked for before (unknown query parameters, unknown trip
- * filters and slugs, references, over 32 connections, asking for Brotli), while a bystander on
+ * filters and slugs, references, departure searches with accepted values, over 32 connections,
+ * asking for Brotli), while a bystander on
  * other addresses reads /v1 at a steady pace. The flood runs in a worker thread, so the
  * bystander's timings are its own and not the flooding client's work. Figures: the bystander's
  * latencies, what the flood was answered, and the server's resident memory before and after.
@@ -19,9 +20,22 @@ function unknownReference(n: number): string {
   return `enq-20260101-${letters}`;
 }
 
-/** The n-th unique live URL: every live path, each with something never asked for before. */
+/** A date n days after 1 January 2027, as YYYY-MM-DD: a search window no one asked for before. */
+function dayAfter(n: number): string {
+  return new Date(Date.UTC(2027, 0, 1 + (n % 3000))).toISOString().slice(0, 10);
+}
+
+/**
+ * The n-th unique live URL: every live path, each with something never asked for before, and
+ * departure searches whose every value is accepted (so each is a search to work out, on the board,
+ * its Markdown, its calendar and /v1).
+ */
 export function uniqueLiveUrl(n: number, slug: string): string {
   const urls = [
+    `/departures?from=${dayAfter(n)}&minSeats=${1 + (n % 9)}&maxPriceInr=${10000 + n}`,
+    `/departures.md?difficulty=moderate&maxDays=${1 + (n % 40)}&region=valley-${n}`,
+    `/departures.ics?to=${dayAfter(n)}&minDays=${1 + (n % 20)}&maxPriceInr=${20000 + n}`,
+    `/v1/departures?type=trek&maxPriceInr=${30000 + n}&from=${dayAfter(n)}`,
     `/departures?z=${n}`,
     `/departures?trip=${slug}-${n}`,
     `/departures?month=${2000 + (n % 1000)}-${String((n % 12) + 1).padStart(2, '0')}&seats=${n}`,

@@ -125,6 +125,26 @@ describe('pages in a browser', () => {
     });
   });
 
+  it('the trip indexes lead into the departure search: the kind of trip without JavaScript, the choice of filters with it', async () => {
+    await withPage({ javaScriptEnabled: false }, async (page) => {
+      await page.goto(`${site.server.url}/expeditions`);
+      expect(await page.getAttribute('[data-search-link]', 'href')).toBe('/departures?type=expedition');
+      await Promise.all([page.waitForURL(/\/departures\?type=expedition$/), page.click('[data-search-link]')]);
+      const trips = await page.$$eval('.departure', (els) => els.map((e) => (e as HTMLElement).dataset.trip));
+      expect(trips.length).toBeGreaterThan(0);
+      expect(new Set(trips)).toEqual(new Set(['sample-expedition']));
+    });
+    await withPage({}, async (page) => {
+      await page.goto(`${site.server.url}/treks?difficulty=Moderate&days=short`);
+      expect(await page.getAttribute('[data-search-link]', 'href')).toBe('/departures?type=trek&difficulty=Moderate&minDays=1&maxDays=6');
+      await page.locator('[data-trip-filter] input[name="region"]:not([value=""])').first().check();
+      expect(await page.getAttribute('[data-search-link]', 'href')).toBe('/departures?type=trek&region=Ladakh&difficulty=Moderate&minDays=1&maxDays=6');
+      await Promise.all([page.waitForURL(/\/departures\?/), page.click('[data-search-link]')]);
+      expect(await page.locator('.search-filters-words').innerText()).toBe('treks, Moderate, region “ladakh”, 1 to 6 days');
+      expect(await page.locator('.departure').count()).toBeGreaterThan(0);
+    });
+  });
+
   it('the peak table sorts by its column links without JavaScript', async () => {
     await withPage({ javaScriptEnabled: false }, async (page) => {
       await page.goto(`${site.server.url}/peak-data`);

@@ -5,48 +5,36 @@
  * `?departure=<id>` on a trip page, the reference, trip, dates and call-back promise after sending;
  * without JavaScript "Enquire for this date" (on the board, or in a trip page's framed dates)
  * leading to the trip's form with the date filled in and on to a confirmation that repeats it, and
- * the styled answer that keeps what was typed, then /enquiry-sent?ref=….
+ * the styled answer that keeps what was typed (a group larger than the seats left on the dates
+ * typed, which only the server can check there), then /enquiry-sent?ref=….
  * Screenshots go to test-results/enquiry/ for people to look at.
  *
  * Plain form posts are accepted from the configured site origin only, so pages are opened at
  * http://localhost:<port>, the origin of a server started without SITE_URL. Each context speaks
  * from its own client IP (TRUST_PROXY=vercel), so the per-IP enquiry limit never interferes.
  */
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { projectRoot, startServer, type RunningServer } from '../helpers/project.ts';
-import { launchChromium } from './site.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { projectRoot } from '../helpers/project.ts';
+import { enquirySite, fewSeats } from './site.ts';
 
-let server: RunningServer;
-let browser: Browser;
+const live = enquirySite('enquiry-flow');
 let site: string;
-let dataDir: string;
 let nextIp = 10;
 const screenshots = path.join(projectRoot, 'test-results', 'enquiry');
 const promise = 'within one working day, between 9:00 and 19:00 India time';
 const reference = /enq-\d{8}-[a-z2-9]{10}/;
 
-beforeAll(async () => {
-  dataDir = mkdtempSync(path.join(tmpdir(), 'enquiry-flow-'));
+beforeAll(() => {
+  site = live.site;
   mkdirSync(screenshots, { recursive: true });
-  [server, browser] = await Promise.all([
-    startServer(inject('fixtureSite'), { OPERATIONAL_STORAGE: 'embedded', DATA_DIR: dataDir, TRUST_PROXY: 'vercel', SITE_URL: '', CONTACT_EMAIL: 'hello@example.test' }),
-    launchChromium(),
-  ]);
-  site = `http://localhost:${server.port}`;
-}, 90_000);
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-  rmSync(dataDir, { recursive: true, force: true });
 });
 
 async function withPage(options: Parameters<Browser['newContext']>[0], run: (page: Page, context: BrowserContext) => Promise<void>): Promise<void> {
-  const context = await browser.newContext({ ...options, extraHTTPHeaders: { 'x-real-ip': `198.51.100.${(nextIp += 1)}` } });
+  const context = await live.browser.newContext({ ...options, extraHTTPHeaders: { 'x-real-ip': `198.51.100.${(nextIp += 1)}` } });
   try {
     await run(await context.newPage(), context);
   } finally {
@@ -55,7 +43,7 @@ async function withPage(options: Parameters<Browser['newContext']>[0], run: (pag
 }
 
 function outboxWith(text: string): string | undefined {
-  const dir = path.join(dataDir, 'outbox');
+  const dir = path.join(live.dataDir, 'outbox');
   return readdirSync(dir)
     .filter((f) => f.endsWith('.eml'))
     .map((f) => readFileSync(path.join(dir, f), 'utf8'))
@@ -73,7 +61,7 @@ async function axeViolations(page: Page): Promise<string[]> {
  * the real ones.
  */
 async function axeViolationsOfMarkup(markup: string, options: Parameters<Browser['newContext']>[0]): Promise<string[]> {
-  const context = await browser.newContext(options);
+  const context = await live.browser.newContext(options);
   try {
     const page = await context.newPage();
     await page.route(`${site}/__markup`, (route) => route.fulfill({ contentType: 'text/html; charset=utf-8', body: markup }));
@@ -103,7 +91,11 @@ for (const width of [320, 360, 1280]) {
           page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
           await page.goto(`${site}/treks/sample-trek`);
           await loaded(page);
-          const card = page.locator('[data-departure][data-status="open"], [data-departure][data-status="filling"]').nth(1);
+          // A date shown that can be joined with room for the 2 sent below: the second such, or the first.
+          const joinable = page.locator('[data-departure][data-status="open"]:visible, [data-departure][data-status="filling"]:visible');
+          const seats = await joinable.evaluateAll((cards) => cards.map((c) => Number((c as HTMLElement).dataset.seatsLeft ?? 99)));
+          const second = seats.findIndex((n, i) => i > 0 && n >= 2);
+          const card = joinable.nth(second === -1 ? seats.findIndex((n) => n >= 2) : second);
           const id = await card.getAttribute('data-departure');
           const dates = (await card.locator('.departure-dates').textContent())?.trim() ?? '';
           await card.locator('[data-enquire]').click();
@@ -153,7 +145,8 @@ for (const width of [320, 360, 1280]) {
       it('without JavaScript: "Enquire for this date", on the board or in a trip page\'s dates, keeps the date into the form and onto the confirmation', async () => {
         await withPage({ ...view, javaScriptEnabled: false }, async (page) => {
           await page.goto(`${site}/departures?trip=sample-trek`);
-          const card = page.locator('.departure[data-status="open"], .departure[data-status="filling"]').first();
+          // Open: more than 3 seats left, room for the 3 sent below.
+          const card = page.locator('.departure[data-status="open"]').first();
           const dates = ((await card.locator('.departure-dates').textContent()) ?? '').trim();
           await Promise.all([page.waitForURL(/\/treks\/sample-trek\/enquire\?departure=/), card.locator('[data-enquire]').click()]);
           expect(await page.inputValue('#enquiry-preferredDeparture')).toBe(dates);
@@ -184,7 +177,7 @@ for (const width of [320, 360, 1280]) {
         });
       });
 
-      it('without JavaScript: a bad phone comes back styled with everything typed and the error at the field; corrected, it lands on its confirmation', async () => {
+      it('without JavaScript: a group larger than the seats left on the dates typed comes back styled with everything typed and the error at the field; corrected, it lands on its confirmation', async () => {
         await withPage({ ...view, javaScriptEnabled: false }, async (page) => {
           await page.goto(`${site}/treks/sample-trek`);
           // Without JavaScript the dates are free text.
@@ -192,10 +185,11 @@ for (const width of [320, 360, 1280]) {
           expect(await page.isHidden('#enquiry-departure')).toBe(true);
           const name = `Ravi ${tag}`;
           await page.fill('#enquiry-name', name);
-          await page.fill('#enquiry-phone', '12-34');
+          await page.fill('#enquiry-phone', '098450 12345');
           await page.fill('#enquiry-email', 'ravi@example.com');
           await page.fill('#enquiry-groupSize', '5');
-          await page.fill('#enquiry-preferredDeparture', 'Late June 2027');
+          // The browser checks every field it can; the seats of the dates typed are the server's to check.
+          await page.fill('#enquiry-preferredDeparture', fewSeats.dates);
           await page.fill('#enquiry-message', 'Two of us are vegetarian.\nCan we bring a dog? <no>');
           const [answer] = await Promise.all([page.waitForResponse(`${site}/api/bookings`), page.click('#enquiry-form button[type=submit]')]);
           expect(answer.status()).toBe(400);
@@ -204,22 +198,23 @@ for (const width of [320, 360, 1280]) {
           expect(await page.textContent('h1')).toBe('Your enquiry was not sent');
           expect(await page.locator('.site-header').count()).toBe(1);
           expect(await page.locator('#enquiry-form').evaluate((form) => getComputedStyle(form).borderStyle)).toBe('solid');
-          expect(await page.textContent('.enquiry-problems')).toContain('One field needs another look: Phone number.');
-          const phoneError = 'Give a phone number of 8 to 15 digits';
-          expect(((await page.textContent('main')) ?? '').split(phoneError).length - 1).toBe(1);
-          expect(await page.textContent('#enquiry-phone-error')).toContain(phoneError);
-          expect(await page.getAttribute('#enquiry-phone', 'aria-invalid')).toBe('true');
+          expect(await page.textContent('.enquiry-problems')).toContain('One field needs another look: People in your group.');
+          const seatsError = `Seats left on ${fewSeats.dates}: 2.`;
+          expect(((await page.textContent('main')) ?? '').split(seatsError).length - 1).toBe(1);
+          expect(await page.textContent('#enquiry-groupSize-error')).toContain(seatsError);
+          expect(await page.getAttribute('#enquiry-groupSize', 'aria-invalid')).toBe('true');
           expect(await page.inputValue('#enquiry-name')).toBe(name);
-          expect(await page.inputValue('#enquiry-phone')).toBe('12-34');
+          expect(await page.inputValue('#enquiry-phone')).toBe('098450 12345');
           expect(await page.inputValue('#enquiry-email')).toBe('ravi@example.com');
           expect(await page.inputValue('#enquiry-groupSize')).toBe('5');
-          expect(await page.inputValue('#enquiry-preferredDeparture')).toBe('Late June 2027');
+          expect(await page.inputValue('#enquiry-preferredDeparture')).toBe(fewSeats.dates);
           expect(await page.inputValue('#enquiry-message')).toBe('Two of us are vegetarian.\nCan we bring a dog? <no>');
           expect(await fitsWidth(page)).toBe(true);
           expect(await axeViolationsOfMarkup(await page.content(), view)).toEqual([]);
           await page.screenshot({ path: path.join(screenshots, `nojs-error-${tag}.png`), fullPage: true });
 
-          await page.fill('#enquiry-phone', '098450 12345');
+          // Other dates, with room for the five of them.
+          await page.fill('#enquiry-preferredDeparture', 'Late June 2027');
           await Promise.all([page.waitForURL(/\/enquiry-sent\?ref=enq-/), page.click('#enquiry-form button[type=submit]')]);
           const ref = new URL(page.url()).searchParams.get('ref') ?? '';
           expect(ref).toMatch(reference);

@@ -1,6 +1,11 @@
 /** What the site tests share: the pages listed in the sitemap, and a Chromium to load them in. */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
-import { afterAll, beforeAll, inject } from 'vitest';
+import { afterAll, beforeAll, expect, inject } from 'vitest';
+import { formatDateRange } from '../../domain/format.ts';
+import { runCli } from '../departures/cli.ts';
 import { startServer, type RunningServer } from '../helpers/project.ts';
 import { chromiumPath } from '../helpers/requirements.ts';
 
@@ -51,4 +56,46 @@ export function fixtureSiteInChromium(): FixtureSiteInChromium {
     await site.server?.stop();
   });
   return site;
+}
+
+/** A date of the fixture trek with 2 of 12 seats left, years ahead so it stays upcoming. */
+export const fewSeats = { id: 'sample-trek-2031-09-23', dates: formatDateRange('2031-09-23', '2031-09-24') };
+
+export interface EnquirySite {
+  server: RunningServer;
+  browser: Browser;
+  /** The site's configured origin, http://localhost:<port>: plain form posts are accepted from there only. */
+  site: string;
+  dataDir: string;
+}
+
+/**
+ * For a test file of enquiries: the built fixture site with embedded storage in a data folder of
+ * its own, started without SITE_URL (so its origin is http://localhost:<port>), trusting
+ * `x-real-ip` (TRUST_PROXY=vercel) so each context can speak from its own address and have its
+ * own enquiry quota; the seeded departures and `fewSeats` beside them; and a Chromium.
+ */
+export function enquirySite(name: string): EnquirySite {
+  const live = {} as EnquirySite;
+  beforeAll(async () => {
+    live.dataDir = mkdtempSync(path.join(tmpdir(), `${name}-`));
+    [live.server, live.browser] = await Promise.all([
+      startServer(inject('fixtureSite'), { OPERATIONAL_STORAGE: 'embedded', DATA_DIR: live.dataDir, TRUST_PROXY: 'vercel', SITE_URL: '', CONTACT_EMAIL: 'hello@example.test' }),
+      launchChromium(),
+    ]);
+    live.site = `http://localhost:${live.server.port}`;
+    // Read once first, so the new store is seeded before the date is added.
+    expect((await fetch(`${live.server.url}/v1/departures?trip=sample-trek`)).status).toBe(200);
+    const added = await runCli(inject('fixtureSite'), ['add', '--trip', 'sample-trek', '--start', '2031-09-23', '--seats', '12', '--seats-left', '2', '--id', fewSeats.id], {
+      DATA_DIR: live.dataDir,
+      OPERATIONAL_STORAGE: 'embedded',
+    });
+    expect(added.code, added.stderr).toBe(0);
+  }, 180_000);
+  afterAll(async () => {
+    await live.browser?.close();
+    await live.server?.stop();
+    rmSync(live.dataDir, { recursive: true, force: true });
+  });
+  return live;
 }

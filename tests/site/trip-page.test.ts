@@ -4,8 +4,13 @@
  * not); on a desktop two columns with the panel of price, next dates and the enquire button
  * kept in view; on paper the itinerary, the kit list, the price and the contacts only.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { runCli } from '../departures/cli.ts';
+import { projectRoot, startServer, type RunningServer } from '../helpers/project.ts';
 import { fixtureSiteInChromium } from './site.ts';
 
 const site = fixtureSiteInChromium();
@@ -40,6 +45,11 @@ describe('a trip page', () => {
       const link = box.locator('a', { hasText: 'The full terms' });
       expect(await link.getAttribute('href')).toBe('#cancellation-terms');
       expect(await page.locator('dt#cancellation-terms').innerText()).toBe('What are the cancellation terms?');
+      // When the facts were last checked, machine-readable, the same date as the JSON-LD's dateModified.
+      expect(await page.getAttribute('#references + p time', 'datetime')).toBe('2026-11-22');
+      expect(await page.locator('#references + p time').innerText()).toBe('22 Nov 2026');
+      const graph = JSON.parse((await page.locator('script[type="application/ld+json"]').first().textContent()) ?? '{}')['@graph'] as Record<string, unknown>[];
+      expect(graph.find((n) => n['@type'] === 'WebPage')?.dateModified).toBe('2026-11-22');
       // What is included and not stands right under the price, from the trip's own lists.
       expect(await section.locator('h3').allInnerTexts()).toEqual(['Included', 'Not included']);
       expect(await section.locator('ul.ticks li').count()).toBeGreaterThan(0);
@@ -67,12 +77,15 @@ describe('a trip page', () => {
           expect(await panel.locator('.amount').innerText()).toBe('₹15,000 per person');
           expect(await panel.innerText()).toContain('₹15,750 with 5% GST');
           expect(await panel.locator('a.button[href="#enquire"]').isVisible()).toBe(true);
-          // The next dates that can still be joined, three at most; the board has them all.
+          // The dates up to the third that can still be joined, the others among them as they are; the board has them all.
+          const all = await panel.locator('.departure').evaluateAll((cards) => cards.map((c) => (c as HTMLElement).dataset.status));
           const shown = await panel.locator('.departure:visible').evaluateAll((cards) => cards.map((c) => (c as HTMLElement).dataset.status));
+          const third = all.findIndex((_, i) => all.slice(0, i + 1).filter((s) => s === 'open' || s === 'filling').length === 3);
           expect(shown.length, `${width}px`).toBeGreaterThan(0);
-          expect(shown.length).toBeLessThanOrEqual(3);
-          expect(shown.every((s) => s === 'open' || s === 'filling')).toBe(true);
-          expect(await panel.locator('.departures-more a[href="/departures?trip=sample-trek"]').isVisible()).toBe(true);
+          expect(shown).toEqual(third === -1 ? all : all.slice(0, third + 1));
+          const board = panel.locator('.departures-all-dates a[href="/departures?trip=sample-trek"]');
+          expect(await board.isVisible()).toBe(true);
+          expect(await board.innerText()).toBe(all.length === 1 ? 'This date on the board' : `All ${all.length} dates on the board`);
           // Reading on, the panel stays in view with its price and button.
           await page.locator('#faqs').scrollIntoViewIfNeeded();
           const kept = await panel.locator('a.button[href="#enquire"]').boundingBox();
@@ -119,6 +132,59 @@ describe('a trip page', () => {
       const pages = (pdf.toString('latin1').match(/\/Type\s*\/Page\b/g) ?? []).length;
       expect(pages).toBeGreaterThanOrEqual(1);
       expect(pages).toBeLessThanOrEqual(4);
+    });
+  }, 60_000);
+});
+
+describe('the desktop panel\'s dates', () => {
+  // Departures set before the server first reads them (so none are seeded): the first two sold
+  // out, then open, filling and cancelled ones.
+  let server: RunningServer;
+  let dataDir: string;
+  const plan: [start: string, extra: string[]][] = [
+    ['2031-06-05', ['--seats-left', '0']],
+    ['2031-06-19', ['--seats-left', '0']],
+    ['2031-07-05', ['--seats-left', '9']],
+    ['2031-07-19', ['--seats-left', '5', '--status', 'cancelled']],
+    ['2031-08-05', ['--seats-left', '2']],
+    ['2031-08-19', ['--seats-left', '12']],
+    ['2031-09-05', ['--seats-left', '12']],
+  ];
+  beforeAll(async () => {
+    dataDir = mkdtempSync(path.join(tmpdir(), 'trip-panel-'));
+    for (const [start, extra] of plan) {
+      const added = await runCli(inject('fixtureSite'), ['add', '--trip', 'sample-trek', '--start', start, '--seats', '12', ...extra], { DATA_DIR: dataDir, OPERATIONAL_STORAGE: 'embedded' });
+      expect(added.code, added.stderr).toBe(0);
+    }
+    server = await startServer(inject('fixtureSite'), { DATA_DIR: dataDir, OPERATIONAL_STORAGE: 'embedded' });
+  }, 180_000);
+  afterAll(async () => {
+    await server?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('shows the next dates that can be joined, the sold-out and cancelled ones among them as such, and "All 7 dates" on the board', async () => {
+    await withPage({ viewport: { width: 1280, height: 900 } }, async (page) => {
+      await page.goto(`${server.url}${trek}`);
+      await liveBlock(page);
+      const panel = page.locator('aside.trip-panel');
+      const shown = await panel.locator('.departure:visible').evaluateAll((cards) => cards.map((c) => `${(c as HTMLElement).dataset.start} ${(c as HTMLElement).dataset.status}`));
+      expect(shown).toEqual(['2031-06-05 sold_out', '2031-06-19 sold_out', '2031-07-05 open', '2031-07-19 cancelled', '2031-08-05 filling', '2031-08-19 open']);
+      // Those that cannot be joined say so, in one short row: no price, no button.
+      const soldOut = panel.locator('.departure[data-status="sold_out"]').first();
+      expect(await soldOut.locator('.badge').innerText()).toBe('Sold out');
+      expect(await soldOut.locator('.departure-foot').isVisible()).toBe(false);
+      expect(await panel.locator('.departure[data-status="open"] [data-enquire]').first().isVisible()).toBe(true);
+      const board = panel.locator('.departures-all-dates a');
+      expect(await board.innerText()).toBe('All 7 dates on the board');
+      expect(await board.getAttribute('href')).toBe('/departures?trip=sample-trek');
+      // The page's own link without a count gives way to it.
+      expect(await panel.locator('.departures-more .all-dates').isVisible()).toBe(false);
+      await panel.screenshot({ path: path.join(projectRoot, 'test-results', 'trip-panel-1280.png') });
+
+      // On a phone every date shows, as before.
+      await page.setViewportSize({ width: 360, height: 800 });
+      expect(await panel.locator('.departure:visible').count()).toBe(7);
     });
   }, 60_000);
 });

@@ -60,14 +60,16 @@ describe('Markdown twins and negotiation', () => {
     }
   });
 
-  it('the home twin has what the home page has: featured trips, the finder, the departures link', async () => {
+  it('the home twin has what the home page has: featured trips, the departure search, the departures link', async () => {
     const [html, md] = await Promise.all([get('/').then((r) => r.text()), get('/index.md').then((r) => r.text())]);
     for (const { trip } of catalogue.trips) {
       expect(html).toContain(trip.name);
       expect(md).toContain(trip.name);
     }
     expect(md).toContain('/departures.md');
-    expect(html).toContain('action="/treks"');
+    // The search: a form to the board on the page, the same question as an address in the twin.
+    expect(html).toContain('<form method="get" action="/departures"');
+    expect(md).toMatch(/\/departures\.md\?type=trek&difficulty=Moderate&maxDays=\d+&minSeats=2&maxPriceInr=\d+/);
   });
 
   it('the dataset page and its twin list every peak, the attribution and the download', async () => {

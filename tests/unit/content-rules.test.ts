@@ -1,18 +1,20 @@
 /**
  * The content rules the build enforces, each shown refusing a broken record: impossible dates,
  * unsafe gains in sleeping altitude, walking figures only in prose, high points below the day,
- * summits on one spot, records that cite only the operator, and the trekking-peak fee.
+ * summits on one spot, records that cite only the operator, the trekking-peak fee, and a
+ * trip's own contested facts.
  */
 import { describe, expect, it } from 'vitest';
 import { buildCatalogue, CatalogueError } from '../../domain/catalogue/index.ts';
-import { stageName } from '../../service/markdown/trip.ts';
+import { stageName, tripMarkdown } from '../../service/markdown/trip.ts';
+import { tripContested } from '../../domain/catalogue/contested.ts';
 import { acclimatisationBreaches, figuresOnlyInProse, gainAboveM } from '../../domain/schemas/itinerary.ts';
 import { peakContent } from '../../domain/schemas/peak.ts';
 import { bearingDeg, parseDistance, summaryGeographyProblems } from '../../domain/catalogue/summary-geography.ts';
 import { gettingThereLines, gettingThereReferenceNumbers } from '../../domain/catalogue/getting-there.ts';
 import { tripContent } from '../../domain/schemas/trip.ts';
 import { isoDate } from '../../domain/schemas/vocabulary.ts';
-import { fixtureContent, readContent } from '../helpers/content.ts';
+import { fixtureContent, readContent, realContent } from '../helpers/content.ts';
 
 const source = readContent(fixtureContent);
 const trek = source.trips.find((t) => t.id === 'sample-trek')!.data;
@@ -276,5 +278,23 @@ describe('Markdown twin stages', () => {
     expect(stageName({ title: 'Chika to Balu ka Ghera', from: 'Chika', to: 'Balu ka Ghera' })).toBe('Chika to Balu ka Ghera');
     expect(stageName({ title: 'Rest day', from: 'Leh', to: 'Leh' })).toBe('Rest day');
     expect(stageName({ title: 'Cross Hampta Pass to Shea Goru', from: 'Balu ka Ghera', to: 'Shea Goru' })).toBe('Cross Hampta Pass to Shea Goru (Balu ka Ghera to Shea Goru)');
+  });
+});
+
+describe("a trip's own contested facts", () => {
+  const real = buildCatalogue(readContent(realContent), 'https://example.test');
+  const hemkund = real.trips.find((t) => t.trip.slug === 'valley-of-flowers-trek')!;
+
+  it('refuses an account whose source is not among the trip\'s sources, naming the field', () => {
+    const contested = [{ fact: 'summitAltitudeM', accounts: [{ says: '4,329 m', source: trek.sources[0]!.url }, { says: '4,600 m', source: 'https://example.org/not-a-source' }] }];
+    const result = tripContent.safeParse({ ...trek, contested });
+    expect(result.error?.issues.map((i) => `${i.path.join('.')}: ${i.message}`)).toEqual(['contested.0.accounts.1.source: https://example.org/not-a-source is not among the sources; add it there or cite one of them']);
+  });
+
+  it('shows every source\'s height of Hemkund on the trip\'s Markdown twin, the main figure kept', () => {
+    expect(hemkund.trip.summitAltitudeM).toBe(4329);
+    const text = tripMarkdown(real, hemkund, { state: 'off' });
+    expect(text).toMatch(/^- \*\*Highest point:\*\* the sources differ\. indiantravelportal\.com: 4,329 m for Hemkund; lonelyplanet\.com: 4,600 m; Wikipedia: 4,572 m \(15,000 ft\), which it attributes to the Survey of India\.$/m);
+    expect(tripContested(hemkund.content).map((c) => c.accounts.map((a) => a.source.url))).toEqual([hemkund.content.contested![0]!.accounts.map((a) => a.source)]);
   });
 });

@@ -13,9 +13,13 @@ describe('declared query parameters of the live paths', () => {
     expect(canonicalLivePath(url('/enquiry-sent?ref=enq-1&trip=x'))).toBe('/enquiry-sent?ref=enq-1');
   });
 
-  it("declares the board's filters on the board and departures.md, and a departure on a trip's enquiry form", () => {
-    expect(canonicalLivePath(url('/departures?z=1&seats=2&month=2027-06&type=trek&trip=hampta-pass-trek'))).toBe('/departures?month=2027-06&type=trek&seats=2&trip=hampta-pass-trek');
+  it("declares the search's filters on the board, departures.md and departures.ics, and a departure on a trip's enquiry form", () => {
+    expect(canonicalLivePath(url('/departures?z=1&seats=2&month=2027-06&type=trek&trip=hampta-pass-trek'))).toBe('/departures?month=2027-06&trip=hampta-pass-trek&type=trek&seats=2');
+    expect(canonicalLivePath(url('/departures?maxPriceInr=25000&minSeats=2&to=2027-10-31&from=2027-09-20&maxDays=8&minDays=3&region=kullu&difficulty=Moderate&utm=x'))).toBe(
+      '/departures?from=2027-09-20&to=2027-10-31&difficulty=Moderate&region=kullu&minDays=3&maxDays=8&minSeats=2&maxPriceInr=25000',
+    );
     expect(canonicalLivePath(url('/departures.md?seats=4&utm=x'))).toBe('/departures.md?seats=4');
+    expect(canonicalLivePath(url('/departures.ics?difficulty=Easy&utm=x'))).toBe('/departures.ics?difficulty=Easy');
     expect(canonicalLivePath(url('/treks/hampta-pass-trek/enquire?departure=dep-1&z=2'))).toBe('/treks/hampta-pass-trek/enquire?departure=dep-1');
     expect(canonicalLivePath(url('/expeditions/yunam-peak-expedition/enquire/?departure=dep-2'))).toBe('/expeditions/yunam-peak-expedition/enquire/?departure=dep-2');
     expect(declaredParameters('/treks/a/b/enquire')).toEqual([]);
@@ -29,8 +33,9 @@ describe('declared query parameters of the live paths', () => {
 
   it('reads a trailing slash as the same path, and paths not declared as taking no parameters', () => {
     expect(declaredParameters('/departures/')).toEqual(declaredParameters('/departures'));
-    expect(declaredParameters('/departures.ics')).toEqual([]);
-    expect(declaredQuery(url('/departures.ics?trip=x')).toString()).toBe('');
+    expect(declaredParameters('/departures.ics/')).toEqual(declaredParameters('/departures.ics'));
+    expect(declaredParameters('/departures/block.ics')).toEqual([]);
+    expect(declaredQuery(url('/treks/hampta-pass-trek.ics?trip=x')).toString()).toBe('');
   });
 
   it('never finds a member the object inherits', () => {

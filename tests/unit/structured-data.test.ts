@@ -3,7 +3,8 @@
  * required for the types it uses: a Product (Google's product snippets and merchant listings) has
  * a name, an image and offers with a positive price and a currency; a trip priced on request is
  * no Product and gets no invented price; no trip or departure is marked up as an Event (Google's
- * event guidelines exclude trip packages); FAQPage and BreadcrumbList have their required members.
+ * event guidelines exclude trip packages); FAQPage and BreadcrumbList have their required members;
+ * the page's dateModified is when its facts were last checked.
  */
 import { describe, expect, it } from 'vitest';
 import { departuresJsonLd, tripJsonLd } from '../../domain/structured-data.ts';
@@ -92,6 +93,16 @@ describe('trip JSON-LD', () => {
         expect(trip).not.toHaveProperty('offers');
       }
     }
+  });
+
+  it('says when the page\'s facts were last checked: the WebPage\'s dateModified is the trip\'s lastUpdated, and the trip is its main entity', () => {
+    const { trip } = page('sample-trek');
+    expect(trip.lastUpdated).toBe('2026-11-22');
+    const webPage = nodes(tripJsonLd(catalogue, page('sample-trek'), [])).find((n) => n['@type'] === 'WebPage')!;
+    expect(webPage).toEqual({ '@type': 'WebPage', '@id': trip.url, url: trip.url, name: trip.name, mainEntity: { '@id': `${trip.url}#trip` }, dateModified: '2026-11-22' });
+    // A trip that states no date says none.
+    const undated = { ...page('sample-trek'), trip: { ...trip, lastUpdated: undefined } };
+    expect(nodes(tripJsonLd(catalogue, undated, [])).find((n) => n['@type'] === 'WebPage')).not.toHaveProperty('dateModified');
   });
 
   it('a priced trip with a departure whose price is unknown is no Product either', () => {
