@@ -115,7 +115,10 @@ describe('the embedded database after kill -9 of the server', () => {
     });
     cleanups.push(() => parent.kill('SIGKILL'));
     const pid = await new Promise<number>((resolve) => parent.stdout!.once('data', (d) => resolve(Number(String(d).split('\n')[0]))));
-    const first = await whenServing(parent, port, mkdtempSync(path.join(tmpdir(), 'crash-unused-')));
+    // Never stopped as a whole (its parent is left to keep the zombie): what it would remove is removed here.
+    const unused = mkdtempSync(path.join(tmpdir(), 'crash-unused-'));
+    cleanups.push(() => rmSync(unused, { recursive: true, force: true }));
+    const first = await whenServing(parent, port, unused);
     expect(JSON.parse(readFileSync(hostFilePath(path.join(dataDir, 'pglite')), 'utf8')).pid).toBe(pid);
 
     const killed = new Promise((resolve) => setTimeout(resolve, 1500)).then(() => process.kill(pid, 'SIGKILL'));
