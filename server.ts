@@ -26,7 +26,7 @@ import { canonicalLivePath } from './service/functions/live-queries.ts';
 import { isApiPath } from './service/v1/path.ts';
 import { matchesEtag } from './service/http/respond.ts';
 import { notModifiedRaw } from './service/http/not-modified.ts';
-import { answerAndClose, answerClientError, methodRefusal, plainAnswer, unrepresentableMethods, type RefusalContext } from './service/host/client-errors.ts';
+import { answerAndClose, answerClientError, hostHeaderRefusal, methodRefusal, plainAnswer, unrepresentableMethods, type RefusalContext } from './service/host/client-errors.ts';
 import { closeHostedDatabases } from './service/departures/embedded.ts';
 import { openOperationalStorage } from './service/storage.ts';
 import { prepareDataDir } from './service/data-dir.ts';
@@ -158,6 +158,11 @@ export async function startServer({ settings, counterStore }: ServerOptions) {
   });
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const refusedHost = hostHeaderRefusal(req, { securityHeaders: baseHeaders });
+    if (refusedHost) {
+      await writeWebResponse(req, res, refusedHost);
+      return;
+    }
     const method = req.method ?? 'GET';
     // A web Request cannot carry these methods; they are refused as unknown ones are.
     if (unrepresentableMethods.has(method)) {
@@ -184,7 +189,7 @@ export async function startServer({ settings, counterStore }: ServerOptions) {
       const key = isApiPath(view.parsedUrl.pathname) ? view.url : canonicalLivePath(view.parsedUrl);
       const kept = read ? edge.get(key, header) : null;
       if (kept) {
-        await sendKept(req, res, edge, kept, outcome.headers);
+        await sendKept(req, res, edge, kept, outcome.headers, edge.ageOf(kept));
         return;
       }
       // Functions see the address the client asked for, as on Vercel, and read it themselves.
@@ -220,7 +225,9 @@ export async function startServer({ settings, counterStore }: ServerOptions) {
 
   // Header timeouts are enforced on this interval; Node's default (30 s) would let a client
   // dribbling its headers hold a connection for up to 40 s instead of headersTimeout.
-  const server = createServer({ connectionsCheckingInterval: 1_000 }, (req, res) => {
+  // A request without a Host header is refused by the host itself (hostHeaderRefusal), with
+  // the headers every answer carries, rather than by Node with a bare 400.
+  const server = createServer({ connectionsCheckingInterval: 1_000, requireHostHeader: false }, (req, res) => {
     // A client's reads are served in turn with other clients' (requests with a body are not held
     // in line: see service/host/fair-queue.ts).
     const read = req.method === 'GET' || req.method === 'HEAD';
@@ -253,14 +260,16 @@ export async function startServer({ settings, counterStore }: ServerOptions) {
 
 /**
  * Sends a function's answer (kept or just made) with the rules' headers where the function set
- * none, answering a matching If-None-Match with 304 and compressing when the client accepts it.
- * The headers go to Node as one flat list, the kept answer's own part made once.
+ * none and, when it comes from the cache, its Age, answering a matching If-None-Match with 304
+ * and compressing when the client accepts it. The headers go to Node as one flat list, the kept
+ * answer's own part made once.
  */
-async function sendKept(req: IncomingMessage, res: ServerResponse, edge: EdgeCache, kept: KeptResponse, ruleHeaders: Record<string, string>): Promise<void> {
+async function sendKept(req: IncomingMessage, res: ServerResponse, edge: EdgeCache, kept: KeptResponse, ruleHeaders: Record<string, string>, age = 0): Promise<void> {
   const own = (kept.raw ??= Object.entries(kept.headers)
     .filter(([name]) => name !== 'content-length' && name !== 'vary')
     .flat());
   const raw = own.slice();
+  if (age > 0) raw.push('age', String(age));
   for (const name in ruleHeaders) if (!(lowerCase(name) in kept.headers)) raw.push(name, ruleHeaders[name]!);
   const etag = kept.headers.etag;
   if (etag && matchesEtag(req.headers['if-none-match'] ?? null, etag)) {

@@ -1,11 +1,15 @@
 // Trip pages kept for reading offline (docs/offline.md). A trip page asks this worker, once it has
 // loaded, to keep it and the styles, scripts and pictures it used (/offline.js); the worker answers
-// from what it kept only when the network does not. It keeps nothing else: not the API, the live
+// from what it kept only when the network does not: no connection, no answer within
+// `networkWaitMs`, or an error of the server. It keeps nothing else: not the API, the live
 // functions, the board or an enquiry, and never the live departures, which say offline that they
 // need a connection. What it keeps stays within the budget below, the least recently opened trip
 // going first.
 const storage = 'trip-pages-v1';
 const budget = { pages: 12, bytes: 5 * 1024 * 1024 };
+// How long a page or file kept here waits for the network before the kept copy is shown. A
+// stalled connection (common in the hills) never answers and never fails.
+const networkWaitMs = 4000;
 
 const tripPage = /^\/(treks|expeditions)\/[a-z0-9-]+$/;
 // What a trip page loads from its own site: built styles and pictures, the site's scripts and icon.
@@ -21,7 +25,11 @@ self.addEventListener('activate', (event) => {
     (async () => {
       // A new storage name (what is kept changed shape) leaves the old caches behind: remove them.
       for (const name of await caches.keys()) if (name.startsWith('trip-pages-') && name !== storage) await caches.delete(name);
-      if (self.registration.navigationPreload) await self.registration.navigationPreload.enable();
+      // No navigation preload (a worker of an earlier deploy turned it on): it sends every
+      // navigation to the server before the worker decides, so a page the worker leaves to the
+      // browser (an enquiry's thank-you page, the claim page) or asks for itself (the departures
+      // block) would be asked for twice, and rendered and counted twice. The worker asks once.
+      if (self.registration.navigationPreload) await self.registration.navigationPreload.disable();
       await self.clients.claim();
     })(),
   );
@@ -33,14 +41,54 @@ self.addEventListener('fetch', (event) => {
   const url = new URL(request.url);
   if (url.origin !== location.origin) return;
   if (url.pathname === liveBlock) {
-    // Asked of the server each time: offline, not even a copy the browser still holds is shown.
-    event.respondWith(fetch(request, { cache: 'no-cache' }).catch(() => departuresNeedAConnection()));
+    // Asked of the server each time: offline or stalled, not even a copy the browser still holds is shown.
+    event.respondWith(
+      networkOrKept(request, Promise.resolve(departuresNeedAConnection()), { cache: 'no-cache' }).then(
+        ({ answer, kept }) => kept || answer,
+        () => departuresNeedAConnection(),
+      ),
+    );
     return;
   }
   if (never.test(url.pathname)) return;
-  if (request.mode === 'navigate') event.respondWith(page(event, url));
-  else if (asset.test(url.pathname)) event.respondWith(fetch(request).catch(() => keptOrFail(request)));
+  if (request.mode === 'navigate') event.respondWith(page(request, url));
+  else if (asset.test(url.pathname)) event.respondWith(file(request, url));
 });
+
+// The media type a navigation asked with: a page is kept as the browser read it, and its own
+// cache holds it under that Accept (pages vary on it), so keeping it then asks nothing of the server.
+let pageAccept = null;
+
+// Until when the network counts as stalled (a page was just shown from its copy): its kept files
+// are then answered at once, so the saved page does not wait for each style and script in turn.
+let stalledUntil = 0;
+
+/**
+ * `{ answer }`, the network's, or `{ kept }` when the network has not answered within
+ * `networkWaitMs` and `kept` resolves to a copy (without one, the network is waited for, as the
+ * browser would). A request given up is aborted, so it does not hold one of the browser's few
+ * connections to the site. A failure of the network rejects, as fetch does.
+ */
+async function networkOrKept(request, kept, init = {}) {
+  const controller = new AbortController();
+  const network = fetch(request, { ...init, signal: controller.signal });
+  let timer;
+  const slow = new Promise((resolve) => (timer = setTimeout(() => resolve(null), networkWaitMs)));
+  try {
+    const answer = await Promise.race([network, slow]);
+    if (answer) {
+      stalledUntil = 0;
+      return { answer };
+    }
+    const copy = await kept;
+    if (!copy) return { answer: await network };
+    stalledUntil = Date.now() + 30_000;
+    controller.abort();
+    return { kept: copy };
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 // One change to the cache at a time, in the order asked.
 let queue = Promise.resolve();
@@ -51,25 +99,49 @@ self.addEventListener('message', (event) => {
   event.waitUntil(done.then((kept) => event.source && event.source.postMessage({ type: 'kept', page: path, kept: Boolean(kept) })));
 });
 
-async function page(event, url) {
+function keptCopy(url) {
+  return caches.open(storage).then((cache) => cache.match(url.pathname));
+}
+
+/** A page: the network's answer; the saved copy when the network fails, stalls or answers with a server error. */
+async function page(request, url) {
+  pageAccept = request.headers.get('Accept');
+  const saved = keptCopy(url);
   try {
-    const preloaded = await event.preloadResponse;
-    return preloaded || (await fetch(event.request));
+    const { answer, kept } = await networkOrKept(request, saved);
+    if (kept) return savedCopy(kept, 'stalled');
+    if (answer.status >= 500 && (await saved)) return savedCopy(await saved, 'error');
+    return answer;
   } catch {
-    const saved = await (await caches.open(storage)).match(url.pathname);
-    return saved ? savedCopy(saved) : notSaved();
+    return (await saved) ? savedCopy(await saved, 'offline') : notSaved();
   }
 }
 
-async function keptOrFail(request) {
-  const kept = await (await caches.open(storage)).match(new URL(request.url).pathname);
-  return kept || Response.error();
+/** A style, script or picture: the network's answer, or the kept copy when the network fails or stalls. */
+async function file(request, url) {
+  if (Date.now() < stalledUntil) {
+    const copy = await keptCopy(url);
+    if (copy) return copy;
+  }
+  try {
+    const { answer, kept } = await networkOrKept(request, keptCopy(url));
+    return kept || answer;
+  } catch {
+    return (await keptCopy(url)) || Response.error();
+  }
 }
 
-/** A kept page with a line at its top saying it is the copy saved then, and what needs a connection. */
-async function savedCopy(saved) {
+/** Why the saved copy is shown, in the line at its top. */
+const reasons = {
+  offline: 'You are offline',
+  stalled: `The connection has not answered for ${networkWaitMs / 1000} seconds`,
+  error: 'The site could not answer just now',
+};
+
+/** A kept page with a line at its top saying it is the copy saved then, why, and what needs a connection. */
+async function savedCopy(saved, why) {
   const when = new Date(saved.headers.get('X-Offline-Saved') || Date.now());
-  const note = `<p class="offline-note" role="status">You are offline: this is the copy of this page saved on ${escapeHtml(when.toLocaleString('en-IN', { dateStyle: 'medium', timeStyle: 'short' }))}. Dates, seats and enquiries need a connection.</p>`;
+  const note = `<p class="offline-note" role="status">${reasons[why]}: this is the copy of this page saved on ${escapeHtml(when.toLocaleString('en-IN', { dateStyle: 'medium', timeStyle: 'short' }))}. Dates, seats and enquiries need a connection.</p>`;
   const html = (await saved.text()).replace(/<main\b[^>]*>/, (main) => `${main}${note}`);
   return new Response(html, { headers: pageHeaders(saved) });
 }
@@ -94,7 +166,7 @@ async function notSaved() {
 }
 
 function departuresNeedAConnection() {
-  const html = '<div class="notice departures-live" role="status" data-live-departures="offline"><p><strong>Dates, seats and prices are read live from our bookings, so they need a connection.</strong></p><p>You are offline: connect and reload this page to see them.</p></div>';
+  const html = '<div class="notice departures-live" role="status" data-live-departures="offline"><p><strong>Dates, seats and prices are read live from our bookings, so they need a connection.</strong></p><p>The connection is not answering: reload this page when you are connected to see them.</p></div>';
   return new Response(html, { headers: { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' } });
 }
 
@@ -123,7 +195,8 @@ async function keepable(response, extra) {
 async function keep(path, used) {
   if (!tripPage.test(path)) return false;
   const assets = [...new Set(used.map((u) => new URL(u, location.origin)).filter((u) => u.origin === location.origin && asset.test(u.pathname) && !never.test(u.pathname)).map((u) => u.pathname))];
-  const response = await fetch(path, { credentials: 'same-origin' });
+  // From the browser's cache, where the page just read is (with the Accept it was read with).
+  const response = await fetch(path, { credentials: 'same-origin', headers: pageAccept ? { Accept: pageAccept } : {} });
   if (!response.ok || !(response.headers.get('Content-Type') || '').startsWith('text/html')) return false;
   const cache = await caches.open(storage);
   for (const a of assets) {

@@ -3,6 +3,7 @@
  * .env.example and the README; a bad value stops the server with a sentence saying which.
  */
 import { z } from 'astro/zod';
+import { departuresReadMaxAgeMs } from './http/respond.ts';
 
 const storageModes = ['embedded', 'postgres', 'off'] as const;
 
@@ -21,7 +22,7 @@ const env = z.object({
   BOOKING_EMAIL_TO: z.email().optional(),
   BOOKING_EMAIL_FROM: z.string().optional(),
   TRUST_PROXY: z.enum(['none', 'vercel']).optional(),
-  DEPARTURES_FRESH_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
+  DEPARTURES_FRESH_MS: z.coerce.number().int().min(0).max(departuresReadMaxAgeMs).default(departuresReadMaxAgeMs),
 });
 
 export type Settings = z.infer<typeof env> & { siteUrl: string };

@@ -11,6 +11,7 @@ import { methodNotAllowed, oauthError, oauthJson } from './oauth-response.ts';
 import { normalizeUserCode, type Registration } from './registry.ts';
 import { BodyError, readForm, readJsonObject } from './request-body.ts';
 import { claimBlock } from './registration.ts';
+import { isOwnOrigin } from '../rules/site-origin.ts';
 
 const restartBody = z.object({ claim_token: z.string({ error: 'claim_token must be a string' }).min(1).max(200) });
 
@@ -45,7 +46,7 @@ export function handleClaimRestart(request: Request, deps: AgentAuthDeps, client
  */
 export function isSameOriginPost(request: Request, siteUrl: string): boolean {
   const origin = request.headers.get('Origin');
-  if (origin) return origin === new URL(siteUrl).origin;
+  if (origin) return isOwnOrigin(origin, siteUrl);
   return request.headers.get('Sec-Fetch-Site') === 'same-origin';
 }
 

@@ -1,6 +1,7 @@
 /**
- * POST /api/bookings: a visitor's booking enquiry. Counted per client IP (5 per 10 minutes,
- * separately from /v1), checked, stored, then emailed to the team. The enquiry is stored
+ * POST /api/bookings: a visitor's booking enquiry. Refused when a page of another site sent it
+ * (service/rules/site-origin.ts), then counted per client IP (5 per 10 minutes, separately from
+ * /v1), checked, stored, then emailed to the team. The enquiry is stored
  * before delivery, so when mail fails it stays stored and `npm run enquiries -- retry`
  * delivers it later. Seats are confirmed by a guide who calls back, never by this endpoint.
  */
@@ -18,6 +19,7 @@ import type { Mailer } from './mailer.ts';
 import { htmlAnswer, jsonAnswer, refusals, retryWhen, type BookingAnswer, type PageWriter } from './responses.ts';
 import type { EnquiryStore, StoredEnquiry } from './store.ts';
 import { clientQuotaKey } from '../rules/client-ip.ts';
+import { sentFromAnotherSite } from '../rules/site-origin.ts';
 
 /** What taking an enquiry needs, wherever it comes from (the endpoint, the MCP tool). */
 export interface EnquiryDeps {
@@ -48,17 +50,6 @@ function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-/**
- * A browser form posted from another site: the Origin header names another origin than the
- * configured site. Never compared with request.url, whose host comes from the Host header: a
- * page on a name that resolves to this server (DNS rebinding) would match itself.
- */
-function isCrossSite(request: Request, siteUrl: string): boolean {
-  const origin = request.headers.get('Origin');
-  if (!origin || origin === 'null') return origin === 'null';
-  return origin !== new URL(siteUrl).origin;
-}
-
 export async function handleBookingEnquiry(request: Request, deps: BookingDeps, context: BookingRequestContext): Promise<Response> {
   if (request.method !== 'POST') {
     return jsonAnswer({
@@ -75,11 +66,13 @@ export async function handleBookingEnquiry(request: Request, deps: BookingDeps, 
 }
 
 async function answerEnquiry(request: Request, format: BodyFormat | null, deps: BookingDeps, context: BookingRequestContext): Promise<BookingAnswer> {
-  const limited = await countEnquiry(deps, context);
-  if (limited) return format === 'form' ? withWhatWasTyped(limited, request, deps) : limited;
-  if (format === 'form' && isCrossSite(request, deps.catalogue.siteUrl)) {
+  // A page of another site (or of a name rebound to this server) is refused whatever it sends,
+  // and before counting: a refusal a third party can cause must not spend the visitor's quota.
+  if (sentFromAnotherSite(request, deps.catalogue.siteUrl)) {
     return { kind: 'error', code: 'cross_site_form', message: 'This form can only be sent from our own trip pages.' };
   }
+  const limited = await countEnquiry(deps, context);
+  if (limited) return format === 'form' ? withWhatWasTyped(limited, request) : limited;
   const body = await readEnquiryBody(request);
   if (!body.ok) return { kind: 'error', code: 'invalid_enquiry', message: body.message };
   return acceptEnquiry(body.fields, deps);
@@ -87,11 +80,11 @@ async function answerEnquiry(request: Request, format: BodyFormat | null, deps: 
 
 /**
  * A plain form refused over the quota comes back with what the person typed and the trip it was
- * about, so its page shows the form again and leads back to the trip's. Nothing of a post from
- * another site is shown back.
+ * about, so its page shows the form again and leads back to the trip's. (A post from another site
+ * never gets here: it is refused first, and nothing of it is shown back.)
  */
-async function withWhatWasTyped(limited: BookingAnswer, request: Request, deps: BookingDeps): Promise<BookingAnswer> {
-  if (limited.kind !== 'error' || isCrossSite(request, deps.catalogue.siteUrl)) return limited;
+async function withWhatWasTyped(limited: BookingAnswer, request: Request): Promise<BookingAnswer> {
+  if (limited.kind !== 'error') return limited;
   const body = await readEnquiryBody(request);
   if (!body.ok) return limited;
   const tripSlug = typeof body.fields.tripSlug === 'string' ? body.fields.tripSlug : undefined;

@@ -11,7 +11,8 @@ import { sharedCounterStore } from '../rules/counter-stores.ts';
 import { bookingRateLimit } from '../rules/policy.ts';
 import { createRateLimiter } from '../rules/rate-limiter.ts';
 import { openOperationalStorage } from '../storage.ts';
-import { createDepartureStore } from '../departures/store.ts';
+import { createDepartureStore, type DepartureStore } from '../departures/store.ts';
+import { RecentReads } from '../departures/recent-reads.ts';
 import { knownTrips } from '../departures/trips.ts';
 import type { EnquiryDeps } from './index.ts';
 import { mailerFromSettings } from './mailer.ts';
@@ -38,10 +39,15 @@ async function openBookingDeps(settings: Settings, catalogue: Catalogue): Promis
     // VERCEL=1 is set by the platform in every function: no local disk survives there.
     mailer: mailerFromSettings(settings, { contactEmail: catalogue.site.contactEmail, serverless: process.env.VERCEL === '1' }),
     limiter: createRateLimiter(bookingRateLimit, await sharedCounterStore()),
-    // Read-only here: the seats of the date an enquiry names, on the same storage.
-    departures: createDepartureStore(settings, knownTrips(catalogue)),
+    // Read-only here: the seats of the date an enquiry names, on the same storage, through the one
+    // time bound on reads a request waits for (RecentReads), as the pages read them.
+    departures: readsOf(createDepartureStore(settings, knownTrips(catalogue)), settings),
     clock: () => new Date(),
   };
+}
+
+function readsOf(store: DepartureStore | null, settings: Settings): RecentReads | null {
+  return store && new RecentReads(store, { ttlMs: settings.DEPARTURES_FRESH_MS });
 }
 
 let opened: Promise<RuntimeBookingDeps> | undefined;

@@ -12,7 +12,8 @@
 import ical, { ICalEventStatus, ICalEventTransparency } from 'ical-generator';
 import type { Catalogue, TripPage } from '../../domain/catalogue/index.ts';
 import { addDays } from '../departures/validation.ts';
-import { liveCacheControl, unavailableSentence, type LiveDepartures } from '../departures/live.ts';
+import { unavailableSentence, type LiveDepartures } from '../departures/live.ts';
+import { cachePolicy } from '../http/respond.ts';
 import { dateRange, seatsText, statusLabel } from '../markdown/departures.ts';
 import type { Departure } from '../../domain/schemas/departure.ts';
 import { formatInr } from '../../domain/format.ts';
@@ -78,7 +79,7 @@ export function calendarResponse(catalogue: Catalogue, live: LiveDepartures, sco
     headers: {
       'Content-Type': 'text/calendar; charset=utf-8',
       'Content-Disposition': `inline; filename="${scope.fileName}"`,
-      'Cache-Control': liveCacheControl,
+      'Cache-Control': cachePolicy.departures,
     },
   });
 }

@@ -99,6 +99,29 @@ async function openSession(address: BridgeAddress, timeoutMs: number): Promise<B
   return session;
 }
 
+/**
+ * False only when nothing listens at a bridge address at all: the connection is refused, or the
+ * socket is gone. A listener that takes the token answers true, and so, to be safe, does one
+ * that is slow, full or hangs up: taking a database over from a host that still runs would
+ * corrupt it, so only the system's own word that nobody is there counts as gone.
+ */
+export function bridgeListening(address: BridgeAddress, timeoutMs = 2000): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = 'path' in address ? connect({ path: address.path }) : connect({ host: '127.0.0.1', port: address.port });
+    const done = (listening: boolean) => {
+      clearTimeout(timer);
+      socket.destroy();
+      resolve(listening);
+    };
+    const timer = setTimeout(() => done(true), timeoutMs);
+    // A proper handshake, so the host does not log the probe as a refused connection.
+    socket.once('connect', () => socket.write(`${JSON.stringify({ token: address.token })}\n`));
+    socket.once('data', () => done(true));
+    socket.once('close', () => done(true));
+    socket.once('error', (error: NodeJS.ErrnoException) => done(!['ECONNREFUSED', 'ENOENT', 'ENOTSOCK'].includes(error.code ?? '')));
+  });
+}
+
 /** Sql over the bridge: a short connection per statement, one connection per transaction. */
 export function bridgeSql(address: BridgeAddress, timeoutMs = 10_000): Omit<Sql, 'close'> {
   return {

@@ -6,6 +6,12 @@
  * departures CLI while `npm start` runs) finds the file and talks to the host over the bridge;
  * when the host has gone, the next process to open the database becomes the host.
  *
+ * "Gone" is proved, not assumed from the pid alone: after a crash (`kill -9`) the pid in the file
+ * may be a zombie not yet reaped, or belong to another process by the time the server restarts
+ * (pids are reused quickly in containers). So the file also records when its process started,
+ * where the system says (Linux: the boot and the start time in /proc), and a holder counts as
+ * the host only while its pid is alive, not a zombie, started then, and its bridge is not refused.
+ *
  * Within a process there is exactly one host per folder, shared through globalThis because the
  * server and Astro's server bundle each load their own copy of this module.
  */
@@ -15,13 +21,15 @@ import path from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
 import { makePrivate } from '../data-dir.ts';
 import { startBridge } from './bridge.ts';
-import { BridgeUnreachable, bridgeSql } from './bridge-client.ts';
+import { BridgeUnreachable, bridgeListening, bridgeSql } from './bridge-client.ts';
 import { privateBridgeSocket } from './bridge-socket.ts';
 import { bridgeAddress, type BridgeAddress } from './bridge-wire.ts';
 import type { Sql } from './sql.ts';
 
 interface HostFile {
   pid: number;
+  /** When that process started (processStart), where the system says. */
+  started?: string | undefined;
   /** Null while the host is still opening the database. */
   bridge: BridgeAddress | null;
   since: string;
@@ -50,14 +58,40 @@ function readHostFile(file: string): HostFile | null {
   }
 }
 
-function isRunning(pid: number): boolean {
-  if (pid === process.pid) return false; // our own pid in a file we did not write: left by an earlier run
+/** A process as Linux describes it in /proc: its state, and what tells it apart from a later process with the same pid. */
+function processStat(pid: number): { state: string; started: string } | null {
   try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // After the command name (in parentheses, which may hold spaces): field 3, the state, then on to field 22, the start time.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const boot = readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim();
+    return { state: fields[0] ?? '', started: `${boot}/${fields[19] ?? ''}` };
+  } catch {
+    return null; // not Linux, or the process is gone
   }
+}
+
+/** This process's start, recorded in the host file, where the system tells it. */
+const processStart = processStat(process.pid)?.started;
+
+/** True while the process that wrote `info` still runs and hosts the database. */
+async function hostRuns(info: HostFile): Promise<boolean> {
+  if (info.pid === process.pid) return false; // our own pid in a file we did not write: left by an earlier run
+  try {
+    process.kill(info.pid, 0);
+  } catch {
+    // Gone, or (EPERM) another account's process: never this site's host, whose files are private to its account.
+    return false;
+  }
+  const now = processStat(info.pid);
+  if (now) {
+    // Died but not yet reaped by its parent: its pid lingers, the host does not.
+    if (now.state === 'Z' || now.state === 'X') return false;
+    // The pid now names a process that started after the one that wrote the file.
+    if (info.started !== undefined && now.started !== info.started) return false;
+  }
+  const bridge = bridgeAddress.safeParse(info.bridge);
+  return !bridge.success || (await bridgeListening(bridge.data));
 }
 
 function writeHostFile(file: string, content: HostFile, exclusive: boolean): void {
@@ -83,7 +117,7 @@ function removeHostFileIfOurs(file: string): void {
 /** Claims the folder by creating the host file; false when another process holds it. */
 function claim(file: string): boolean {
   try {
-    writeHostFile(file, { pid: process.pid, bridge: null, since: new Date().toISOString() }, true);
+    writeHostFile(file, { pid: process.pid, started: processStart, bridge: null, since: new Date().toISOString() }, true);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
     throw error;
@@ -110,7 +144,7 @@ async function becomeHost(dataDir: string, file: string): Promise<Host> {
       await db.close().catch(() => undefined);
       throw error;
     }
-    writeHostFile(file, { pid: process.pid, bridge: bridge.address, since: new Date().toISOString() }, false);
+    writeHostFile(file, { pid: process.pid, started: processStart, bridge: bridge.address, since: new Date().toISOString() }, false);
     const onExit = () => {
       removeHostFileIfOurs(file);
       socket?.remove();
@@ -147,7 +181,7 @@ async function route(dataDir: string, waitMs: number): Promise<Route> {
     const local = hosts.get(dataDir);
     if (local) return { kind: 'host', host: await local };
     const info = readHostFile(file);
-    if (info && isRunning(info.pid)) {
+    if (info && (await hostRuns(info))) {
       const address = bridgeAddress.safeParse(info.bridge);
       if (address.success) return { kind: 'bridge', address: address.data };
     } else {

@@ -1,5 +1,5 @@
 /** node-postgres against a real PostgreSQL server, behind the one Sql interface (sql.ts). */
-import type { Sql } from './sql.ts';
+import { storageTimeoutMs, type Sql } from './sql.ts';
 
 export interface ServerOptions {
   /** Bound on connecting and on each statement, so a dead server answers quickly. */
@@ -8,7 +8,7 @@ export interface ServerOptions {
 
 export async function openServer(connectionString: string, options: ServerOptions = {}): Promise<Sql> {
   const { default: pg } = await import('pg');
-  const timeoutMs = options.timeoutMs ?? 3000;
+  const timeoutMs = options.timeoutMs ?? storageTimeoutMs;
   const pool = new pg.Pool({
     connectionString,
     max: 5,

@@ -22,12 +22,13 @@ export function departureSource(): Promise<RecentReads | null> {
 
 /**
  * Opens storage only when departures are asked for, so catalogue answers never wait for the
- * database (the first open of the embedded one can take seconds).
+ * database. `ready` waits for the first open (the embedded database's can take seconds), which
+ * includes a first preparation (migrations, seed); once it is done, preparing again after a
+ * failure happens inside a read, within the one bound on reads (RecentReads), never on top of it.
  */
 const lazyDepartures = {
   ready: async () => {
-    const source = await departureSource();
-    await source?.ready?.();
+    await departureSource();
   },
   listPublished: async (filter?: { tripSlug?: string | undefined }) => {
     const source = await departureSource();

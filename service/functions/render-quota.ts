@@ -7,8 +7,9 @@
  *
  * Over the quota the answer is 429 with `Retry-After`, in the form the path promises: an HTML
  * page for pages, an HTML fragment for the departures block, Markdown for twins, plain text for
- * calendars, the API's error shape for JSON. A counter store that fails lets the render through
- * (fail open, logged once a minute), as the /v1 quota does.
+ * calendars, the API's error shape for JSON. While the shared counter store fails, renders are
+ * counted in the process instead (the policy's `whenStoreFails`), so the quota still holds on
+ * each instance.
  */
 import { ApiError, errorResponse } from '../http/errors.ts';
 import { html, htmlMediaType } from '../../domain/html.ts';
@@ -84,8 +85,13 @@ let failureLoggedAt = 0;
 /** Counts one fresh render for the request's client: null when it may go ahead, else the 429 to answer. */
 export type RenderAdmission = (request: Request, url: URL) => Promise<Response | null>;
 
+/**
+ * One limiter for every function of the process, so that while the shared counter store fails
+ * the counts this process keeps instead (rate-limiter.ts) are one per client, not one per function.
+ */
+let limiter: Promise<RateLimiter> | undefined;
+
 export function renderQuota(): RenderAdmission {
-  let limiter: Promise<RateLimiter> | undefined;
   return async (request, url) => {
     limiter ??= sharedCounterStore()
       .then((store) => createRateLimiter(renderRateLimit, store))

@@ -64,6 +64,22 @@ export function plainAnswer(status: number, text: string, ctx: Pick<RefusalConte
   });
 }
 
+/**
+ * A request that does not say which host it is for, or says it twice: RFC 9112 (section 3.2)
+ * asks a server to answer 400 to an HTTP/1.1 request with no Host header and to any request
+ * with more than one. Node would answer the first itself, without the headers every answer
+ * carries, and keep only the first of two Host headers; the host refuses both here instead.
+ * `rawHeaders` is Node's flat list of names and values as they arrived.
+ */
+export function hostHeaderRefusal(request: { httpVersion: string; rawHeaders: readonly string[] }, ctx: Pick<RefusalContext, 'securityHeaders'>): Response | null {
+  const hosts = request.rawHeaders.filter((value, i) => i % 2 === 0 && value.toLowerCase() === 'host').length;
+  const close = { Connection: 'close' };
+  if (hosts > 1) return plainAnswer(400, 'The request names its host more than once (several Host headers): send exactly one.', ctx, close);
+  const named = hosts === 1 && request.rawHeaders.some((value, i) => i % 2 === 0 && value.toLowerCase() === 'host' && request.rawHeaders[i + 1] !== '');
+  if (!named && request.httpVersion !== '1.0') return plainAnswer(400, 'The request does not say which host it is for: HTTP/1.1 requires a Host header.', ctx, close);
+  return null;
+}
+
 /** 405 for a method this site does not answer: the API's error under /v1, a sentence elsewhere. */
 export async function methodRefusal(method: string, target: string, headers: Headers, ctx: RefusalContext): Promise<Response> {
   const shown = method.slice(0, 20);

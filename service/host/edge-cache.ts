@@ -3,6 +3,7 @@
  * `public` with an `s-maxage` is kept for that many seconds and served again without calling the
  * function (the request rules still run first, as Routing Middleware runs before the cache).
  * Catalogue answers are kept for the hour they allow; live departures for the second they allow.
+ * An answer served from here says how long it was kept (Age), as a shared cache must.
  *
  * Keyed by the URL the host gives (for live pages, the path and its declared query: see
  * service/functions/live-queries.ts) and by the request headers the answer's `Vary` names.
@@ -21,6 +22,8 @@ export interface KeptResponse {
   /** Its headers but length and Vary as a flat name, value list, made on first use. */
   raw?: string[];
   expires: number;
+  /** When it was kept (the cache's clock), for the Age it is served with. */
+  storedAt?: number;
   /** Bytes it holds in the cache: its body and the compressed forms made so far. */
   bytes?: number;
   /** Dropped from the cache: a compressed form made afterwards is not counted. */
@@ -101,7 +104,8 @@ export class EdgeCache {
     const key = this.#variantKey(vary, header);
     const previous = variants.entries.get(key);
     if (previous) this.#remove(variants, key, previous);
-    const kept: KeptResponse = { status, headers, body, expires: this.#clock() + seconds * 1000, bytes: 0 };
+    const now = this.#clock();
+    const kept: KeptResponse = { status, headers, body, expires: now + seconds * 1000, storedAt: now, bytes: 0 };
     variants.entries.set(key, kept);
     this.#entries += 1;
     this.#count(kept, body.length);
@@ -136,6 +140,15 @@ export class EdgeCache {
     kept.dropped = true;
     this.#entries -= 1;
     this.#bytes -= kept.bytes ?? 0;
+  }
+
+  /**
+   * The Age a kept answer is served with (RFC 9111, section 5.1): whole seconds since it was
+   * kept, rounded up, so a browser's own cache counts the time spent here against the answer's
+   * lifetime (departures may be 60 s old at most in all: service/http/respond.ts).
+   */
+  ageOf(kept: KeptResponse): number {
+    return kept.storedAt === undefined ? 0 : Math.ceil(Math.max(0, this.#clock() - kept.storedAt) / 1000);
   }
 
   /** Bytes held, compressed forms included. */

@@ -2,8 +2,8 @@
  * The Node host's router: the same route table as the Vercel deployment, evaluated in the same
  * order, so both hosts route a request alike by construction.
  *
- *   1. the redirects the build wrote (dist/live/static-routes.json, the same list the Build
- *      Output config carries);
+ *   1. the build's early routes (dist/live/static-routes.json, the same list the Build Output
+ *      config carries): the guard that keeps the clean-URL redirects on the site;
  *   2. vercel.json's routes before the filesystem (clean-URL redirects);
  *   3. the request rules (server.ts runs them here, where Vercel runs the routing middleware);
  *   4. the filesystem: a built file (with the headers the build gave it), or a function at
@@ -82,12 +82,17 @@ export function fileHeaders(table: RouteTable, pathname: string): Record<string,
 
 function applyHeaderRoutes(routes: readonly CompiledRoute[], pathname: string): EarlyOutcome {
   const headers: Record<string, string> = {};
+  // A `continue` route with a `dest` changes the path the routes after it match, as on Vercel.
+  // Among these routes only the build's redirect guard has one, and every path it rewrites is
+  // redirected by the next routes, so the rewritten path never goes further than this list.
+  let path = pathname;
   for (const route of routes) {
-    const match = route.pattern.exec(pathname);
+    const match = route.pattern.exec(path);
     if (!match) continue;
     const values = Object.fromEntries(Object.entries(route.headers ?? {}).map(([k, v]) => [k, substitute(v, match)]));
     if (route.status && values.Location) return { headers, redirect: { status: route.status, location: values.Location } };
     Object.assign(headers, values);
+    if (route.dest) path = substitute(route.dest, match);
     if (!route.continue) break;
   }
   return { headers };

@@ -28,7 +28,7 @@ export interface Route {
 }
 
 export interface StaticRoutes {
-  /** Before everything (none today; the place for redirects). */
+  /** Before everything: the place for redirects, and what must happen before vercel.json's. */
   early: Route[];
   /**
    * When a built file answers (Vercel's `hit` phase), matched on the path it answers at (its
@@ -89,8 +89,24 @@ export function servedPath(published: string): string {
   return published.endsWith('.html') ? published.slice(0, -'.html'.length) : published;
 }
 
+/**
+ * vercel.json's clean URLs (`cleanUrls`, compiled by @vercel/routing-utils) redirect
+ * `/<path>.html` and `/<path>/index` to `Location: /$1`. A path that starts with two slashes, or
+ * a slash and a backslash, makes that `//evil.example/x`, which a browser reads as another host
+ * (an open redirect). This route hands those redirects the path with its leading slashes merged
+ * first, so they stay on the site (`/evil.example/x`, a 404 here). It rewrites only paths the
+ * redirects then answer, so nothing else sees the rewritten path; as a `continue` route of the
+ * build, Vercel runs it before the project's own redirects (docs/deployment.md), and the Node
+ * host's router runs the build's early routes first (service/host/router.ts).
+ */
+export const sameSiteRedirectGuard: Route = {
+  src: '^/[/\\\\]+((?:.*/)?index(?:\\.html)?/?|.*\\.html/?)$',
+  dest: '/$1',
+  continue: true,
+};
+
 export function buildStaticRoutes(siteDir: string): StaticRoutes {
-  const early: Route[] = [];
+  const early: Route[] = [sameSiteRedirectGuard];
   const hit: Route[] = [];
   for (const published of publishedPaths(siteDir)) {
     const headers: Record<string, string> = { ...browserFileHeaders[published] };

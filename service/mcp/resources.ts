@@ -53,7 +53,7 @@ function registerTripTemplates(server: McpServer, deps: V1Deps): void {
       async (uri, variables) => {
         const page = find(one(variables.slug));
         if (!page) throw new ResourceNotFoundError(uri.href, `No ${type} has the slug "${one(variables.slug).slice(0, 80)}"; list them with resources/list or GET ${catalogue.siteUrl}/v1/trips?type=${type}.`);
-        const live = await readLiveDepartures(deps.departures, catalogue, { tripSlug: page.trip.slug, timeoutMs: deps.storageTimeoutMs ?? 3000 });
+        const live = await readLiveDepartures(deps.departures, catalogue, { tripSlug: page.trip.slug });
         return text(uri, 'text/markdown', tripMarkdown(catalogue, page, live));
       },
     );

@@ -8,6 +8,12 @@ export interface RateLimitPolicy {
   requests: number;
   windowSeconds: number;
   scope: string;
+  /**
+   * What the limiter does while the shared counter store (Redis, Upstash) cannot be reached:
+   * `in-process` (the default) counts in the process's own memory until the store answers
+   * again, so the quota still holds on each instance; `open` lets requests through uncounted.
+   */
+  whenStoreFails?: 'in-process' | 'open';
 }
 
 export const apiRateLimit: RateLimitPolicy = {
@@ -15,6 +21,8 @@ export const apiRateLimit: RateLimitPolicy = {
   requests: 120,
   windowSeconds: 60,
   scope: 'client IP, every request under /v1',
+  // Reads keep answering, and without rate-limit headers rather than numbers from one instance.
+  whenStoreFails: 'open',
 };
 
 /**

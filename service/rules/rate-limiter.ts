@@ -49,11 +49,20 @@ export class MemoryCounterStore implements CounterStore {
   }
 }
 
+/**
+ * A limiter of `policy` on `store`. When a hit on the store fails, a policy that says
+ * `whenStoreFails: 'open'` throws (its caller lets the request through uncounted); any other
+ * counts in this process's memory instead, logged when it starts (then at most once a minute)
+ * and when the store answers again. Counts taken in the process are not carried over to the
+ * store: across an outage a client may get up to a quota from each.
+ */
 export function createRateLimiter(policy: RateLimitPolicy, store: CounterStore, clock: Clock = Date.now) {
   const windowMs = policy.windowSeconds * 1000;
+  const inProcess = policy.whenStoreFails === 'open' ? null : new InProcessFallback(policy.name);
   /** Counts `weight` requests (a batch of messages counts each one) and says whether they fit. */
   return async function check(clientKey: string, weight = 1): Promise<RateLimitDecision> {
-    const { count, resetMs } = await store.hit(`rl:${policy.name}:${clientKey}`, windowMs, clock(), weight);
+    const key = `rl:${policy.name}:${clientKey}`;
+    const { count, resetMs } = inProcess ? await inProcess.hit(store, key, windowMs, clock(), weight) : await store.hit(key, windowMs, clock(), weight);
     return {
       allowed: count <= policy.requests,
       limit: policy.requests,
@@ -63,6 +72,43 @@ export function createRateLimiter(policy: RateLimitPolicy, store: CounterStore, 
   };
 }
 export type RateLimiter = ReturnType<typeof createRateLimiter>;
+
+const fallbackLogIntervalMs = 60_000;
+
+/** The counts one policy keeps in this process while the shared store fails. */
+class InProcessFallback {
+  readonly #counts = new MemoryCounterStore();
+  readonly #name: string;
+  #since = 0;
+  #loggedAt = 0;
+  #hits = 0;
+
+  constructor(name: string) {
+    this.#name = name;
+  }
+
+  async hit(store: CounterStore, key: string, windowMs: number, now: number, weight: number): Promise<WindowCount> {
+    let counted: WindowCount;
+    try {
+      counted = await store.hit(key, windowMs, now, weight);
+    } catch (error) {
+      this.#hits += 1;
+      if (this.#since === 0) this.#since = Date.now();
+      if (Date.now() - this.#loggedAt >= fallbackLogIntervalMs) {
+        this.#loggedAt = Date.now();
+        console.error(`[rate-limit] counter store unreachable: counting "${this.#name}" in this process until it answers (${this.#hits} hit(s) so far): ${error instanceof Error ? error.message : String(error)}`);
+      }
+      return this.#counts.hit(key, windowMs, now, weight);
+    }
+    if (this.#since !== 0) {
+      console.info(`[rate-limit] counter store answers again: "${this.#name}" counted there after ${Math.round((Date.now() - this.#since) / 1000)} s in this process (${this.#hits} hit(s))`);
+      this.#since = 0;
+      this.#loggedAt = 0;
+      this.#hits = 0;
+    }
+    return counted;
+  }
+}
 
 /** The headers of the contract plus the current draft's `RateLimit` field. */
 export function rateLimitHeaders(policy: RateLimitPolicy, d: RateLimitDecision): Record<string, string> {

@@ -16,10 +16,12 @@ import { buildServiceIndex } from './service-index.ts';
 
 export interface V1Deps {
   catalogue: Catalogue;
-  /** Null when the deployment has no operational storage. */
+  /**
+   * Null when the deployment has no operational storage. Its reads are bounded in time by the
+   * source itself (on the hosts, service/departures/recent-reads.ts): a failure, a hang cut
+   * short, answers 502.
+   */
   departures: DepartureSource | null;
-  /** Upper bound on a storage read before answering 502. */
-  storageTimeoutMs?: number;
   /** Where storage failures are reported; console.error unless given. */
   log?: (line: string) => void;
 }
@@ -73,14 +75,6 @@ const peakQuery = {
   operatorOperated: booleanParam('Filter on whether the operator runs a guided expedition to the peak.'),
   maxAltitudeM: positiveIntegerParam('Only peaks at or below this summit altitude, metres.'),
 } satisfies QueryParameters;
-
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`storage did not answer within ${ms} ms`)), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-}
 
 export const operations: Operation[] = [
   {
@@ -171,7 +165,7 @@ export const operations: Operation[] = [
       let rows;
       try {
         await deps.departures.ready?.();
-        rows = await withTimeout(deps.departures.listPublished({ tripSlug: q.trip }), deps.storageTimeoutMs ?? 3000);
+        rows = await deps.departures.listPublished({ tripSlug: q.trip });
       } catch (cause) {
         (deps.log ?? console.error)(`[departures] storage read failed: ${cause instanceof Error ? cause.message : String(cause)}`);
         throw new ApiError('departures_upstream_error', {

@@ -382,11 +382,11 @@ describe('the per-IP enquiry limit', () => {
     expect(html).toContain('<a href="/treks/sample-trek#enquiry-form">Back to Fixture Trek</a>');
     expect(await enquiries.list()).toHaveLength(5);
 
-    // Posted from another site: refused all the same, with nothing of it shown back.
+    // Posted from another site: refused before the quota is looked at (it is not the visitor's), with nothing of it shown back.
     const foreign = await ask(post(typed, { type: 'application/x-www-form-urlencoded', headers: { Origin: 'https://evil.example' } }), deps({ limiter }));
-    expect(foreign.status).toBe(429);
+    expect(foreign.status).toBe(403);
     const page = await foreign.text();
-    expect(page).toContain('You can send again in 10 minutes');
+    expect(page).toContain('only be sent from our own trip pages');
     expect(page).not.toContain('Asha');
     expect(page).not.toContain('<form');
   });

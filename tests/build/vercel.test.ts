@@ -21,6 +21,8 @@ import { conformanceProblems, conformanceVersion, runConformance } from '../../s
 import { startPostgres, type TestPostgres } from '../departures/postgres.ts';
 import { startRedis, type RunningRedis } from '../helpers/redis.ts';
 import { startUpstashRest, type UpstashRest } from '../helpers/upstash-rest.ts';
+import { rawExchange, serialize } from '../hardening/raw-http.ts';
+import { sameSiteRedirectGuard } from '../../service/host/static-routes.ts';
 
 const catalogue = loadCatalogue(realContent);
 let copy: ProjectCopy;
@@ -200,6 +202,21 @@ describe(`the Vercel output replayed (${replayTool}) answers as the Node host do
   it(`answers the whole table alike, under these assumptions about Vercel: ${replayAssumptions.join('; ')}`, () => {
     expect(table.size).toBeGreaterThan(80);
     expect(table.differences, `${table.differences.length} differences in ${table.size} requests`).toEqual([]);
+  });
+
+  it('keeps the clean-URL redirects on the site on both hosts: a path that starts with // or /\\ never leads elsewhere', async () => {
+    const routes = output.config.routes;
+    const guard = routes.findIndex((r) => r.src === sameSiteRedirectGuard.src && r.continue);
+    const cleanUrls = routes.findIndex((r) => r.status === 308 && r.headers?.Location === '/$1');
+    expect(guard, 'the guard is in the Build Output').toBeGreaterThanOrEqual(0);
+    expect(guard, 'and runs before the clean-URL redirects').toBeLessThan(cleanUrls);
+    for (const host of [node, vercel]) {
+      for (const path of ['//evil.example/x.html', '/\\evil.example/x.html', '///evil.example/index.html', '//evil.example/index']) {
+        const exchange = await rawExchange(serialize('GET', path, [['Host', `127.0.0.1:${host.port}`], ['Connection', 'close']]), { port: host.port, untilClose: true });
+        const location = exchange.responses[0]?.headers.get('location') ?? '/';
+        expect(new URL(location, 'https://example.test/a/b').origin, `${host === node ? 'node' : 'vercel'} ${path} → ${location}`).toBe('https://example.test');
+      }
+    }
   });
 
   it('names every assumption of the replay in docs/deployment.md', () => {

@@ -130,7 +130,8 @@ export async function whenServing(child: ChildProcess, port: number, dataDir: st
     process: child,
     output: () => output,
     stop: async () => {
-      if (child.exitCode === null) {
+      // A child killed by a signal has no exit code, only a signal code: it has exited all the same.
+      if (child.exitCode === null && child.signalCode === null) {
         child.kill('SIGTERM');
         await new Promise((r) => child.once('exit', r));
       }

@@ -14,6 +14,8 @@ export interface RunningRedis {
   url: string;
   /** Stops the server (SIGTERM) and waits for it to exit; the port stays reserved for start(). */
   stop(): Promise<void>;
+  /** Kills it (SIGKILL), as a crash or the memory killer would, and waits until it is gone. */
+  kill(): Promise<void>;
   /** Starts it again on the same port, empty; does nothing while it runs. */
   start(): Promise<void>;
   pause(): void;
@@ -55,13 +57,13 @@ export async function startRedis(): Promise<RunningRedis> {
     });
   }
 
-  async function stop(): Promise<void> {
+  async function stop(signal: 'SIGTERM' | 'SIGKILL' = 'SIGTERM'): Promise<void> {
     const proc = child;
     child = undefined;
-    if (!proc || proc.exitCode !== null) return;
+    if (!proc || proc.exitCode !== null || proc.signalCode !== null) return;
     const exited = new Promise((r) => proc.once('exit', r));
     proc.kill('SIGCONT'); // a paused server cannot act on SIGTERM
-    proc.kill('SIGTERM');
+    proc.kill(signal);
     await exited;
   }
 
@@ -78,7 +80,8 @@ export async function startRedis(): Promise<RunningRedis> {
   return {
     port,
     url: `redis://127.0.0.1:${port}`,
-    stop,
+    stop: () => stop(),
+    kill: () => stop('SIGKILL'),
     start,
     pause: () => child?.kill('SIGSTOP'),
     resume: () => child?.kill('SIGCONT'),

@@ -3,6 +3,9 @@
  * servers share one exact quota, a window ends when Redis expires it, and a Redis that is gone
  * or silent leaves the API answering (fail open) until counting resumes by itself.
  */
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createClient, type RedisClientType } from 'redis';
 import { startServer, type RunningServer } from '../helpers/project.ts';
@@ -134,6 +137,47 @@ describe('rate limits shared through Redis', { timeout: 90_000 }, () => {
     }
     await until(async () => remaining((await timedGet(`${s.url}/v1/`)).res) !== null, 'counting to resume');
     expect(outageLines(s)).toBe(1);
+  });
+
+  it('with Redis killed, /v1 answers uncounted while enquiries and renders are counted in the process: 5 of 12 enquiries taken', async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'redis-killed-'));
+    const s = await startServer(inject('fixtureSite'), { REDIS_URL: redis.url, OPERATIONAL_STORAGE: 'embedded', DATA_DIR: dataDir });
+    started.push({ ...s, stop: async () => (await s.stop(), rmSync(dataDir, { recursive: true, force: true })) });
+    expect(remaining((await timedGet(`${s.url}/v1/`)).res)).toBe(119);
+
+    await redis.kill();
+    const enquiry = JSON.stringify({ tripSlug: 'sample-trek', name: 'Asha Rao', phone: '+91 98765 43210', groupSize: 2 });
+    const answers: { status: number; id?: string; retryAfter: string | null }[] = [];
+    for (let i = 0; i < 12; i += 1) {
+      const res = await fetch(`${s.url}/api/bookings`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: enquiry });
+      const body = (await res.json()) as { enquiry?: { id: string } };
+      answers.push({ status: res.status, retryAfter: res.headers.get('retry-after'), ...(body.enquiry ? { id: body.enquiry.id } : {}) });
+    }
+    expect(answers.map((a) => a.status)).toEqual([...Array(5).fill(201), ...Array(7).fill(429)]);
+    for (const a of answers.slice(5)) expect(Number(a.retryAfter)).toBeGreaterThan(0);
+    // Each enquiry taken is stored (its page shows it) and delivered (its email is in the outbox).
+    for (const { id } of answers.slice(0, 5)) {
+      expect(await (await fetch(`${s.url}/enquiry-sent?ref=${id}`)).text()).toContain(id);
+      expect(existsSync(path.join(dataDir, 'outbox', `${id}.eml`))).toBe(true);
+    }
+    // /v1 keeps answering, without rate-limit numbers.
+    const v1 = await timedGet(`${s.url}/v1/trips`);
+    expect(v1.res.status).toBe(200);
+    expect(remaining(v1.res)).toBeNull();
+    // Fresh renders (a thank-you page is never kept) are counted too: 120 a minute, five shown above.
+    const renders = await Promise.all(Array.from({ length: 120 }, (_, i) => fetch(`${s.url}/enquiry-sent?ref=enq-20260101-${String(i).padStart(10, 'a')}`).then((r) => r.status)));
+    expect(renders.filter((status) => status === 429)).toHaveLength(5);
+    expect(s.output()).toContain('[rate-limit] counter store unreachable: counting "bookings" in this process');
+    expect(s.output()).toContain('[rate-limit] counter store unreachable: counting "render" in this process');
+
+    // Back: counting returns to Redis (which starts empty).
+    await redis.start();
+    await until(async () => remaining((await timedGet(`${s.url}/v1/`)).res) !== null, 'counting to resume');
+    await until(async () => {
+      await fetch(`${s.url}/api/bookings`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: enquiry });
+      return (await admin.keys('rl:bookings:*')).length === 1;
+    }, 'enquiries to be counted in Redis again');
+    expect(s.output()).toContain('[rate-limit] counter store answers again: "bookings" counted there');
   });
 
   it('starts and fails open when Redis is down at start, and counts once it appears', async () => {

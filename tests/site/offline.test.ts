@@ -14,6 +14,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { projectRoot, startServer, type RunningServer } from '../helpers/project.ts';
 import { fixtureSiteInChromium } from './site.ts';
+import { contextHearingTheWorker } from './worker-answers.ts';
 
 const site = fixtureSiteInChromium();
 const trek = '/treks/sample-trek';
@@ -21,15 +22,8 @@ const expedition = '/expeditions/sample-expedition';
 const storage = 'trip-pages-v1';
 
 async function withContext<T>(options: Parameters<Browser['newContext']>[0], run: (context: BrowserContext, page: Page) => Promise<T>): Promise<T> {
-  const context = await site.browser.newContext({ reducedMotion: 'reduce', ...options });
   // The worker answers each request to keep a page once it is done with it: the tests wait for that.
-  await context.addInitScript(() => {
-    const answers: { page: string; kept: boolean }[] = [];
-    Object.assign(window, { keptAnswers: answers });
-    navigator.serviceWorker?.addEventListener('message', (event) => {
-      if (event.data?.type === 'kept') answers.push(event.data);
-    });
-  });
+  const context = await contextHearingTheWorker(site.browser, { reducedMotion: 'reduce', ...options });
   try {
     return await run(context, await context.newPage());
   } finally {

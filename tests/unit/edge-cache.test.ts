@@ -58,4 +58,15 @@ describe('EdgeCache', () => {
     expect(cache.bytes).toBe(catalogue.body.length + fresh.body.length);
     expect(cache.get('/v1/trips?type=trek', noHeader)).toBe(catalogue);
   });
+
+  it('says how long an answer was kept (Age, whole seconds rounded up), so a browser counts it against the lifetime', () => {
+    let now = 1_000_000;
+    const cache = new EdgeCache({ clock: () => now });
+    const kept = cache.put('/departures', noHeader, 200, headers, page(1));
+    expect(cache.ageOf(kept)).toBe(0);
+    now += 1;
+    expect(cache.ageOf(cache.get('/departures', noHeader)!)).toBe(1);
+    now += 1500;
+    expect(cache.ageOf(kept)).toBe(2);
+  });
 });

@@ -107,4 +107,19 @@ describe('rate limiter (fixed window, injected clock)', () => {
     const headers = rateLimitHeaders(apiRateLimit, await limit('y'));
     expect(headers).toMatchObject({ 'RateLimit-Remaining': '0', RateLimit: '"default";r=0;t=60', 'Retry-After': '60' });
   });
+
+  it('while the shared store fails, counts a policy in the process, or throws for one that says open (the API)', async () => {
+    let failing = true;
+    const shared = new MemoryCounterStore();
+    const store = { hit: (...args: Parameters<MemoryCounterStore['hit']>) => (failing ? Promise.reject(new Error('store down')) : shared.hit(...args)) };
+    const enquiries = createRateLimiter(bookingRateLimit, store, () => 0);
+    const decisions = [];
+    for (let i = 0; i < 7; i += 1) decisions.push((await enquiries('203.0.113.5')).allowed);
+    expect(decisions).toEqual([true, true, true, true, true, false, false]);
+    expect((await enquiries('203.0.113.6')).allowed).toBe(true);
+    await expect(createRateLimiter(apiRateLimit, store)('203.0.113.5')).rejects.toThrow('store down');
+    // The store back: counts are its own again.
+    failing = false;
+    expect(await enquiries('203.0.113.5')).toMatchObject({ allowed: true, remaining: 4 });
+  });
 });

@@ -53,4 +53,39 @@ describe('recent reads of departures', () => {
     await expect(reads.listPublished()).rejects.toThrow('storage down');
     expect(source.reads).toHaveLength(2);
   });
+
+  it('lets one read at a time wait on storage that fails: the others fail at once, and storage is asked again a second after', async () => {
+    let now = 0;
+    let hung = true;
+    const asked: string[] = [];
+    const source: DepartureSource = {
+      listPublished: (filter) => {
+        asked.push(filter?.tripSlug ?? '*');
+        return hung ? new Promise(() => {}) : Promise.resolve([]);
+      },
+    };
+    const reads = new RecentReads(source, { ttlMs: 1000, timeoutMs: 50, clock: () => now });
+    // Before anything failed, reads of different filters each ask storage.
+    await Promise.all([expect(reads.listPublished({ tripSlug: 'a' })).rejects.toThrow('within 50 ms'), expect(reads.listPublished({ tripSlug: 'b' })).rejects.toThrow('within 50 ms')]);
+    expect(asked).toEqual(['a', 'b']);
+    // For a second after a failure nothing waits on storage, whatever the filter.
+    const started = performance.now();
+    await expect(reads.listPublished({ tripSlug: 'c' })).rejects.toThrow('a moment ago');
+    expect(performance.now() - started).toBeLessThan(40);
+    expect(asked).toEqual(['a', 'b']);
+    // Then one read asks again; while it waits, the others fail at once, and its own filter joins it.
+    now = 1000;
+    const again = reads.listPublished({ tripSlug: 'd' });
+    const joined = reads.listPublished({ tripSlug: 'd' });
+    await expect(reads.listPublished({ tripSlug: 'e' })).rejects.toThrow('a moment ago');
+    expect(asked).toEqual(['a', 'b', 'd']);
+    await expect(again).rejects.toThrow('within 50 ms');
+    await expect(joined).rejects.toThrow('within 50 ms');
+    // Storage answers again: the next read a second later succeeds, and reads go on as before.
+    hung = false;
+    now = 2000;
+    await expect(reads.listPublished({ tripSlug: 'f' })).resolves.toEqual([]);
+    await Promise.all([expect(reads.listPublished({ tripSlug: 'g' })).resolves.toEqual([]), expect(reads.listPublished({ tripSlug: 'h' })).resolves.toEqual([])]);
+    expect(asked).toEqual(['a', 'b', 'd', 'f', 'g', 'h']);
+  });
 });

@@ -1,0 +1,151 @@
+/**
+ * The server killed (`kill -9`) in the middle of a burst of enquiries, on the embedded database,
+ * and started again on the same data while something still holds the dead server's pid: its own
+ * zombie (a parent that never reaps it), or another long-lived process given that very pid (as
+ * containers reuse pids). The new server takes the database back at once: departures and
+ * enquiries answer, and every enquiry the dead server accepted is stored and was delivered.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, inject, it, vi } from 'vitest';
+import { hostFilePath } from '../../service/departures/embedded.ts';
+import { occupyDeadHostPid, processState } from '../helpers/pid-squatter.ts';
+import { freePort, startServer, whenServing, type RunningServer } from '../helpers/project.ts';
+
+vi.setConfig({ testTimeout: 180_000 });
+
+const enquiry = { tripSlug: 'sample-trek', name: 'Asha Rao', phone: '+91 98765 43210', groupSize: 2 };
+const cleanups: (() => unknown)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+function environment(dataDir: string): Record<string, string> {
+  // TRUST_PROXY=vercel: each enquiry speaks from an address of its own (x-real-ip), within the quota.
+  return { DATA_DIR: dataDir, OPERATIONAL_STORAGE: 'embedded', TRUST_PROXY: 'vercel', SITE_URL: '' };
+}
+
+let address = 0;
+
+async function sendEnquiry(url: string): Promise<{ status: number; id?: string }> {
+  address += 1;
+  try {
+    const response = await fetch(`${url}/api/bookings`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'x-real-ip': `198.51.100.${address % 250}` },
+      body: JSON.stringify({ ...enquiry, message: `enquiry ${address}` }),
+    });
+    const body = (await response.json()) as { enquiry?: { id: string } };
+    return { status: response.status, ...(body.enquiry ? { id: body.enquiry.id } : {}) };
+  } catch {
+    return { status: 0 }; // the connection died with the server
+  }
+}
+
+/**
+ * Enquiries sent two at a time until `stop` resolves, and then for a moment more: the ones the
+ * server answered (accepted when it gave a reference) and the ones that died with it.
+ */
+async function burst(url: string, stop: Promise<unknown>): Promise<{ status: number; id?: string }[]> {
+  const answers: { status: number; id?: string }[] = [];
+  let stopping = false;
+  void stop.then(() => (stopping = true));
+  const sender = async () => {
+    while (!stopping) {
+      answers.push(await sendEnquiry(url));
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+  };
+  await Promise.all([sender(), sender()]);
+  return answers;
+}
+
+/** What the new server says of each accepted enquiry: stored (its page shows it) and delivered (its email in the outbox). */
+async function accounted(server: RunningServer, dataDir: string, accepted: string[]): Promise<{ stored: number; delivered: number }> {
+  let stored = 0;
+  let delivered = 0;
+  for (const [i, id] of accepted.entries()) {
+    // Each page is a fresh render: asked from an address of its own, within the render quota.
+    const page = await fetch(`${server.url}/enquiry-sent?ref=${id}`, { headers: { 'x-real-ip': `203.0.113.${i % 250}` } });
+    if (page.status === 200 && (await page.text()).includes(id)) stored += 1;
+    if (existsSync(path.join(dataDir, 'outbox', `${id}.eml`))) delivered += 1;
+  }
+  return { stored, delivered };
+}
+
+/** The restarted server takes the database back: departures read, an enquiry taken, within `ms`. */
+async function takenBack(server: RunningServer, ms = 20_000): Promise<number> {
+  const started = Date.now();
+  let status = 0;
+  while (Date.now() - started < ms) {
+    status = (await fetch(`${server.url}/v1/departures`)).status;
+    if (status === 200) break;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  expect(status, `departures ${Date.now() - started} ms after the restart`).toBe(200);
+  expect((await sendEnquiry(server.url)).status).toBe(201);
+  return Date.now() - started;
+}
+
+/** Starts the server again on `dataDir`: it takes the database back, and holds every enquiry the dead one accepted. */
+async function restartedWithNoneLost(dataDir: string, answers: { status: number; id?: string }[], what: string): Promise<void> {
+  const second = await startServer(inject('fixtureSite'), environment(dataDir));
+  cleanups.push(() => second.stop());
+  const back = await takenBack(second);
+  const accepted = answers.flatMap((a) => (a.id ? [a.id] : []));
+  expect(accepted.length).toBeGreaterThan(0);
+  const found = await accounted(second, dataDir, accepted);
+  console.info(`[crash, ${what}] taken back after ${back} ms; enquiries accepted ${accepted.length}, stored ${found.stored}, delivered ${found.delivered}; ${answers.length - accepted.length} died with the server`);
+  expect(found).toEqual({ stored: accepted.length, delivered: accepted.length });
+}
+
+describe('the embedded database after kill -9 of the server', () => {
+  it('is taken back while the dead server is a zombie on its pid, and no accepted enquiry is lost', async () => {
+    const site = inject('fixtureSite');
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'crash-zombie-'));
+    cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+    // The server under a parent that never reaps it (sh replaced by sleep): killed, it stays a zombie.
+    const port = await freePort();
+    const parent = spawn('sh', ['-c', '"$0" "$1" & echo "$!"; exec sleep 600', process.execPath, path.join(site, 'server.ts')], {
+      cwd: site,
+      env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', ...environment(dataDir) },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    cleanups.push(() => parent.kill('SIGKILL'));
+    const pid = await new Promise<number>((resolve) => parent.stdout!.once('data', (d) => resolve(Number(String(d).split('\n')[0]))));
+    // Never stopped as a whole (its parent is left to keep the zombie): what it would remove is removed here.
+    const unused = mkdtempSync(path.join(tmpdir(), 'crash-unused-'));
+    cleanups.push(() => rmSync(unused, { recursive: true, force: true }));
+    const first = await whenServing(parent, port, unused);
+    expect(JSON.parse(readFileSync(hostFilePath(path.join(dataDir, 'pglite')), 'utf8')).pid).toBe(pid);
+
+    const killed = new Promise((resolve) => setTimeout(resolve, 1500)).then(() => process.kill(pid, 'SIGKILL'));
+    const answers = await burst(first.url, killed);
+    for (let i = 0; i < 50 && processState(pid) !== 'Z'; i += 1) await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(processState(pid), 'the dead server is a zombie on its pid').toBe('Z');
+
+    await restartedWithNoneLost(dataDir, answers, 'the dead server a zombie on its pid');
+  });
+
+  it('is taken back while another long-lived process has the dead server’s pid, and no accepted enquiry is lost', async () => {
+    const site = inject('fixtureSite');
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'crash-reused-'));
+    cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+    const first = await startServer(site, environment(dataDir));
+    cleanups.push(() => first.stop());
+    const pid = first.process.pid!;
+    const exited = new Promise((resolve) => first.process.once('exit', resolve));
+    const killed = new Promise((resolve) => setTimeout(resolve, 1500)).then(() => first.process.kill('SIGKILL'));
+    const answers = await burst(first.url, killed);
+    await exited; // reaped: the pid is free for the next process
+
+    // Where the system does not let a test choose the next pid, the host file is made to name a live
+    // process of another program instead, as the reused pid would: what the server reads is the same.
+    const { squatter, how } = await occupyDeadHostPid(pid, path.join(dataDir, 'pglite'));
+    cleanups.push(() => squatter.kill('SIGKILL'));
+    expect(processState(squatter.pid!)).toMatch(/^[RS]$/);
+    await restartedWithNoneLost(dataDir, answers, how);
+  });
+});
