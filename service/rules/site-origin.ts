@@ -11,8 +11,11 @@
  * such an origin. A public site gets no such allowance.
  */
 
+/** The names every machine gives its own loopback interface, the ones a local site is opened at. */
+const loopbackNames = new Set(['localhost', '127.0.0.1', '[::1]']);
+
 function isLoopback(hostname: string): boolean {
-  return hostname === 'localhost' || hostname === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname);
+  return loopbackNames.has(hostname);
 }
 
 /** True when `origin` (an Origin header) is the site's own. */
