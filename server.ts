@@ -27,8 +27,8 @@ import { isApiPath } from './service/v1/path.ts';
 import { matchesEtag } from './service/http/respond.ts';
 import { notModifiedRaw } from './service/http/not-modified.ts';
 import { answerAndClose, answerClientError, hostHeaderRefusal, methodRefusal, plainAnswer, unrepresentableMethods, type RefusalContext } from './service/host/client-errors.ts';
-import { closeHostedDatabases } from './service/departures/embedded.ts';
-import { openOperationalStorage } from './service/storage.ts';
+import { closeHostedDatabases } from './service/storage/embedded.ts';
+import { openOperationalStorage } from './service/storage/connection.ts';
 import { prepareDataDir } from './service/data-dir.ts';
 import { memoise } from './service/http/bounded-memo.ts';
 

@@ -18,7 +18,7 @@ import { mailerFromSettings } from '../service/bookings/mailer.ts';
 import { EnquiryStore, type StoredEnquiry } from '../service/bookings/store.ts';
 import { readSettings, SettingsError, type Settings } from '../service/config.ts';
 import { prepareDataDir } from '../service/data-dir.ts';
-import { openOperationalStorage } from '../service/storage.ts';
+import { openOperationalStorage } from '../service/storage/connection.ts';
 import { siteSettings } from '../domain/schemas/site.ts';
 
 const usage = `Usage: npm run enquiries -- <command>

@@ -5,7 +5,7 @@
  * next request.
  */
 import type { Settings } from '../config.ts';
-import { openOperationalStorage } from '../storage.ts';
+import { openOperationalStorage } from '../storage/connection.ts';
 import { sharedCounterStore } from '../rules/counter-stores.ts';
 import { TrustedIssuers } from './assertions.ts';
 import { createAgentAuthLimiters, defaultClaimWindow, type AgentAuthDeps } from './deps.ts';

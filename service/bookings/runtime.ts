@@ -10,7 +10,7 @@ import type { Settings } from '../config.ts';
 import { sharedCounterStore } from '../rules/counter-stores.ts';
 import { bookingRateLimit } from '../rules/policy.ts';
 import { createRateLimiter } from '../rules/rate-limiter.ts';
-import { openOperationalStorage } from '../storage.ts';
+import { openOperationalStorage } from '../storage/connection.ts';
 import { createDepartureStore, type DepartureStore } from '../departures/store.ts';
 import { RecentReads } from '../departures/recent-reads.ts';
 import { knownTrips } from '../departures/trips.ts';

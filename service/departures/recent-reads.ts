@@ -17,7 +17,7 @@
  * for exactly as long as the rows themselves (see service/functions/departures.ts).
  */
 import type { DepartureSource, StoredDeparture } from './source.ts';
-import { storageTimeoutMs } from './sql.ts';
+import { storageTimeoutMs } from '../storage/sql.ts';
 
 const maxFilters = 256;
 

@@ -5,13 +5,13 @@
  */
 import type { Settings } from '../config.ts';
 import type { Catalogue } from '../../domain/catalogue/index.ts';
-import { openOperationalStorage } from '../storage.ts';
+import { openOperationalStorage } from '../storage/connection.ts';
 import type { DepartureChanges, DepartureInput } from './input.ts';
-import { migrate } from './migrations.ts';
+import { migrate } from '../storage/migrations/index.ts';
 import { columns, fromRow, upsertStatement, writeParams, type Row } from './rows.ts';
 import { seedDepartures } from './seed.ts';
 import type { AdminDeparture, DepartureSource, StoredDeparture } from './source.ts';
-import type { Sql } from './sql.ts';
+import type { Sql } from '../storage/sql.ts';
 import { knownTrips, type KnownTrip } from './trips.ts';
 import { todayInIndia } from './today.ts';
 import { addDays, checkDeparture, DepartureRuleError, settleStatus, statusForSeats, type Issue } from './validation.ts';

@@ -1,6 +1,6 @@
 /**
  * Operational storage for the live functions that read departures: opened when departures are
- * first asked for, shared by every function of the process (service/storage.ts).
+ * first asked for, shared by every function of the process (service/storage/connection.ts).
  */
 import { readLiveDepartures, type LiveDepartures } from '../departures/live.ts';
 import { RecentReads } from '../departures/recent-reads.ts';

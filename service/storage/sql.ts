@@ -6,7 +6,7 @@
 /**
  * The longest anything waits on operational storage: a read for a request (bounded once, in
  * service/departures/recent-reads.ts), and each connection and statement of the PostgreSQL pool
- * (service/departures/postgres.ts), so a hung server fails a request in 3 s and gives its
+ * (service/storage/postgres.ts), so a hung server fails a request in 3 s and gives its
  * connections back. Written here only.
  */
 export const storageTimeoutMs = 3000;
