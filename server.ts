@@ -290,7 +290,7 @@ async function sendKept(req: IncomingMessage, res: ServerResponse, edge: EdgeCac
 
 /**
  * With OPERATIONAL_STORAGE=embedded this process hosts the PGlite database from the start, so
- * the departures CLI can reach it while the site runs (service/departures/embedded.ts). The host
+ * the departures CLI can reach it while the site runs (service/storage/embedded.ts). The host
  * file is removed and the database closed when the server stops.
  */
 async function hostEmbeddedDatabase(settings: Settings, server: ReturnType<typeof createServer>): Promise<void> {

@@ -5,7 +5,7 @@
  * page from turning into one database query per visitor.
  *
  * This is also where a request's wait for storage is bounded, once: every read fails after
- * `storageTimeoutMs` (service/departures/sql.ts) if storage has not answered, and the requests
+ * `storageTimeoutMs` (service/storage/sql.ts) if storage has not answered, and the requests
  * sharing it fail with it. And storage that has just failed is not waited on again by everyone:
  * for a second after a failure every read fails at once, then one read at a time asks storage
  * again (the others failing at once meanwhile) until one succeeds. Without that, on a hung
