@@ -25,6 +25,7 @@ import { FairQueue } from './service/host/fair-queue.ts';
 import { canonicalLivePath } from './service/functions/live-queries.ts';
 import { isApiPath } from './service/v1/path.ts';
 import { matchesEtag } from './service/http/respond.ts';
+import { cachePolicy } from './service/http/cache-policy.ts';
 import { notModifiedRaw } from './service/http/not-modified.ts';
 import { answerAndClose, answerClientError, hostHeaderRefusal, methodRefusal, plainAnswer, unrepresentableMethods, type RefusalContext } from './service/host/client-errors.ts';
 import { closeHostedDatabases } from './service/storage/embedded.ts';
@@ -143,7 +144,7 @@ export async function startServer({ settings, counterStore }: ServerOptions) {
   const destinationOf = memoise((pathname: string): Destination & { headers?: Record<string, string> } => {
     const destination = resolve(table, fs, pathname);
     if (destination.kind !== 'file') return destination;
-    return { ...destination, headers: { ...fileHeaders(table, destination.pathname), ...(destination.status === 404 ? { 'Cache-Control': 'no-store' } : {}) } };
+    return { ...destination, headers: { ...fileHeaders(table, destination.pathname), ...(destination.status === 404 ? { 'Cache-Control': cachePolicy.never } : {}) } };
   });
 
   const rules = (request: RulesRequest): Promise<RulesOutcome> => applyRules(request, { siteUrl: settings.siteUrl, apiLimiter, trustProxy: 'vercel' });
@@ -235,7 +236,7 @@ export async function startServer({ settings, counterStore }: ServerOptions) {
     served.catch((error: unknown) => {
       console.error(`[server] ${req.method} ${req.url}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
       if (!res.headersSent) {
-        res.writeHead(500, { ...baseHeaders, 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' });
+        res.writeHead(500, { ...baseHeaders, 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': cachePolicy.never });
         res.end('Something went wrong on our side. Please try again in a minute.\n');
       } else {
         res.destroy();

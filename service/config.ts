@@ -3,7 +3,7 @@
  * .env.example and the README; a bad value stops the server with a sentence saying which.
  */
 import { z } from 'astro/zod';
-import { departuresReadMaxAgeMs } from './http/respond.ts';
+import { departuresReadMaxAgeMs } from './http/cache-policy.ts';
 
 const storageModes = ['embedded', 'postgres', 'off'] as const;
 

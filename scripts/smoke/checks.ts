@@ -12,7 +12,7 @@
 import { siteFiles } from '../../service/site-files.ts';
 import { apiRateLimit } from '../../service/rules/policy.ts';
 import { fileCachePolicy } from '../../service/host/static-routes.ts';
-import { cachePolicy } from '../../service/http/respond.ts';
+import { cachePolicy } from '../../service/http/cache-policy.ts';
 
 export interface Expectation {
   status: number;
@@ -44,10 +44,10 @@ export interface Check {
   expect: Expectation;
 }
 
-const page = { status: 200, type: 'text/html; charset=utf-8', cache: 'public, max-age=300', vary: ['Accept'], etag: true } as const;
+const page = { status: 200, type: 'text/html; charset=utf-8', cache: cachePolicy.page, vary: ['Accept'], etag: true } as const;
 const twin = { type: 'text/markdown; charset=utf-8', markdownTokens: true } as const;
 const noStore = { shared: false } as const;
-const catalogue = 'public, max-age=300, s-maxage=3600';
+const catalogue = cachePolicy.catalogue;
 const api = { type: 'application/json; charset=utf-8', rateLimit: true, cors: true } as const;
 
 interface Listed {
@@ -74,7 +74,7 @@ export async function requestTable(origin: string): Promise<Check[]> {
   for (const path of ['/', '/treks', '/expeditions', '/peak-data', '/developers', '/peak-data/by/altitude-asc']) get(`page ${path}`, path, page);
   for (const { slug, type } of trips) get(`trip page ${slug}`, `/${type === 'expedition' ? 'expeditions' : 'treks'}/${slug}`, page);
   checks.push({ name: 'HEAD page', method: 'HEAD', path: tripPage, expect: page });
-  for (const path of ['/index.md', '/treks.md', '/expeditions.md', '/peak-data.md', '/developers.md']) get(`twin ${path}`, path, { status: 200, ...twin, cache: 'public, max-age=300' });
+  for (const path of ['/index.md', '/treks.md', '/expeditions.md', '/peak-data.md', '/developers.md']) get(`twin ${path}`, path, { status: 200, ...twin, cache: cachePolicy.page });
   get('trip twin', `${tripPage}.md`, { status: 200, ...twin });
   get('departures board', '/departures', { status: 200, type: 'text/html; charset=utf-8', vary: ['Accept'] });
   get('departures board, filtered', `/departures?type=${trip.type}&seats=1`, { status: 200, type: 'text/html; charset=utf-8', vary: ['Accept'] });

@@ -10,6 +10,7 @@ import { html, type SafeHtml } from '../../domain/html.ts';
 import { enquiryFields, honeypotField, type FieldError } from './enquiry.ts';
 import { enquiryFormHtml, formFieldLabels, isFormField } from './form-html.ts';
 import { enquiryIdPattern, type StoredEnquiry } from './store.ts';
+import { cachePolicy } from '../http/cache-policy.ts';
 
 export const thankYouPath = '/enquiry-sent';
 
@@ -131,7 +132,7 @@ function savedNote(enquiry: StoredEnquiry): string {
   return `Your enquiry about ${enquiryAbout(enquiry)} is saved (reference ${enquiry.id}) and will be passed to the team as soon as mail works again; you do not need to send it again.`;
 }
 
-const noStore = { 'Cache-Control': 'no-store' };
+const noStore = { 'Cache-Control': cachePolicy.never };
 const json = { ...noStore, 'Content-Type': 'application/json; charset=utf-8' };
 
 export function jsonAnswer(answer: BookingAnswer): Response {

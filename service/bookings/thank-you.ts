@@ -13,6 +13,7 @@ import { html, type SafeHtml } from '../../domain/html.ts';
 import { indiaTime } from './email.ts';
 import { callBackSentence, thankYouPath, type PageWriter } from './responses.ts';
 import { enquiryIdPattern, type EnquiryStore, type StoredEnquiry } from './store.ts';
+import { cachePolicy } from '../http/cache-policy.ts';
 
 export interface ThankYouDeps {
   catalogue: Catalogue;
@@ -21,7 +22,7 @@ export interface ThankYouDeps {
   page: PageWriter;
 }
 
-const noStore = { 'Cache-Control': 'no-store', 'Content-Type': 'text/html; charset=utf-8' };
+const noStore = { 'Cache-Control': cachePolicy.never, 'Content-Type': 'text/html; charset=utf-8' };
 
 function browse(catalogue: Catalogue): SafeHtml {
   const email = catalogue.site.contactEmail;

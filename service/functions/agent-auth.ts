@@ -27,6 +27,7 @@ import { htmlResponse, livePageHtml } from './page-shell.ts';
 import { declaredQuery } from './live-queries.ts';
 import { renderQuota, type RenderAdmission } from './render-quota.ts';
 import { clientOf, runtimeCatalogue, runtimeSettings } from './runtime.ts';
+import { cachePolicy } from '../http/cache-policy.ts';
 
 let lastLoggedAt = 0;
 
@@ -83,7 +84,7 @@ async function claimPage(request: Request, url: URL, client: ClientContext, admi
     noindex: true,
     main: claimPageMain(catalogue.site.serviceName, outcome, typed),
   });
-  const headers: Record<string, string> = { 'Cache-Control': 'no-store' };
+  const headers: Record<string, string> = { 'Cache-Control': cachePolicy.never };
   if (outcome?.kind === 'too_many_attempts') headers['Retry-After'] = String(outcome.retryAfterSeconds);
   return withoutBodyForHead(request, htmlResponse(body, { status: outcome ? claimPageStatus[outcome.kind] : 200, headers }));
 }

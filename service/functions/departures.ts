@@ -36,7 +36,8 @@ import { departuresBlock } from '../departures/board-html.ts';
 import { boardDepartures, boardMain } from '../departures/board-page.ts';
 import { applyBoardFilters, boardQueryKey, filtersInWords, readBoardQuery, type BoardQuery } from '../departures/board-filters.ts';
 import { departureParam, enquiryPage } from '../bookings/enquiry-page.ts';
-import { cacheControlFor, type LiveDepartures } from '../departures/live.ts';
+import type { LiveDepartures } from '../departures/live.ts';
+import { cachePolicy, liveCachePolicy } from '../http/cache-policy.ts';
 import { departuresMarkdown } from '../markdown/departures.ts';
 import { markdownResponse } from '../markdown/response.ts';
 import { findTripPage, tripMarkdown, tripNotFoundMarkdown } from '../markdown/trip.ts';
@@ -66,7 +67,7 @@ async function tripTwinOrCalendar(section: string, slug: string, format: '.md' |
   if (format === '.md') {
     if (!page) return markdownResponse(tripNotFoundMarkdown(catalogue, type, slug), { status: 404 });
     const live = await liveDepartures(page.trip.slug);
-    return markdownResponse(tripMarkdown(catalogue, page, live), { cacheControl: cacheControlFor(live) });
+    return markdownResponse(tripMarkdown(catalogue, page, live), { cacheControl: liveCachePolicy(live) });
   }
   if (!page) return plainText(404, `There is no ${type} called "${slug.slice(0, 80)}". The trips are listed at ${catalogue.siteUrl}/departures.`);
   return calendarResponse(catalogue, await liveDepartures(page.trip.slug), { page, fileName: `${page.trip.slug}.ics` });
@@ -79,7 +80,7 @@ async function tripTwinOrCalendar(section: string, slug: string, format: '.md' |
 function tripMiss(section: string, slug: string): Response {
   const catalogue = runtimeCatalogue();
   const elsewhere = catalogue.trips.find((p) => p.trip.slug === slug);
-  if (elsewhere) return new Response(null, { status: 301, headers: { Location: elsewhere.path, 'Cache-Control': 'public, max-age=3600' } });
+  if (elsewhere) return new Response(null, { status: 301, headers: { Location: elsewhere.path, 'Cache-Control': cachePolicy.published } });
   const type = sectionType[section] ?? 'trek';
   const pages = catalogue.trips.filter((p) => p.trip.type === type).slice(0, 24);
   const body = livePageHtml(catalogue, 'page', {
@@ -92,7 +93,7 @@ function tripMiss(section: string, slug: string): Response {
 <ul>${pages.map((p) => html`<li><a href="${p.path}">${p.trip.name}</a></li>`)}</ul>
 <p>Every page is listed in the <a href="/sitemap-index.xml">sitemap</a>.</p>`,
   });
-  return htmlResponse(body, { status: 404, headers: { 'Cache-Control': 'no-store' } });
+  return htmlResponse(body, { status: 404, headers: { 'Cache-Control': cachePolicy.never } });
 }
 
 async function board(request: Request, query: BoardQuery): Promise<Response> {
@@ -110,7 +111,7 @@ async function board(request: Request, query: BoardQuery): Promise<Response> {
     main: boardMain(catalogue, live, { query, now: new Date() }),
     ...(live.state === 'live' ? { jsonLd: departuresJsonLd(catalogue, shown) } : {}),
   });
-  return htmlResponse(body, { headers: { 'Cache-Control': cacheControlFor(live), Vary: 'Accept' } });
+  return htmlResponse(body, { headers: { 'Cache-Control': liveCachePolicy(live), Vary: 'Accept' } });
 }
 
 /** One trip's departures as a document of their own: framed by its page without JavaScript, or the block taken out of it by /live-departures.js. */
@@ -119,7 +120,7 @@ async function block(page: TripPage | undefined): Promise<Response> {
   const catalogue = runtimeCatalogue();
   const live = await liveDepartures(page.trip.slug);
   const body = liveBlockHtml(`Live departures of ${page.trip.name}`, html`<div class="departures-compact">${departuresBlock(catalogue, live, { page, now: new Date() })}</div>`);
-  return htmlResponse(body, { headers: { 'Cache-Control': cacheControlFor(live) } });
+  return htmlResponse(body, { headers: { 'Cache-Control': liveCachePolicy(live) } });
 }
 
 async function enquire(page: TripPage, departureId: string | undefined): Promise<Response> {
@@ -127,13 +128,13 @@ async function enquire(page: TripPage, departureId: string | undefined): Promise
   const live = await liveDepartures(page.trip.slug);
   const answer = enquiryPage(page, live, { departureId, now: new Date() });
   const body = livePageHtml(catalogue, 'page', { title: answer.title, description: answer.description, canonicalPath: page.path, noindex: true, main: answer.main });
-  return htmlResponse(body, { status: answer.status, headers: { 'Cache-Control': answer.status === 200 ? cacheControlFor(live) : 'no-store' } });
+  return htmlResponse(body, { status: answer.status, headers: { 'Cache-Control': answer.status === 200 ? liveCachePolicy(live) : cachePolicy.never } });
 }
 
 async function departuresFile(format: '.md' | '.ics', query: BoardQuery): Promise<Response> {
   const catalogue = runtimeCatalogue();
   const live = await liveDepartures(query.filters.trip);
-  if (format === '.md') return markdownResponse(departuresMarkdown(catalogue, live, { query }), { cacheControl: cacheControlFor(live) });
+  if (format === '.md') return markdownResponse(departuresMarkdown(catalogue, live, { query }), { cacheControl: liveCachePolicy(live) });
   const found: LiveDepartures = live.state === 'live' ? { state: 'live', departures: applyBoardFilters(live.departures, query.filters, catalogue) } : live;
   return calendarResponse(catalogue, found, { fileName: 'departures.ics' });
 }

@@ -7,6 +7,7 @@ import { ContentError } from '../../domain/catalogue/content-files.ts';
 import { SettingsError } from '../config.ts';
 import { internalErrorResponse } from '../v1/internal-error.ts';
 import { apiPath } from '../v1/path.ts';
+import { cachePolicy } from '../http/cache-policy.ts';
 
 export interface LiveFunction {
   fetch(request: Request): Promise<Response>;
@@ -15,7 +16,7 @@ export interface LiveFunction {
 type Handler = (request: Request, url: URL) => Promise<Response>;
 
 export function plainText(status: number, text: string, headers: Record<string, string> = {}): Response {
-  return new Response(`${text}\n`, { status, headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store', ...headers } });
+  return new Response(`${text}\n`, { status, headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': cachePolicy.never, ...headers } });
 }
 
 /** A page path this function does not serve, reached directly (for example `/api/departures`). */

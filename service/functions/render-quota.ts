@@ -21,6 +21,7 @@ import { prefersMarkdown } from '../rules/negotiation.ts';
 import { renderRateLimit } from '../rules/policy.ts';
 import { createRateLimiter, rateLimitHeaders, type RateLimitDecision, type RateLimiter } from '../rules/rate-limiter.ts';
 import { clientOf, runtimeCatalogue } from './runtime.ts';
+import { cachePolicy } from '../http/cache-policy.ts';
 
 type Form = 'page' | 'fragment' | 'markdown' | 'text' | 'json';
 
@@ -70,7 +71,7 @@ function refusalBody(form: Exclude<Form, 'json'>, seconds: number): { type: stri
 
 export function tooManyRenders(request: Request, url: URL, decision: RateLimitDecision): Response {
   const form = answerForm(request, url);
-  const headers = { ...rateLimitHeaders(renderRateLimit, decision), 'Cache-Control': 'no-store' };
+  const headers = { ...rateLimitHeaders(renderRateLimit, decision), 'Cache-Control': cachePolicy.never };
   if (form === 'json') {
     const response = errorResponse(new ApiError('rate_limited', { message: sentence(decision.resetSeconds), hint: 'Wait as Retry-After says and retry.' }), runtimeCatalogue().siteUrl);
     for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);

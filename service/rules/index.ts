@@ -13,7 +13,7 @@ import { isPagePath, markdownTwinPath, prefersMarkdown } from './negotiation.ts'
 import { acceptsJson } from '../v1/accept.ts';
 import { apiPath, isApiPath, routableApiPath, type ApiPath } from '../v1/path.ts';
 import { staticAnswerFile } from '../v1/static-paths.ts';
-import { cachePolicy } from '../http/respond.ts';
+import { cachePolicy } from '../http/cache-policy.ts';
 import { memoise } from '../http/bounded-memo.ts';
 import { apiRateLimit } from './policy.ts';
 import { rateLimitHeaders, type RateLimiter } from './rate-limiter.ts';
@@ -166,7 +166,7 @@ export async function applyRules(request: RulesRequest, ctx: RulesContext): Prom
     }
     const headers = headersOf(https ? apiBaseHeaders.https : apiBaseHeaders.http, limitHeaders);
     // A browser's CORS preflight is answered here, so it never starts a function.
-    if (isPreflight(request)) return { kind: 'respond', response: new Response(null, { status: 204, headers: { ...headers, Allow: corsHeaders['Access-Control-Allow-Methods'], 'Cache-Control': 'no-store' } }) };
+    if (isPreflight(request)) return { kind: 'respond', response: new Response(null, { status: 204, headers: { ...headers, Allow: corsHeaders['Access-Control-Allow-Methods'], 'Cache-Control': cachePolicy.never } }) };
     const file = api.kind === 'api' && publishedAnswer(request, url) ? publishedFile(api) : null;
     if (file) {
       headers['Cache-Control'] = cachePolicy.catalogue;

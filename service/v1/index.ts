@@ -4,7 +4,8 @@
  * Rate limiting and CORS are request rules (service/rules) and run in front of this.
  */
 import { ApiError, errorResponse } from '../http/errors.ts';
-import { cachePolicy, jsonResponse, prepareJson, preparedJsonResponse } from '../http/respond.ts';
+import { cachePolicy } from '../http/cache-policy.ts';
+import { jsonResponse, prepareJson, preparedJsonResponse } from '../http/respond.ts';
 import type { BoundedMemo } from '../http/bounded-memo.ts';
 import type { PreparedJson } from '../http/respond.ts';
 

@@ -7,7 +7,7 @@ import type { Catalogue } from '../../domain/catalogue/index.ts';
 import { toPeakResource } from '../../domain/catalogue/peaks.ts';
 import { toDeparture, type DepartureSource } from '../departures/source.ts';
 import { ApiError, type ErrorCode } from '../http/errors.ts';
-import type { cachePolicy } from '../http/respond.ts';
+import type { cachePolicy } from '../http/cache-policy.ts';
 import { difficulties, slugPattern, tripTypes } from '../../domain/schemas/vocabulary.ts';
 import { departureList, peakEnvelope, peakList, serviceIndex, tripEnvelope, tripList } from '../../domain/schemas/envelopes.ts';
 import { booleanParam, enumParam, parseQuery, positiveIntegerParam, regionParam, type QueryParameters } from './params.ts';
