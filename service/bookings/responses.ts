@@ -5,7 +5,7 @@
  * the person typed and each problem next to its field.
  */
 import { z } from 'astro/zod';
-import type { Catalogue, TripPage } from '../../domain/catalogue/index.ts';
+import { tripBySlug, type Catalogue, type TripPage } from '../../domain/catalogue/index.ts';
 import { html, type SafeHtml } from '../../domain/html.ts';
 import { enquiryFields, honeypotField, type FieldError } from './enquiry.ts';
 import { enquiryFormHtml, formFieldLabels, isFormField } from './form-html.ts';
@@ -237,7 +237,7 @@ export function htmlAnswer(answer: BookingAnswer, catalogue: Catalogue, page: Pa
   if (answer.kind === 'received') {
     return new Response(null, { status: 303, headers: { ...noStore, Location: thankYouHref(answer.enquiry) } });
   }
-  const trip = catalogue.trips.find((t) => t.trip.slug === answer.tripSlug);
+  const trip = tripBySlug(catalogue, answer.tripSlug);
   const { title, main } = errorMain(answer, catalogue, trip);
   const body = page({
     title,

@@ -31,7 +31,7 @@
  * query and one rendering a second, not one per visitor.
  */
 import { calendarResponse } from '../calendar/departures.ts';
-import { tripSection, type TripPage } from '../../domain/catalogue/index.ts';
+import { tripBySlug, tripSection, type TripPage } from '../../domain/catalogue/index.ts';
 import { departuresBlock } from '../departures/board-html.ts';
 import { boardDepartures, boardMain } from '../departures/board-page.ts';
 import { applyBoardFilters, boardQueryKey, filtersInWords, readBoardQuery, type BoardQuery } from '../departures/board-filters.ts';
@@ -79,7 +79,7 @@ async function tripTwinOrCalendar(section: string, slug: string, format: '.md' |
  */
 function tripMiss(section: string, slug: string): Response {
   const catalogue = runtimeCatalogue();
-  const elsewhere = catalogue.trips.find((p) => p.trip.slug === slug);
+  const elsewhere = tripBySlug(catalogue, slug);
   if (elsewhere) return new Response(null, { status: 301, headers: { Location: elsewhere.path, 'Cache-Control': cachePolicy.published } });
   const type = sectionType[section] ?? 'trek';
   const pages = catalogue.trips.filter((p) => p.trip.type === type).slice(0, 24);
@@ -99,7 +99,7 @@ function tripMiss(section: string, slug: string): Response {
 async function board(request: Request, query: BoardQuery): Promise<Response> {
   const catalogue = runtimeCatalogue();
   if (prefersMarkdown(request.headers.get('Accept'))) return departuresFile('.md', query);
-  const chosen = catalogue.trips.find((p) => p.trip.slug === query.filters.trip);
+  const chosen = tripBySlug(catalogue, query.filters.trip);
   const live = await liveDepartures(chosen?.trip.slug);
   const words = filtersInWords(query.filters, catalogue);
   const shown = boardDepartures(catalogue, live, query.filters);
@@ -183,7 +183,7 @@ async function apiDepartures(request: Request, url: URL): Promise<Response> {
   const trip = url.searchParams.get('trip') ?? undefined;
   const json = acceptsJson(request.headers.get('Accept'));
   const plain = new Request(url, { headers: { Accept: json ? 'application/json' : 'text/html' } });
-  const known = runtimeCatalogue().trips.some((p) => p.trip.slug === trip);
+  const known = tripBySlug(runtimeCatalogue(), trip) !== undefined;
   const answer = await keptWhileFresh(request, null, known ? trip : undefined, `api|${json}|${url.pathname}${url.search}`, () => handleV1(plain, v1Deps()));
   const etag = answer.headers.get('ETag');
   if (answer.status === 200 && etag && matchesEtag(request.headers.get('If-None-Match'), etag)) return notModifiedResponse(answer.headers);
@@ -201,7 +201,7 @@ async function answerInputs(path: string, url: URL, markdown: boolean): Promise<
   const catalogue = runtimeCatalogue();
   const declared = declaredQuery(url);
   const query = readBoardQuery(declared, catalogue, new Date());
-  const known = (slug: string | null | undefined) => catalogue.trips.find((p) => p.trip.slug === slug)?.trip.slug;
+  const known = (slug: string | null | undefined) => tripBySlug(catalogue, slug)?.trip.slug;
   const searchFormat = Object.hasOwn(boardFormats, path) ? boardFormats[path] : undefined;
   if (searchFormat) {
     const format = searchFormat === 'html' && markdown ? 'md' : searchFormat;
@@ -234,12 +234,13 @@ export function departuresFunction(): LiveFunction {
     const { tripSlug, key, query } = await answerInputs(path, url, markdown);
     const response = await keptWhileFresh(request, admit, tripSlug, key, async () => {
       if (path === '/departures' || path === '/departures/') return board(request, query);
-      if (path === '/departures/block') return block(runtimeCatalogue().trips.find((p) => p.trip.slug === tripSlug));
+      if (path === '/departures/block') return block(tripBySlug(runtimeCatalogue(), tripSlug));
       if (path === '/departures.md') return departuresFile('.md', query);
       if (path === '/departures.ics') return departuresFile('.ics', query);
       if (!trip) return notServedHere(url);
       if (trip[3] === '/enquire') {
-        const page = runtimeCatalogue().trips.find((p) => p.trip.slug === tripSlug && p.path === `/${trip[1]}/${trip[2]}`);
+        const found = tripBySlug(runtimeCatalogue(), tripSlug);
+        const page = found?.path === `/${trip[1]}/${trip[2]}` ? found : undefined;
         return page ? enquire(page, declaredQuery(url).get(departureParam) ?? undefined) : tripMiss(trip[1] ?? '', trip[2] ?? '');
       }
       // A trip page path without an extension arrives here when Markdown was asked for, or when
