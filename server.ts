@@ -64,7 +64,7 @@ export async function startServer({ settings, counterStore }: ServerOptions) {
   const files = new StaticFiles(siteDir);
   const functions = new FunctionHost(path.join(root, 'api'));
   const fs = { hasFile: (p: string) => files.has(p), functionAt: (p: string) => functions.functionAt(p) };
-  const store = counterStore ?? (await openCounterStore(process.env));
+  const store = counterStore ?? (await openCounterStore(settings.counters));
   // The rules and the functions of this process count one client in one place.
   useCounterStore(store);
   const apiLimiter = createRateLimiter(apiRateLimit, store);

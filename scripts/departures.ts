@@ -255,7 +255,7 @@ async function main(): Promise<number> {
     if (settings.OPERATIONAL_STORAGE === 'embedded') prepareDataDir(settings);
     let trips: KnownTrip[];
     try {
-      trips = readKnownTrips(path.resolve(process.env.CONTENT_DIR ?? 'content'));
+      trips = readKnownTrips(path.resolve(settings.CONTENT_DIR));
     } catch (error) {
       throw new Refused([{ field: 'CONTENT_DIR', message: (error as Error).message }]);
     }

@@ -34,7 +34,7 @@ class UsageError extends Error {}
 
 function contactEmail(settings: Settings): string {
   if (settings.CONTACT_EMAIL) return settings.CONTACT_EMAIL;
-  const file = path.resolve(process.env.CONTENT_DIR ?? 'content', 'settings', 'site.yaml');
+  const file = path.resolve(settings.CONTENT_DIR, 'settings', 'site.yaml');
   return siteSettings.parse(load(readFileSync(file, 'utf8'))).contactEmail;
 }
 

@@ -4,7 +4,7 @@
  * (null when OPERATIONAL_STORAGE=off). A failed key load or storage open is retried on the
  * next request.
  */
-import type { Settings } from '../config.ts';
+import { SettingsError, type Settings } from '../config.ts';
 import { openOperationalStorage } from '../storage/connection.ts';
 import { sharedCounterStore } from '../rules/counter-stores.ts';
 import { TrustedIssuers } from './assertions.ts';
@@ -12,7 +12,6 @@ import { createAgentAuthLimiters, defaultClaimWindow, type AgentAuthDeps } from 
 import type { MetadataInput } from './metadata.ts';
 import { AgentRegistry } from './registry.ts';
 import { ServiceTokens } from './service-tokens.ts';
-import { readAgentAuthSettings } from './settings.ts';
 import { loadSigningKeys, type SigningKeys } from './signing-keys.ts';
 
 export interface AgentAuthRuntime {
@@ -37,7 +36,8 @@ function retried<T>(open: () => Promise<T>): () => Promise<T> {
 /** Throws SettingsError when an AGENT_* setting is wrong; callers answer 503 and log it. */
 export function agentAuthRuntime(settings: Settings, resourceName: string): AgentAuthRuntime {
   if (cached) return cached;
-  const agent = readAgentAuthSettings(settings.siteUrl);
+  const agent = settings.agentAuth;
+  if (agent instanceof SettingsError) throw agent;
   const issuers = new TrustedIssuers(agent.trustedIssuers);
   const metadata: MetadataInput = {
     siteUrl: settings.siteUrl,
@@ -57,7 +57,7 @@ export function agentAuthRuntime(settings: Settings, resourceName: string): Agen
     const sql = await openOperationalStorage(settings);
     if (!sql) return null;
     // On the counter store the whole deployment shares, so the limits hold across instances.
-    const limiters = createAgentAuthLimiters(await sharedCounterStore());
+    const limiters = createAgentAuthLimiters(await sharedCounterStore(settings.counters));
     return {
       siteUrl: settings.siteUrl,
       resourceName,

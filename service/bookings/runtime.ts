@@ -37,8 +37,8 @@ async function openBookingDeps(settings: Settings, catalogue: Catalogue): Promis
     catalogue,
     enquiries,
     // VERCEL=1 is set by the platform in every function: no local disk survives there.
-    mailer: mailerFromSettings(settings, { contactEmail: catalogue.site.contactEmail, serverless: process.env.VERCEL === '1' }),
-    limiter: createRateLimiter(bookingRateLimit, await sharedCounterStore()),
+    mailer: mailerFromSettings(settings, { contactEmail: catalogue.site.contactEmail, serverless: settings.VERCEL === '1' }),
+    limiter: createRateLimiter(bookingRateLimit, await sharedCounterStore(settings.counters)),
     // Read-only here: the seats of the date an enquiry names, on the same storage, through the one
     // time bound on reads a request waits for (RecentReads), as the pages read them.
     departures: readsOf(createDepartureStore(settings, knownTrips(catalogue)), settings),

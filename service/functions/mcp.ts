@@ -17,7 +17,7 @@ export function mcpFunction(): LiveFunction {
   // The API's quota, on the counter store the rules and every function of the deployment share.
   let limiter: Promise<RateLimiter> | undefined;
   return liveFunction('mcp', async (request) => {
-    limiter ??= sharedCounterStore().then((store) => createRateLimiter(apiRateLimit, store));
+    limiter ??= sharedCounterStore(runtimeSettings().counters).then((store) => createRateLimiter(apiRateLimit, store));
     const clientIp = clientOf(request);
     const enquiries = { deps: () => bookingDeps(runtimeSettings(), async () => runtimeCatalogue()), clientIp };
     return handleMcp(request, { ...v1Deps(), enquiries }, { limiter: await limiter, clientIp });

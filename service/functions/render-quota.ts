@@ -20,7 +20,7 @@ import { sharedCounterStore } from '../rules/counter-stores.ts';
 import { prefersMarkdown } from '../rules/negotiation.ts';
 import { renderRateLimit } from '../rules/policy.ts';
 import { createRateLimiter, rateLimitHeaders, type RateLimitDecision, type RateLimiter } from '../rules/rate-limiter.ts';
-import { clientOf, runtimeCatalogue } from './runtime.ts';
+import { clientOf, runtimeCatalogue, runtimeSettings } from './runtime.ts';
 import { cachePolicy } from '../http/cache-policy.ts';
 
 type Form = 'page' | 'fragment' | 'markdown' | 'text' | 'json';
@@ -94,7 +94,7 @@ let limiter: Promise<RateLimiter> | undefined;
 
 export function renderQuota(): RenderAdmission {
   return async (request, url) => {
-    limiter ??= sharedCounterStore()
+    limiter ??= sharedCounterStore(runtimeSettings().counters)
       .then((store) => createRateLimiter(renderRateLimit, store))
       .catch((error: unknown) => {
         limiter = undefined;

@@ -27,7 +27,7 @@ export function catalogueFromContent(dir: string, current: Settings): Catalogue 
 }
 
 export function runtimeCatalogue(): Catalogue {
-  catalogue ??= catalogueFromContent(path.resolve(process.env.CONTENT_DIR ?? 'content'), runtimeSettings());
+  catalogue ??= catalogueFromContent(path.resolve(runtimeSettings().CONTENT_DIR), runtimeSettings());
   return catalogue;
 }
 

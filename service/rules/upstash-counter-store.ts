@@ -49,20 +49,12 @@ export class UpstashCounterStore implements CounterStore {
   }
 }
 
-/** The REST settings, under Upstash's names or the Vercel Marketplace's; null when absent. */
-export function upstashSettings(env: Record<string, string | undefined>): { url: string; token: string } | null {
-  // Pasted values often bring a trailing newline along.
-  const url = (env.UPSTASH_REDIS_REST_URL || env.KV_REST_API_URL)?.trim();
-  const token = (env.UPSTASH_REDIS_REST_TOKEN || env.KV_REST_API_TOKEN)?.trim();
-  return url && token ? { url, token } : null;
-}
-
 /**
- * The counter store reached over HTTPS (Upstash) when configured, else null. The routing
- * middleware uses only this one, so it does not carry a TCP Redis client (see middleware.ts).
+ * The counter store reached over HTTPS (Upstash) when configured (service/config.ts reads its
+ * settings), else null. The routing middleware uses only this one, so it does not carry a TCP
+ * Redis client (see middleware.ts).
  */
-export function openHttpCounterStore(env: Record<string, string | undefined>, hitTimeoutMs?: number): CounterStore | null {
-  const upstash = upstashSettings(env);
+export function openHttpCounterStore(upstash: { url: string; token: string } | null, hitTimeoutMs?: number): CounterStore | null {
   if (!upstash) return null;
   try {
     return new UpstashCounterStore({ ...upstash, ...(hitTimeoutMs ? { hitTimeoutMs } : {}) });
