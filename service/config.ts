@@ -14,6 +14,15 @@ import { counterSettings, withoutTrailingSlash, type CounterSettings } from './r
 
 type Source = Record<string, string | undefined>;
 
+/**
+ * The longest anything waits on operational storage unless STORAGE_TIMEOUT_MS says otherwise:
+ * the departures read a request waits for, bounded once (service/departures/recent-reads.ts),
+ * and each connection and statement of the PostgreSQL pool (service/storage/postgres.ts), which
+ * gives up on a hung server's connections with the same bound, so a request fails in 3 s and
+ * the pool gets its connections back.
+ */
+export const defaultStorageTimeoutMs = 3000;
+
 /** A value pasted with a newline or spaces around it; blank is the same as unset. */
 const trimmed = z
   .string()
@@ -34,6 +43,7 @@ const deploymentSettings = z.object({
   OPERATIONAL_STORAGE: z.enum(storageModes).default('embedded'),
   DATABASE_URL: z.string().optional(),
   DATA_DIR: z.string().default('.data'),
+  STORAGE_TIMEOUT_MS: z.coerce.number().int().min(100).max(30_000).default(defaultStorageTimeoutMs),
   DEPARTURES_FRESH_MS: z.coerce.number().int().min(0).max(departuresReadMaxAgeMs).default(departuresReadMaxAgeMs),
   REDIS_URL: z.string().optional(),
   /** Read as the request rules read them (rules/settings.ts): a blank or pasted value is not checked here. */

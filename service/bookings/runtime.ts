@@ -12,7 +12,7 @@ import { bookingRateLimit } from '../rules/policy.ts';
 import { createRateLimiter } from '../rules/rate-limiter.ts';
 import { openOperationalStorage } from '../storage/connection.ts';
 import { createDepartureStore, type DepartureStore } from '../departures/store.ts';
-import { RecentReads } from '../departures/recent-reads.ts';
+import { recentReads, type RecentReads } from '../departures/recent-reads.ts';
 import { knownTrips } from '../departures/trips.ts';
 import type { EnquiryDeps } from './index.ts';
 import { mailerFromSettings } from './mailer.ts';
@@ -47,7 +47,7 @@ async function openBookingDeps(settings: Settings, catalogue: Catalogue): Promis
 }
 
 function readsOf(store: DepartureStore | null, settings: Settings): RecentReads | null {
-  return store && new RecentReads(store, { ttlMs: settings.DEPARTURES_FRESH_MS });
+  return store && recentReads(store, settings);
 }
 
 let opened: Promise<RuntimeBookingDeps> | undefined;

@@ -3,7 +3,7 @@
  * first asked for, shared by every function of the process (service/storage/connection.ts).
  */
 import { readLiveDepartures, type LiveDepartures } from '../departures/live.ts';
-import { RecentReads } from '../departures/recent-reads.ts';
+import { recentReads, type RecentReads } from '../departures/recent-reads.ts';
 import { openDepartureStore } from '../departures/store.ts';
 import type { V1Deps } from '../v1/operations.ts';
 import { runtimeCatalogue, runtimeSettings } from './runtime.ts';
@@ -15,7 +15,7 @@ let departures: Promise<RecentReads | null> | undefined;
  * OPERATIONAL_STORAGE=off; a failed open is retried next time.
  */
 export function departureSource(): Promise<RecentReads | null> {
-  departures ??= openDepartureStore(runtimeSettings(), runtimeCatalogue()).then((store) => (store ? new RecentReads(store, { ttlMs: runtimeSettings().DEPARTURES_FRESH_MS }) : null));
+  departures ??= openDepartureStore(runtimeSettings(), runtimeCatalogue()).then((store) => (store ? recentReads(store, runtimeSettings()) : null));
   departures.catch(() => (departures = undefined));
   return departures;
 }

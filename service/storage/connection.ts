@@ -46,7 +46,7 @@ export async function openOperationalStorage(settings: Settings): Promise<Sql | 
     const opening: Shared = {
       sql:
         settings.OPERATIONAL_STORAGE === 'postgres'
-          ? openServer(settings.DATABASE_URL ?? '')
+          ? openServer(settings.DATABASE_URL ?? '', { timeoutMs: settings.STORAGE_TIMEOUT_MS })
           : openEmbedded(path.resolve(settings.DATA_DIR, 'pglite')),
       handles: 0,
     };
