@@ -8,6 +8,7 @@
  * edge runtime is deprecated there); see docs/architecture.md.
  */
 import { readRulesSettings, type CounterSettings } from './service/rules/settings.ts';
+import { requestUrl } from './service/http/request-url.ts';
 import { applyRules } from './service/rules/index.ts';
 import { apiRateLimit } from './service/rules/policy.ts';
 import { createRateLimiter, MemoryCounterStore, type CounterStore, type RateLimiter } from './service/rules/rate-limiter.ts';
@@ -45,7 +46,7 @@ export function requestRulesMiddleware(env: Env, { storeTimeoutMs }: { storeTime
 
   return async function middleware(request: Request): Promise<Response> {
     limiter ??= Promise.resolve(createRateLimiter(apiRateLimit, middlewareCounterStore(settings.counters, storeTimeoutMs)));
-    const url = new URL(request.url);
+    const url = requestUrl(request);
     // Always behind Vercel here, whose client-IP header cannot be forged by the client.
     const outcome = await applyRules(request, { siteUrl: settings.siteUrl || url.origin, apiLimiter: await limiter, trustProxy: 'vercel' });
     if (outcome.kind === 'respond') return outcome.response;

@@ -26,6 +26,7 @@ import { canonicalLivePath } from './service/functions/live-queries.ts';
 import { isApiPath } from './service/v1/path.ts';
 import { matchesEtag } from './service/http/respond.ts';
 import { cachePolicy } from './service/http/cache-policy.ts';
+import { withUrl } from './service/http/request-url.ts';
 import { notModifiedRaw } from './service/http/not-modified.ts';
 import { answerAndClose, answerClientError, hostHeaderRefusal, methodRefusal, plainAnswer, unrepresentableMethods, type RefusalContext } from './service/host/client-errors.ts';
 import { closeHostedDatabases } from './service/storage/embedded.ts';
@@ -134,7 +135,8 @@ export async function startServer({ settings, counterStore }: ServerOptions) {
     const method = req.method ?? 'GET';
     const init: RequestInit & { duplex?: 'half' } = { method, headers };
     if (method !== 'GET' && method !== 'HEAD') Object.assign(init, { body: req, duplex: 'half' });
-    return new Request(absoluteUrl(req.url ?? '/').href, init);
+    const url = absoluteUrl(req.url ?? '/');
+    return withUrl(new Request(url.href, init), url);
   }
 
   /**

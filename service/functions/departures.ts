@@ -36,6 +36,7 @@ import { tripBySlug, tripSection, type Catalogue, type TripPage } from '../../do
 import { departuresBlock } from '../departures/board-html.ts';
 import { boardDepartures, boardMain } from '../departures/board-page.ts';
 import { applyBoardFilters, boardQueryKey, filtersInWords, readBoardQuery, type BoardQuery } from '../departures/board-filters.ts';
+import { readSearch } from '../departures/search.ts';
 import { departureParam, enquiryPage } from '../bookings/enquiry-page.ts';
 import type { LiveDepartures } from '../departures/live.ts';
 import { cachePolicy, liveCachePolicy } from '../http/cache-policy.ts';
@@ -51,6 +52,7 @@ import { html } from '../../domain/html.ts';
 import { htmlResponse, liveBlockHtml, livePageHtml } from './page-shell.ts';
 import { BoundedMemo } from '../http/bounded-memo.ts';
 import { notModifiedResponse } from '../http/not-modified.ts';
+import { withUrl } from '../http/request-url.ts';
 import { matchesEtag } from '../http/respond.ts';
 import { acceptsJson } from '../v1/accept.ts';
 import { declaredQuery } from './live-queries.ts';
@@ -268,8 +270,15 @@ function v1Deps(deps: LiveDeps): V1Deps {
 async function apiDepartures(deps: LiveDeps, request: Request, url: URL): Promise<Response> {
   if (request.method !== 'GET' && request.method !== 'HEAD') return handleV1(request, v1Deps(deps));
   const json = acceptsJson(request.headers.get('Accept'));
-  const plain = new Request(url, { headers: { Accept: json ? 'application/json' : 'text/html' } });
-  const tripSlug = known(deps.catalogue(), url.searchParams.get('trip'));
+  // The operation reads the same URL, so its search (the trip among it) is read once.
+  const plain = withUrl(new Request(url, { headers: { Accept: json ? 'application/json' : 'text/html' } }), url);
+  let trip: string | undefined;
+  try {
+    trip = readSearch(url).trip;
+  } catch {
+    // A search the operation refuses (400) is kept with the read of all departures.
+  }
+  const tripSlug = known(deps.catalogue(), trip);
   const answer = await keptWhileFresh(deps, request, url, null, { tripSlug, key: `api|${json}|${url.pathname}${url.search}`, make: () => handleV1(plain, v1Deps(deps)) });
   const etag = answer.headers.get('ETag');
   if (answer.status === 200 && etag && matchesEtag(request.headers.get('If-None-Match'), etag)) return notModifiedResponse(answer.headers);

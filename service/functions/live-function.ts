@@ -5,6 +5,7 @@
  */
 import { ContentError } from '../../domain/catalogue/content-files.ts';
 import { SettingsError } from '../config.ts';
+import { requestUrl } from '../http/request-url.ts';
 import { clientIp } from '../rules/client-ip.ts';
 import { internalErrorResponse } from '../v1/internal-error.ts';
 import { apiPath, type ApiPath } from '../v1/path.ts';
@@ -53,7 +54,7 @@ let lastLogged = 0;
 export function liveFunction(name: string, handle: Handler): LiveFunction {
   return {
     async fetch(request: Request): Promise<Response> {
-      const url = new URL(request.url);
+      const url = requestUrl(request);
       const api = apiPath(url.pathname);
       try {
         return await handle(request, { url, api });

@@ -15,6 +15,7 @@ import { apiPath, isApiPath, routableApiPath, type ApiPath } from '../v1/path.ts
 import { staticAnswerFile } from '../v1/static-paths.ts';
 import { cachePolicy } from '../http/cache-policy.ts';
 import { memoise } from '../http/bounded-memo.ts';
+import { requestUrl } from '../http/request-url.ts';
 import { apiRateLimit } from './policy.ts';
 import { rateLimitHeaders, type RateLimiter } from './rate-limiter.ts';
 import { framablePaths, securityHeaders } from './security-headers.ts';
@@ -135,7 +136,7 @@ function publishedAnswer(request: RulesRequest, url: URL): boolean {
 }
 
 export async function applyRules(request: RulesRequest, ctx: RulesContext): Promise<RulesOutcome> {
-  const url = request.parsedUrl ?? new URL(request.url);
+  const url = request.parsedUrl ?? (request instanceof Request ? requestUrl(request) : new URL(request.url));
   const pathname = url.pathname;
   const https = ctx.siteUrl.startsWith('https:');
   const base = framablePaths.has(pathname) ? (https ? baseHeaders.httpsFramable : baseHeaders.httpFramable) : https ? baseHeaders.https : baseHeaders.http;
