@@ -3,8 +3,8 @@
  * operation, HEAD, CORS preflights, conditional requests, Markdown negotiation, a not-found on
  * every kind of path, the live endpoints, and the request that goes over the /v1 quota. Each row
  * says what a client must receive; `npm run smoke` checks one running site against it, and
- * tests/build/two-hosts.test.ts sends it to the Node host and to the replayed Vercel output and
- * compares what they answer.
+ * tests/build/vercel.test.ts (through tests/helpers/two-hosts.ts) sends it to the Node host and
+ * to the replayed Vercel output and compares what they answer.
  *
  * The table is built from the site itself (its /v1 lists and its published files), so it runs
  * against any deployment of any content.

@@ -110,9 +110,3 @@ export function checkDeparture(d: AdminDeparture, trips: readonly KnownTrip[]): 
   }
   return issues;
 }
-
-/** Throws DepartureRuleError unless the departure passes every rule. */
-export function assertDeparture(d: AdminDeparture, trips: readonly KnownTrip[]): void {
-  const issues = checkDeparture(d, trips);
-  if (issues.length > 0) throw new DepartureRuleError(issues);
-}

@@ -1,7 +1,8 @@
 /**
- * Rate-limit counters in Redis over HTTPS (Upstash's REST protocol), for the Vercel edge
- * runtime, which has fetch but no TCP sockets. Each hit is the same atomic window script as the
- * TCP store, sent with EVAL, so every edge instance and region shares one exact count.
+ * Rate-limit counters in Redis over HTTPS (Upstash's REST protocol), for Vercel: the routing
+ * middleware and the functions count over fetch, without a TCP connection per instance. Each hit
+ * is the same atomic window script as the TCP store, sent with EVAL, so every instance and region
+ * shares one exact count.
  */
 import type { Redis } from '@upstash/redis';
 import { MemoryCounterStore, type CounterStore, type WindowCount } from './rate-limiter.ts';
@@ -10,7 +11,7 @@ import { windowCountFromReply, windowHitScript } from './window-script.ts';
 export interface UpstashCounterStoreOptions {
   url: string;
   token: string;
-  /** Longest a hit may take, in milliseconds: HTTPS, and a new edge instance's first TLS handshake, included. */
+  /** Longest a hit may take, in milliseconds: HTTPS, and a new instance's first TLS handshake, included. */
   hitTimeoutMs?: number;
 }
 
