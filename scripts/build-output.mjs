@@ -16,7 +16,8 @@ import { cpSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFi
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { liveShellDir, liveShells } from '../service/live-shells.ts';
-import { buildStaticRoutes, notFoundCacheControl } from '../service/host/static-routes.ts';
+import { buildStaticRoutes } from '../service/host/static-routes.ts';
+import { cachePolicy } from '../service/http/cache-policy.ts';
 import { securityHeaders } from '../service/rules/security-headers.ts';
 import { config as middlewareConfig } from '../middleware.ts';
 import { prunePictureCache } from '../src/lib/picture-cache.ts';
@@ -99,7 +100,7 @@ export function buildOutput({ target }) {
         cpSync(siteDir, path.join(output, 'static'), { recursive: true });
         const markdownNotFound = routes.hit.find((r) => r.src === '^/404\\.md$');
         if (!markdownNotFound) throw new Error('the site has no 404.md');
-        const notFoundHeaders = { ...markdownNotFound.headers, 'Cache-Control': notFoundCacheControl };
+        const notFoundHeaders = { ...markdownNotFound.headers, 'Cache-Control': cachePolicy.never };
         mkdirSync(path.join(output, 'static', path.dirname(notFoundNote)), { recursive: true });
         cpSync(path.join(siteDir, '404.md'), path.join(output, 'static', notFoundNote));
         const config = {

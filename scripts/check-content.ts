@@ -12,14 +12,14 @@ import { readSettings, SettingsError } from '../service/config.ts';
 
 const started = performance.now();
 let siteUrl: string;
+let dir: string;
 try {
-  siteUrl = readSettings().siteUrl;
+  ({ siteUrl, CONTENT_DIR: dir } = readSettings());
 } catch (error) {
   if (!(error instanceof SettingsError)) throw error;
   console.error(error.message);
   process.exit(2);
 }
-const dir = process.env.CONTENT_DIR ?? 'content';
 const { files, problems } = checkContent(path.resolve(dir), { siteUrl, photoFiles: true });
 const settings = [files.site, files.royalty].filter(Boolean).length;
 const seconds = ((performance.now() - started) / 1000).toFixed(1);

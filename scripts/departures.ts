@@ -13,7 +13,7 @@ import { CsvError, departuresToCsv, readDepartureCsv } from '../service/departur
 import { departureChanges, departureInput, inputIssues } from '../service/departures/input.ts';
 import { createDepartureStore, todayInIndia, type DepartureStore } from '../service/departures/store.ts';
 import type { AdminDeparture } from '../service/departures/source.ts';
-import { readKnownTrips, type KnownTrip } from '../service/departures/trips.ts';
+import { knownTrip, readKnownTrips, type KnownTrip } from '../service/departures/trips.ts';
 import { DepartureRuleError, type Issue } from '../service/departures/validation.ts';
 
 const usage = `Departures in operational storage.
@@ -127,7 +127,7 @@ function table(departures: readonly AdminDeparture[], trips: readonly KnownTrip[
   if (departures.length === 0) return 'No departures.';
   const price = (d: AdminDeparture) => {
     if (d.priceInr !== null) return `₹${d.priceInr.toLocaleString('en-IN')}`;
-    const tripPrice = trips.find((t) => t.slug === d.tripSlug)?.priceInr;
+    const tripPrice = knownTrip(trips, d.tripSlug)?.priceInr;
     return tripPrice ? `(trip) ₹${tripPrice.toLocaleString('en-IN')}` : '(trip)';
   };
   return pad([
@@ -255,7 +255,7 @@ async function main(): Promise<number> {
     if (settings.OPERATIONAL_STORAGE === 'embedded') prepareDataDir(settings);
     let trips: KnownTrip[];
     try {
-      trips = readKnownTrips(path.resolve(process.env.CONTENT_DIR ?? 'content'));
+      trips = readKnownTrips(path.resolve(settings.CONTENT_DIR));
     } catch (error) {
       throw new Refused([{ field: 'CONTENT_DIR', message: (error as Error).message }]);
     }

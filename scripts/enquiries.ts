@@ -18,7 +18,7 @@ import { mailerFromSettings } from '../service/bookings/mailer.ts';
 import { EnquiryStore, type StoredEnquiry } from '../service/bookings/store.ts';
 import { readSettings, SettingsError, type Settings } from '../service/config.ts';
 import { prepareDataDir } from '../service/data-dir.ts';
-import { openOperationalStorage } from '../service/storage.ts';
+import { openOperationalStorage } from '../service/storage/connection.ts';
 import { siteSettings } from '../domain/schemas/site.ts';
 
 const usage = `Usage: npm run enquiries -- <command>
@@ -34,7 +34,7 @@ class UsageError extends Error {}
 
 function contactEmail(settings: Settings): string {
   if (settings.CONTACT_EMAIL) return settings.CONTACT_EMAIL;
-  const file = path.resolve(process.env.CONTENT_DIR ?? 'content', 'settings', 'site.yaml');
+  const file = path.resolve(settings.CONTENT_DIR, 'settings', 'site.yaml');
   return siteSettings.parse(load(readFileSync(file, 'utf8'))).contactEmail;
 }
 

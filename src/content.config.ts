@@ -22,7 +22,7 @@ import { readSettings } from '../service/config.ts';
 import { keptParsedYaml } from './lib/parsed-yaml.ts';
 
 /** Where the editors' files are; tests and benchmarks point this at generated catalogues. */
-const contentDir = process.env.CONTENT_DIR ?? './content';
+const contentDir = readSettings().CONTENT_DIR;
 
 /** Every file's name, size and time under the content folder: the check runs again when it changes. */
 function contentFingerprint(): string {

@@ -7,15 +7,14 @@
  */
 import { BoundedMemo } from '../http/bounded-memo.ts';
 import { handleV1, type MemoAnswer } from '../v1/index.ts';
-import { apiPath } from '../v1/path.ts';
 import { liveFunction, notServedHere, type LiveFunction } from './live-function.ts';
-import { runtimeCatalogue } from './runtime.ts';
+import type { LiveDeps } from './runtime.ts';
 
-export function catalogueFunction(): LiveFunction {
+export function catalogueFunction(deps: Pick<LiveDeps, 'catalogue'>): LiveFunction {
   const memo = new BoundedMemo<MemoAnswer>();
-  return liveFunction('catalogue', async (request, url) => {
-    if (apiPath(url.pathname).kind === 'not-api') return notServedHere(url);
+  return liveFunction('catalogue', async (request, { url, api }) => {
+    if (api.kind === 'not-api') return notServedHere(url);
     // No storage here: /v1/departures is routed to the departures function (vercel.json).
-    return handleV1(request, { catalogue: runtimeCatalogue(), departures: null }, memo);
+    return handleV1(request, { catalogue: deps.catalogue(), departures: null }, memo);
   });
 }

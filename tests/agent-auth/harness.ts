@@ -15,8 +15,8 @@ import { handleRevocation } from '../../service/agent-auth/revocation.ts';
 import { ServiceTokens } from '../../service/agent-auth/service-tokens.ts';
 import { createSigningKeys, generateSigningJwk, type SigningKeys } from '../../service/agent-auth/signing-keys.ts';
 import { handleToken } from '../../service/agent-auth/token.ts';
-import { openEmbedded } from '../../service/departures/embedded.ts';
-import type { Sql } from '../../service/departures/sql.ts';
+import { openEmbedded } from '../../service/storage/embedded.ts';
+import type { Sql } from '../../service/storage/sql.ts';
 import type { IdentityProvider } from './identity-provider.ts';
 
 export const siteUrl = 'https://catalogue.test';
