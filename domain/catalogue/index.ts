@@ -147,6 +147,7 @@ function assembleCatalogue(source: CatalogueSource, siteUrl: string, present?: F
     });
 
   const tripBySlug = new Map(trips.map((t) => [t.trip.slug, t]));
+  const tripFiles = new Map(source.trips.map((entry) => [entry.id, fileOf(entry, 'trips', 'md')]));
   const peaks = [...source.peaks]
     .sort((a, b) => a.id.localeCompare(b.id))
     .map((entry) => {
@@ -168,7 +169,7 @@ function assembleCatalogue(source: CatalogueSource, siteUrl: string, present?: F
   for (const page of trips) {
     const peakId = page.content.peak;
     const peak = peakId ? source.peaks.find((p) => p.id === peakId) : undefined;
-    const tripFile = `content/trips/${page.trip.slug}.md`;
+    const tripFile = tripFiles.get(page.trip.slug)!;
     if (peak && page.trip.alpineGrade !== peak.data.technicalGrade) {
       problems.push(`${tripFile}: field "alpineGrade" is ${page.trip.alpineGrade}, but ${peak.id}'s technicalGrade is ${peak.data.technicalGrade}; the trip and the dataset must agree`);
     }
