@@ -10,6 +10,7 @@ import type { Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { readSettings, SettingsError, type Settings } from './service/config.ts';
+import { loadEnvFile } from './service/env-file.ts';
 import { applyRules, type RulesOutcome, type RulesRequest } from './service/rules/index.ts';
 import { apiRateLimit } from './service/rules/policy.ts';
 import { clientIp, clientQuotaKey } from './service/rules/client-ip.ts';
@@ -313,6 +314,7 @@ async function hostEmbeddedDatabase(settings: Settings, server: ReturnType<typeo
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   try {
+    loadEnvFile();
     const settings = readSettings();
     await startServer({ settings });
     console.log(`Serving the site and API on ${settings.siteUrl} (listening on ${settings.HOST}:${settings.PORT})`);

@@ -7,6 +7,10 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { readSettings, SettingsError } from '../service/config.ts';
+import { loadEnvFile } from '../service/env-file.ts';
+
+// Settings written in .env reach this command as they reach the server (service/env-file.ts).
+loadEnvFile();
 
 const root = path.resolve(import.meta.dirname, '..');
 const stampFile = path.join(root, 'dist', '.build-stamp');
