@@ -55,6 +55,7 @@ import { currentReadId, liveDepartures, v1Deps } from './live-storage.ts';
 import { declaredQuery } from './live-queries.ts';
 import { renderQuota, type RenderAdmission } from './render-quota.ts';
 import { runtimeCatalogue } from './runtime.ts';
+import { keptPerBuild } from './site-build.ts';
 
 const tripPath = new RegExp(`^/(${Object.values(tripSection).join('|')})/([^/]+?)(\\.md|\\.ics|/enquire)?/?$`);
 const sectionType = Object.fromEntries(Object.entries(tripSection).map(([type, section]) => [section, type])) as Record<string, 'trek' | 'expedition'>;
@@ -147,9 +148,10 @@ interface KeptAnswer {
 /**
  * Answers kept per read: a thousand, and at most 8 MiB of them (a full board is about 150 KB;
  * every answer of one read of the real catalogue takes about 2 MB). Answers of older reads are
- * never asked for again and go first.
+ * never asked for again and go first. Each build of the site keeps its own (its pages are made from
+ * its catalogue and frames: service/functions/site-build.ts).
  */
-const kept = new BoundedMemo<KeptAnswer>(1000, { maxBytes: 8 * 2 ** 20, sizeOf: (answer) => answer.body.byteLength + 1024 });
+const keptAnswers = keptPerBuild(() => new BoundedMemo<KeptAnswer>(1000, { maxBytes: 8 * 2 ** 20, sizeOf: (answer) => answer.body.byteLength + 1024 }));
 
 /**
  * The answer `make` gives, kept under `key` for as long as the departures read it is made from
@@ -157,6 +159,7 @@ const kept = new BoundedMemo<KeptAnswer>(1000, { maxBytes: 8 * 2 ** 20, sizeOf: 
  * one afresh first asks `admit` (the render quota), which may answer instead.
  */
 async function keptWhileFresh(request: Request, admit: RenderAdmission | null, tripSlug: string | undefined, key: string, make: () => Promise<Response>): Promise<Response> {
+  const kept = keptAnswers();
   const readId = await currentReadId(tripSlug);
   const memoKey = readId === null ? null : `${readId}|${key}`;
   if (admit && (memoKey === null || !kept.has(memoKey))) {

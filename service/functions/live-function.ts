@@ -7,6 +7,7 @@ import { ContentError } from '../../domain/catalogue/content-files.ts';
 import { SettingsError } from '../config.ts';
 import { internalErrorResponse } from '../v1/internal-error.ts';
 import { apiPath } from '../v1/path.ts';
+import { servedBuild } from './site-build.ts';
 
 export interface LiveFunction {
   fetch(request: Request): Promise<Response>;
@@ -34,12 +35,19 @@ export function withoutBodyForHead(request: Request, response: Response): Respon
 
 let lastLogged = 0;
 
+/** A function's answer names the build of the site it was made from, as the Node host's files do (service/host/site-builds.ts). */
+function namingBuild(response: Response): Response {
+  const id = servedBuild()?.id;
+  if (id) response.headers.set('X-Build', id);
+  return response;
+}
+
 export function liveFunction(name: string, handle: Handler): LiveFunction {
   return {
     async fetch(request: Request): Promise<Response> {
       const url = new URL(request.url);
       try {
-        return await handle(request, url);
+        return namingBuild(await handle(request, url));
       } catch (error) {
         const setup = error instanceof SettingsError || error instanceof ContentError;
         // One line a minute is enough to notice a broken deployment without flooding the log.
