@@ -17,11 +17,11 @@ import { clientIp, clientQuotaKey } from './service/rules/client-ip.ts';
 import { openCounterStore, useCounterStore } from './service/rules/counter-stores.ts';
 import { createRateLimiter, type CounterStore } from './service/rules/rate-limiter.ts';
 import { securityHeaders } from './service/rules/security-headers.ts';
-import { lowerCase, StaticFiles } from './service/host/static-files.ts';
+import { lowerCase } from './service/host/static-files.ts';
 import { FunctionHost } from './service/host/functions.ts';
-import { applyEarlyRoutes, fileHeaders, loadRouteTable, resolve, type Destination } from './service/host/router.ts';
+import { SiteBuilds, type BuildView } from './service/host/site-builds.ts';
 import { writeWebResponse } from './service/host/web-response.ts';
-import { EdgeCache, type KeptResponse } from './service/host/edge-cache.ts';
+import type { EdgeCache, KeptResponse } from './service/host/edge-cache.ts';
 import { FairQueue } from './service/host/fair-queue.ts';
 import { canonicalLivePath } from './service/functions/live-queries.ts';
 import { isApiPath } from './service/v1/path.ts';
@@ -59,19 +59,15 @@ export interface ServerOptions {
 export async function startServer({ settings, counterStore }: ServerOptions) {
   // Local data (the embedded database, the outbox, keys) is private to this account.
   prepareDataDir(settings);
-  const siteDir = path.join(root, 'dist', 'site');
-  const table = loadRouteTable(root);
-  const files = new StaticFiles(siteDir);
   const functions = new FunctionHost(path.join(root, 'api'));
-  const fs = { hasFile: (p: string) => files.has(p), functionAt: (p: string) => functions.functionAt(p) };
+  // The build served (files, routes, catalogue, kept answers), taken up whole when a new one is published.
+  const builds = SiteBuilds.open(root, settings, functions);
   const store = counterStore ?? (await openCounterStore(process.env));
   // The rules and the functions of this process count one client in one place.
   useCounterStore(store);
   const apiLimiter = createRateLimiter(apiRateLimit, store);
   const origin = `http://${settings.HOST}:${settings.PORT}`;
   const baseHeaders = securityHeaders({ https: settings.siteUrl.startsWith('https:') });
-  // Function answers a shared cache may keep, kept here as Vercel's CDN keeps them.
-  const edge = new EdgeCache();
   // Reads are taken in turn by client, up to four of one client at once (so one slow read, say a
   // storage timeout, does not hold a page's other files); those that reach a function (renders,
   // mostly) one per client and four in all.
@@ -124,7 +120,6 @@ export async function startServer({ settings, counterStore }: ServerOptions) {
   // A path like `//v1/trips` must stay a path: resolved against the origin it would name a host.
   // Parsed once per request target (bounded); the URL is read, never changed, by the host and rules.
   const absoluteUrl = memoise((target: string) => (target.startsWith('/') ? new URL(origin + target) : new URL(target, origin)));
-  const earlyRoutes = memoise((pathname: string) => applyEarlyRoutes(table, pathname));
 
   /** The request as a function sees it: the address asked for, and who the client is, said by this host only. */
   function webRequest(req: IncomingMessage, client: string): Request {
@@ -137,16 +132,6 @@ export async function startServer({ settings, counterStore }: ServerOptions) {
     return new Request(absoluteUrl(req.url ?? '/').href, init);
   }
 
-  /**
-   * Where a path goes, and the build's headers for a file, worked out once per path: the files
-   * and functions are fixed while the server runs.
-   */
-  const destinationOf = memoise((pathname: string): Destination & { headers?: Record<string, string> } => {
-    const destination = resolve(table, fs, pathname);
-    if (destination.kind !== 'file') return destination;
-    return { ...destination, headers: { ...fileHeaders(table, destination.pathname), ...(destination.status === 404 ? { 'Cache-Control': 'no-store' } : {}) } };
-  });
-
   const rules = (request: RulesRequest): Promise<RulesOutcome> => applyRules(request, { siteUrl: settings.siteUrl, apiLimiter, trustProxy: 'vercel' });
   const refusals = (socketAddress: string | undefined): RefusalContext => ({
     siteUrl: settings.siteUrl,
@@ -158,7 +143,7 @@ export async function startServer({ settings, counterStore }: ServerOptions) {
     },
   });
 
-  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  async function handle(req: IncomingMessage, res: ServerResponse, { files, edge, earlyRoutes, destinationOf }: BuildView): Promise<void> {
     const refusedHost = hostHeaderRefusal(req, { securityHeaders: baseHeaders });
     if (refusedHost) {
       await writeWebResponse(req, res, refusedHost);
@@ -232,7 +217,8 @@ export async function startServer({ settings, counterStore }: ServerOptions) {
     // A client's reads are served in turn with other clients' (requests with a body are not held
     // in line: see service/host/fair-queue.ts).
     const read = req.method === 'GET' || req.method === 'HEAD';
-    const served = read ? clientTurns.run(clientQuotaKey(clientOfNode(req)), () => handle(req, res)) : handle(req, res);
+    const answer = () => builds.serve((view) => handle(req, res, view));
+    const served = read ? clientTurns.run(clientQuotaKey(clientOfNode(req)), answer) : answer();
     served.catch((error: unknown) => {
       console.error(`[server] ${req.method} ${req.url}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
       if (!res.headersSent) {
@@ -251,6 +237,7 @@ export async function startServer({ settings, counterStore }: ServerOptions) {
       .then((response) => answerAndClose(socket, response))
       .catch(() => socket.destroy());
   });
+  builds.attach(server);
   server.headersTimeout = 10_000;
   server.requestTimeout = 30_000;
   server.keepAliveTimeout = 5_000;
