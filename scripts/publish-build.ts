@@ -71,7 +71,14 @@ function pointAt(link: string, target: string): void {
   const temporary = `${link}.${process.pid}.tmp`;
   rmSync(temporary, { force: true });
   symlinkSync(target, temporary, 'junction');
-  renameSync(temporary, link);
+  try {
+    renameSync(temporary, link);
+  } catch (error) {
+    // Windows does not rename over a link: there the switch takes two steps (docs/deployment.md).
+    if (process.platform !== 'win32') throw error;
+    rmSync(link, { force: true });
+    renameSync(temporary, link);
+  }
 }
 
 /** dist/site and dist/live as links through dist/current (a folder left by an older build is replaced). */
