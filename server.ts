@@ -1,6 +1,7 @@
 /**
  * The local (and any self-hosted Node) host, shaped like the Vercel deployment: the request rules
- * (what middleware.ts runs on Vercel), then the files Astro built into dist/site, then the live
+ * (what middleware.ts runs on Vercel), then the files of the published build (dist/current/site,
+ * taken up without a restart when a new one is published), then the live
  * functions of api/, routed by the same table (vercel.json and the build's own routes; see
  * service/host/router.ts). Run with `npm start`; settings come from the environment (see
  * .env.example). This file only wires the host's parts (service/host/) together.
@@ -10,15 +11,16 @@ import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { readSettings, SettingsError, type Settings } from './service/config.ts';
 import { prepareDataDir } from './service/data-dir.ts';
+import { loadEnvFile } from './service/env-file.ts';
 import { applyRules, type RulesRequest } from './service/rules/index.ts';
 import { clientIp } from './service/rules/client-ip.ts';
 import { openCounterStore, useCounterStore } from './service/rules/counter-stores.ts';
 import { apiRateLimit } from './service/rules/policy.ts';
 import { createRateLimiter, type CounterStore } from './service/rules/rate-limiter.ts';
 import { securityHeaders } from './service/rules/security-headers.ts';
-import { loadBuiltSite } from './service/host/built-site.ts';
-import { EdgeCache } from './service/host/edge-cache.ts';
+import { FunctionHost } from './service/host/functions.ts';
 import { hostEmbeddedDatabase } from './service/host/embedded-database.ts';
+import { SiteBuilds } from './service/host/site-builds.ts';
 import { FairQueue } from './service/host/fair-queue.ts';
 import { asSeenByRules, nodeRequests } from './service/host/node-requests.ts';
 import { createNodeServer, type HostTimeouts } from './service/host/node-server.ts';
@@ -36,7 +38,8 @@ export interface ServerOptions {
 export async function startServer({ settings, counterStore, timeouts }: ServerOptions): Promise<Server> {
   // Local data (the embedded database, the outbox, keys) is private to this account.
   prepareDataDir(settings);
-  const site = loadBuiltSite(root);
+  // The build served (files, routes, catalogue, kept answers), taken up whole when a new one is published.
+  const builds = SiteBuilds.open(root, settings, new FunctionHost(path.join(root, 'api')));
   const store = counterStore ?? (await openCounterStore(settings.counters));
   // The rules and the functions of this process count one client in one place.
   useCounterStore(store);
@@ -45,7 +48,7 @@ export async function startServer({ settings, counterStore, timeouts }: ServerOp
   const trust = settings.TRUST_PROXY ?? 'none';
   const rules = (request: RulesRequest) => applyRules(request, { siteUrl: settings.siteUrl, apiLimiter, trustProxy: 'vercel' });
   const host: HostParts = {
-    site: () => site,
+    site: () => builds.current(),
     requests: nodeRequests({ origin, trust }),
     rules,
     refusals: (socketAddress) => ({
@@ -55,10 +58,10 @@ export async function startServer({ settings, counterStore, timeouts }: ServerOp
       rules: (request) => rules({ url: request.url, method: request.method, headers: asSeenByRules(request.headers, clientIp(request, trust, socketAddress)) }),
     }),
     securityHeaders: securityHeaders({ https: settings.siteUrl.startsWith('https:') }),
-    edge: new EdgeCache(),
     turns: new FairQueue(),
   };
   const server = createNodeServer(host, requestHandler(host), timeouts);
+  builds.attach(server);
   await hostEmbeddedDatabase(settings, server);
   await new Promise<void>((done) => server.listen(settings.PORT, settings.HOST, done));
   return server;
@@ -66,6 +69,7 @@ export async function startServer({ settings, counterStore, timeouts }: ServerOp
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   try {
+    loadEnvFile();
     const settings = readSettings();
     await startServer({ settings });
     console.log(`Serving the site and API on ${settings.siteUrl} (listening on ${settings.HOST}:${settings.PORT})`);

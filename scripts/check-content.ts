@@ -8,7 +8,11 @@
 import path from 'node:path';
 import { checkContent } from '../domain/catalogue/content-check.ts';
 import { contentProblemsMessage } from '../domain/catalogue/content-files.ts';
+import { loadEnvFile } from '../service/env-file.ts';
 import { readSettings, SettingsError } from '../service/config.ts';
+
+// Settings written in .env reach this command as they reach the server (service/env-file.ts).
+loadEnvFile();
 
 const started = performance.now();
 let siteUrl: string;

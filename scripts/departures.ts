@@ -7,6 +7,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { loadEnvFile } from '../service/env-file.ts';
 import { readSettings, SettingsError } from '../service/config.ts';
 import { prepareDataDir } from '../service/data-dir.ts';
 import { CsvError, departuresToCsv, readDepartureCsv } from '../service/departures/csv.ts';
@@ -15,6 +16,9 @@ import { createDepartureStore, todayInIndia, type DepartureStore } from '../serv
 import type { AdminDeparture } from '../service/departures/source.ts';
 import { knownTrip, readKnownTrips, type KnownTrip } from '../service/departures/trips.ts';
 import { DepartureRuleError, type Issue } from '../service/departures/validation.ts';
+
+// Settings written in .env reach this command as they reach the server (service/env-file.ts).
+loadEnvFile();
 
 const usage = `Departures in operational storage.
 

@@ -48,7 +48,7 @@ function checkedContent(): ContentCheck {
     parsed.save();
   }
   if (last.check.problems.length > 0) {
-    const error = new ContentError(contentProblemsMessage(last.check.problems));
+    const error = new ContentError(`${contentProblemsMessage(last.check.problems)}\n\nThe build stopped here: nothing was published, and a running server keeps serving the build it has. Fix these and build again; npm run check lists them in a second or two, and docs/editing-content.md explains each rule.`);
     // The mistakes are in the content, not the code: Astro prints no stack trace for an error without one.
     error.stack = '';
     throw error;

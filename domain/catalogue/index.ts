@@ -152,6 +152,7 @@ function assembleCatalogue(source: CatalogueSource, siteUrl: string, present?: F
       return { trip, content: c, body: entry.body ?? '', path };
     });
 
+  const tripFiles = new Map(source.trips.map((entry) => [entry.id, fileOf(entry, 'trips', 'md')]));
   const peaks = [...source.peaks]
     .sort((a, b) => a.id.localeCompare(b.id))
     .map((entry) => {
@@ -173,7 +174,7 @@ function assembleCatalogue(source: CatalogueSource, siteUrl: string, present?: F
   for (const page of trips) {
     const peakId = page.content.peak;
     const peak = peakId ? source.peaks.find((p) => p.id === peakId) : undefined;
-    const tripFile = `content/trips/${page.trip.slug}.md`;
+    const tripFile = tripFiles.get(page.trip.slug)!;
     if (peak && page.trip.alpineGrade !== peak.data.technicalGrade) {
       problems.push(`${tripFile}: field "alpineGrade" is ${page.trip.alpineGrade}, but ${peak.id}'s technicalGrade is ${peak.data.technicalGrade}; the trip and the dataset must agree`);
     }

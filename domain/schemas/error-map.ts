@@ -61,9 +61,17 @@ function badFormat(issue: Extract<Issue, { code: 'invalid_format' }>): string {
   }
 }
 
+/**
+ * A field as an editor names it: a place in a list counted from 1, as the file reads and as the
+ * messages count ("itinerary.2.walkingHours" is day 2's), never from 0 as the schemas do.
+ */
+export function fieldName(path: readonly PropertyKey[]): string {
+  return path.map((key) => (typeof key === 'number' ? String(key + 1) : String(key))).join('.');
+}
+
 /** A form of a union, as the messages its own check gave. */
 function unionForm(issues: readonly z.core.$ZodIssue[]): string {
-  return issues.map((i) => (i.path.length > 0 ? `${i.path.join('.')} ${i.message}` : i.message)).join(', ');
+  return issues.map((i) => (i.path.length > 0 ? `${fieldName(i.path)} ${i.message}` : i.message)).join(', ');
 }
 
 export const contentErrorMap: z.core.$ZodErrorMap = (issue) => {

@@ -4,7 +4,7 @@
  */
 import type { ImageMetadata } from 'astro';
 import { z } from 'astro/zod';
-import { acclimatisationBreaches, altitudeM, figuresOnlyInProse, itineraryDay, restDayFallsShort } from './itinerary.ts';
+import { acclimatisationBreaches, altitudeM, figuresOnlyInProse, itineraryDay, restDayFallsShort, restNightsAfter } from './itinerary.ts';
 import { alpineGrades, difficulties, isoDate, reference, slug, tags, tripTypes } from './vocabulary.ts';
 import { contestedFactOf, contestedProblems } from './peak.ts';
 
@@ -130,25 +130,27 @@ export function tripContentSchema(photoFile: z.ZodType<PhotoFile>) {
         }
       });
       if (trip.durationDays != null && trip.durationDays !== trip.itinerary.length) {
-        ctx.addIssue({ code: 'custom', path: ['durationDays'], message: `says ${trip.durationDays} days but the itinerary has ${trip.itinerary.length}` });
+        ctx.addIssue({ code: 'custom', path: ['durationDays'], message: `must match the itinerary, which has ${trip.itinerary.length} days (it says ${trip.durationDays})` });
       }
       const highest = Math.max(...trip.itinerary.flatMap((d) => [d.startAltitudeM, d.endAltitudeM, d.highPoint?.altitudeM ?? 0]));
       if (trip.summitAltitudeM != null && trip.summitAltitudeM < highest) {
-        ctx.addIssue({ code: 'custom', path: ['summitAltitudeM'], message: `is ${trip.summitAltitudeM} m but the itinerary reaches ${highest} m` });
+        ctx.addIssue({ code: 'custom', path: ['summitAltitudeM'], message: `must be at least ${highest} m, the highest the itinerary reaches (it is ${trip.summitAltitudeM} m)` });
       }
       for (const breach of acclimatisationBreaches(trip.itinerary)) {
         const { index, reason } = breach;
+        const breaks = `day ${index + 1} breaks the acclimatisation rule: it ${reason}`;
         const note = trip.itinerary[index]?.acclimatisationNote;
         if (!note) {
+          const rest = restNightsAfter(breach);
           ctx.addIssue({
             code: 'custom',
             path: ['itinerary', index, 'acclimatisationNote'],
-            message: `day ${index + 1} ${reason}. Add an acclimatisation night or a lower camp, or give the published reason in acclimatisationNote (see docs/editing-content.md)`,
+            message: `${breaks}. Add an acclimatisation night or a lower camp, or give the published reason in acclimatisationNote${rest ? ` (${rest})` : ''}; see docs/editing-content.md`,
           });
           continue;
         }
         const shortfall = restDayFallsShort(breach, note);
-        if (shortfall) ctx.addIssue({ code: 'custom', path: ['itinerary', index, 'acclimatisationNote'], message: `day ${index + 1} ${reason}; its note ${shortfall}` });
+        if (shortfall) ctx.addIssue({ code: 'custom', path: ['itinerary', index, 'acclimatisationNote'], message: `${breaks}; its note ${shortfall}` });
       }
       const sourceUrls = new Set(trip.sources.map((s) => s.url));
       for (const { path, message } of contestedProblems(trip.contested, sourceUrls, 'sources')) ctx.addIssue({ code: 'custom', path, message });

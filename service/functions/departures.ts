@@ -58,6 +58,7 @@ import { acceptsJson } from '../v1/accept.ts';
 import { declaredQuery } from './live-queries.ts';
 import { renderQuota, type RenderAdmission } from './render-quota.ts';
 import type { LiveDeps } from './runtime.ts';
+import { keptPerBuild } from './site-build.ts';
 
 /** One request to a page route, as every route reads it. */
 interface Ask {
@@ -230,9 +231,10 @@ interface KeptAnswer {
 /**
  * Answers kept per read: a thousand, and at most 8 MiB of them (a full board is about 150 KB;
  * every answer of one read of the real catalogue takes about 2 MB). Answers of older reads are
- * never asked for again and go first.
+ * never asked for again and go first. Each build of the site keeps its own (its pages are made from
+ * its catalogue and frames: service/functions/site-build.ts).
  */
-const kept = new BoundedMemo<KeptAnswer>(1000, { maxBytes: 8 * 2 ** 20, sizeOf: (answer) => answer.body.byteLength + 1024 });
+const keptAnswers = keptPerBuild(() => new BoundedMemo<KeptAnswer>(1000, { maxBytes: 8 * 2 ** 20, sizeOf: (answer) => answer.body.byteLength + 1024 }));
 
 /**
  * The answer `make` gives, kept under `key` for as long as the departures read it is made from
@@ -240,6 +242,7 @@ const kept = new BoundedMemo<KeptAnswer>(1000, { maxBytes: 8 * 2 ** 20, sizeOf: 
  * one afresh first asks `admit` (the render quota), which may answer instead.
  */
 async function keptWhileFresh(deps: LiveDeps, request: Request, url: URL, admit: RenderAdmission | null, answer: Answer): Promise<Response> {
+  const kept = keptAnswers();
   const readId = await deps.departures.readId(answer.tripSlug);
   const memoKey = readId === null ? null : `${readId}|${answer.key}`;
   if (admit && (memoKey === null || !kept.has(memoKey))) {

@@ -10,6 +10,7 @@ import { clientIp } from '../rules/client-ip.ts';
 import { internalErrorResponse } from '../v1/internal-error.ts';
 import { apiPath, type ApiPath } from '../v1/path.ts';
 import { cachePolicy } from '../http/cache-policy.ts';
+import { servedBuild } from './site-build.ts';
 
 export interface LiveFunction {
   fetch(request: Request): Promise<Response>;
@@ -51,13 +52,20 @@ export function withoutBodyForHead(request: Request, response: Response): Respon
 
 let lastLogged = 0;
 
+/** A function's answer names the build of the site it was made from, as the Node host's files do (service/host/site-builds.ts). */
+function namingBuild(response: Response): Response {
+  const id = servedBuild()?.id;
+  if (id) response.headers.set('X-Build', id);
+  return response;
+}
+
 export function liveFunction(name: string, handle: Handler): LiveFunction {
   return {
     async fetch(request: Request): Promise<Response> {
       const url = requestUrl(request);
       const api = apiPath(url.pathname);
       try {
-        return await handle(request, { url, api });
+        return namingBuild(await handle(request, { url, api }));
       } catch (error) {
         const setup = error instanceof SettingsError || error instanceof ContentError;
         // One line a minute is enough to notice a broken deployment without flooding the log.

@@ -1,6 +1,7 @@
 /**
- * What the live functions receive: the settings, the catalogue (read from the content folder
- * on first use, the same files and schemas the site was built from), live departures on
+ * What the live functions receive: the settings, the catalogue (read on first use from the
+ * content the build being served was made of, the same files and schemas, and kept per build:
+ * site-build.ts), live departures on
  * operational storage, the counter store, the bookings path (enquiry store, mailer, enquiry
  * limit), agent registration and the clock. Each api/<name>.ts entry hands its function the
  * process's one set (`liveDeps()`), so every function of a process shares one catalogue, one
@@ -21,11 +22,12 @@ import { sharedCounterStore } from '../rules/counter-stores.ts';
 import { renderRateLimit } from '../rules/policy.ts';
 import { createRateLimiter, type CounterStore, type RateLimiter } from '../rules/rate-limiter.ts';
 import { liveDepartures, type LiveDepartureReads } from './live-storage.ts';
+import { keptPerBuild } from './site-build.ts';
 
 export interface LiveDeps {
   /** The deployment's settings; a wrong value throws SettingsError naming it. */
   settings(): Settings;
-  /** The catalogue as the site was built from it; a content mistake throws ContentError. */
+  /** The catalogue as the build being served was made from it; a content mistake throws ContentError. */
   catalogue(): Catalogue;
   /** Published departures, read at most once a second per trip and bounded in time. */
   departures: LiveDepartureReads;
@@ -62,7 +64,8 @@ function kept<T>(open: () => T): () => T {
 /** The dependencies of every function in a process that reads `readSettingsOnce`'s settings. */
 export function createLiveDeps(readSettingsOnce: () => Settings = () => readSettings()): LiveDeps {
   const settings = kept(readSettingsOnce);
-  const catalogue = kept(() => catalogueFromContent(path.resolve(settings().CONTENT_DIR), settings()));
+  // One per build of the site: the Node host takes up a newly published build without a restart (service/host/site-builds.ts).
+  const catalogue = keptPerBuild((build) => catalogueFromContent(build?.contentDir ?? path.resolve(settings().CONTENT_DIR), settings()));
   const counters = kept(() => sharedCounterStore(settings().counters));
   const renderLimiter = kept(async () => createRateLimiter(renderRateLimit, await counters()));
   const bookings = kept(() => openBookingDeps(settings(), catalogue(), counters));

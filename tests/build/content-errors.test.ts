@@ -63,14 +63,14 @@ describe('content validation at build time', () => {
     const result = brokenBuild('trips/sample-trek.md', (t) => t.replace('    endAltitudeM: 3900\n    description: Fixture day one', '    endAltitudeM: 4600\n    description: Fixture day one').replace('    startAltitudeM: 3900\n    endAltitudeM: 3500', '    startAltitudeM: 4600\n    endAltitudeM: 3500'));
     expect(result.status).not.toBe(0);
     expect(result.output).toContain('sample-trek');
-    expect(result.output).toContain('itinerary.0.acclimatisationNote');
+    expect(result.output).toContain('itinerary.1.acclimatisationNote');
     expect(result.output).toContain('raises the sleeping altitude by 1100 m');
   });
 
   it('refuses a walking time written in a day\'s description but missing from its data', () => {
     const result = brokenBuild('trips/sample-trek.md', (t) => t.replace('Fixture day one description text.', 'Fixture day one takes most groups 4 to 6 hours.'));
     expect(result.status).not.toBe(0);
-    expect(result.output).toContain('itinerary.0.walkingHours');
+    expect(result.output).toContain('itinerary.1.walkingHours');
     expect(result.output).toContain('gives a walking time');
   });
 
@@ -103,7 +103,7 @@ describe('content validation at build time', () => {
   it('refuses a night that climbs from below 3,000 m to far above it without a published reason', () => {
     const result = brokenBuild('trips/sample-trek.md', (t) => t.replace(/startAltitudeM: 3500\n(\s+)endAltitudeM: 3900/, 'startAltitudeM: 2800\n$1endAltitudeM: 3900'));
     expect(result.status).not.toBe(0);
-    expect(result.output).toContain('itinerary.0.acclimatisationNote');
+    expect(result.output).toContain('itinerary.1.acclimatisationNote');
     expect(result.output).toContain('raises the sleeping altitude by 900 m above 3000 m (from 2800 m to 3900 m)');
   });
 
