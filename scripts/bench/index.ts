@@ -26,6 +26,7 @@ import { keptNotes, machineFacts, renderReport, type Section } from './report.ts
 import { rulesSection } from './rules.ts';
 import { benchSiteUrl, buildSite, startBenchServer, type BuiltSite } from './site.ts';
 import { vercelSection } from './vercel-bundles.ts';
+import { pinLoadGenerator } from './processes.ts';
 import { tripBySlug } from '../../domain/catalogue/index.ts';
 
 const allSections = ['http', 'nginx', 'fairness', 'rules', 'departures', 'growth', 'rebuild', 'weight', 'vercel'] as const;
@@ -70,7 +71,7 @@ if (!peak) throw new Error('the real content has no peak to measure');
 /** A search of live departures as a person asks it: a moderate trek of about a week, for two, within a budget. */
 const search = `?type=trek&difficulty=Moderate&maxDays=8&minSeats=2&maxPriceInr=${maxPrice}`;
 
-/** Every /v1 path should reach this share of the bytes baseline; pages and files this share of nginx. */
+/** Pages and files should reach this share of nginx's throughput (the headline goal, CPU per request against the bytes baseline, is in http.ts). */
 const goal = 0.9;
 
 const targets: Target[] = [
@@ -79,14 +80,14 @@ const targets: Target[] = [
   { label: 'Trip page (static)', path: trek.path },
   { label: 'Its live departures block (departures function)', path: `/departures/block?trip=${trek.trip.slug}` },
   { label: 'Its Markdown twin (departures function, live)', path: `${trek.path}.md` },
-  { label: 'Service index (static file)', path: '/v1/', goal },
-  { label: 'Trip list (static file)', path: '/v1/trips', goal, handler: true, split: true },
-  { label: 'One trip (static file)', path: `/v1/trips/${trek.trip.slug}`, goal },
-  { label: 'Trip list, filtered (catalogue function)', path: `/v1/trips?type=trek&maxPriceInr=${maxPrice}`, goal, handler: true },
-  { label: 'Peak list (static file)', path: '/v1/peaks', goal },
-  { label: 'One peak (static file)', path: `/v1/peaks/${peak.id}`, goal, split: true },
-  { label: 'Departures (departures function, live)', path: '/v1/departures', goal },
-  { label: 'Departure search (departures function, live)', path: `/v1/departures${search}`, goal },
+  { label: 'Service index (static file)', path: '/v1/' },
+  { label: 'Trip list (static file)', path: '/v1/trips', handler: true, split: true },
+  { label: 'One trip (static file)', path: `/v1/trips/${trek.trip.slug}` },
+  { label: 'Trip list, filtered (catalogue function)', path: `/v1/trips?type=trek&maxPriceInr=${maxPrice}`, handler: true },
+  { label: 'Peak list (static file)', path: '/v1/peaks' },
+  { label: 'One peak (static file)', path: `/v1/peaks/${peak.id}`, split: true },
+  { label: 'Departures (departures function, live)', path: '/v1/departures' },
+  { label: 'Departure search (departures function, live)', path: `/v1/departures${search}` },
   { label: 'Departure search, the board (departures function, live)', path: `/departures${search}` },
 ];
 
@@ -105,6 +106,8 @@ function nginxTargets(siteDir: string) {
   ];
 }
 
+// The load generator on a core of its own, the servers on another (processes.ts).
+pinLoadGenerator();
 const facts = machineFacts();
 const sections: Section[] = [];
 let site: BuiltSite | undefined;

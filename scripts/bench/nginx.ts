@@ -15,7 +15,7 @@ import { securityHeaders } from '../../service/rules/security-headers.ts';
 import { freePort } from '../../tests/helpers/project.ts';
 import { comparisonHeader, comparisonRow } from './http.ts';
 import { interleaved, type LoadSettings } from './load.ts';
-import type { ChildServer } from './processes.ts';
+import { onServerCore, type ChildServer } from './processes.ts';
 import { fixed, ratio, type Section } from './report.ts';
 
 const candidates = ['/usr/sbin/nginx', '/usr/bin/nginx'];
@@ -91,7 +91,8 @@ ${headers}
 }
 `;
   writeFileSync(path.join(dir, 'nginx.conf'), config);
-  const master = spawn(binary, ['-c', path.join(dir, 'nginx.conf'), '-p', dir], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const [command, args] = onServerCore(binary, ['-c', path.join(dir, 'nginx.conf'), '-p', dir]);
+  const master = spawn(command, args, { stdio: ['ignore', 'ignore', 'pipe'] });
   let errors = '';
   master.stderr.on('data', (d) => (errors += String(d)));
   const url = `http://127.0.0.1:${port}`;

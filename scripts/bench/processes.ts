@@ -1,10 +1,12 @@
 /**
  * Child processes of the benchmark: servers started with `node <script>` on a free loopback
- * port, awaited until they answer, measured (resident memory) and stopped.
+ * port, awaited until they answer, measured (resident memory) and stopped. Every server runs on
+ * a core of its own and the load generator (the bench process) on another (`taskset`), so the
+ * load generator never takes the server's core and does not set its pace.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os, { tmpdir } from 'node:os';
 import path from 'node:path';
 import { freePort } from '../../tests/helpers/project.ts';
 
@@ -30,10 +32,26 @@ export interface ChildServerOptions {
   readyWithinMs?: number;
 }
 
+const taskset = '/usr/bin/taskset';
+
+/** The cores of the load generator and of the server under test, when the machine has two or more and taskset is there. */
+export const cores = existsSync(taskset) && os.availableParallelism() >= 2 ? { load: 0, server: 1 } : null;
+
+/** Pins this process, all its threads, to the load generator's core; a no-op without taskset. */
+export function pinLoadGenerator(): void {
+  if (cores) spawnSync(taskset, ['-a', '-cp', String(cores.load), String(process.pid)], { stdio: 'ignore' });
+}
+
+/** `command args` run on the server's core (taskset execs it, so the process id is the server's). */
+export function onServerCore(command: string, args: string[]): [string, string[]] {
+  return cores ? [taskset, ['-c', String(cores.server), command, ...args]] : [command, args];
+}
+
 export async function startChildServer(script: string, options: ChildServerOptions): Promise<ChildServer> {
   const port = await freePort();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'bench-data-'));
-  const child = spawn(process.execPath, [script, ...(options.args ?? [])], {
+  const [command, args] = onServerCore(process.execPath, [script, ...(options.args ?? [])]);
+  const child = spawn(command, args, {
     cwd: options.cwd,
     env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), DATA_DIR: dataDir, ASTRO_TELEMETRY_DISABLED: '1', ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
