@@ -12,7 +12,7 @@ import path from 'node:path';
 import { readSettings, SettingsError, type Settings } from './service/config.ts';
 import { prepareDataDir } from './service/data-dir.ts';
 import { loadEnvFile } from './service/env-file.ts';
-import { applyRules, type RulesRequest } from './service/rules/index.ts';
+import { applyRules, applyRulesNow, type RulesContext, type RulesRequest } from './service/rules/index.ts';
 import { clientIp } from './service/rules/client-ip.ts';
 import { openCounterStore, useCounterStore } from './service/rules/counter-stores.ts';
 import { apiRateLimit } from './service/rules/policy.ts';
@@ -46,11 +46,13 @@ export async function startServer({ settings, counterStore, timeouts }: ServerOp
   const apiLimiter = createRateLimiter(apiRateLimit, store);
   const origin = `http://${settings.HOST}:${settings.PORT}`;
   const trust = settings.TRUST_PROXY ?? 'none';
-  const rules = (request: RulesRequest) => applyRules(request, { siteUrl: settings.siteUrl, apiLimiter, trustProxy: 'vercel' });
+  const rulesContext: RulesContext = { siteUrl: settings.siteUrl, apiLimiter, trustProxy: 'vercel' };
+  const rules = (request: RulesRequest) => applyRules(request, rulesContext);
   const host: HostParts = {
     site: () => builds.current(),
     requests: nodeRequests({ origin, trust }),
     rules,
+    rulesNow: (request) => applyRulesNow(request, rulesContext),
     refusals: (socketAddress) => ({
       siteUrl: settings.siteUrl,
       origin,

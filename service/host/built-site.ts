@@ -26,7 +26,7 @@ export interface BuiltSite extends SiteBuild {
   /** What the early routes say about a path (router.ts, step 1 and 2). */
   earlyRoutes(pathname: string): EarlyOutcome;
   /** Where a path goes once the rules have let it through, with the build's headers for a file. */
-  destinationOf(pathname: string): Destination & { headers?: Record<string, string> };
+  destinationOf(pathname: string): Destination & { headers?: Readonly<Record<string, string>> };
 }
 
 /**
@@ -54,8 +54,9 @@ export function openBuiltSite(root: string, dir: string, id: string | null, func
     destinationOf: memoise((pathname: string) => {
       const destination = resolve(table, fs, pathname);
       if (destination.kind !== 'file') return destination;
-      // A not-found answer is never kept (cache-policy.ts), whatever the file's own policy.
-      return { ...destination, headers: { ...fileHeaders(table, destination.pathname), ...(destination.status === 404 ? { 'Cache-Control': cachePolicy.never } : {}), ...named } };
+      // A not-found answer is never kept (cache-policy.ts), whatever the file's own policy. The
+      // headers are the same for every request to the path: shared, so frozen.
+      return { ...destination, headers: Object.freeze({ ...fileHeaders(table, destination.pathname), ...(destination.status === 404 ? { 'Cache-Control': cachePolicy.never } : {}), ...named }) };
     }),
   };
 }

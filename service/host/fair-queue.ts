@@ -41,6 +41,13 @@ export class FairQueue {
     return count;
   }
 
+  /** True when a call of `client` would start at once: nothing of its waits and there is room. */
+  isFree(client: string): boolean {
+    if (this.#running >= this.#concurrency) return false;
+    const lane = this.#lanes.get(client);
+    return !lane || (lane.waiting.length === 0 && lane.running < this.#perClient);
+  }
+
   /** Runs `task` in `client`'s turn: at once when nothing of that client waits and there is room. */
   run<T>(client: string, task: () => Promise<T>): Promise<T> {
     let lane = this.#lanes.get(client);

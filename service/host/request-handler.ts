@@ -24,6 +24,8 @@ export interface HostParts {
   requests: NodeRequests;
   /** The request rules as this host applies them. */
   rules(request: RulesRequest): Promise<RulesOutcome>;
+  /** The same, decided at once when the counter store is in this process; null when they must wait on the store. */
+  rulesNow(request: RulesRequest): RulesOutcome | null;
   /** How refusals are answered for a client at this socket address. */
   refusals(socketAddress: string | undefined): RefusalContext;
   /** The headers every answer carries (service/rules/security-headers.ts). */
@@ -33,9 +35,17 @@ export interface HostParts {
 }
 
 type Outcome = Extract<RulesOutcome, { kind: 'continue' }>;
+type View = RulesRequest & { parsedUrl: URL };
+
+/**
+ * One request's answer: written before this returns (undefined) when everything it needs is in
+ * memory (a built file or a kept answer already read, the rules decided at once), else a promise
+ * of it. Most requests are answered at once, with no promise, closure or web Request made for them.
+ */
+export type Answering = void | Promise<void>;
 
 /** A live function's answer: from the edge cache, or made by the function in the client's turn and kept when it may be. */
-async function fromFunction(host: HostParts, site: BuiltSite, req: IncomingMessage, res: ServerResponse, name: string, view: RulesRequest & { parsedUrl: URL }, client: string, outcome: Outcome): Promise<void> {
+function fromFunction(host: HostParts, site: BuiltSite, req: IncomingMessage, res: ServerResponse, name: string, view: View, client: string, outcome: Outcome): Answering {
   const method = req.method ?? 'GET';
   const read = method === 'GET' || method === 'HEAD';
   const header = (headerName: string) => view.headers.get(headerName);
@@ -43,6 +53,13 @@ async function fromFunction(host: HostParts, site: BuiltSite, req: IncomingMessa
   const key = isApiPath(view.parsedUrl.pathname) ? view.url : canonicalLivePath(view.parsedUrl);
   const kept = read ? site.edge.get(key, header) : null;
   if (kept) return writeKeptResponse(req, res, site.edge, kept, outcome.headers, site.edge.ageOf(kept));
+  // The function runs inside the build this request started on (functions/site-build.ts).
+  return answerFrom(site, () => called(host, site, req, res, name, key, header, client, outcome));
+}
+
+async function called(host: HostParts, site: BuiltSite, req: IncomingMessage, res: ServerResponse, name: string, key: string, header: (name: string) => string | null, client: string, outcome: Outcome): Promise<void> {
+  const method = req.method ?? 'GET';
+  const read = method === 'GET' || method === 'HEAD';
   // Functions see the address the client asked for, as on Vercel, and read it themselves.
   const call = async (): Promise<Response | KeptResponse> => {
     const response = await site.functions.call(name, host.requests.webRequest(req, client));
@@ -58,36 +75,36 @@ async function fromFunction(host: HostParts, site: BuiltSite, req: IncomingMessa
 }
 
 /** A built file, with the rules' headers and the build's; only GET and HEAD read one. */
-async function fromFile(host: HostParts, site: BuiltSite, req: IncomingMessage, res: ServerResponse, destination: { pathname: string; status: 200 | 404; headers?: Record<string, string> }, outcome: Outcome): Promise<void> {
+function fromFile(host: HostParts, site: BuiltSite, req: IncomingMessage, res: ServerResponse, destination: { pathname: string; status: 200 | 404; headers?: Readonly<Record<string, string>> }, outcome: Outcome): Answering {
   const method = req.method ?? 'GET';
   if (method !== 'GET' && method !== 'HEAD') {
     return writeWebResponse(req, res, plainAnswer(405, `${method.slice(0, 20)} is not allowed here: this address is a page or a file, read with GET.`, host, { Allow: 'GET, HEAD' }));
   }
-  const headers = { ...outcome.headers, ...destination.headers };
-  if (await site.files.serve(destination.pathname, req, res, destination.status, headers)) return;
-  // A built file that can no longer be read (the folder changed under the server) is answered, never left hanging.
-  return writeWebResponse(req, res, plainAnswer(503, 'This file cannot be read just now. Please try again in a minute.', host));
+  const served = site.files.serve(destination.pathname, req, res, destination.status, outcome.headers, destination.headers);
+  if (served === true) return;
+  return (async () => {
+    if (served !== false && (await served)) return;
+    // A built file that can no longer be read (the folder changed under the server) is answered, never left hanging.
+    return writeWebResponse(req, res, plainAnswer(503, 'This file cannot be read just now. Please try again in a minute.', host));
+  })();
 }
 
 /**
  * Answers one request, wholly from the build being served when it starts, to its last byte (the
  * live functions read that build's catalogue and frames: functions/site-build.ts); what fails
- * unexpectedly is left to the server (node-server.ts).
+ * unexpectedly, at once or later, is left to the server (node-server.ts).
  */
-export function requestHandler(host: HostParts): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
-  return (req, res) => {
-    const site = host.site();
-    return answerFrom(site, () => answer(host, site, req, res));
-  };
+export function requestHandler(host: HostParts): (req: IncomingMessage, res: ServerResponse) => Answering {
+  return (req, res) => answer(host, host.site(), req, res);
 }
 
-async function answer(host: HostParts, site: BuiltSite, req: IncomingMessage, res: ServerResponse): Promise<void> {
+function answer(host: HostParts, site: BuiltSite, req: IncomingMessage, res: ServerResponse): Answering {
   const refusedHost = hostHeaderRefusal(req, host);
   if (refusedHost) return writeWebResponse(req, res, refusedHost);
   const method = req.method ?? 'GET';
   // A web Request cannot carry these methods; they are refused as unknown ones are.
   if (unrepresentableMethods.has(method)) {
-    return writeWebResponse(req, res, await methodRefusal(method, req.url ?? '/', requestHeaders(req), host.refusals(req.socket.remoteAddress)));
+    return methodRefusal(method, req.url ?? '/', requestHeaders(req), host.refusals(req.socket.remoteAddress)).then((response) => writeWebResponse(req, res, response));
   }
   const client = host.requests.clientOf(req);
   const view = host.requests.rulesView(req, client);
@@ -95,7 +112,12 @@ async function answer(host: HostParts, site: BuiltSite, req: IncomingMessage, re
   if (early.redirect) {
     return writeWebResponse(req, res, plainAnswer(early.redirect.status, `Moved to ${early.redirect.location}`, host, { Location: early.redirect.location }));
   }
-  const outcome = await host.rules(view);
+  const outcome = host.rulesNow(view);
+  if (outcome) return afterRules(host, site, req, res, view, client, outcome);
+  return host.rules(view).then((later) => afterRules(host, site, req, res, view, client, later));
+}
+
+function afterRules(host: HostParts, site: BuiltSite, req: IncomingMessage, res: ServerResponse, view: View, client: string, outcome: RulesOutcome): Answering {
   if (outcome.kind === 'respond') return writeWebResponse(req, res, outcome.response);
   const destination = site.destinationOf(outcome.pathname);
   if (destination.kind === 'function') return fromFunction(host, site, req, res, destination.name, view, client, outcome);

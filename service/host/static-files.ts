@@ -40,6 +40,8 @@ interface CachedFile {
   br?: Buffer;
   etag: string;
   type: string;
+  /** Its header lists for shared (frozen) rules' and build's headers, by status and kind of path, made on first use. */
+  lists: WeakMap<object, WeakMap<object, Record<string, HeaderLists>>>;
 }
 
 const compressible = /^(text\/|application\/(json|xml|linkset\+json|manifest\+json)|image\/svg)/;
@@ -71,7 +73,7 @@ export class StaticFiles {
     if (!file) {
       file = readFile(full).then((body) => {
         const type = mediaTypes[path.extname(full)] ?? 'application/octet-stream';
-        const found: CachedFile = { body, type, etag: `"${createHash('sha256').update(body).digest('hex').slice(0, 32)}"` };
+        const found: CachedFile = { body, type, lists: new WeakMap(), etag: `"${createHash('sha256').update(body).digest('hex').slice(0, 32)}"` };
         if ((compressible.test(type) || compressibleExtensions.has(path.extname(full))) && body.length > 512) {
           found.gzip = gzipSync(body, { level: 9 });
           found.br = brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } });
@@ -106,11 +108,6 @@ export class StaticFiles {
     return null;
   }
 
-  async #load(pathname: string): Promise<CachedFile | null> {
-    const full = this.#locate(pathname);
-    return full ? this.#read(full).catch(() => null) : null;
-  }
-
   /** True when a file answers `pathname` (the file itself, or `<pathname>.html`). */
   has(pathname: string): boolean {
     return this.#locate(pathname) !== null;
@@ -118,48 +115,95 @@ export class StaticFiles {
 
   /**
    * Sends the file for `pathname` if there is one; false when there is none. `headers` (the
-   * rules' and the build's) come first: a media type or cache policy given there wins over the
-   * file's defaults. Written in one go, the headers as one flat list, which is what keeps
-   * serving a file cheap.
+   * rules') and `fileHeaders` (the build's, which win over the rules') come first: a media type
+   * or cache policy given there wins over the file's defaults. Answered at once (true) when the
+   * file is in memory, else a promise of it. Written in one go, the headers as one flat list;
+   * for headers shared by every request to the path (frozen), each variant's list (plain, gzip,
+   * Brotli, 304) is made once and kept with the file.
    */
-  async serve(pathname: string, req: IncomingMessage, res: ServerResponse, status = 200, headers: Record<string, string> = {}): Promise<boolean> {
+  serve(pathname: string, req: IncomingMessage, res: ServerResponse, status: 200 | 404 = 200, headers: Readonly<Record<string, string>> = noHeaders, fileHeaders: Readonly<Record<string, string>> = noHeaders): boolean | Promise<boolean> {
     const full = this.#locate(pathname);
-    const file = (full && this.#ready.get(full)) ?? (await this.#load(pathname));
-    if (!file) return false;
-    let type = file.type;
-    let cache: string = pathname.startsWith('/_astro/') ? cachePolicy.immutable : cachePolicy.page;
-    let vary: string | undefined;
-    const raw: string[] = [];
-    for (const name in headers) {
-      const value = headers[name]!;
-      const low = lowerCase(name);
-      if (low === 'content-type') type = value;
-      else if (low === 'cache-control') cache = value;
-      else if (low === 'vary') vary = value;
-      else if (low !== 'etag') raw.push(name, value);
+    if (!full) return false;
+    const file = this.#ready.get(full);
+    if (file) return this.#send(file, pathname, req, res, status, headers, fileHeaders);
+    return this.#read(full).then(
+      (read) => this.#send(read, pathname, req, res, status, headers, fileHeaders),
+      () => false,
+    );
+  }
+
+  #send(file: CachedFile, pathname: string, req: IncomingMessage, res: ServerResponse, status: 200 | 404, headers: Readonly<Record<string, string>>, fileHeaders: Readonly<Record<string, string>>): true {
+    let lists: HeaderLists;
+    if (Object.isFrozen(headers) && Object.isFrozen(fileHeaders)) {
+      let byHeaders = file.lists.get(headers);
+      if (!byHeaders) file.lists.set(headers, (byHeaders = new WeakMap()));
+      let byFile = byHeaders.get(fileHeaders);
+      if (!byFile) byHeaders.set(fileHeaders, (byFile = {}));
+      lists = byFile[`${status}${pathname.startsWith('/_astro/') ? 'i' : ''}`] ??= headerLists(file, pathname, headers, fileHeaders);
+    } else {
+      lists = headerLists(file, pathname, headers, fileHeaders);
     }
-    raw.push('Content-Type', type, 'Cache-Control', cache, 'ETag', file.etag);
-    if (file.gzip) vary = vary ? `${vary}, Accept-Encoding` : 'Accept-Encoding';
-    if (vary) raw.push('Vary', vary);
-    if (status === 200 && req.headers['if-none-match']?.split(',').some((t) => t.trim().replace(/^W\//, '') === file.etag)) {
-      res.writeHead(304, notModifiedRaw(raw));
-      res.end();
-      return true;
+    if (status === 200) {
+      const tags = req.headers['if-none-match'];
+      if (tags !== undefined && tags.split(',').some((t) => t.trim().replace(/^W\//, '') === file.etag)) {
+        res.writeHead(304, lists.notModified);
+        res.end();
+        return true;
+      }
     }
-    const accepted = String(req.headers['accept-encoding'] ?? '');
     let body = file.body;
-    if (file.br && /\bbr\b/.test(accepted)) {
-      body = file.br;
-      raw.push('Content-Encoding', 'br');
-    } else if (file.gzip && /\bgzip\b/.test(accepted)) {
-      body = file.gzip;
-      raw.push('Content-Encoding', 'gzip');
+    let raw = lists.plain;
+    if (file.gzip) {
+      const accepted = req.headers['accept-encoding'];
+      if (accepted !== undefined) {
+        if (file.br && /\bbr\b/.test(accepted)) {
+          body = file.br;
+          raw = lists.br!;
+        } else if (/\bgzip\b/.test(accepted)) {
+          body = file.gzip;
+          raw = lists.gzip!;
+        }
+      }
     }
-    raw.push('Content-Length', String(body.length));
     res.writeHead(status, raw);
     res.end(req.method === 'HEAD' ? undefined : body);
     return true;
   }
+}
+
+const noHeaders: Readonly<Record<string, string>> = Object.freeze({});
+
+/** A file's headers for each way it can be sent, as flat name, value lists. */
+interface HeaderLists {
+  plain: string[];
+  gzip?: string[];
+  br?: string[];
+  notModified: string[];
+}
+
+/** The header lists of `file` served at `pathname` with the rules' and the build's headers (the build's win). */
+function headerLists(file: CachedFile, pathname: string, headers: Readonly<Record<string, string>>, fileHeaders: Readonly<Record<string, string>>): HeaderLists {
+  let type = file.type;
+  let cache: string = pathname.startsWith('/_astro/') ? cachePolicy.immutable : cachePolicy.page;
+  let vary: string | undefined;
+  const raw: string[] = [];
+  const take = (name: string, value: string) => {
+    const low = lowerCase(name);
+    if (low === 'content-type') type = value;
+    else if (low === 'cache-control') cache = value;
+    else if (low === 'vary') vary = value;
+    else if (low !== 'etag') raw.push(name, value);
+  };
+  // In the order of `{ ...headers, ...fileHeaders }`: a name in both keeps its first place and the build's value.
+  for (const name in headers) take(name, Object.hasOwn(fileHeaders, name) ? fileHeaders[name]! : headers[name]!);
+  for (const name in fileHeaders) if (!Object.hasOwn(headers, name)) take(name, fileHeaders[name]!);
+  raw.push('Content-Type', type, 'Cache-Control', cache, 'ETag', file.etag);
+  if (file.gzip) vary = vary ? `${vary}, Accept-Encoding` : 'Accept-Encoding';
+  if (vary) raw.push('Vary', vary);
+  const lists: HeaderLists = { plain: [...raw, 'Content-Length', String(file.body.length)], notModified: notModifiedRaw(raw) };
+  if (file.gzip) lists.gzip = [...raw, 'Content-Encoding', 'gzip', 'Content-Length', String(file.gzip.length)];
+  if (file.br) lists.br = [...raw, 'Content-Encoding', 'br', 'Content-Length', String(file.br.length)];
+  return lists;
 }
 
 const lowerNames = new Map<string, string>();

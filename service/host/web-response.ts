@@ -7,7 +7,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { matchesEtag } from '../http/respond.ts';
 import { notModifiedRaw } from '../http/not-modified.ts';
 import { chosenEncoding, compress, worthCompressing } from './compression.ts';
-import type { EdgeCache, KeptResponse } from './edge-cache.ts';
+import type { EdgeCache, EncodedBody, KeptResponse } from './edge-cache.ts';
 import { lowerCase } from './static-files.ts';
 
 export async function writeWebResponse(req: IncomingMessage, res: ServerResponse, response: Response): Promise<void> {
@@ -36,9 +36,9 @@ export async function writeWebResponse(req: IncomingMessage, res: ServerResponse
  * Sends a function's answer (kept or just made) with the rules' headers where the function set
  * none and, when it comes from the cache, its Age, answering a matching If-None-Match with 304
  * and compressing when the client accepts it. The headers go to Node as one flat list, the kept
- * answer's own part made once.
+ * answer's own part made once; written at once unless the compressed body is still being made.
  */
-export async function writeKeptResponse(req: IncomingMessage, res: ServerResponse, edge: EdgeCache, kept: KeptResponse, ruleHeaders: Record<string, string>, age = 0): Promise<void> {
+export function writeKeptResponse(req: IncomingMessage, res: ServerResponse, edge: EdgeCache, kept: KeptResponse, ruleHeaders: Readonly<Record<string, string>>, age = 0): void | Promise<void> {
   const own = (kept.raw ??= Object.entries(kept.headers)
     .filter(([name]) => name !== 'content-length' && name !== 'vary')
     .flat());
@@ -52,8 +52,13 @@ export async function writeKeptResponse(req: IncomingMessage, res: ServerRespons
     res.end();
     return;
   }
-  const encoded = edge.encodedBody(kept, String(req.headers['accept-encoding'] ?? ''));
-  const { body, encoding } = encoded instanceof Promise ? await encoded : encoded;
+  const encoded = edge.encodedBody(kept, req.headers['accept-encoding'] ?? '');
+  // Written at once when the body for this encoding is made; else when it is.
+  if (encoded instanceof Promise) return encoded.then((made) => sendKept(req, res, kept, raw, made));
+  sendKept(req, res, kept, raw, encoded);
+}
+
+function sendKept(req: IncomingMessage, res: ServerResponse, kept: KeptResponse, raw: string[], { body, encoding }: EncodedBody): void {
   const vary = encoding ? [kept.headers.vary, 'Accept-Encoding'].filter(Boolean).join(', ') : kept.headers.vary;
   if (vary) raw.push('vary', vary);
   if (encoding) raw.push('content-encoding', encoding);

@@ -17,7 +17,7 @@ import { cachePolicy } from '../http/cache-policy.ts';
 import { memoise } from '../http/bounded-memo.ts';
 import { requestUrl } from '../http/request-url.ts';
 import { apiRateLimit } from './policy.ts';
-import { rateLimitHeaders, type RateLimiter } from './rate-limiter.ts';
+import { rateLimitHeaders, type RateLimitDecision, type RateLimiter } from './rate-limiter.ts';
 import { framablePaths, securityHeaders } from './security-headers.ts';
 import { agentFileHeaders, aiCatalogLink, enquiryOpenApiPath, mcpServerCardLink } from '../site-files.ts';
 import { isWrongCase, wrongCaseTarget } from './wrong-case.ts';
@@ -42,8 +42,8 @@ export interface RulesRequest {
 
 export type RulesOutcome =
   | { kind: 'respond'; response: Response }
-  /** Go on to a file or a function, at `pathname` (a rewrite when it differs), adding `headers`. */
-  | { kind: 'continue'; pathname: string; headers: Record<string, string> };
+  /** Go on to a file or a function, at `pathname` (a rewrite when it differs), adding `headers` (read only: often shared by every request to the path). */
+  | { kind: 'continue'; pathname: string; headers: Readonly<Record<string, string>> };
 
 export const corsHeaders = {
   'Access-Control-Allow-Origin': '*',
@@ -135,35 +135,73 @@ function publishedAnswer(request: RulesRequest, url: URL): boolean {
   return (request.method === 'GET' || request.method === 'HEAD') && url.search === '' && acceptsJson(request.headers.get('Accept'));
 }
 
+/** The security headers of this request's path; and which of them, for the headers made once per page. */
+function baseOf(pathname: string, https: boolean): { base: Record<string, string>; name: keyof typeof baseHeaders } {
+  const name = framablePaths.has(pathname) ? (https ? 'httpsFramable' : 'httpFramable') : https ? 'https' : 'http';
+  return { base: baseHeaders[name], name };
+}
+
+/**
+ * Headers that are the same for every request to a path, made once and shared (frozen, so no
+ * reader can change another request's): a page's (`Vary`, its `Link`), a published file's, a
+ * path's security headers alone.
+ */
+const sharedHeaders = memoise((key: string): Record<string, string> => {
+  const [name, kind, pathname] = key.split('\n') as [keyof typeof baseHeaders, string, string];
+  const base = baseHeaders[name];
+  if (kind === 'page') return Object.freeze(headersOf(base, { Vary: 'Accept', Link: linkHeader(pathname) }));
+  if (kind === 'vary') return Object.freeze(headersOf(base, { Vary: 'Accept' }));
+  if (kind === 'file') return Object.freeze(headersOf(base, agentFileHeaders(pathname)!));
+  return Object.freeze(headersOf(base));
+});
+const shared = (name: keyof typeof baseHeaders, kind: 'page' | 'vary' | 'file' | 'base', pathname = '') => sharedHeaders(`${name}\n${kind}\n${pathname}`);
+
 export async function applyRules(request: RulesRequest, ctx: RulesContext): Promise<RulesOutcome> {
   const url = request.parsedUrl ?? (request instanceof Request ? requestUrl(request) : new URL(request.url));
+  const api = apiPath(url.pathname);
+  if (api.kind === 'not-api' || !ctx.apiLimiter) return decided(request, ctx, url, api, null);
+  let decision: RateLimitDecision | null = null;
+  try {
+    decision = await ctx.apiLimiter(clientQuotaKey(clientIp(request, ctx.trustProxy, ctx.socketAddress)));
+    reportStoreHealthy();
+  } catch (error) {
+    // Fail open: the API keeps answering, without invented rate-limit numbers.
+    reportStoreFailure(error);
+  }
+  return decided(request, ctx, url, api, decision);
+}
+
+/**
+ * The same rules decided at once, when the counter store counts in this process's memory
+ * (`RateLimiter.now`); null when counting this request has to wait on a shared store, for the
+ * caller to apply the rules as above. Nothing is counted when it answers null.
+ */
+export function applyRulesNow(request: RulesRequest, ctx: RulesContext): RulesOutcome | null {
+  const url = request.parsedUrl ?? (request instanceof Request ? requestUrl(request) : new URL(request.url));
+  const api = apiPath(url.pathname);
+  if (api.kind === 'not-api' || !ctx.apiLimiter) return decided(request, ctx, url, api, null);
+  if (!ctx.apiLimiter.now) return null;
+  return decided(request, ctx, url, api, ctx.apiLimiter.now(clientQuotaKey(clientIp(request, ctx.trustProxy, ctx.socketAddress))));
+}
+
+/** The rules once the request is counted (`decision`: null when it was not, the store failing or counting off). */
+function decided(request: RulesRequest, ctx: RulesContext, url: URL, api: ApiPath, decision: RateLimitDecision | null): RulesOutcome {
   const pathname = url.pathname;
   const https = ctx.siteUrl.startsWith('https:');
-  const base = framablePaths.has(pathname) ? (https ? baseHeaders.httpsFramable : baseHeaders.httpFramable) : https ? baseHeaders.https : baseHeaders.http;
+  const { base, name } = baseOf(pathname, https);
 
-  const api = apiPath(pathname);
   if (api.kind !== 'not-api') {
-    let limitHeaders: Record<string, string> = {};
-    if (ctx.apiLimiter) {
-      try {
-        const decision = await ctx.apiLimiter(clientQuotaKey(clientIp(request, ctx.trustProxy, ctx.socketAddress)));
-        reportStoreHealthy();
-        limitHeaders = rateLimitHeaders(apiRateLimit, decision);
-        if (!decision.allowed) {
-          const response = errorResponse(
-            new ApiError('rate_limited', {
-              message: `Rate limit exceeded: ${apiRateLimit.requests} requests per ${apiRateLimit.windowSeconds} seconds per client IP.`,
-              hint: `Wait ${decision.resetSeconds} seconds (see Retry-After) and retry.`,
-            }),
-            ctx.siteUrl,
-          );
-          for (const [k, v] of Object.entries({ ...base, ...corsHeaders, ...limitHeaders })) response.headers.set(k, v);
-          return { kind: 'respond', response };
-        }
-      } catch (error) {
-        // Fail open: the API keeps answering, without invented rate-limit numbers.
-        reportStoreFailure(error);
-      }
+    const limitHeaders = decision ? rateLimitHeaders(apiRateLimit, decision) : {};
+    if (decision && !decision.allowed) {
+      const response = errorResponse(
+        new ApiError('rate_limited', {
+          message: `Rate limit exceeded: ${apiRateLimit.requests} requests per ${apiRateLimit.windowSeconds} seconds per client IP.`,
+          hint: `Wait ${decision.resetSeconds} seconds (see Retry-After) and retry.`,
+        }),
+        ctx.siteUrl,
+      );
+      for (const [k, v] of Object.entries({ ...base, ...corsHeaders, ...limitHeaders })) response.headers.set(k, v);
+      return { kind: 'respond', response };
     }
     const headers = headersOf(https ? apiBaseHeaders.https : apiBaseHeaders.http, limitHeaders);
     // A browser's CORS preflight is answered here, so it never starts a function.
@@ -179,27 +217,24 @@ export async function applyRules(request: RulesRequest, ctx: RulesContext): Prom
   }
 
   // Published machine-readable files: CORS for GET (and its preflight) and cache headers.
-  const fileHeaders = agentFileHeaders(pathname);
-  if (fileHeaders) {
-    const headers = headersOf(base, fileHeaders);
+  if (agentFileHeaders(pathname)) {
+    const headers = shared(name, 'file', pathname);
     if (request.method === 'OPTIONS') return { kind: 'respond', response: new Response(null, { status: 204, headers }) };
     return { kind: 'continue', pathname, headers };
   }
 
   // A path in the wrong letter case names nothing: the not-found answer Accept asks for (service/rules/wrong-case.ts).
   if ((request.method === 'GET' || request.method === 'HEAD') && isWrongCase(pathname)) {
-    return { kind: 'continue', pathname: wrongCaseTarget(request.headers.get('Accept')), headers: headersOf(base, { Vary: 'Accept' }) };
+    return { kind: 'continue', pathname: wrongCaseTarget(request.headers.get('Accept')), headers: shared(name, 'vary') };
   }
 
   if ((request.method === 'GET' || request.method === 'HEAD') && isPagePath(pathname)) {
-    const headers = headersOf(base, { Vary: 'Accept' });
     if (prefersMarkdown(request.headers.get('Accept'))) {
-      return { kind: 'continue', pathname: markdownTwinPath(pathname), headers };
+      return { kind: 'continue', pathname: markdownTwinPath(pathname), headers: shared(name, 'vary') };
     }
     // `/treks/` is the page `/treks`: one file serves both spellings.
     const page = pathname.length > 1 ? pathname.replace(/\/+$/, '') || '/' : pathname;
-    headers.Link = linkHeader(page);
-    return { kind: 'continue', pathname: page, headers };
+    return { kind: 'continue', pathname: page, headers: shared(name, 'page', page) };
   }
-  return { kind: 'continue', pathname, headers: headersOf(base) };
+  return { kind: 'continue', pathname, headers: shared(name, 'base') };
 }

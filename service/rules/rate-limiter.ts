@@ -15,6 +15,11 @@ export interface WindowCount {
 /** Where counts live. `hit` must add `weight` (1 unless given) and read atomically. */
 export interface CounterStore {
   hit(key: string, windowMs: number, now: number, weight?: number): Promise<WindowCount>;
+  /**
+   * The same count taken at once, for a store in this process's memory: a host answering from
+   * memory then waits on nothing (service/host/request-handler.ts). A shared store has none.
+   */
+  hitNow?(key: string, windowMs: number, now: number, weight?: number): WindowCount;
 }
 
 export interface RateLimitDecision {
@@ -33,6 +38,10 @@ export class MemoryCounterStore implements CounterStore {
   #lastSweep = 0;
 
   async hit(key: string, windowMs: number, now: number, weight = 1): Promise<WindowCount> {
+    return this.hitNow(key, windowMs, now, weight);
+  }
+
+  hitNow(key: string, windowMs: number, now: number, weight = 1): WindowCount {
     if (now - this.#lastSweep > windowMs) this.#sweep(now);
     let window = this.#windows.get(key);
     if (!window || window.endsAt <= now) {
@@ -59,19 +68,27 @@ export class MemoryCounterStore implements CounterStore {
 export function createRateLimiter(policy: RateLimitPolicy, store: CounterStore, clock: Clock = Date.now) {
   const windowMs = policy.windowSeconds * 1000;
   const inProcess = policy.whenStoreFails === 'open' ? null : new InProcessFallback(policy.name);
+  const prefix = `rl:${policy.name}:`;
+  const decision = ({ count, resetMs }: WindowCount): RateLimitDecision => ({
+    allowed: count <= policy.requests,
+    limit: policy.requests,
+    remaining: Math.max(0, policy.requests - count),
+    resetSeconds: Math.max(1, Math.ceil(resetMs / 1000)),
+  });
   /** Counts `weight` requests (a batch of messages counts each one) and says whether they fit. */
-  return async function check(clientKey: string, weight = 1): Promise<RateLimitDecision> {
-    const key = `rl:${policy.name}:${clientKey}`;
-    const { count, resetMs } = inProcess ? await inProcess.hit(store, key, windowMs, clock(), weight) : await store.hit(key, windowMs, clock(), weight);
-    return {
-      allowed: count <= policy.requests,
-      limit: policy.requests,
-      remaining: Math.max(0, policy.requests - count),
-      resetSeconds: Math.max(1, Math.ceil(resetMs / 1000)),
-    };
+  const check = async (clientKey: string, weight = 1): Promise<RateLimitDecision> => {
+    const key = prefix + clientKey;
+    return decision(inProcess ? await inProcess.hit(store, key, windowMs, clock(), weight) : await store.hit(key, windowMs, clock(), weight));
   };
+  // A store in this process's memory counts at once (it cannot fail, so no fallback is needed).
+  const hitNow = store.hitNow?.bind(store);
+  return Object.assign(check, {
+    /** The same count taken at once, or null when the store can only answer later. */
+    now: hitNow ? (clientKey: string, weight = 1): RateLimitDecision => decision(hitNow(prefix + clientKey, windowMs, clock(), weight)) : null,
+  });
 }
-export type RateLimiter = ReturnType<typeof createRateLimiter>;
+/** A limiter: counts and decides, later or (`now`, when its store can) at once. */
+export type RateLimiter = ((clientKey: string, weight?: number) => Promise<RateLimitDecision>) & { now?: ((clientKey: string, weight?: number) => RateLimitDecision) | null };
 
 const fallbackLogIntervalMs = 60_000;
 
