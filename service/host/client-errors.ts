@@ -73,11 +73,19 @@ export function plainAnswer(status: number, text: string, ctx: Pick<RefusalConte
  * `rawHeaders` is Node's flat list of names and values as they arrived.
  */
 export function hostHeaderRefusal(request: { httpVersion: string; rawHeaders: readonly string[] }, ctx: Pick<RefusalContext, 'securityHeaders'>): Response | null {
-  const hosts = request.rawHeaders.filter((value, i) => i % 2 === 0 && value.toLowerCase() === 'host').length;
-  const close = { Connection: 'close' };
-  if (hosts > 1) return plainAnswer(400, 'The request names its host more than once (several Host headers): send exactly one.', ctx, close);
-  const named = hosts === 1 && request.rawHeaders.some((value, i) => i % 2 === 0 && value.toLowerCase() === 'host' && request.rawHeaders[i + 1] !== '');
-  if (!named && request.httpVersion !== '1.0') return plainAnswer(400, 'The request does not say which host it is for: HTTP/1.1 requires a Host header.', ctx, close);
+  // Counted in one pass over the raw headers: this runs for every request.
+  const raw = request.rawHeaders;
+  let hosts = 0;
+  let named = false;
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i]!;
+    if (name.length === 4 && name.toLowerCase() === 'host') {
+      hosts += 1;
+      if (raw[i + 1] !== '') named = true;
+    }
+  }
+  if (hosts > 1) return plainAnswer(400, 'The request names its host more than once (several Host headers): send exactly one.', ctx, { Connection: 'close' });
+  if (!named && request.httpVersion !== '1.0') return plainAnswer(400, 'The request does not say which host it is for: HTTP/1.1 requires a Host header.', ctx, { Connection: 'close' });
   return null;
 }
 

@@ -29,10 +29,27 @@ export function chosenEncoding(acceptEncoding: string): Encoding | null {
   return null;
 }
 
-export function compress(body: Buffer, encoding: Encoding): Promise<Buffer> {
-  if (encoding === 'gzip') return gzipped(body, { level: 6 });
-  // A window no larger than the body: Brotli's default (4 MiB) is allocated per answer and
-  // costs more time and memory than compressing a page does.
-  const window = Math.min(constants.BROTLI_DEFAULT_WINDOW, Math.max(constants.BROTLI_MIN_WINDOW_BITS, Math.ceil(Math.log2(body.length))));
-  return brotli(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 5, [constants.BROTLI_PARAM_LGWIN]: window, [constants.BROTLI_PARAM_SIZE_HINT]: body.length } });
+/**
+ * Compressions under way at once. Each holds an encoder's state (Brotli's hash tables, zlib's
+ * window) from the moment it is asked for; a flood of unique answers would otherwise ask for
+ * hundreds at once, each waiting for one of libuv's four threads with its memory already taken.
+ */
+const atOnce = 2;
+let running = 0;
+const waiting: (() => void)[] = [];
+
+export async function compress(body: Buffer, encoding: Encoding): Promise<Buffer> {
+  if (running >= atOnce) await new Promise<void>((start) => waiting.push(start));
+  running += 1;
+  try {
+    // A window no larger than the body: the defaults (Brotli 4 MiB, zlib 32 KiB) are allocated
+    // per answer and cost more time and memory than compressing a page does.
+    const bits = Math.ceil(Math.log2(Math.max(body.length, 1)));
+    if (encoding === 'gzip') return await gzipped(body, { level: 6, windowBits: Math.min(15, Math.max(9, bits)) });
+    const window = Math.min(constants.BROTLI_DEFAULT_WINDOW, Math.max(constants.BROTLI_MIN_WINDOW_BITS, bits));
+    return await brotli(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 5, [constants.BROTLI_PARAM_LGWIN]: window, [constants.BROTLI_PARAM_SIZE_HINT]: body.length } });
+  } finally {
+    running -= 1;
+    waiting.shift()?.();
+  }
 }

@@ -21,6 +21,8 @@ export interface KeptResponse {
   gzip?: Buffer | Promise<Buffer>;
   /** Its headers but length and Vary as a flat name, value list, made on first use. */
   raw?: string[];
+  /** The rules' headers it is sent with, per shared (frozen) set of them, as flat lists (web-response.ts). */
+  ruleLists?: WeakMap<object, string[]>;
   expires: number;
   /** When it was kept (the cache's clock), for the Age it is served with. */
   storedAt?: number;

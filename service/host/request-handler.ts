@@ -16,7 +16,7 @@ import { hostHeaderRefusal, methodRefusal, plainAnswer, unrepresentableMethods, 
 import type { KeptResponse } from './edge-cache.ts';
 import type { FairQueue } from './fair-queue.ts';
 import { requestHeaders, type NodeRequests } from './node-requests.ts';
-import { writeKeptResponse, writeWebResponse } from './web-response.ts';
+import { writeKeptResponse, writePrepared, writeWebResponse } from './web-response.ts';
 
 export interface HostParts {
   /** The build being served (site-builds.ts); read once per request, so one request is answered from one build. */
@@ -44,13 +44,27 @@ type View = RulesRequest & { parsedUrl: URL };
  */
 export type Answering = void | Promise<void>;
 
+/**
+ * The key a function's answer is kept under: an API answer under its address, a live page under
+ * its path and declared query (other parameters make no new answer). Worked out once per parsed
+ * address (node-requests.ts parses each request target once).
+ */
+const keptKeys = new WeakMap<URL, string>();
+function keptKey(url: URL): string {
+  let key = keptKeys.get(url);
+  if (key === undefined) {
+    key = isApiPath(url.pathname) ? url.href : canonicalLivePath(url);
+    keptKeys.set(url, key);
+  }
+  return key;
+}
+
 /** A live function's answer: from the edge cache, or made by the function in the client's turn and kept when it may be. */
 function fromFunction(host: HostParts, site: BuiltSite, req: IncomingMessage, res: ServerResponse, name: string, view: View, client: string, outcome: Outcome): Answering {
   const method = req.method ?? 'GET';
   const read = method === 'GET' || method === 'HEAD';
   const header = (headerName: string) => view.headers.get(headerName);
-  // A live page is kept under its path and declared query: other parameters make no new answer.
-  const key = isApiPath(view.parsedUrl.pathname) ? view.url : canonicalLivePath(view.parsedUrl);
+  const key = keptKey(view.parsedUrl);
   const kept = read ? site.edge.get(key, header) : null;
   if (kept) return writeKeptResponse(req, res, site.edge, kept, outcome.headers, site.edge.ageOf(kept));
   // The function runs inside the build this request started on (functions/site-build.ts).
@@ -118,7 +132,7 @@ function answer(host: HostParts, site: BuiltSite, req: IncomingMessage, res: Ser
 }
 
 function afterRules(host: HostParts, site: BuiltSite, req: IncomingMessage, res: ServerResponse, view: View, client: string, outcome: RulesOutcome): Answering {
-  if (outcome.kind === 'respond') return writeWebResponse(req, res, outcome.response);
+  if (outcome.kind === 'respond') return outcome.prepared ? writePrepared(req, res, outcome.prepared) : writeWebResponse(req, res, outcome.response);
   const destination = site.destinationOf(outcome.pathname);
   if (destination.kind === 'function') return fromFunction(host, site, req, res, destination.name, view, client, outcome);
   if (destination.kind === 'file') return fromFile(host, site, req, res, destination, outcome);

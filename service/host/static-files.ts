@@ -133,41 +133,45 @@ export class StaticFiles {
   }
 
   #send(file: CachedFile, pathname: string, req: IncomingMessage, res: ServerResponse, status: 200 | 404, headers: Readonly<Record<string, string>>, fileHeaders: Readonly<Record<string, string>>): true {
-    let lists: HeaderLists;
-    if (Object.isFrozen(headers) && Object.isFrozen(fileHeaders)) {
-      let byHeaders = file.lists.get(headers);
-      if (!byHeaders) file.lists.set(headers, (byHeaders = new WeakMap()));
-      let byFile = byHeaders.get(fileHeaders);
-      if (!byFile) byHeaders.set(fileHeaders, (byFile = {}));
-      lists = byFile[`${status}${pathname.startsWith('/_astro/') ? 'i' : ''}`] ??= headerLists(file, pathname, headers, fileHeaders);
-    } else {
-      lists = headerLists(file, pathname, headers, fileHeaders);
-    }
+    // Shared headers: every list made once. Headers of this request alone (rate limits): only the list sent.
+    const lists = Object.isFrozen(headers) && Object.isFrozen(fileHeaders) ? this.#sharedLists(file, pathname, status, headers, fileHeaders) : null;
     if (status === 200) {
       const tags = req.headers['if-none-match'];
       if (tags !== undefined && tags.split(',').some((t) => t.trim().replace(/^W\//, '') === file.etag)) {
-        res.writeHead(304, lists.notModified);
+        res.writeHead(304, lists ? lists.notModified : notModifiedRaw(commonList(file, pathname, headers, fileHeaders)));
         res.end();
         return true;
       }
     }
-    let body = file.body;
-    let raw = lists.plain;
+    let encoding: 'gzip' | 'br' | null = null;
     if (file.gzip) {
       const accepted = req.headers['accept-encoding'];
       if (accepted !== undefined) {
-        if (file.br && /\bbr\b/.test(accepted)) {
-          body = file.br;
-          raw = lists.br!;
-        } else if (/\bgzip\b/.test(accepted)) {
-          body = file.gzip;
-          raw = lists.gzip!;
-        }
+        if (file.br && /\bbr\b/.test(accepted)) encoding = 'br';
+        else if (/\bgzip\b/.test(accepted)) encoding = 'gzip';
       }
     }
-    res.writeHead(status, raw);
+    const body = encoding ? file[encoding]! : file.body;
+    res.writeHead(status, lists ? (encoding ? lists[encoding]! : lists.plain) : sentList(commonList(file, pathname, headers, fileHeaders), encoding, body));
     res.end(req.method === 'HEAD' ? undefined : body);
     return true;
+  }
+
+  #sharedLists(file: CachedFile, pathname: string, status: 200 | 404, headers: Readonly<Record<string, string>>, fileHeaders: Readonly<Record<string, string>>): HeaderLists {
+    let byHeaders = file.lists.get(headers);
+    if (!byHeaders) file.lists.set(headers, (byHeaders = new WeakMap()));
+    let byFile = byHeaders.get(fileHeaders);
+    if (!byFile) byHeaders.set(fileHeaders, (byFile = {}));
+    const kind = `${status}${pathname.startsWith('/_astro/') ? ' immutable' : ''}`;
+    let lists = byFile[kind];
+    if (!lists) {
+      const common = commonList(file, pathname, headers, fileHeaders);
+      lists = { plain: sentList(common, null, file.body), notModified: notModifiedRaw(common) };
+      if (file.gzip) lists.gzip = sentList(common, 'gzip', file.gzip);
+      if (file.br) lists.br = sentList(common, 'br', file.br);
+      byFile[kind] = lists;
+    }
+    return lists;
   }
 }
 
@@ -181,8 +185,8 @@ interface HeaderLists {
   notModified: string[];
 }
 
-/** The header lists of `file` served at `pathname` with the rules' and the build's headers (the build's win). */
-function headerLists(file: CachedFile, pathname: string, headers: Readonly<Record<string, string>>, fileHeaders: Readonly<Record<string, string>>): HeaderLists {
+/** The headers of `file` served at `pathname` with the rules' and the build's headers (the build's win), but its encoding and length. */
+function commonList(file: CachedFile, pathname: string, headers: Readonly<Record<string, string>>, fileHeaders: Readonly<Record<string, string>>): string[] {
   let type = file.type;
   let cache: string = pathname.startsWith('/_astro/') ? cachePolicy.immutable : cachePolicy.page;
   let vary: string | undefined;
@@ -200,10 +204,12 @@ function headerLists(file: CachedFile, pathname: string, headers: Readonly<Recor
   raw.push('Content-Type', type, 'Cache-Control', cache, 'ETag', file.etag);
   if (file.gzip) vary = vary ? `${vary}, Accept-Encoding` : 'Accept-Encoding';
   if (vary) raw.push('Vary', vary);
-  const lists: HeaderLists = { plain: [...raw, 'Content-Length', String(file.body.length)], notModified: notModifiedRaw(raw) };
-  if (file.gzip) lists.gzip = [...raw, 'Content-Encoding', 'gzip', 'Content-Length', String(file.gzip.length)];
-  if (file.br) lists.br = [...raw, 'Content-Encoding', 'br', 'Content-Length', String(file.br.length)];
-  return lists;
+  return raw;
+}
+
+/** The full list sent with `body` in `encoding`. */
+function sentList(common: string[], encoding: 'gzip' | 'br' | null, body: Buffer): string[] {
+  return encoding ? [...common, 'Content-Encoding', encoding, 'Content-Length', String(body.length)] : [...common, 'Content-Length', String(body.length)];
 }
 
 const lowerNames = new Map<string, string>();

@@ -9,6 +9,7 @@ import { notModifiedRaw } from '../http/not-modified.ts';
 import { chosenEncoding, compress, worthCompressing } from './compression.ts';
 import type { EdgeCache, EncodedBody, KeptResponse } from './edge-cache.ts';
 import { lowerCase } from './static-files.ts';
+import type { PreparedAnswer } from '../rules/index.ts';
 
 export async function writeWebResponse(req: IncomingMessage, res: ServerResponse, response: Response): Promise<void> {
   const headers: Record<string, string | string[]> = {};
@@ -33,6 +34,32 @@ export async function writeWebResponse(req: IncomingMessage, res: ServerResponse
 }
 
 /**
+ * Writes an answer the rules made once (a refusal over the quota: service/rules/index.ts) exactly
+ * as writeWebResponse writes the same Response: its headers in order, its length unless HEAD.
+ * Too small to be worth compressing; a larger one goes the web Response's way.
+ */
+export function writePrepared(req: IncomingMessage, res: ServerResponse, prepared: PreparedAnswer): void | Promise<void> {
+  const type = prepared.headers.find(([name]) => name === 'content-type')?.[1] ?? '';
+  if (worthCompressing(type, prepared.body.length)) return writeWebResponse(req, res, new Response(new Uint8Array(prepared.body), { status: prepared.status, headers: prepared.headers as [string, string][] }));
+  let lists = preparedLists.get(prepared);
+  if (!lists) {
+    const head = prepared.headers.flat();
+    lists = { head, get: [...head, 'content-length', String(prepared.body.length)] };
+    preparedLists.set(prepared, lists);
+  }
+  if (req.method === 'HEAD') {
+    res.writeHead(prepared.status, lists.head);
+    res.end();
+    return;
+  }
+  res.writeHead(prepared.status, lists.get);
+  res.end(prepared.body);
+}
+
+/** A prepared answer's headers as flat lists, for HEAD (no length, as for a web Response) and GET. */
+const preparedLists = new WeakMap<PreparedAnswer, { head: string[]; get: string[] }>();
+
+/**
  * Sends a function's answer (kept or just made) with the rules' headers where the function set
  * none and, when it comes from the cache, its Age, answering a matching If-None-Match with 304
  * and compressing when the client accepts it. The headers go to Node as one flat list, the kept
@@ -42,9 +69,8 @@ export function writeKeptResponse(req: IncomingMessage, res: ServerResponse, edg
   const own = (kept.raw ??= Object.entries(kept.headers)
     .filter(([name]) => name !== 'content-length' && name !== 'vary')
     .flat());
-  const raw = own.slice();
-  if (age > 0) raw.push('age', String(age));
-  for (const name in ruleHeaders) if (!(lowerCase(name) in kept.headers)) raw.push(name, ruleHeaders[name]!);
+  const rules = ruleList(kept, ruleHeaders);
+  const raw = age > 0 ? [...own, 'age', String(age), ...rules] : [...own, ...rules];
   const etag = kept.headers.etag;
   if (etag && matchesEtag(req.headers['if-none-match'] ?? null, etag)) {
     if (kept.headers.vary) raw.push('vary', kept.headers.vary);
@@ -58,8 +84,19 @@ export function writeKeptResponse(req: IncomingMessage, res: ServerResponse, edg
   sendKept(req, res, kept, raw, encoded);
 }
 
+/** The rules' headers a kept answer does not set itself, as a flat list; made once per answer for headers shared by every request to a path (frozen). */
+function ruleList(kept: KeptResponse, ruleHeaders: Readonly<Record<string, string>>): string[] {
+  const shared = Object.isFrozen(ruleHeaders);
+  const known = shared ? kept.ruleLists?.get(ruleHeaders) : undefined;
+  if (known) return known;
+  const list: string[] = [];
+  for (const name in ruleHeaders) if (!(lowerCase(name) in kept.headers)) list.push(name, ruleHeaders[name]!);
+  if (shared) (kept.ruleLists ??= new WeakMap()).set(ruleHeaders, list);
+  return list;
+}
+
 function sendKept(req: IncomingMessage, res: ServerResponse, kept: KeptResponse, raw: string[], { body, encoding }: EncodedBody): void {
-  const vary = encoding ? [kept.headers.vary, 'Accept-Encoding'].filter(Boolean).join(', ') : kept.headers.vary;
+  const vary = encoding ? (kept.headers.vary ? `${kept.headers.vary}, Accept-Encoding` : 'Accept-Encoding') : kept.headers.vary;
   if (vary) raw.push('vary', vary);
   if (encoding) raw.push('content-encoding', encoding);
   raw.push('content-length', String(body.length));

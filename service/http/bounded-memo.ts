@@ -83,7 +83,8 @@ export class BoundedMemo<T> {
 export function memoise<K, V>(compute: (key: K) => V, limit = 4096): (key: K) => V {
   const kept = new Map<K, V>();
   return (key) => {
-    if (kept.has(key)) return kept.get(key) as V;
+    const known = kept.get(key);
+    if (known !== undefined || kept.has(key)) return known as V;
     const value = compute(key);
     if (kept.size >= limit) kept.clear();
     kept.set(key, value);

@@ -67,6 +67,12 @@ export function errorDocumentationUrl(siteUrl: string): string {
 }
 
 export function errorResponse(error: ApiError, siteUrl: string): Response {
+  const { body, headers } = errorAnswer(error, siteUrl);
+  return new Response(body, { status: error.status, headers });
+}
+
+/** The parts of an error's answer: its JSON body and its headers. */
+export function errorAnswer(error: ApiError, siteUrl: string): { body: string; headers: Headers } {
   const body: ErrorBody = {
     error: {
       code: error.code,
@@ -79,5 +85,5 @@ export function errorResponse(error: ApiError, siteUrl: string): Response {
   const headers = new Headers(error.headers);
   headers.set('Content-Type', 'application/json; charset=utf-8');
   headers.set('Cache-Control', cachePolicy.never);
-  return new Response(JSON.stringify(body), { status: error.status, headers });
+  return { body: JSON.stringify(body), headers };
 }

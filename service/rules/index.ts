@@ -7,7 +7,7 @@
  *     `/treks/` is the page `/treks`;
  *   - everything: security headers.
  */
-import { errorResponse, ApiError } from '../http/errors.ts';
+import { errorAnswer, ApiError } from '../http/errors.ts';
 import { clientIp, clientQuotaKey, type ProxyTrust } from './client-ip.ts';
 import { isPagePath, markdownTwinPath, prefersMarkdown } from './negotiation.ts';
 import { acceptsJson } from '../v1/accept.ts';
@@ -40,8 +40,19 @@ export interface RulesRequest {
   parsedUrl?: URL;
 }
 
+/**
+ * An answer the rules give that is the same for every request it is given to (a refusal over the
+ * quota, for a given reset time): its status, headers (in the order a web Response lists them)
+ * and body, made once, for a host that writes them as they are (service/host/request-handler.ts).
+ */
+export interface PreparedAnswer {
+  status: number;
+  headers: readonly (readonly [string, string])[];
+  body: Buffer;
+}
+
 export type RulesOutcome =
-  | { kind: 'respond'; response: Response }
+  | { kind: 'respond'; response: Response; prepared?: PreparedAnswer }
   /** Go on to a file or a function, at `pathname` (a rewrite when it differs), adding `headers` (read only: often shared by every request to the path). */
   | { kind: 'continue'; pathname: string; headers: Readonly<Record<string, string>> };
 
@@ -135,10 +146,28 @@ function publishedAnswer(request: RulesRequest, url: URL): boolean {
   return (request.method === 'GET' || request.method === 'HEAD') && url.search === '' && acceptsJson(request.headers.get('Accept'));
 }
 
-/** The security headers of this request's path; and which of them, for the headers made once per page. */
-function baseOf(pathname: string, https: boolean): { base: Record<string, string>; name: keyof typeof baseHeaders } {
-  const name = framablePaths.has(pathname) ? (https ? 'httpsFramable' : 'httpFramable') : https ? 'https' : 'http';
-  return { base: baseHeaders[name], name };
+/**
+ * The refusal of a client over its /v1 quota: the contract's error with the security, CORS and
+ * rate-limit headers. It depends only on the site, the kind of path and the seconds to wait, so
+ * it is made once for each and sent as it is to every client refused in a flood.
+ */
+const refusal = memoise((key: string): PreparedAnswer => {
+  const [siteUrl, name, reset] = key.split('\n') as [string, keyof typeof baseHeaders, string];
+  const decision: RateLimitDecision = { allowed: false, limit: apiRateLimit.requests, remaining: 0, resetSeconds: Number(reset) };
+  const { body, headers } = errorAnswer(
+    new ApiError('rate_limited', {
+      message: `Rate limit exceeded: ${apiRateLimit.requests} requests per ${apiRateLimit.windowSeconds} seconds per client IP.`,
+      hint: `Wait ${decision.resetSeconds} seconds (see Retry-After) and retry.`,
+    }),
+    siteUrl,
+  );
+  for (const [k, v] of Object.entries({ ...baseHeaders[name], ...corsHeaders, ...rateLimitHeaders(apiRateLimit, decision) })) headers.set(k, v);
+  return Object.freeze({ status: 429, headers: Object.freeze([...headers].map(([k, v]) => Object.freeze([k, v] as const))), body: Buffer.from(body) });
+});
+
+/** Which security headers this request's path carries (baseHeaders), for the headers made once per path. */
+function baseOf(pathname: string, https: boolean): { name: keyof typeof baseHeaders } {
+  return { name: framablePaths.has(pathname) ? (https ? 'httpsFramable' : 'httpFramable') : https ? 'https' : 'http' };
 }
 
 /**
@@ -188,20 +217,20 @@ export function applyRulesNow(request: RulesRequest, ctx: RulesContext): RulesOu
 function decided(request: RulesRequest, ctx: RulesContext, url: URL, api: ApiPath, decision: RateLimitDecision | null): RulesOutcome {
   const pathname = url.pathname;
   const https = ctx.siteUrl.startsWith('https:');
-  const { base, name } = baseOf(pathname, https);
+  const { name } = baseOf(pathname, https);
 
   if (api.kind !== 'not-api') {
     const limitHeaders = decision ? rateLimitHeaders(apiRateLimit, decision) : {};
     if (decision && !decision.allowed) {
-      const response = errorResponse(
-        new ApiError('rate_limited', {
-          message: `Rate limit exceeded: ${apiRateLimit.requests} requests per ${apiRateLimit.windowSeconds} seconds per client IP.`,
-          hint: `Wait ${decision.resetSeconds} seconds (see Retry-After) and retry.`,
-        }),
-        ctx.siteUrl,
-      );
-      for (const [k, v] of Object.entries({ ...base, ...corsHeaders, ...limitHeaders })) response.headers.set(k, v);
-      return { kind: 'respond', response };
+      const prepared = refusal(`${ctx.siteUrl}\n${name}\n${decision.resetSeconds}`);
+      // Each reader gets a Response of its own (a body is read once); the host writes `prepared` instead.
+      return {
+        kind: 'respond',
+        prepared,
+        get response() {
+          return new Response(new Uint8Array(prepared.body), { status: prepared.status, headers: prepared.headers as [string, string][] });
+        },
+      };
     }
     const headers = headersOf(https ? apiBaseHeaders.https : apiBaseHeaders.http, limitHeaders);
     // A browser's CORS preflight is answered here, so it never starts a function.
