@@ -1,0 +1,47 @@
+/**
+ * The host's malloc settings (service/host/native-memory.ts): a process started without them
+ * starts itself again once with them, keeping its process id and arguments, and settings given
+ * in the environment win. Linux only (glibc reads them); elsewhere nothing changes.
+ */
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { mallocSettings } from '../../service/host/native-memory.ts';
+
+const module = path.resolve(import.meta.dirname, '..', '..', 'service', 'host', 'native-memory.ts');
+const script = `
+import { readFileSync } from 'node:fs';
+const { withMallocSettings } = await import(${JSON.stringify(module)});
+console.log('start', process.pid, JSON.stringify(process.argv.slice(1)));
+withMallocSettings();
+const environ = readFileSync('/proc/self/environ', 'utf8').split('\\0').filter((v) => v.startsWith('MALLOC_'));
+console.log('running', process.pid, JSON.stringify(environ.sort()), JSON.stringify(process.argv.slice(1)));
+`;
+
+function run(env: Record<string, string | undefined>) {
+  const clean = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('MALLOC_')));
+  const result = spawnSync(process.execPath, ['--input-type=module', '-e', script, '--', 'kept', 'argument'], { env: { ...clean, ...env }, encoding: 'utf8' });
+  expect(result.status, result.stderr).toBe(0);
+  return result.stdout.trim().split('\n');
+}
+
+describe.runIf(process.platform === 'linux')('the host started with its malloc settings', () => {
+  it('starts again once, with the same process id and arguments, and the settings in its environment', () => {
+    const lines = run({});
+    expect(lines).toHaveLength(3);
+    const [first, second, running] = lines.map((line) => line.split(' '));
+    expect(first![0]).toBe('start');
+    expect(second![0]).toBe('start');
+    expect(running![1]).toBe(first![1]);
+    const expected = Object.entries(mallocSettings).map(([name, value]) => `${name}=${value}`).sort();
+    expect(JSON.parse(running![2]!)).toEqual(expected);
+    expect(JSON.parse(running![3]!)).toEqual(JSON.parse(first![2]!));
+    expect(JSON.parse(running![3]!)).toContain('kept');
+  });
+
+  it('keeps settings already given, and does not start again when all are there', () => {
+    expect(run({ MALLOC_ARENA_MAX: '4' }).at(-1)).toContain('"MALLOC_ARENA_MAX=4"');
+    const given = Object.fromEntries(Object.keys(mallocSettings).map((name) => [name, '1']));
+    expect(run(given)).toHaveLength(2);
+  });
+});
