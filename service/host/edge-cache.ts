@@ -22,7 +22,7 @@ export interface KeptResponse {
   /** Its headers but length and Vary as a flat name, value list, made on first use. */
   raw?: string[];
   /** The rules' headers it is sent with, per shared (frozen) set of them, as flat lists (web-response.ts). */
-  ruleLists?: WeakMap<object, string[]>;
+  ruleLists?: WeakMap<object, { list: string[]; at: number }>;
   expires: number;
   /** When it was kept (the cache's clock), for the Age it is served with. */
   storedAt?: number;

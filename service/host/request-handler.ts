@@ -66,7 +66,7 @@ function fromFunction(host: HostParts, site: BuiltSite, req: IncomingMessage, re
   const header = (headerName: string) => view.headers.get(headerName);
   const key = keptKey(view.parsedUrl);
   const kept = read ? site.edge.get(key, header) : null;
-  if (kept) return writeKeptResponse(req, res, site.edge, kept, outcome.headers, site.edge.ageOf(kept));
+  if (kept) return writeKeptResponse(req, res, site.edge, kept, outcome, site.edge.ageOf(kept));
   // The function runs inside the build this request started on (functions/site-build.ts).
   return answerFrom(site, () => called(host, site, req, res, name, key, header, client, outcome));
 }
@@ -83,7 +83,7 @@ async function called(host: HostParts, site: BuiltSite, req: IncomingMessage, re
     return site.edge.put(key, header, 200, headers, Buffer.from(await response.arrayBuffer()));
   };
   const answer = read ? await host.turns.run(clientQuotaKey(client), call) : await call();
-  if (!(answer instanceof Response)) return writeKeptResponse(req, res, site.edge, answer, outcome.headers);
+  if (!(answer instanceof Response)) return writeKeptResponse(req, res, site.edge, answer, outcome);
   for (const [headerName, value] of Object.entries(outcome.headers)) if (!answer.headers.has(headerName)) answer.headers.set(headerName, value);
   return writeWebResponse(req, res, answer);
 }
@@ -94,7 +94,7 @@ function fromFile(host: HostParts, site: BuiltSite, req: IncomingMessage, res: S
   if (method !== 'GET' && method !== 'HEAD') {
     return writeWebResponse(req, res, plainAnswer(405, `${method.slice(0, 20)} is not allowed here: this address is a page or a file, read with GET.`, host, { Allow: 'GET, HEAD' }));
   }
-  const served = site.files.serve(destination.pathname, req, res, destination.status, outcome.headers, destination.headers);
+  const served = site.files.serve(destination.pathname, req, res, destination.status, outcome, destination.headers);
   if (served === true) return;
   return (async () => {
     if (served !== false && (await served)) return;

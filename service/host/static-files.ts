@@ -12,6 +12,7 @@ import { brotliCompressSync, gzipSync, constants } from 'node:zlib';
 import { memoise } from '../http/bounded-memo.ts';
 import { notModifiedRaw } from '../http/not-modified.ts';
 import { cachePolicy } from '../http/cache-policy.ts';
+import type { RuleHeaders } from '../rules/index.ts';
 
 export const mediaTypes: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -121,24 +122,28 @@ export class StaticFiles {
    * for headers shared by every request to the path (frozen), each variant's list (plain, gzip,
    * Brotli, 304) is made once and kept with the file.
    */
-  serve(pathname: string, req: IncomingMessage, res: ServerResponse, status: 200 | 404 = 200, headers: Readonly<Record<string, string>> = noHeaders, fileHeaders: Readonly<Record<string, string>> = noHeaders): boolean | Promise<boolean> {
+  serve(pathname: string, req: IncomingMessage, res: ServerResponse, status: 200 | 404 = 200, rules: RuleHeaders = { headers: noHeaders }, fileHeaders: Readonly<Record<string, string>> = noHeaders): boolean | Promise<boolean> {
     const full = this.#locate(pathname);
     if (!full) return false;
     const file = this.#ready.get(full);
-    if (file) return this.#send(file, pathname, req, res, status, headers, fileHeaders);
+    if (file) return this.#send(file, pathname, req, res, status, rules, fileHeaders);
     return this.#read(full).then(
-      (read) => this.#send(read, pathname, req, res, status, headers, fileHeaders),
+      (read) => this.#send(read, pathname, req, res, status, rules, fileHeaders),
       () => false,
     );
   }
 
-  #send(file: CachedFile, pathname: string, req: IncomingMessage, res: ServerResponse, status: 200 | 404, headers: Readonly<Record<string, string>>, fileHeaders: Readonly<Record<string, string>>): true {
-    // Shared headers: every list made once. Headers of this request alone (rate limits): only the list sent.
-    const lists = Object.isFrozen(headers) && Object.isFrozen(fileHeaders) ? this.#sharedLists(file, pathname, status, headers, fileHeaders) : null;
+  #send(file: CachedFile, pathname: string, req: IncomingMessage, res: ServerResponse, status: 200 | 404, rules: RuleHeaders, fileHeaders: Readonly<Record<string, string>>): true {
+    // Shared headers: every list made once, a counted request's rate-limit headers put in their
+    // place (CountedHeaders). Other headers of one request alone: only the list sent is made.
+    const counted = rules.counted;
+    const headers = counted ? counted.shared : rules.headers;
+    const lists = Object.isFrozen(headers) && Object.isFrozen(fileHeaders) ? this.#sharedLists(file, pathname, status, headers, fileHeaders, counted?.after ?? 0) : null;
+    const limits = counted && lists ? counted.limits : null;
     if (status === 200) {
       const tags = req.headers['if-none-match'];
       if (tags !== undefined && tags.split(',').some((t) => t.trim().replace(/^W\//, '') === file.etag)) {
-        res.writeHead(304, lists ? lists.notModified : notModifiedRaw(commonList(file, pathname, headers, fileHeaders)));
+        res.writeHead(304, lists ? withLimits(lists.notModified, lists.notModifiedAt, limits) : notModifiedRaw(commonList(file, pathname, rules.headers, fileHeaders).raw));
         res.end();
         return true;
       }
@@ -152,21 +157,21 @@ export class StaticFiles {
       }
     }
     const body = encoding ? file[encoding]! : file.body;
-    res.writeHead(status, lists ? (encoding ? lists[encoding]! : lists.plain) : sentList(commonList(file, pathname, headers, fileHeaders), encoding, body));
+    res.writeHead(status, lists ? withLimits(encoding ? lists[encoding]! : lists.plain, lists.at, limits) : sentList(commonList(file, pathname, rules.headers, fileHeaders).raw, encoding, body));
     res.end(req.method === 'HEAD' ? undefined : body);
     return true;
   }
 
-  #sharedLists(file: CachedFile, pathname: string, status: 200 | 404, headers: Readonly<Record<string, string>>, fileHeaders: Readonly<Record<string, string>>): HeaderLists {
+  #sharedLists(file: CachedFile, pathname: string, status: 200 | 404, headers: Readonly<Record<string, string>>, fileHeaders: Readonly<Record<string, string>>, after: number): HeaderLists {
     let byHeaders = file.lists.get(headers);
     if (!byHeaders) file.lists.set(headers, (byHeaders = new WeakMap()));
     let byFile = byHeaders.get(fileHeaders);
     if (!byFile) byHeaders.set(fileHeaders, (byFile = {}));
-    const kind = `${status}${pathname.startsWith('/_astro/') ? ' immutable' : ''}`;
+    const kind = `${status}${pathname.startsWith('/_astro/') ? ' immutable' : ''} ${after}`;
     let lists = byFile[kind];
     if (!lists) {
-      const common = commonList(file, pathname, headers, fileHeaders);
-      lists = { plain: sentList(common, null, file.body), notModified: notModifiedRaw(common) };
+      const { raw: common, at } = commonList(file, pathname, headers, fileHeaders, after);
+      lists = { plain: sentList(common, null, file.body), at, notModified: notModifiedRaw(common), notModifiedAt: notModifiedRaw(common.slice(0, at)).length };
       if (file.gzip) lists.gzip = sentList(common, 'gzip', file.gzip);
       if (file.br) lists.br = sentList(common, 'br', file.br);
       byFile[kind] = lists;
@@ -177,16 +182,31 @@ export class StaticFiles {
 
 const noHeaders: Readonly<Record<string, string>> = Object.freeze({});
 
-/** A file's headers for each way it can be sent, as flat name, value lists. */
+/** A file's headers for each way it can be sent, as flat name, value lists, and where a counted request's rate-limit headers go in them. */
 interface HeaderLists {
   plain: string[];
   gzip?: string[];
   br?: string[];
+  at: number;
   notModified: string[];
+  notModifiedAt: number;
 }
 
-/** The headers of `file` served at `pathname` with the rules' and the build's headers (the build's win), but its encoding and length. */
-function commonList(file: CachedFile, pathname: string, headers: Readonly<Record<string, string>>, fileHeaders: Readonly<Record<string, string>>): string[] {
+/** `list` with `limits` put in at `at` (a new list), or `list` itself when there are none. */
+function withLimits(list: string[], at: number, limits: readonly string[] | null): string[] {
+  if (!limits || limits.length === 0) return list;
+  const out = list.slice(0, at);
+  for (let i = 0; i < limits.length; i += 1) out.push(limits[i]!);
+  for (let i = at; i < list.length; i += 1) out.push(list[i]!);
+  return out;
+}
+
+/**
+ * The headers of `file` served at `pathname` with the rules' and the build's headers (the
+ * build's win), but its encoding and length; `at`: where the list made from the first `after`
+ * of the rules' headers ends.
+ */
+function commonList(file: CachedFile, pathname: string, headers: Readonly<Record<string, string>>, fileHeaders: Readonly<Record<string, string>>, after = 0): { raw: string[]; at: number } {
   let type = file.type;
   let cache: string = pathname.startsWith('/_astro/') ? cachePolicy.immutable : cachePolicy.page;
   let vary: string | undefined;
@@ -199,12 +219,19 @@ function commonList(file: CachedFile, pathname: string, headers: Readonly<Record
     else if (low !== 'etag') raw.push(name, value);
   };
   // In the order of `{ ...headers, ...fileHeaders }`: a name in both keeps its first place and the build's value.
-  for (const name in headers) take(name, Object.hasOwn(fileHeaders, name) ? fileHeaders[name]! : headers[name]!);
+  let index = 0;
+  let at = 0;
+  for (const name in headers) {
+    take(name, Object.hasOwn(fileHeaders, name) ? fileHeaders[name]! : headers[name]!);
+    index += 1;
+    if (index === after) at = raw.length;
+  }
+  if (index < after) at = raw.length;
   for (const name in fileHeaders) if (!Object.hasOwn(headers, name)) take(name, fileHeaders[name]!);
   raw.push('Content-Type', type, 'Cache-Control', cache, 'ETag', file.etag);
   if (file.gzip) vary = vary ? `${vary}, Accept-Encoding` : 'Accept-Encoding';
   if (vary) raw.push('Vary', vary);
-  return raw;
+  return { raw, at };
 }
 
 /** The full list sent with `body` in `encoding`. */

@@ -9,7 +9,7 @@ import { notModifiedRaw } from '../http/not-modified.ts';
 import { chosenEncoding, compress, worthCompressing } from './compression.ts';
 import type { EdgeCache, EncodedBody, KeptResponse } from './edge-cache.ts';
 import { lowerCase } from './static-files.ts';
-import type { PreparedAnswer } from '../rules/index.ts';
+import type { PreparedAnswer, RuleHeaders } from '../rules/index.ts';
 
 export async function writeWebResponse(req: IncomingMessage, res: ServerResponse, response: Response): Promise<void> {
   const headers: Record<string, string | string[]> = {};
@@ -65,12 +65,22 @@ const preparedLists = new WeakMap<PreparedAnswer, { head: string[]; get: string[
  * and compressing when the client accepts it. The headers go to Node as one flat list, the kept
  * answer's own part made once; written at once unless the compressed body is still being made.
  */
-export function writeKeptResponse(req: IncomingMessage, res: ServerResponse, edge: EdgeCache, kept: KeptResponse, ruleHeaders: Readonly<Record<string, string>>, age = 0): void | Promise<void> {
+export function writeKeptResponse(req: IncomingMessage, res: ServerResponse, edge: EdgeCache, kept: KeptResponse, rules: RuleHeaders, age = 0): void | Promise<void> {
   const own = (kept.raw ??= Object.entries(kept.headers)
     .filter(([name]) => name !== 'content-length' && name !== 'vary')
     .flat());
-  const rules = ruleList(kept, ruleHeaders);
-  const raw = age > 0 ? [...own, 'age', String(age), ...rules] : [...own, ...rules];
+  const raw = age > 0 ? [...own, 'age', String(age)] : [...own];
+  const counted = rules.counted;
+  if (counted) {
+    // The shared headers with this request's rate-limit headers in their place (CountedHeaders).
+    const { list, at } = ruleList(kept, counted.shared, counted.after);
+    for (let i = 0; i < at; i += 1) raw.push(list[i]!);
+    const limits = counted.limits;
+    for (let i = 0; i < limits.length; i += 2) if (!(lowerCase(limits[i]!) in kept.headers)) raw.push(limits[i]!, limits[i + 1]!);
+    for (let i = at; i < list.length; i += 1) raw.push(list[i]!);
+  } else {
+    for (const item of ruleList(kept, rules.headers, 0).list) raw.push(item);
+  }
   const etag = kept.headers.etag;
   if (etag && matchesEtag(req.headers['if-none-match'] ?? null, etag)) {
     if (kept.headers.vary) raw.push('vary', kept.headers.vary);
@@ -84,15 +94,26 @@ export function writeKeptResponse(req: IncomingMessage, res: ServerResponse, edg
   sendKept(req, res, kept, raw, encoded);
 }
 
-/** The rules' headers a kept answer does not set itself, as a flat list; made once per answer for headers shared by every request to a path (frozen). */
-function ruleList(kept: KeptResponse, ruleHeaders: Readonly<Record<string, string>>): string[] {
+/**
+ * The rules' headers a kept answer does not set itself, as a flat list, and where in it the
+ * first `after` names end; made once per answer for headers shared by every request to a path
+ * (frozen).
+ */
+function ruleList(kept: KeptResponse, ruleHeaders: Readonly<Record<string, string>>, after: number): { list: string[]; at: number } {
   const shared = Object.isFrozen(ruleHeaders);
   const known = shared ? kept.ruleLists?.get(ruleHeaders) : undefined;
   if (known) return known;
   const list: string[] = [];
-  for (const name in ruleHeaders) if (!(lowerCase(name) in kept.headers)) list.push(name, ruleHeaders[name]!);
-  if (shared) (kept.ruleLists ??= new WeakMap()).set(ruleHeaders, list);
-  return list;
+  let at = 0;
+  let index = 0;
+  for (const name in ruleHeaders) {
+    if (!(lowerCase(name) in kept.headers)) list.push(name, ruleHeaders[name]!);
+    index += 1;
+    if (index === after) at = list.length;
+  }
+  const made = { list, at: after === 0 ? 0 : index < after ? list.length : at };
+  if (shared) (kept.ruleLists ??= new WeakMap()).set(ruleHeaders, made);
+  return made;
 }
 
 function sendKept(req: IncomingMessage, res: ServerResponse, kept: KeptResponse, raw: string[], { body, encoding }: EncodedBody): void {

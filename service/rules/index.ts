@@ -17,7 +17,7 @@ import { cachePolicy } from '../http/cache-policy.ts';
 import { memoise } from '../http/bounded-memo.ts';
 import { requestUrl } from '../http/request-url.ts';
 import { apiRateLimit } from './policy.ts';
-import { rateLimitHeaders, type RateLimitDecision, type RateLimiter } from './rate-limiter.ts';
+import { rateLimitHeaders, rateLimitList, type RateLimitDecision, type RateLimiter } from './rate-limiter.ts';
 import { framablePaths, securityHeaders } from './security-headers.ts';
 import { agentFileHeaders, aiCatalogLink, enquiryOpenApiPath, mcpServerCardLink } from '../site-files.ts';
 import { isWrongCase, wrongCaseTarget } from './wrong-case.ts';
@@ -54,7 +54,22 @@ export interface PreparedAnswer {
 export type RulesOutcome =
   | { kind: 'respond'; response: Response; prepared?: PreparedAnswer }
   /** Go on to a file or a function, at `pathname` (a rewrite when it differs), adding `headers` (read only: often shared by every request to the path). */
-  | { kind: 'continue'; pathname: string; headers: Readonly<Record<string, string>> };
+  | { kind: 'continue'; pathname: string; headers: Readonly<Record<string, string>>; counted?: CountedHeaders };
+
+/**
+ * The headers of a counted /v1 request in two parts, for a host that writes them without an
+ * object per request: `headers` is `shared` with `limits` inserted after its first `after`
+ * names (the security and CORS headers). `shared` is the same for every request to the path
+ * (frozen); `limits` are this request's rate-limit headers, a flat name, value list.
+ */
+/** The headers an outcome adds, as a host reads them: whole, or in two parts for a counted /v1 request. */
+export type RuleHeaders = Pick<Extract<RulesOutcome, { kind: 'continue' }>, 'headers' | 'counted'>;
+
+export interface CountedHeaders {
+  shared: Readonly<Record<string, string>>;
+  after: number;
+  limits: readonly string[];
+}
 
 export const corsHeaders = {
   'Access-Control-Allow-Origin': '*',
@@ -79,7 +94,40 @@ const baseHeaders = {
   httpsFramable: securityHeaders({ https: true, framable: true }),
   httpFramable: securityHeaders({ https: false, framable: true }),
 };
-const apiBaseHeaders = { https: headersOf(baseHeaders.https, corsHeaders), http: headersOf(baseHeaders.http, corsHeaders) };
+const apiBaseHeaders = { https: Object.freeze(headersOf(baseHeaders.https, corsHeaders)), http: Object.freeze(headersOf(baseHeaders.http, corsHeaders)) };
+/** The same with the caching of an answer published as a file (the rate-limit headers go between: CountedHeaders). */
+const apiFileHeaders = {
+  https: Object.freeze(headersOf(apiBaseHeaders.https, { 'Cache-Control': cachePolicy.catalogue, Vary: 'Accept' })),
+  http: Object.freeze(headersOf(apiBaseHeaders.http, { 'Cache-Control': cachePolicy.catalogue, Vary: 'Accept' })),
+};
+const apiBaseCount = Object.keys(apiBaseHeaders.https).length;
+
+/** A request's rate-limit headers as an object (none when it was not counted). */
+function limitHeaders(decision: RateLimitDecision | null): Record<string, string> {
+  return decision ? rateLimitHeaders(apiRateLimit, decision) : {};
+}
+
+/** A /v1 request on to `pathname` with `shared` headers and its own rate-limit headers after the security and CORS ones. */
+function counted(pathname: string, shared: Readonly<Record<string, string>>, decision: RateLimitDecision | null): RulesOutcome {
+  const limits = decision ? rateLimitList(apiRateLimit, decision) : [];
+  let headers: Record<string, string> | undefined;
+  return {
+    kind: 'continue',
+    pathname,
+    counted: { shared, after: apiBaseCount, limits },
+    // Made only for a reader that wants them whole (Vercel's middleware, a function's web Response).
+    get headers() {
+      if (!headers) {
+        const entries = Object.entries(shared);
+        headers = {};
+        for (const [name, value] of entries.slice(0, apiBaseCount)) headers[name] = value;
+        for (let i = 0; i < limits.length; i += 2) headers[limits[i]!] = limits[i + 1]!;
+        for (const [name, value] of entries.slice(apiBaseCount)) headers[name] = value;
+      }
+      return headers;
+    },
+  };
+}
 
 /** Link header of an HTML page: its Markdown twin, and on the home page the API catalog and API description. */
 export function pageLinks(pathname: string): string[] {
@@ -220,7 +268,6 @@ function decided(request: RulesRequest, ctx: RulesContext, url: URL, api: ApiPat
   const { name } = baseOf(pathname, https);
 
   if (api.kind !== 'not-api') {
-    const limitHeaders = decision ? rateLimitHeaders(apiRateLimit, decision) : {};
     if (decision && !decision.allowed) {
       const prepared = refusal(`${ctx.siteUrl}\n${name}\n${decision.resetSeconds}`);
       // Each reader gets a Response of its own (a body is read once); the host writes `prepared` instead.
@@ -232,17 +279,15 @@ function decided(request: RulesRequest, ctx: RulesContext, url: URL, api: ApiPat
         },
       };
     }
-    const headers = headersOf(https ? apiBaseHeaders.https : apiBaseHeaders.http, limitHeaders);
+    const apiBase = https ? apiBaseHeaders.https : apiBaseHeaders.http;
     // A browser's CORS preflight is answered here, so it never starts a function.
-    if (isPreflight(request)) return { kind: 'respond', response: new Response(null, { status: 204, headers: { ...headers, Allow: corsHeaders['Access-Control-Allow-Methods'], 'Cache-Control': cachePolicy.never } }) };
-    const file = api.kind === 'api' && publishedAnswer(request, url) ? publishedFile(api) : null;
-    if (file) {
-      headers['Cache-Control'] = cachePolicy.catalogue;
-      headers.Vary = 'Accept';
-      return { kind: 'continue', pathname: file, headers };
+    if (isPreflight(request)) {
+      return { kind: 'respond', response: new Response(null, { status: 204, headers: { ...headersOf(apiBase, limitHeaders(decision)), Allow: corsHeaders['Access-Control-Allow-Methods'], 'Cache-Control': cachePolicy.never } }) };
     }
+    const file = api.kind === 'api' && publishedAnswer(request, url) ? publishedFile(api) : null;
+    const shared = file ? (https ? apiFileHeaders.https : apiFileHeaders.http) : apiBase;
     // Everything else is answered by a function, which reads the path the same way (service/v1/path.ts).
-    return { kind: 'continue', pathname: routableApiPath(pathname, api), headers };
+    return counted(file ?? routableApiPath(pathname, api), shared, decision);
   }
 
   // Published machine-readable files: CORS for GET (and its preflight) and cache headers.

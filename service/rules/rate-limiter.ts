@@ -129,16 +129,27 @@ class InProcessFallback {
 
 /** The headers of the contract plus the current draft's `RateLimit` field. */
 export function rateLimitHeaders(policy: RateLimitPolicy, d: RateLimitDecision): Record<string, string> {
-  const headers: Record<string, string> = {
-    'RateLimit-Policy': `${policy.requests};w=${policy.windowSeconds}`,
-    'RateLimit-Limit': String(d.limit),
-    'RateLimit-Remaining': String(d.remaining),
-    'RateLimit-Reset': String(d.resetSeconds),
-    RateLimit: `"default";r=${d.remaining};t=${d.resetSeconds}`,
-    'X-RateLimit-Limit': String(d.limit),
-    'X-RateLimit-Remaining': String(d.remaining),
-    'X-RateLimit-Reset': String(d.resetSeconds),
-  };
-  if (!d.allowed) headers['Retry-After'] = String(d.resetSeconds);
+  const list = rateLimitList(policy, d);
+  const headers: Record<string, string> = {};
+  for (let i = 0; i < list.length; i += 2) headers[list[i]!] = list[i + 1]!;
   return headers;
+}
+
+/** The same headers as a flat name, value list, in the same order (what a host writes without an object per request). */
+export function rateLimitList(policy: RateLimitPolicy, d: RateLimitDecision): string[] {
+  const limit = String(d.limit);
+  const remaining = String(d.remaining);
+  const reset = String(d.resetSeconds);
+  const list = [
+    'RateLimit-Policy', `${policy.requests};w=${policy.windowSeconds}`,
+    'RateLimit-Limit', limit,
+    'RateLimit-Remaining', remaining,
+    'RateLimit-Reset', reset,
+    'RateLimit', `"default";r=${remaining};t=${reset}`,
+    'X-RateLimit-Limit', limit,
+    'X-RateLimit-Remaining', remaining,
+    'X-RateLimit-Reset', reset,
+  ];
+  if (!d.allowed) list.push('Retry-After', reset);
+  return list;
 }
