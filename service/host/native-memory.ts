@@ -1,11 +1,12 @@
 /**
  * How the host's native memory (glibc's malloc, beneath V8's heap) is kept from only growing.
- * Measured with scripts/bench/fairness.ts: with glibc's defaults a fresh server rests at about
- * 370 MiB, about 130 MiB of it left behind by PGlite's first start (its initdb) in freed blocks
- * malloc keeps, and the main heap holds what a flood made long after it ends. With large blocks
- * mapped on their own (returned whole when freed), the heap's free top returned from 128 KiB,
- * and two arenas instead of eight per core (the libuv pool's compressions and V8's helper
- * threads otherwise each hold their own), it rests at about 215 MiB.
+ * Measured (scripts/bench/fairness.ts, and RSS at rest of a fresh server): with glibc's defaults
+ * a fresh server rests at about 370 MiB, about 150 MiB of it left behind by PGlite's first start
+ * (its initdb) in freed blocks malloc keeps. With blocks from 64 KiB mapped on their own
+ * (returned whole when freed) and the heap's free top returned from 128 KiB (both fixed rather
+ * than raised by malloc as it goes), it rests at about 215 MiB, at no measurable cost per
+ * request. Fewer arenas (MALLOC_ARENA_MAX=2) saved another 10 MiB or so but cost 2 to 3 µs of
+ * CPU a request (the main thread and V8's helper threads then share arenas), so it is not set.
  *
  * glibc reads these settings once, at process start; a host started without them (`npm start`,
  * `node server.ts`) starts itself again at once with them: process.execve keeps the process id,
@@ -13,7 +14,6 @@
  * (macOS, Windows, musl) nothing changes.
  */
 export const mallocSettings: Readonly<Record<string, string>> = {
-  MALLOC_ARENA_MAX: '2',
   MALLOC_MMAP_THRESHOLD_: '65536',
   MALLOC_TRIM_THRESHOLD_: '131072',
 };

@@ -290,25 +290,40 @@ function decided(request: RulesRequest, ctx: RulesContext, url: URL, api: ApiPat
     return counted(file ?? routableApiPath(pathname, api), shared, decision);
   }
 
+  const kind = pathKind(`${name}\n${pathname}`);
   // Published machine-readable files: CORS for GET (and its preflight) and cache headers.
-  if (agentFileHeaders(pathname)) {
-    const headers = shared(name, 'file', pathname);
-    if (request.method === 'OPTIONS') return { kind: 'respond', response: new Response(null, { status: 204, headers }) };
-    return { kind: 'continue', pathname, headers };
+  if (kind.fileHeaders) {
+    if (request.method === 'OPTIONS') return { kind: 'respond', response: new Response(null, { status: 204, headers: kind.fileHeaders }) };
+    return { kind: 'continue', pathname, headers: kind.fileHeaders };
   }
-
+  const read = request.method === 'GET' || request.method === 'HEAD';
   // A path in the wrong letter case names nothing: the not-found answer Accept asks for (service/rules/wrong-case.ts).
-  if ((request.method === 'GET' || request.method === 'HEAD') && isWrongCase(pathname)) {
+  if (read && kind.wrongCase) {
     return { kind: 'continue', pathname: wrongCaseTarget(request.headers.get('Accept')), headers: shared(name, 'vary') };
   }
-
-  if ((request.method === 'GET' || request.method === 'HEAD') && isPagePath(pathname)) {
+  if (read && kind.page) {
     if (prefersMarkdown(request.headers.get('Accept'))) {
       return { kind: 'continue', pathname: markdownTwinPath(pathname), headers: shared(name, 'vary') };
     }
-    // `/treks/` is the page `/treks`: one file serves both spellings.
-    const page = pathname.length > 1 ? pathname.replace(/\/+$/, '') || '/' : pathname;
-    return { kind: 'continue', pathname: page, headers: shared(name, 'page', page) };
+    return { kind: 'continue', pathname: kind.page.pathname, headers: kind.page.headers };
   }
-  return { kind: 'continue', pathname, headers: shared(name, 'base') };
+  return { kind: 'continue', pathname, headers: kind.baseHeaders };
 }
+
+/**
+ * What a path is to the rules outside /v1, worked out once per path and kind of security headers
+ * (bounded): a published file (with its headers), a path in the wrong case, a page (the file it
+ * names and its headers: `/treks/` is the page `/treks`, one file serves both spellings).
+ */
+const pathKind = memoise((key: string) => {
+  const at = key.indexOf('\n');
+  const name = key.slice(0, at) as keyof typeof baseHeaders;
+  const pathname = key.slice(at + 1);
+  const page = isPagePath(pathname) ? (pathname.length > 1 ? pathname.replace(/\/+$/, '') || '/' : pathname) : null;
+  return {
+    fileHeaders: agentFileHeaders(pathname) ? shared(name, 'file', pathname) : null,
+    wrongCase: isWrongCase(pathname),
+    page: page === null ? null : { pathname: page, headers: shared(name, 'page', page) },
+    baseHeaders: shared(name, 'base'),
+  };
+});
