@@ -70,7 +70,11 @@ for (const target of paths) {
   } finally {
     await server.stop();
   }
-  const file = readdirSync(profiles).find((f) => f.endsWith('.cpuprofile'));
+  // The last profile written: a server that starts itself again (service/host/native-memory.ts) leaves one of its first start too.
+  const file = readdirSync(profiles)
+    .filter((f) => f.endsWith('.cpuprofile'))
+    .sort()
+    .at(-1);
   if (!file) throw new Error(`no profile written for ${target}`);
   const frames = selfTimes(JSON.parse(readFileSync(path.join(profiles, file), 'utf8')) as CpuProfile, loadStartedUs);
   const total = frames.reduce((n, f) => n + f.us, 0);
