@@ -20,7 +20,7 @@ import { createRateLimiter, type CounterStore } from './service/rules/rate-limit
 import { securityHeaders } from './service/rules/security-headers.ts';
 import { FunctionHost } from './service/host/functions.ts';
 import { hostEmbeddedDatabase } from './service/host/embedded-database.ts';
-import { withMallocSettings } from './service/host/native-memory.ts';
+import { withHostMemorySettings } from './service/host/native-memory.ts';
 import { SiteBuilds } from './service/host/site-builds.ts';
 import { FairQueue } from './service/host/fair-queue.ts';
 import { asSeenByRules, nodeRequests } from './service/host/node-requests.ts';
@@ -72,7 +72,7 @@ export async function startServer({ settings, counterStore, timeouts }: ServerOp
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   // Before anything is allocated that would stay: malloc's settings are read at process start.
-  withMallocSettings();
+  withHostMemorySettings();
   try {
     loadEnvFile();
     const settings = readSettings();

@@ -9,10 +9,10 @@ import { readSettings, SettingsError } from '../service/config.ts';
 import { loadEnvFile } from '../service/env-file.ts';
 import { publishedBuild, readBuildRecord } from '../service/host/build-layout.ts';
 import { buildStamp } from './build-stamp.ts';
-import { withMallocSettings } from '../service/host/native-memory.ts';
+import { withHostMemorySettings } from '../service/host/native-memory.ts';
 
 // The server runs in this process: malloc's settings first, read at process start (service/host/native-memory.ts).
-withMallocSettings();
+withHostMemorySettings();
 
 // Settings written in .env reach this command as they reach the server (service/env-file.ts).
 loadEnvFile();

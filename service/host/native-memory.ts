@@ -1,5 +1,13 @@
 /**
- * How the host's native memory (glibc's malloc, beneath V8's heap) is kept from only growing.
+ * The host's memory settings that must be in place when the process starts: V8's young
+ * generation, and how glibc's malloc (beneath V8's heap) gives memory back.
+ *
+ * V8's young generation at 16 MiB (`--max-semi-space-size=8`; otherwise it grows to about 96 MiB
+ * under a burst of requests and gives it back only after seconds idle): `npm start` and
+ * `npm run serve` pass it, and a host started without it (`node server.ts`, as the tests start
+ * it) adds it.
+ *
+ * malloc:
  * Measured (scripts/bench/fairness.ts, and RSS at rest of a fresh server): with glibc's defaults
  * a fresh server rests at about 370 MiB, about 150 MiB of it left behind by PGlite's first start
  * (its initdb) in freed blocks malloc keeps. With blocks from 64 KiB mapped on their own
@@ -8,18 +16,25 @@
  * request. Fewer arenas (MALLOC_ARENA_MAX=2) saved another 10 MiB or so but cost 2 to 3 µs of
  * CPU a request (the main thread and V8's helper threads then share arenas), so it is not set.
  *
- * glibc reads these settings once, at process start; a host started without them (`npm start`,
- * `node server.ts`) starts itself again at once with them: process.execve keeps the process id,
- * arguments and standard streams, and settings already in the environment win. Elsewhere
- * (macOS, Windows, musl) nothing changes.
+ * Both are read once, at process start; a host started without them starts itself again at
+ * once with them: process.execve keeps the process id, arguments and standard streams, and
+ * settings already given (in the environment, in the Node options) win. The malloc settings are
+ * for Linux (glibc); on Windows, where there is no execve, nothing changes.
  */
 export const mallocSettings: Readonly<Record<string, string>> = {
   MALLOC_MMAP_THRESHOLD_: '65536',
   MALLOC_TRIM_THRESHOLD_: '131072',
 };
 
-export function withMallocSettings(): void {
-  if (process.platform !== 'linux' || typeof process.execve !== 'function') return;
-  if (Object.keys(mallocSettings).every((name) => process.env[name] !== undefined)) return;
-  process.execve(process.execPath, [process.execPath, ...process.execArgv, ...process.argv.slice(1)], { ...mallocSettings, ...process.env });
+/** The Node option that sizes V8's young generation for the host. */
+export const youngGeneration = '--max-semi-space-size=8';
+
+export function withHostMemorySettings(): void {
+  if (typeof process.execve !== 'function') return;
+  const linux = process.platform === 'linux';
+  const mallocMissing = linux && Object.keys(mallocSettings).some((name) => process.env[name] === undefined);
+  const given = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)];
+  const youngMissing = !given.some((option) => option.startsWith('--max-semi-space-size'));
+  if (!mallocMissing && !youngMissing) return;
+  process.execve(process.execPath, [process.execPath, ...(youngMissing ? [youngGeneration] : []), ...process.execArgv, ...process.argv.slice(1)], linux ? { ...mallocSettings, ...process.env } : { ...process.env });
 }

@@ -1,31 +1,32 @@
 /**
- * The host's malloc settings (service/host/native-memory.ts): a process started without them
- * starts itself again once with them, keeping its process id and arguments, and settings given
- * in the environment win. Linux only (glibc reads them); elsewhere nothing changes.
+ * The host's memory settings (service/host/native-memory.ts): a process started without them
+ * starts itself again once with them (malloc's in its environment, V8's young generation in its
+ * Node options), keeping its process id and arguments, and settings already given win. Linux
+ * only here (glibc reads malloc's).
  */
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { mallocSettings } from '../../service/host/native-memory.ts';
+import { mallocSettings, youngGeneration } from '../../service/host/native-memory.ts';
 
 const module = path.resolve(import.meta.dirname, '..', '..', 'service', 'host', 'native-memory.ts');
 const script = `
 import { readFileSync } from 'node:fs';
-const { withMallocSettings } = await import(${JSON.stringify(module)});
+const { withHostMemorySettings } = await import(${JSON.stringify(module)});
 console.log('start', process.pid, JSON.stringify(process.argv.slice(1)));
-withMallocSettings();
+withHostMemorySettings();
 const environ = readFileSync('/proc/self/environ', 'utf8').split('\\0').filter((v) => v.startsWith('MALLOC_'));
-console.log('running', process.pid, JSON.stringify(environ.sort()), JSON.stringify(process.argv.slice(1)));
+console.log('running', process.pid, JSON.stringify(environ.sort()), JSON.stringify(process.argv.slice(1)), JSON.stringify(process.execArgv.filter((a) => a.startsWith('--max-semi'))));
 `;
 
 function run(env: Record<string, string | undefined>) {
-  const clean = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('MALLOC_')));
+  const clean = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('MALLOC_') && name !== 'NODE_OPTIONS'));
   const result = spawnSync(process.execPath, ['--input-type=module', '-e', script, '--', 'kept', 'argument'], { env: { ...clean, ...env }, encoding: 'utf8' });
   expect(result.status, result.stderr).toBe(0);
   return result.stdout.trim().split('\n');
 }
 
-describe.runIf(process.platform === 'linux')('the host started with its malloc settings', () => {
+describe.runIf(process.platform === 'linux')('the host started with its memory settings', () => {
   it('starts again once, with the same process id and arguments, and the settings in its environment', () => {
     const lines = run({});
     expect(lines).toHaveLength(3);
@@ -37,11 +38,12 @@ describe.runIf(process.platform === 'linux')('the host started with its malloc s
     expect(JSON.parse(running![2]!)).toEqual(expected);
     expect(JSON.parse(running![3]!)).toEqual(JSON.parse(first![2]!));
     expect(JSON.parse(running![3]!)).toContain('kept');
+    expect(JSON.parse(running![4]!)).toEqual([youngGeneration]);
   });
 
   it('keeps settings already given, and does not start again when all are there', () => {
     expect(run({ MALLOC_MMAP_THRESHOLD_: '131072' }).at(-1)).toContain('"MALLOC_MMAP_THRESHOLD_=131072"');
     const given = Object.fromEntries(Object.keys(mallocSettings).map((name) => [name, '1']));
-    expect(run(given)).toHaveLength(2);
+    expect(run({ ...given, NODE_OPTIONS: '--max-semi-space-size=4' })).toHaveLength(2);
   });
 });
