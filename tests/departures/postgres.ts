@@ -13,7 +13,7 @@ import { postgresBinDir, postgresRoot } from '../helpers/requirements.ts';
 
 function binaries(): string {
   const dir = postgresBinDir();
-  if (!dir) throw new Error(`PostgreSQL server binaries not found under ${postgresRoot} (apt-get install postgresql)`);
+  if (!dir) throw new Error(`PostgreSQL server binaries not found under ${postgresRoot()} (apt-get install postgresql)`);
   return dir;
 }
 

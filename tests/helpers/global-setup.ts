@@ -1,12 +1,14 @@
 /**
- * Before any test: checks that the outside programs the suite starts are installed (stopping at
- * once, with one message, when one is not), then builds the fixture site once for every test
- * file that needs a running server.
+ * Each tier's setup (tests/tiers.ts), before its files run: checks for the outside programs the
+ * tier starts (stopping at once, with one message, when one is missing; a tier that starts none
+ * never looks), then, for tiers whose files serve it, the fixture site: built once per run,
+ * whichever tier asks first, and removed after the last of them.
  */
 import type { TestProject } from 'vitest/node';
-import { buildProject, copyProject } from './project.ts';
+import { tierNamed } from '../tiers.ts';
 import { fixtureContent } from './content.ts';
-import { missingRequirementsMessage } from './requirements.ts';
+import { buildProject, copyProject } from './project.ts';
+import { stopIfMissing } from './tier-check.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -14,19 +16,39 @@ declare module 'vitest' {
   }
 }
 
-export default function setup(project: TestProject) {
-  const missing = missingRequirementsMessage();
-  if (missing) {
-    // One plain message and an exit, not a stack trace: nothing can run until the programs are installed.
-    process.stderr.write(`\n${missing}\n\n`);
-    process.exit(1);
-  }
+interface SharedSite {
+  dir: string;
+  users: number;
+  remove(): void;
+}
+
+// Every tier's setup runs in the one main process, each through its own copy of this module.
+const key = Symbol.for('catalogue.tests.fixtureSite');
+const holder = globalThis as { [key]?: SharedSite };
+
+function fixtureSite(): SharedSite {
+  if (holder[key]) return holder[key];
   const copy = copyProject({ content: fixtureContent });
   const result = buildProject(copy.dir, { SITE_URL: 'http://127.0.0.1:4321' });
   if (result.status !== 0) {
     copy.remove();
     throw new Error(`fixture site build failed:\n${result.output}`);
   }
-  project.provide('fixtureSite', copy.dir);
-  return () => copy.remove();
+  holder[key] = { dir: copy.dir, users: 0, remove: copy.remove };
+  return holder[key];
+}
+
+export default function setup(project: TestProject) {
+  const tier = tierNamed(project.name);
+  stopIfMissing([tier]);
+  if (!tier.fixtureSite) return;
+  const site = fixtureSite();
+  site.users += 1;
+  project.provide('fixtureSite', site.dir);
+  return () => {
+    site.users -= 1;
+    if (site.users > 0) return;
+    delete holder[key];
+    site.remove();
+  };
 }
