@@ -53,9 +53,12 @@ function requestHeaders(req: IncomingMessage): Headers {
 export interface ServerOptions {
   settings: Settings;
   counterStore?: CounterStore;
+  /** How long a client may take to send a request's headers (tests shorten it), and how often that is checked. */
+  headersTimeoutMs?: number;
+  connectionsCheckingIntervalMs?: number;
 }
 
-export async function startServer({ settings, counterStore }: ServerOptions) {
+export async function startServer({ settings, counterStore, headersTimeoutMs = 10_000, connectionsCheckingIntervalMs = 1_000 }: ServerOptions) {
   // Local data (the embedded database, the outbox, keys) is private to this account.
   prepareDataDir(settings);
   const siteDir = path.join(root, 'dist', 'site');
@@ -227,7 +230,7 @@ export async function startServer({ settings, counterStore }: ServerOptions) {
   // dribbling its headers hold a connection for up to 40 s instead of headersTimeout.
   // A request without a Host header is refused by the host itself (hostHeaderRefusal), with
   // the headers every answer carries, rather than by Node with a bare 400.
-  const server = createServer({ connectionsCheckingInterval: 1_000, requireHostHeader: false }, (req, res) => {
+  const server = createServer({ connectionsCheckingInterval: connectionsCheckingIntervalMs, requireHostHeader: false }, (req, res) => {
     // A client's reads are served in turn with other clients' (requests with a body are not held
     // in line: see service/host/fair-queue.ts).
     const read = req.method === 'GET' || req.method === 'HEAD';
@@ -250,7 +253,7 @@ export async function startServer({ settings, counterStore }: ServerOptions) {
       .then((response) => answerAndClose(socket, response))
       .catch(() => socket.destroy());
   });
-  server.headersTimeout = 10_000;
+  server.headersTimeout = headersTimeoutMs;
   server.requestTimeout = 30_000;
   server.keepAliveTimeout = 5_000;
   await hostEmbeddedDatabase(settings, server);

@@ -1,5 +1,9 @@
+import { tmpdir } from 'node:os';
 import { defineConfig } from 'vitest/config';
 import { tiers } from './tests/tiers.ts';
+
+/** Where tests/helpers/project.ts copies the project (a catalogue-* folder in the temp folder). */
+const copiedProject = new RegExp(`^${tmpdir().replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/catalogue-`);
 
 export default defineConfig({
   test: {
@@ -10,8 +14,12 @@ export default defineConfig({
         name: tier.name,
         include: tier.include,
         globalSetup: ['tests/helpers/global-setup.ts'],
+        setupFiles: ['tests/helpers/file-setup.ts'],
         testTimeout: 30_000,
         hookTimeout: 180_000,
+        // The built copies of the project a test starts in its own process (tests/helpers/in-process.ts)
+        // are loaded by Node, as `node server.ts` loads them, not through Vitest's transform.
+        server: { deps: { external: [copiedProject] } },
       },
     })),
     // Two cores: files run in parallel, two at a time, whatever their tier.

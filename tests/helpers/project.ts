@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createServer } from 'node:net';
 import { stripVTControlCharacters } from 'node:util';
+import { seedEmbeddedDatabase } from './embedded-template.ts';
 
 export const projectRoot = path.resolve(import.meta.dirname, '..', '..');
 const copied = ['domain', 'src', 'service', 'api', 'public', 'scripts', 'astro.config.mjs', 'tsconfig.json', 'package.json', 'package-lock.json', 'vercel.json', 'middleware.ts', 'server.ts'];
@@ -65,6 +66,11 @@ export async function freePort(): Promise<number> {
   });
 }
 
+/** Whether a server started with `env` keeps departures in the embedded database (the default). */
+export function embedded(env: Record<string, string | undefined>): boolean {
+  return (env.OPERATIONAL_STORAGE || process.env.OPERATIONAL_STORAGE || 'embedded') === 'embedded';
+}
+
 export interface RunningServer {
   url: string;
   port: number;
@@ -90,6 +96,7 @@ export async function startServer(dir: string, env: Record<string, string> = {})
 async function startServerOnce(dir: string, env: Record<string, string>): Promise<RunningServer> {
   const port = await freePort();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'catalogue-data-'));
+  if (!env.DATA_DIR && embedded(env)) seedEmbeddedDatabase(dataDir);
   const child = spawn(process.execPath, [path.join(dir, 'server.ts')], {
     cwd: dir,
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, ...env },
