@@ -1,5 +1,6 @@
 import { tmpdir } from 'node:os';
 import { defineConfig } from 'vitest/config';
+import LongestFirst from './tests/helpers/sequencer.ts';
 import { tiers } from './tests/tiers.ts';
 
 /** Where tests/helpers/project.ts copies the project (a catalogue-* folder in the temp folder). */
@@ -22,8 +23,9 @@ export default defineConfig({
         server: { deps: { external: [copiedProject] } },
       },
     })),
-    // Two cores: files run in parallel, two at a time, whatever their tier.
+    // Two cores: files run in parallel, two at a time, whatever their tier, the longest first.
     maxWorkers: 2,
+    sequence: { sequencer: LongestFirst },
     // The tier check stops a run at once, naming every outside program its tiers need and miss.
     reporters: ['default', './tests/helpers/tier-check.ts'],
   },

@@ -1,6 +1,6 @@
 /**
- * The agent-registration handlers around real parts: an in-memory PGlite database, a fresh
- * signing key, the test identity provider's JWK Set over HTTP, and a clock the test moves.
+ * The agent-registration handlers around real parts: an embedded database of its own (a copy
+ * of the run's new one: tests/helpers/embedded-template.ts), a fresh signing key, the test identity provider's JWK Set over HTTP, and a clock the test moves.
  */
 import { decodeJwt, decodeProtectedHeader } from 'jose';
 import { TrustedIssuers } from '../../service/agent-auth/assertions.ts';
@@ -15,8 +15,8 @@ import { handleRevocation } from '../../service/agent-auth/revocation.ts';
 import { ServiceTokens } from '../../service/agent-auth/service-tokens.ts';
 import { createSigningKeys, generateSigningJwk, type SigningKeys } from '../../service/agent-auth/signing-keys.ts';
 import { handleToken } from '../../service/agent-auth/token.ts';
-import { openEmbedded } from '../../service/departures/embedded.ts';
 import type { Sql } from '../../service/departures/sql.ts';
+import { freshDatabase } from '../helpers/embedded-template.ts';
 import type { IdentityProvider } from './identity-provider.ts';
 
 export const siteUrl = 'https://catalogue.test';
@@ -45,12 +45,12 @@ export interface HarnessOptions {
   anonymousEnabled?: boolean;
   limiters?: AgentAuthLimiters;
   trusted?: IdentityProvider[];
-  /** Storage to use instead of a fresh in-memory PGlite (left open on close). */
+  /** Storage to use instead of a database of its own (left open on close). */
   sql?: Sql;
 }
 
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
-  const sql = options.sql ?? (await openEmbedded(null));
+  const sql = options.sql ?? (await freshDatabase());
   const keys = await createSigningKeys(await generateSigningJwk());
   let now = Date.now();
   const deps: AgentAuthDeps = {

@@ -6,8 +6,7 @@
  * completed and read; the prompts are there. TRUST_PROXY=vercel lets each test speak from its
  * own client address, as the host would see it.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -15,13 +14,14 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { enquiryIdPattern } from '../../service/bookings/store.ts';
 import { startServer, type RunningServer } from '../helpers/project.ts';
 import { builtSiteUrl } from './built-site.ts';
+import { newDataDir } from '../helpers/embedded-template.ts';
 
 let server: RunningServer;
 let dataDir: string;
 const clients: Client[] = [];
 
 beforeAll(async () => {
-  dataDir = mkdtempSync(path.join(tmpdir(), 'mcp-enquiries-'));
+  dataDir = newDataDir('mcp-enquiries-');
   const site = inject('fixtureSite');
   server = await startServer(site, { SITE_URL: builtSiteUrl(site), DATA_DIR: dataDir, TRUST_PROXY: 'vercel' });
 });

@@ -6,9 +6,7 @@
  * endpoint, the Markdown twin, the published file, POST /api/bookings); what has no REST twin
  * (prompts, completions) is the same on every revision.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { toolDefinitions } from '../../service/mcp/tools.ts';
 import { operations } from '../../service/v1/operations.ts';
@@ -16,6 +14,7 @@ import { startServer, type RunningServer } from '../helpers/project.ts';
 import { loadCatalogue } from '../helpers/content.ts';
 import { builtSiteUrl } from './built-site.ts';
 import { connect, revisions, type McpClient, type Revision } from '../../scripts/interop/mcp-clients.ts';
+import { newDataDir } from '../helpers/embedded-template.ts';
 
 let server: RunningServer;
 let dataDir: string;
@@ -23,7 +22,7 @@ const sessions = new Map<Revision, { client: McpClient; negotiated: string | und
 const catalogue = loadCatalogue();
 
 beforeAll(async () => {
-  dataDir = mkdtempSync(path.join(tmpdir(), 'mcp-revisions-'));
+  dataDir = newDataDir('mcp-revisions-');
   const site = inject('fixtureSite');
   // Behind Vercel's client-address header, so each client has its own enquiry quota.
   server = await startServer(site, { SITE_URL: builtSiteUrl(site), DATA_DIR: dataDir, TRUST_PROXY: 'vercel' });

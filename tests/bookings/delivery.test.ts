@@ -3,8 +3,7 @@
  * (RESEND_BASE_URL points at it), and the retry command as a real child process.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { handleBookingEnquiry, type BookingDeps } from '../../service/bookings/index.ts';
@@ -16,6 +15,7 @@ import { loadCatalogue } from '../helpers/content.ts';
 import { projectRoot } from '../helpers/project.ts';
 import { barePage } from './page-writer.ts';
 import { startFakeResend, type FakeResend } from './resend-fake.ts';
+import { newDataDir } from '../helpers/embedded-template.ts';
 
 const catalogue = loadCatalogue(undefined, 'http://127.0.0.1:4321');
 const valid = { tripSlug: 'sample-expedition', name: 'Tenzin Dorje', phone: '+977 980-1234567', groupSize: 2, preferredDeparture: 'May 2027' };
@@ -32,7 +32,7 @@ afterAll(async () => {
   await fake.close();
 });
 beforeEach(async () => {
-  dataDir = mkdtempSync(path.join(tmpdir(), 'enquiries-resend-'));
+  dataDir = newDataDir('enquiries-resend-');
   env = {
     OPERATIONAL_STORAGE: 'embedded',
     DATA_DIR: dataDir,

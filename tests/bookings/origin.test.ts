@@ -26,6 +26,7 @@ import { loadCatalogue } from '../helpers/content.ts';
 import { startServer, type RunningServer } from '../helpers/project.ts';
 import { launchChromium } from '../site/site.ts';
 import { barePage } from './page-writer.ts';
+import { newDataDir } from '../helpers/embedded-template.ts';
 
 const valid = { tripSlug: 'sample-trek', name: 'Asha Rao', phone: '+91 98765 43210', groupSize: 4 };
 
@@ -143,7 +144,7 @@ describe('in Chromium, against the running site', () => {
   };
 
   beforeAll(async () => {
-    dataDir = mkdtempSync(path.join(tmpdir(), 'enquiries-rebind-'));
+    dataDir = newDataDir('enquiries-rebind-');
     // SITE_URL unset: the site's origin is http://localhost:<port>. TRUST_PROXY=vercel: each test speaks from its own address (x-real-ip).
     server = await startServer(inject('fixtureSite'), { DATA_DIR: dataDir, TRUST_PROXY: 'vercel', SITE_URL: '', CONTACT_EMAIL: 'hello@example.test' });
     // Another site's page, which posts to the site in the background when it loads.

@@ -6,9 +6,8 @@
  * enquiry limit of one test does not spill into another.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { AxeBuilder } from '@axe-core/playwright';
@@ -16,6 +15,7 @@ import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { projectRoot, startServer, type RunningServer } from '../helpers/project.ts';
 import { chromiumPath } from '../helpers/requirements.ts';
+import { newDataDir } from '../helpers/embedded-template.ts';
 
 let server: RunningServer;
 let dataDir: string;
@@ -23,7 +23,7 @@ let browser: Browser;
 const valid = { tripSlug: 'sample-trek', name: 'Asha Rao', phone: '+91 98765 43210', groupSize: 3 };
 
 beforeAll(async () => {
-  dataDir = mkdtempSync(path.join(tmpdir(), 'enquiries-site-'));
+  dataDir = newDataDir('enquiries-site-');
   // With SITE_URL unset the site's origin is http://localhost:<port>: the plain form is accepted from there only.
   server = await startServer(inject('fixtureSite'), { DATA_DIR: dataDir, TRUST_PROXY: 'vercel', CONTACT_EMAIL: 'hello@example.test', SITE_URL: '' });
   browser = await chromium.launch({

@@ -9,12 +9,12 @@
  * form's 303 is never shown to it, and that answer is checked against the document directly.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { freePort, projectRoot, startServer, type RunningServer } from '../helpers/project.ts';
 import { builtSiteUrl } from '../agents/built-site.ts';
+import { newDataDir } from '../helpers/embedded-template.ts';
 
 interface Prism {
   url: string;
@@ -59,7 +59,7 @@ async function startPrism(document: string, upstream: string): Promise<Prism> {
 }
 
 beforeAll(async () => {
-  dataDir = mkdtempSync(path.join(tmpdir(), 'prism-enquiries-'));
+  dataDir = newDataDir('prism-enquiries-');
   // Behind Vercel's client-address header, so each enquiry can come from an address of its own (5 per address per 10 minutes).
   server = await startServer(siteDir, { SITE_URL: documentedOrigin, DATA_DIR: dataDir, TRUST_PROXY: 'vercel' });
   const files = path.join(siteDir, 'dist', 'site');

@@ -18,6 +18,7 @@ import { hostFilePath } from '../../service/departures/embedded.ts';
 import { startServer, type RunningServer } from '../helpers/project.ts';
 import { attackArbitrary, httpShaped, malformedHandshakes, sendAttack, type Attack } from './bridge-attacks.ts';
 import { runCli } from './cli.ts';
+import { newDataDir } from '../helpers/embedded-template.ts';
 
 // Real databases and processes on a shared machine: opening PGlite alone can take seconds.
 vi.setConfig({ testTimeout: 180_000 });
@@ -105,7 +106,7 @@ describe('the site process hosting the embedded database', () => {
   let address: BridgeAddress;
   beforeAll(async () => {
     site = inject('fixtureSite');
-    dataDir = mkdtempSync(path.join(scratch, 'data-'));
+    dataDir = newDataDir('data-', scratch);
     server = await startServer(site, { DATA_DIR: dataDir, OPERATIONAL_STORAGE: 'embedded' });
     address = JSON.parse(readFileSync(hostFilePath(path.join(dataDir, 'pglite')), 'utf8')).bridge;
   }, 120_000);

@@ -9,6 +9,8 @@
 import { chmodSync, cpSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { openEmbedded } from '../../service/departures/embedded.ts';
+import type { Sql } from '../../service/departures/sql.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -40,9 +42,38 @@ export function useEmbeddedTemplate(dir: string | undefined): void {
   template = dir;
 }
 
+/**
+ * A new data folder (in `parent`) with a copy of the new database, for a test whose server or
+ * commands use a DATA_DIR the test reads too (the outbox, the host file) but that is not about
+ * how the database is first created.
+ */
+export function newDataDir(prefix: string, parent = tmpdir()): string {
+  const dir = mkdtempSync(path.join(parent, prefix));
+  seedEmbeddedDatabase(dir);
+  return dir;
+}
+
 /** Puts a copy of the new database where a server with DATA_DIR=`dataDir` looks for it; false when the run made none. */
 export function seedEmbeddedDatabase(dataDir: string): boolean {
   if (!template) return false;
   cpSync(template, path.join(dataDir, 'pglite'), { recursive: true });
   return true;
+}
+
+/**
+ * A database of a test's own for handlers called in the test's process: a copy of the new
+ * database, opened here as the server opens its own (about half the time of creating one), or
+ * a new one in memory when the run made none. Closing it removes its folder.
+ */
+export async function freshDatabase(): Promise<Sql> {
+  if (!template) return openEmbedded(null);
+  const dir = newDataDir('database-');
+  const sql = await openEmbedded(path.join(dir, 'pglite'));
+  return {
+    ...sql,
+    close: async () => {
+      await sql.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }

@@ -6,14 +6,13 @@
  * for the trip page's block afresh each time, and this is about what the browser's own cache may
  * show. A real minute passes: the browser's cache runs on its own clock.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { rmSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { runCli } from '../departures/cli.ts';
 import { startServer, type RunningServer } from '../helpers/project.ts';
 import { launchChromium } from './site.ts';
+import { newDataDir } from '../helpers/embedded-template.ts';
 
 let server: RunningServer;
 let browser: Browser;
@@ -21,7 +20,7 @@ let dataDir: string;
 const env = () => ({ OPERATIONAL_STORAGE: 'embedded', DATA_DIR: dataDir });
 
 beforeAll(async () => {
-  dataDir = mkdtempSync(path.join(tmpdir(), 'departures-freshness-'));
+  dataDir = newDataDir('departures-freshness-');
   server = await startServer(inject('fixtureSite'), env());
   const added = await runCli(inject('fixtureSite'), ['add', '--trip', 'sample-trek', '--start', '2031-06-10', '--seats', '12', '--id', 'freshness-check'], env());
   if (added.code !== 0) throw new Error(added.stderr);

@@ -1,13 +1,12 @@
 /** What the site tests share: the pages listed in the sitemap, and a Chromium to load them in. */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { rmSync } from 'node:fs';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, inject } from 'vitest';
 import { formatDateRange } from '../../domain/format.ts';
 import { runCli } from '../departures/cli.ts';
 import { startServer, type RunningServer } from '../helpers/project.ts';
 import { chromiumPath } from '../helpers/requirements.ts';
+import { newDataDir } from '../helpers/embedded-template.ts';
 
 /** Every page path the sitemap lists, read through the running server (the sitemap's origin is the build's SITE_URL). */
 export async function sitemapPaths(origin: string): Promise<string[]> {
@@ -78,7 +77,7 @@ export interface EnquirySite {
 export function enquirySite(name: string): EnquirySite {
   const live = {} as EnquirySite;
   beforeAll(async () => {
-    live.dataDir = mkdtempSync(path.join(tmpdir(), `${name}-`));
+    live.dataDir = newDataDir(`${name}-`);
     [live.server, live.browser] = await Promise.all([
       startServer(inject('fixtureSite'), { OPERATIONAL_STORAGE: 'embedded', DATA_DIR: live.dataDir, TRUST_PROXY: 'vercel', SITE_URL: '', CONTACT_EMAIL: 'hello@example.test' }),
       launchChromium(),

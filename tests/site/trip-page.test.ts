@@ -4,14 +4,14 @@
  * not); on a desktop two columns with the panel of price, next dates and the enquire button
  * kept in view; on paper the itinerary, the kit list, the price and the contacts only.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { runCli } from '../departures/cli.ts';
 import { projectRoot, startServer, type RunningServer } from '../helpers/project.ts';
 import { fixtureSiteInChromium } from './site.ts';
+import { newDataDir } from '../helpers/embedded-template.ts';
 
 const site = fixtureSiteInChromium();
 const trek = '/treks/sample-trek';
@@ -151,7 +151,7 @@ describe('the desktop panel\'s dates', () => {
     ['2031-09-05', ['--seats-left', '12']],
   ];
   beforeAll(async () => {
-    dataDir = mkdtempSync(path.join(tmpdir(), 'trip-panel-'));
+    dataDir = newDataDir('trip-panel-');
     for (const [start, extra] of plan) {
       const added = await runCli(inject('fixtureSite'), ['add', '--trip', 'sample-trek', '--start', start, '--seats', '12', ...extra], { DATA_DIR: dataDir, OPERATIONAL_STORAGE: 'embedded' });
       expect(added.code, added.stderr).toBe(0);
