@@ -70,7 +70,8 @@ export const tiers: Tier[] = [
     include: ['tests/build/*.test.ts', 'tests/http/start.test.ts', 'tests/site/html.test.ts'],
     // The Vercel replay reads departures from PostgreSQL and counts through Redis.
     programs: ['postgresql', 'redis-server'],
-    fixtureSite: false,
+    // The HTML check reads the fixture site beside the real catalogue it builds.
+    fixtureSite: true,
   },
   {
     name: 'storage',

@@ -10,12 +10,12 @@ import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { AxeBuilder } from '@axe-core/playwright';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { projectRoot, startServer, type RunningServer } from '../helpers/project.ts';
 import { chromiumPath } from '../helpers/requirements.ts';
 import { newDataDir } from '../helpers/embedded-template.ts';
+import { axeViolations } from '../site/axe.ts';
 
 let server: RunningServer;
 let dataDir: string;
@@ -172,8 +172,7 @@ describe('the enquiry form on a trip page', () => {
     expect(await page.inputValue('#enquiry-name')).toBe('');
     expect(outbox().length).toBe(before + 1);
 
-    const axe = await new AxeBuilder({ page }).include('#enquiry-form').analyze();
-    expect(axe.violations.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
+    expect((await axeViolations(page, { include: '#enquiry-form' })).map((v) => `${v.id}: ${v.help}`)).toEqual([]);
     expect(blocked).toEqual([]);
     await context.close();
   });

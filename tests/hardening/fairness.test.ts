@@ -6,6 +6,9 @@
  * one piece at a time: parameters no path declares make no new work, fresh renders are limited
  * per address with a 429 in each path's own form, and the flood is answered, never dropped.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { renderRateLimit } from '../../service/rules/policy.ts';
 import { fairnessWarmUp, measureFairness } from '../helpers/fairness.ts';
@@ -13,14 +16,18 @@ import { startServer, type RunningServer } from '../helpers/project.ts';
 import { rawExchange, serialize } from './raw-http.ts';
 
 let server: RunningServer;
+let dataDir: string;
 
 beforeAll(async () => {
-  server = await startServer(inject('fixtureSite'));
+  // A database the server creates itself, as a new site's: the memory measured is a new server's.
+  dataDir = mkdtempSync(path.join(tmpdir(), 'fairness-data-'));
+  server = await startServer(inject('fixtureSite'), { DATA_DIR: dataDir });
   // Opens the embedded store and loads each function before the clock starts.
   for (const path of fairnessWarmUp('sample-trek')) await (await fetch(`${server.url}${path}`)).arrayBuffer();
 });
 afterAll(async () => {
   await server?.stop();
+  rmSync(dataDir, { recursive: true, force: true });
 });
 
 function get(path: string, address: string, headers: [string, string][] = []) {

@@ -15,7 +15,8 @@
  * The /v1 quota is 120 a minute per client address; raw requests come from a spread of loopback
  * addresses (127.0.0.2 …), each its own client, so the API's answers are real ones, not 429s.
  */
-import { readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import fc from 'fast-check';
@@ -28,7 +29,6 @@ import { startServer, type RunningServer } from '../helpers/project.ts';
 import { attackArbitrary, sendAttack } from '../departures/bridge-attacks.ts';
 import { fuzzRequest, random, wireBody, type FuzzRequest } from './fuzz-requests.ts';
 import { rawExchange, serialize } from './raw-http.ts';
-import { newDataDir } from '../helpers/embedded-template.ts';
 
 const rawPerRound = 800;
 const fetchPerRound = 100;
@@ -64,7 +64,8 @@ beforeAll(async () => {
   contract = OpenApiContract.fromSite(site);
   // The probe only adds a signal handler that reports memory; the server is otherwise as shipped.
   const probe = path.join(import.meta.dirname, 'heap-probe.ts');
-  dataDir = newDataDir('fuzz-data-');
+  // A database the server creates itself, as a new site's: the memory measured is a new server's.
+  dataDir = mkdtempSync(path.join(tmpdir(), 'fuzz-data-'));
   server = await startServer(site, { DATA_DIR: dataDir, NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --expose-gc --import=${probe}`.trim() });
   await fetch(`${server.url}/v1/departures`); // opens the embedded store before the clock starts
   bridge = JSON.parse(readFileSync(hostFilePath(path.join(dataDir, 'pglite')), 'utf8')).bridge;

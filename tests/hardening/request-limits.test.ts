@@ -5,7 +5,9 @@
  * endpoint's cap is refused while it is still arriving, never buffered whole (measured on a
  * server of its own process); and all the while the server keeps answering everyone else.
  */
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startInProcess, type InProcessServer } from '../helpers/in-process.ts';
@@ -13,10 +15,16 @@ import { startServer, type RunningServer } from '../helpers/project.ts';
 import { rawExchange, serialize } from './raw-http.ts';
 
 let server: RunningServer;
+let dataDir: string;
 beforeAll(async () => {
-  server = await startServer(inject('fixtureSite'));
+  // A database the server creates itself, as a new site's: the memory measured is a new server's.
+  dataDir = mkdtempSync(path.join(tmpdir(), 'request-limits-data-'));
+  server = await startServer(inject('fixtureSite'), { DATA_DIR: dataDir });
 });
-afterAll(() => server?.stop());
+afterAll(async () => {
+  await server?.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+});
 
 const residentMiB = () => Number(/^VmRSS:\s+(\d+)/m.exec(readFileSync(`/proc/${server.process.pid}/status`, 'utf8'))?.[1] ?? NaN) / 1024;
 

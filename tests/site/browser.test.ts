@@ -5,10 +5,10 @@
  */
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { projectRoot } from '../helpers/project.ts';
+import { axeViolations } from './axe.ts';
 import { fixtureSiteInChromium, isTripPath } from './site.ts';
 
 const site = fixtureSiteInChromium();
@@ -72,8 +72,7 @@ describe('pages in a browser', () => {
         await withPage({ viewport: { width, height: 800 }, colorScheme }, async (page) => {
           for (const p of site.paths) {
             await page.goto(`${site.server.url}${p}`);
-            const result = await new AxeBuilder({ page }).analyze();
-            for (const v of result.violations) found.push(`${width}px ${p}: ${v.id} (${v.impact}) ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+            for (const v of await axeViolations(page)) found.push(`${width}px ${p}: ${v.id} (${v.impact}) ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
           }
         });
       }

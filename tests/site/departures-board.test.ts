@@ -7,10 +7,10 @@
  */
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { projectRoot } from '../helpers/project.ts';
+import { axeViolations, violationWhere } from './axe.ts';
 import { fixtureSiteInChromium, isTripPath } from './site.ts';
 
 const site = fixtureSiteInChromium();
@@ -30,9 +30,8 @@ async function withPage<T>(options: ContextOptions, run: (page: Page) => Promise
 
 const fitsWidth = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
 
-async function axeViolations(page: Page): Promise<string[]> {
-  const result = await new AxeBuilder({ page }).analyze();
-  return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+async function axeFindings(page: Page): Promise<string[]> {
+  return (await axeViolations(page)).map(violationWhere);
 }
 
 /**
@@ -48,7 +47,7 @@ async function axeOfNoScriptPage(page: Page, options: ContextOptions): Promise<s
     await check.route(`${site.server.url}/__markup`, (route) => route.fulfill({ contentType: 'text/html; charset=utf-8', body: markup }));
     await check.goto(`${site.server.url}/__markup`);
     await check.waitForLoadState('load');
-    return axeViolations(check);
+    return axeFindings(check);
   });
 }
 
@@ -91,7 +90,7 @@ for (const width of [320, 360, 1280]) {
             // The search form stands open above the months on a first visit (about 600 px on a phone).
             if (width < 400) expect(await page.evaluate(() => document.documentElement.scrollHeight)).toBeLessThan(4200);
             expect(await fitsWidth(page)).toBe(true);
-            expect(javaScriptEnabled ? await axeViolations(page) : await axeOfNoScriptPage(page, view)).toEqual([]);
+            expect(javaScriptEnabled ? await axeFindings(page) : await axeOfNoScriptPage(page, view)).toEqual([]);
             await page.screenshot({ path: path.join(screenshots, `board-${tag}.png`), fullPage: true });
 
             // A folded month opens with a tap on its summary, without a script.
@@ -122,7 +121,7 @@ for (const width of [320, 360, 1280]) {
             await page.click('details.search-filters > summary');
             expect(await page.inputValue('#search-from')).toBe(`${month}-01`);
             expect(await fitsWidth(page)).toBe(true);
-            expect(javaScriptEnabled ? await axeViolations(page) : await axeOfNoScriptPage(page, view)).toEqual([]);
+            expect(javaScriptEnabled ? await axeFindings(page) : await axeOfNoScriptPage(page, view)).toEqual([]);
             await page.screenshot({ path: path.join(screenshots, `board-filtered-${tag}.png`), fullPage: true });
 
             // "Show every departure" is a plain link back.

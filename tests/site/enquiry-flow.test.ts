@@ -15,10 +15,10 @@
  */
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../helpers/project.ts';
+import { axeViolations, violationWhere } from './axe.ts';
 import { enquirySite, fewSeats } from './site.ts';
 
 const live = enquirySite('enquiry-flow');
@@ -50,9 +50,8 @@ function outboxWith(text: string): string | undefined {
     .find((eml) => eml.includes(text));
 }
 
-async function axeViolations(page: Page): Promise<string[]> {
-  const result = await new AxeBuilder({ page }).analyze();
-  return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+async function axeFindings(page: Page): Promise<string[]> {
+  return (await axeViolations(page)).map(violationWhere);
 }
 
 /**
@@ -66,7 +65,7 @@ async function axeViolationsOfMarkup(markup: string, options: Parameters<Browser
     const page = await context.newPage();
     await page.route(`${site}/__markup`, (route) => route.fulfill({ contentType: 'text/html; charset=utf-8', body: markup }));
     await page.goto(`${site}/__markup`);
-    return await axeViolations(page);
+    return await axeFindings(page);
   } finally {
     await context.close();
   }
@@ -106,7 +105,7 @@ for (const width of [320, 360, 1280]) {
           expect(new URL(page.url()).searchParams.get('departure')).toBe(id);
           await expect.poll(() => page.evaluate(() => document.getElementById('enquiry-name')!.getBoundingClientRect().top)).toBeLessThan(800);
           expect(await fitsWidth(page)).toBe(true);
-          expect(await axeViolations(page)).toEqual([]);
+          expect(await axeFindings(page)).toEqual([]);
           await page.waitForTimeout(400); // let smooth scrolling settle for the picture
           await page.screenshot({ path: path.join(screenshots, `js-chosen-${tag}.png`) });
 
@@ -291,7 +290,7 @@ describe('/enquiry-sent without an enquiry', () => {
       expect(await page.getAttribute('meta[name="robots"]', 'content')).toBe('noindex');
       expect(await page.textContent('h1')).toBe(heading);
       expect(await page.textContent('main')).not.toMatch(/thank you|reached our team/i);
-      expect(await axeViolations(page)).toEqual([]);
+      expect(await axeFindings(page)).toEqual([]);
     });
   });
 });

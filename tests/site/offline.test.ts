@@ -9,10 +9,10 @@
 import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { projectRoot, startServer, type RunningServer } from '../helpers/project.ts';
+import { axeViolations, violationWhere } from './axe.ts';
 import { fixtureSiteInChromium } from './site.ts';
 import { contextHearingTheWorker } from './worker-answers.ts';
 
@@ -79,8 +79,7 @@ describe('trip pages offline', () => {
           expect(await block.innerText(), where).toContain('need a connection');
           expect(await page.locator('[data-live-departures-for] .departure').count(), where).toBe(0);
           expect(await page.evaluate(() => document.documentElement.scrollWidth), where).toBeLessThanOrEqual(width);
-          const axe = await new AxeBuilder({ page }).analyze();
-          expect(axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`), where).toEqual([]);
+          expect((await axeViolations(page)).map(violationWhere), where).toEqual([]);
 
           // A page never opened says so offline, and lists the trips that were kept.
           await page.goto(`${site.server.url}${expedition}`);

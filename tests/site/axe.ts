@@ -1,0 +1,21 @@
+/**
+ * axe-core in Chromium, as every browser test runs it. Only violations are gathered (the tests
+ * read nothing else: axe's `resultTypes`), and axe runs in the page itself, reaching its frames
+ * (all of this site's own origin) through its own frame messaging ("legacy mode"), instead of
+ * collecting each frame's part in a blank page opened for the purpose: the same rules on the same
+ * nodes, frames included, without a new page and two more copies of axe for every check.
+ */
+import { AxeBuilder } from '@axe-core/playwright';
+import type { Result } from 'axe-core';
+import type { Page } from 'playwright-core';
+
+export async function axeViolations(page: Page, options: { include?: string } = {}): Promise<Result[]> {
+  const builder = new AxeBuilder({ page }).options({ resultTypes: ['violations'] }).setLegacyMode(true);
+  if (options.include) builder.include(options.include);
+  return (await builder.analyze()).violations;
+}
+
+/** A violation as the tests print it: the rule and where. */
+export function violationWhere(violation: Result): string {
+  return `${violation.id}: ${violation.nodes.map((n) => n.target.join(' ')).join(', ')}`;
+}
