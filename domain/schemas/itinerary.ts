@@ -7,7 +7,7 @@ import { z } from 'astro/zod';
 export const altitudeM = z.number().int({ error: (issue) => `must be a whole number of metres (it is ${String(issue.input)})` }).min(0).max(8900);
 
 export const itineraryDay = z
-  .object({
+  .strictObject({
     day: z.number().int().min(1),
     title: z.string().min(3),
     from: z.string().min(2),

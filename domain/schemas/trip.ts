@@ -55,7 +55,7 @@ const photoPath = z
 
 /** A photograph of the trip, always with its alt text, credit and licence (docs/editing-content.md). */
 export function tripPhoto(file: z.ZodType<PhotoFile>) {
-  return z.object({
+  return z.strictObject({
     file,
     alt: z.string({ error: 'is required: describe what the photograph shows, for people who cannot see it' }).trim().min(1, { error: 'is required: describe what the photograph shows, for people who cannot see it' }),
     credit: z.string({ error: 'is required: who took the photograph, as the licence asks to credit them' }).trim().min(2, { error: 'is required: who took the photograph' }),
@@ -73,7 +73,7 @@ const travelNote = (what: string) => z.string({ error: `is required: ${what}` })
  * distance or time, the usual road journey, where and when we meet, and where to stay either
  * side. Every part comes from the trip's sources, which `sources` names by address.
  */
-export const gettingThere = z.object({
+export const gettingThere = z.strictObject({
   airport: travelNote('the nearest airport and how far it is from the start (a distance or a time)'),
   railhead: travelNote('the nearest railway station with a useful service and how far it is'),
   road: travelNote('the usual road journey to the start, by bus or shared vehicle, with its time'),
@@ -116,6 +116,8 @@ export function tripContentSchema(photoFile: z.ZodType<PhotoFile>) {
       contested: z.array(contestedFactOf(tripContestableFacts)).optional(),
       photos: z.array(tripPhoto(photoFile)).optional().describe('Photographs by editors, with credit and licence; shown on the trip page.'),
     })
+    // A field the schema does not know is a mistake (a misspelt optional field would otherwise vanish without a word).
+    .strict()
     .superRefine((trip, ctx) => {
       if (trip.type === 'expedition') {
         if (!trip.peak) ctx.addIssue({ code: 'custom', path: ['peak'], message: 'an expedition must name the peak it climbs (an id from content/peaks)' });

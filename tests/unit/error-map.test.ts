@@ -44,4 +44,12 @@ describe('plain-language schema problems', () => {
     const found = problems(tripContent, { ...trek, difficulty: 'Hard', durationDays: 3 });
     expect(found).toEqual(['field "difficulty": must be one of "Easy", "Moderate", "Difficult", "Very Difficult" (it is "Hard")', 'field "durationDays": must match the itinerary, which has 2 days (it says 3)']);
   });
+  it('refuses a field a record does not take, with the one it probably meant', () => {
+    expect(problems(peakContent, { ...peak, altitudM: 6000 })).toEqual(['the file: has a field it does not take: "altitudM" (did you mean "altitudeM"?)']);
+    const [unknown] = problems(peakContent, { ...peak, heightInFeet: 20000 });
+    expect(unknown).toMatch(/^the file: has a field it does not take: "heightInFeet"; the fields it takes are name, alternateNames, altitudeM, /);
+    const itinerary = (trek.itinerary as Record<string, unknown>[]).map((day, index) => (index === 0 ? { ...day, walkinghours: 4 } : day));
+    expect(problems(tripContent, { ...trek, itinerary })).toEqual(['field "itinerary.1": has a field it does not take: "walkinghours" (did you mean "walkingHours"?)']);
+    expect(problems(tripContent, { ...trek, durationDay: 2 })).toEqual(['the file: has a field it does not take: "durationDay" (did you mean "durationDays"?)']);
+  });
 });
