@@ -5,6 +5,7 @@
  *   entries   api/  middleware.ts  server.ts  scripts/
  *   site      src/                         live   service/functions/  service/host/
  *   library   service/ (everything else: /v1, agent files, Markdown, departures, bookings, MCP, rules, http)
+ *             service/storage/ at its foot: the connection, the databases, the bridge, the migrations
  *   domain    domain/ (schemas, catalogue, formatting, HTML, page head, structured data, images)
  */
 /** @type {import('dependency-cruiser').IConfiguration} */
@@ -44,6 +45,13 @@ module.exports = {
       comment: 'The library serves the live functions and the site alike, so it cannot depend on either host.',
       from: { path: '^service/(?!functions/|host/)' },
       to: { path: '^service/(functions|host)/' },
+    },
+    {
+      name: 'storage-below-its-stores',
+      comment: 'Operational storage serves the departures, enquiries and agent registrations; it knows none of them, only the settings and the data folder.',
+      severity: 'error',
+      from: { path: '^service/storage/' },
+      to: { path: '^service/(?!storage/|config\\.ts$|data-dir\\.ts$)' },
     },
     {
       name: 'entries-are-imported-by-no-layer',

@@ -1,21 +1,28 @@
 // @ts-check
 import { defineConfig } from 'astro/config';
 import { buildOutput } from './scripts/build-output.mjs';
+import { loadEnvFile } from './service/env-file.ts';
+import { readSettings } from './service/config.ts';
+import { stagingDir } from './service/host/build-layout.ts';
 
-const port = Number(process.env.PORT || 4321);
-const site = (process.env.SITE_URL || `http://localhost:${port}`).replace(/\/+$/, '');
+// The settings `npm start` reads, from the same places (the environment, then .env), so the
+// site is built for the address the server answers at.
+loadEnvFile();
+const settings = readSettings();
 
-// The site is built once per deploy into dist/site; the live parts are the functions in api/.
-// server.ts serves both locally (and on any Node host); on Vercel, build-output.mjs writes the
-// Build Output and `vercel build` adds the functions and the routing middleware.
+// The site is built once per deploy; the live parts are the functions in api/. server.ts serves
+// both locally (and on any Node host): each build is made in dist/next and published whole
+// (scripts/publish-build.ts), so a running server takes it up without a restart. On Vercel, a
+// deploy is one build: the site goes to dist/site, build-output.mjs writes the Build Output and
+// `vercel build` adds the functions and the routing middleware.
 export default defineConfig({
-  site,
+  site: settings.siteUrl,
   output: 'static',
-  outDir: './dist/site',
+  outDir: settings.DEPLOY_TARGET === 'vercel' ? './dist/site' : `./${stagingDir}/site`,
   // Per-project cache: test builds copy the project and share node_modules through a link, and
   // Astro's default cache (node_modules/.astro, which holds the content store) would be shared too.
   // On Vercel node_modules is what the build cache keeps between deploys (docs/deployment.md).
-  cacheDir: process.env.DEPLOY_TARGET === 'vercel' ? './node_modules/.astro' : './.astro/cache',
+  cacheDir: settings.DEPLOY_TARGET === 'vercel' ? './node_modules/.astro' : './.astro/cache',
   trailingSlash: 'ignore',
   // One page at a time, so the build log pairs each file with its own time. The social cards, the
   // one slow kind of page, are drawn several at once before their pages (src/components/social-card.ts).
@@ -24,6 +31,6 @@ export default defineConfig({
   // A rebuild skips a page whose cacheKey (from getStaticPaths) and code are those of the last
   // build, and keeps its file: each trip's page, /v1 answer and social card (src/lib/content-key.ts).
   experimental: { incrementalBuild: true },
-  integrations: [buildOutput({ target: process.env.DEPLOY_TARGET === 'vercel' ? 'vercel' : 'node' })],
-  server: { port, host: process.env.HOST || '127.0.0.1' },
+  integrations: [buildOutput({ target: settings.DEPLOY_TARGET })],
+  server: { port: settings.PORT, host: settings.HOST },
 });

@@ -7,6 +7,8 @@
  * Runtime: Node.js, which Vercel recommends over the edge runtime for Routing Middleware (the
  * edge runtime is deprecated there); see docs/architecture.md.
  */
+import { readRulesSettings, type CounterSettings } from './service/rules/settings.ts';
+import { requestUrl } from './service/http/request-url.ts';
 import { applyRules } from './service/rules/index.ts';
 import { apiRateLimit } from './service/rules/policy.ts';
 import { createRateLimiter, MemoryCounterStore, type CounterStore, type RateLimiter } from './service/rules/rate-limiter.ts';
@@ -27,10 +29,10 @@ type Env = Record<string, string | undefined>;
  * otherwise each instance counts alone. REDIS_URL (Redis over TCP) is for Node hosts and the
  * functions: a TCP client here would be carried, and connected, by every middleware instance.
  */
-function middlewareCounterStore(env: Env, storeTimeoutMs?: number): CounterStore {
-  const store = openHttpCounterStore(env, storeTimeoutMs);
+function middlewareCounterStore(counters: CounterSettings, storeTimeoutMs?: number): CounterStore {
+  const store = openHttpCounterStore(counters.upstash, storeTimeoutMs);
   if (store) return store;
-  if (env.VERCEL === '1') console.warn('[rate-limit] no UPSTASH_REDIS_REST_URL/TOKEN (or KV_REST_API_URL/TOKEN): each middleware instance counts alone');
+  if (counters.onVercel) console.warn('[rate-limit] no UPSTASH_REDIS_REST_URL/TOKEN (or KV_REST_API_URL/TOKEN): each middleware instance counts alone');
   return new MemoryCounterStore();
 }
 
@@ -39,14 +41,14 @@ function middlewareCounterStore(env: Env, storeTimeoutMs?: number): CounterStore
  * `storeTimeoutMs` overrides how long a counter hit may take.
  */
 export function requestRulesMiddleware(env: Env, { storeTimeoutMs }: { storeTimeoutMs?: number } = {}) {
-  const siteUrl = (env.SITE_URL ?? '').replace(/\/+$/, '');
+  const settings = readRulesSettings(env);
   let limiter: Promise<RateLimiter> | undefined;
 
   return async function middleware(request: Request): Promise<Response> {
-    limiter ??= Promise.resolve(createRateLimiter(apiRateLimit, middlewareCounterStore(env, storeTimeoutMs)));
-    const url = new URL(request.url);
+    limiter ??= Promise.resolve(createRateLimiter(apiRateLimit, middlewareCounterStore(settings.counters, storeTimeoutMs)));
+    const url = requestUrl(request);
     // Always behind Vercel here, whose client-IP header cannot be forged by the client.
-    const outcome = await applyRules(request, { siteUrl: siteUrl || url.origin, apiLimiter: await limiter, trustProxy: 'vercel' });
+    const outcome = await applyRules(request, { siteUrl: settings.siteUrl || url.origin, apiLimiter: await limiter, trustProxy: 'vercel' });
     if (outcome.kind === 'respond') return outcome.response;
     // Vercel's middleware protocol: continue (or rewrite) and add these headers to the response.
     const headers = new Headers(outcome.headers);

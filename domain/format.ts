@@ -20,11 +20,6 @@ export function formatMetres(metres: number): string {
   return `${integer.format(metres)} m`;
 }
 
-/** 14,009 ft, rounded to the foot. */
-export function formatFeet(metres: number): string {
-  return `${integer.format(Math.round(metres / 0.3048))} ft`;
-}
-
 /** 26 km, 12.5 km */
 export function formatKm(km: number): string {
   return `${decimal.format(km)} km`;
@@ -92,12 +87,6 @@ export function formatAltitudeChange(from: number, to: number): string {
  */
 export function unitsKeptWithFigures(text: string): string {
   return text.replace(/(\d) (m|km|h|ft|days?)\b/g, '$1\u00a0$2');
-}
-
-/** Joins with commas and a final "and": "a, b and c". */
-export function listInWords(items: readonly string[]): string {
-  if (items.length <= 1) return items.join('');
-  return `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
 }
 
 /** "1 trek", "7 treks". */

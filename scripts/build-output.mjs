@@ -1,13 +1,15 @@
 // @ts-check
 /**
  * Astro integration that finishes the build for both hosts once Astro has written the site to
- * `dist/site/`:
- *   - moves the live pages' frames out of the published site into `dist/live/shells/`, where
- *     the live functions read them (service/functions/page-shell.ts);
- *   - writes `dist/live/static-routes.json`, the headers the built files need
+ * its `site/` folder (`dist/next/site` for the Node host, `dist/site` for Vercel):
+ *   - moves the live pages' frames out of the published site into `live/shells/` beside it,
+ *     where the live functions read them (service/functions/page-shell.ts);
+ *   - writes `live/static-routes.json`, the headers the built files need
  *     (service/host/static-routes.ts), which the Node host applies;
  *   - removes the generated pictures no build has used for a month from the picture cache
  *     (src/lib/picture-cache.ts);
+ *   - for the Node host, publishes the build whole (scripts/publish-build.ts): a running server
+ *     takes it up without a restart, or the build says why it cannot;
  *   - with DEPLOY_TARGET=vercel, writes the Vercel Build Output (`.vercel/output`): the static
  *     files with clean URLs and the same routes. `vercel build` then adds the functions in
  *     `api/`, the rewrites of vercel.json and the routing middleware (middleware.ts).
@@ -15,11 +17,13 @@
 import { cpSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { liveShellDir, liveShells } from '../service/live-shells.ts';
-import { buildStaticRoutes, notFoundCacheControl } from '../service/host/static-routes.ts';
+import { liveShells } from '../service/live-shells.ts';
+import { buildStaticRoutes } from '../service/host/static-routes.ts';
+import { cachePolicy } from '../service/http/cache-policy.ts';
 import { securityHeaders } from '../service/rules/security-headers.ts';
 import { config as middlewareConfig } from '../middleware.ts';
 import { prunePictureCache } from '../src/lib/picture-cache.ts';
+import { beginBuild, detachPublishedLinks, publishBuild } from './publish-build.ts';
 
 /**
  * What Vercel needs to serve each built file as the Node host does, where its documentation
@@ -74,17 +78,25 @@ const notFoundNote = '/api/not-found.md';
 
 /** @param {{ target: 'node' | 'vercel' }} options @returns {import('astro').AstroIntegration} */
 export function buildOutput({ target }) {
+  /** @type {import('./publish-build.ts').BuildStart | undefined} */
+  let started;
   return {
     name: 'build-output',
     hooks: {
+      'astro:config:setup': ({ command }) => {
+        if (command !== 'build') return;
+        if (target === 'vercel') detachPublishedLinks(process.cwd());
+        else started = beginBuild(process.cwd());
+      },
       'astro:build:done': async ({ dir, logger }) => {
         const root = process.cwd();
         const siteDir = fileURLToPath(dir);
-        const liveDir = path.join(root, 'dist', 'live');
+        const liveDir = path.join(path.dirname(siteDir), 'live');
+        const shellDir = path.join(liveDir, 'shells');
         rmSync(liveDir, { recursive: true, force: true });
-        mkdirSync(path.join(root, liveShellDir), { recursive: true });
+        mkdirSync(shellDir, { recursive: true });
         for (const name of Object.keys(liveShells)) {
-          renameSync(path.join(siteDir, 'live-shells', `${name}.html`), path.join(root, liveShellDir, `${name}.html`));
+          renameSync(path.join(siteDir, 'live-shells', `${name}.html`), path.join(shellDir, `${name}.html`));
         }
         rmSync(path.join(siteDir, 'live-shells'), { recursive: true, force: true });
 
@@ -92,14 +104,18 @@ export function buildOutput({ target }) {
         writeFileSync(path.join(liveDir, 'static-routes.json'), `${JSON.stringify(routes, null, 1)}\n`);
         prunePictureCache();
 
-        if (target !== 'vercel') return;
+        if (target !== 'vercel') {
+          if (!started) throw new Error('the build was not begun (astro:config:setup did not run)');
+          await publishBuild(root, started, logger);
+          return;
+        }
         const output = path.join(root, '.vercel', 'output');
         rmSync(output, { recursive: true, force: true });
         mkdirSync(output, { recursive: true });
         cpSync(siteDir, path.join(output, 'static'), { recursive: true });
         const markdownNotFound = routes.hit.find((r) => r.src === '^/404\\.md$');
         if (!markdownNotFound) throw new Error('the site has no 404.md');
-        const notFoundHeaders = { ...markdownNotFound.headers, 'Cache-Control': notFoundCacheControl };
+        const notFoundHeaders = { ...markdownNotFound.headers, 'Cache-Control': cachePolicy.never };
         mkdirSync(path.join(output, 'static', path.dirname(notFoundNote)), { recursive: true });
         cpSync(path.join(siteDir, '404.md'), path.join(output, 'static', notFoundNote));
         const config = {

@@ -8,18 +8,22 @@
 import path from 'node:path';
 import { checkContent } from '../domain/catalogue/content-check.ts';
 import { contentProblemsMessage } from '../domain/catalogue/content-files.ts';
+import { loadEnvFile } from '../service/env-file.ts';
 import { readSettings, SettingsError } from '../service/config.ts';
+
+// Settings written in .env reach this command as they reach the server (service/env-file.ts).
+loadEnvFile();
 
 const started = performance.now();
 let siteUrl: string;
+let dir: string;
 try {
-  siteUrl = readSettings().siteUrl;
+  ({ siteUrl, CONTENT_DIR: dir } = readSettings());
 } catch (error) {
   if (!(error instanceof SettingsError)) throw error;
   console.error(error.message);
   process.exit(2);
 }
-const dir = process.env.CONTENT_DIR ?? 'content';
 const { files, problems } = checkContent(path.resolve(dir), { siteUrl, photoFiles: true });
 const settings = [files.site, files.royalty].filter(Boolean).length;
 const seconds = ((performance.now() - started) / 1000).toFixed(1);

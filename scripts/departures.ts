@@ -7,14 +7,18 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { loadEnvFile } from '../service/env-file.ts';
 import { readSettings, SettingsError } from '../service/config.ts';
 import { prepareDataDir } from '../service/data-dir.ts';
 import { CsvError, departuresToCsv, readDepartureCsv } from '../service/departures/csv.ts';
 import { departureChanges, departureInput, inputIssues } from '../service/departures/input.ts';
 import { createDepartureStore, todayInIndia, type DepartureStore } from '../service/departures/store.ts';
 import type { AdminDeparture } from '../service/departures/source.ts';
-import { readKnownTrips, type KnownTrip } from '../service/departures/trips.ts';
+import { knownTrip, readKnownTrips, type KnownTrip } from '../service/departures/trips.ts';
 import { DepartureRuleError, type Issue } from '../service/departures/validation.ts';
+
+// Settings written in .env reach this command as they reach the server (service/env-file.ts).
+loadEnvFile();
 
 const usage = `Departures in operational storage.
 
@@ -127,7 +131,7 @@ function table(departures: readonly AdminDeparture[], trips: readonly KnownTrip[
   if (departures.length === 0) return 'No departures.';
   const price = (d: AdminDeparture) => {
     if (d.priceInr !== null) return `₹${d.priceInr.toLocaleString('en-IN')}`;
-    const tripPrice = trips.find((t) => t.slug === d.tripSlug)?.priceInr;
+    const tripPrice = knownTrip(trips, d.tripSlug)?.priceInr;
     return tripPrice ? `(trip) ₹${tripPrice.toLocaleString('en-IN')}` : '(trip)';
   };
   return pad([
@@ -255,7 +259,7 @@ async function main(): Promise<number> {
     if (settings.OPERATIONAL_STORAGE === 'embedded') prepareDataDir(settings);
     let trips: KnownTrip[];
     try {
-      trips = readKnownTrips(path.resolve(process.env.CONTENT_DIR ?? 'content'));
+      trips = readKnownTrips(path.resolve(settings.CONTENT_DIR));
     } catch (error) {
       throw new Refused([{ field: 'CONTENT_DIR', message: (error as Error).message }]);
     }

@@ -16,10 +16,14 @@ import { deliverEnquiry } from '../service/bookings/deliver.ts';
 import { composeEnquiryEmail } from '../service/bookings/email.ts';
 import { mailerFromSettings } from '../service/bookings/mailer.ts';
 import { EnquiryStore, type StoredEnquiry } from '../service/bookings/store.ts';
+import { loadEnvFile } from '../service/env-file.ts';
 import { readSettings, SettingsError, type Settings } from '../service/config.ts';
 import { prepareDataDir } from '../service/data-dir.ts';
-import { openOperationalStorage } from '../service/storage.ts';
+import { openOperationalStorage } from '../service/storage/connection.ts';
 import { siteSettings } from '../domain/schemas/site.ts';
+
+// Settings written in .env reach this command as they reach the server (service/env-file.ts).
+loadEnvFile();
 
 const usage = `Usage: npm run enquiries -- <command>
   list [--undelivered]   list enquiries, newest first
@@ -34,7 +38,7 @@ class UsageError extends Error {}
 
 function contactEmail(settings: Settings): string {
   if (settings.CONTACT_EMAIL) return settings.CONTACT_EMAIL;
-  const file = path.resolve(process.env.CONTENT_DIR ?? 'content', 'settings', 'site.yaml');
+  const file = path.resolve(settings.CONTENT_DIR, 'settings', 'site.yaml');
   return siteSettings.parse(load(readFileSync(file, 'utf8'))).contactEmail;
 }
 

@@ -1,10 +1,12 @@
 /**
  * The build as a deployment runs it (`buildCommand` of vercel.json): Astro's warnings and errors
- * only, then one line that says what was built. `npm run build` keeps Astro's full log.
+ * only (a running server that cannot take the build up is one), then one line that says what was
+ * built. `npm run build` keeps Astro's full log.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { build } from 'astro';
+import { publishedBuild } from '../service/host/build-layout.ts';
 
 const started = performance.now();
 await build({ logLevel: 'warn' });
@@ -14,6 +16,8 @@ const files = readdirSync(site, { recursive: true, withFileTypes: true }).filter
 const pages = files.filter((e) => e.name.endsWith('.html')).length;
 const parts = [`${pages} pages and ${files.length - pages} other files in dist/site`];
 const output = path.resolve('.vercel', 'output', 'config.json');
+const published = publishedBuild(process.cwd());
+if (process.env.DEPLOY_TARGET !== 'vercel' && published) parts.push(`published as build ${path.basename(published.dir)}`);
 if (process.env.DEPLOY_TARGET === 'vercel' && existsSync(output)) {
   const config = JSON.parse(readFileSync(output, 'utf8')) as { overrides?: Record<string, { contentType?: string }>; routes?: unknown[] };
   const types = Object.values(config.overrides ?? {}).filter((o) => o.contentType).length;

@@ -1,47 +1,209 @@
 /**
- * Deployment settings, read once from the environment. Every name here is documented in
- * .env.example and the README; a bad value stops the server with a sentence saying which.
+ * Deployment settings: every environment variable the site, the hosts, the live functions and
+ * the operations tools read, in one schema, read once and checked here. Every name is
+ * documented in .env.example (a test holds the two in step) and the README; a bad value stops
+ * the server with a sentence saying which.
+ *
+ * The agent-registration settings (AGENT_*) are checked with the rest, but a mistake in them
+ * does not stop the site: it is kept in `agentAuth`, and only agent registration answers 503
+ * and says why in the log (docs/agent-auth.md).
  */
 import { z } from 'astro/zod';
-import { departuresReadMaxAgeMs } from './http/respond.ts';
+import { departuresReadMaxAgeMs } from './http/cache-policy.ts';
+import { counterSettings, withoutTrailingSlash, type CounterSettings } from './rules/settings.ts';
+
+type Source = Record<string, string | undefined>;
+
+/**
+ * The longest anything waits on operational storage unless STORAGE_TIMEOUT_MS says otherwise:
+ * the departures read a request waits for, bounded once (service/departures/recent-reads.ts),
+ * and each connection and statement of the PostgreSQL pool (service/storage/postgres.ts), which
+ * gives up on a hung server's connections with the same bound, so a request fails in 3 s and
+ * the pool gets its connections back.
+ */
+export const defaultStorageTimeoutMs = 3000;
+
+/** A value pasted with a newline or spaces around it; blank is the same as unset. */
+const trimmed = z
+  .string()
+  .transform((value) => value.trim() || undefined)
+  .optional();
 
 const storageModes = ['embedded', 'postgres', 'off'] as const;
 
-const env = z.object({
+/** The deployment's settings, each with its default. */
+const deploymentSettings = z.object({
   PORT: z.coerce.number().int().min(1).max(65535).default(4321),
   HOST: z.string().min(1).default('127.0.0.1'),
   SITE_URL: z.url().optional(),
   CONTACT_EMAIL: z.email().optional(),
   DEPLOY_TARGET: z.enum(['node', 'vercel']).default('node'),
+  /** Where the editors' files are; tests and benchmarks point it at generated catalogues. */
+  CONTENT_DIR: z.string().min(1).default('content'),
   OPERATIONAL_STORAGE: z.enum(storageModes).default('embedded'),
   DATABASE_URL: z.string().optional(),
   DATA_DIR: z.string().default('.data'),
+  STORAGE_TIMEOUT_MS: z.coerce.number().int().min(100).max(30_000).default(defaultStorageTimeoutMs),
+  DEPARTURES_FRESH_MS: z.coerce.number().int().min(0).max(departuresReadMaxAgeMs).default(departuresReadMaxAgeMs),
   REDIS_URL: z.string().optional(),
+  /** Read as the request rules read them (rules/settings.ts): a blank or pasted value is not checked here. */
+  UPSTASH_REDIS_REST_URL: z.string().optional(),
+  UPSTASH_REDIS_REST_TOKEN: z.string().optional(),
+  KV_REST_API_URL: z.string().optional(),
+  KV_REST_API_TOKEN: z.string().optional(),
+  TRUST_PROXY: z.enum(['none', 'vercel']).optional(),
   RESEND_API_KEY: z.string().optional(),
   RESEND_BASE_URL: z.url().optional(),
   BOOKING_EMAIL_TO: z.email().optional(),
   BOOKING_EMAIL_FROM: z.string().optional(),
-  TRUST_PROXY: z.enum(['none', 'vercel']).optional(),
-  DEPARTURES_FRESH_MS: z.coerce.number().int().min(0).max(departuresReadMaxAgeMs).default(departuresReadMaxAgeMs),
+  /** Set to 1 by Vercel in every build and function. */
+  VERCEL: z.string().optional(),
 });
 
-export type Settings = z.infer<typeof env> & { siteUrl: string };
+export interface TrustedIssuer {
+  /** The `iss` value an identity provider puts in its assertions. */
+  issuer: string;
+  /** Where its public keys are published (a JWK Set). */
+  jwksUri: string;
+}
+
+export interface AgentAuthSettings {
+  /** AGENT_ANONYMOUS: anonymous registration (with a person's confirmation) is accepted. */
+  anonymousEnabled: boolean;
+  /** AGENT_TRUSTED_ISSUERS: identity providers whose ID-JAGs and security events are accepted. */
+  trustedIssuers: TrustedIssuer[];
+  /** AGENT_SIGNING_KEY: the private JWK that signs, or null to generate one under DATA_DIR. */
+  signingKey: string | null;
+  /** AGENT_SIGNING_KEYS_PREVIOUS: retired keys, still published and accepted, never used to sign. */
+  previousKeys: string | null;
+}
+
+/** Agent registration (docs/agent-auth.md); the trusted issuers are checked against the site's own origin below. */
+const agentAuthSettings = z.object({
+  AGENT_ANONYMOUS: z
+    .string()
+    .optional()
+    .transform((value) => value?.trim().toLowerCase() || 'on')
+    .pipe(z.enum(['on', 'off'], { error: 'must be on or off' })),
+  AGENT_TRUSTED_ISSUERS: z.string().optional(),
+  AGENT_SIGNING_KEY: trimmed,
+  AGENT_SIGNING_KEYS_PREVIOUS: trimmed,
+});
+
+/** Every setting there is: the one schema .env.example documents. */
+export const settingsSchema = deploymentSettings.extend(agentAuthSettings.shape);
+
+export type Settings = z.infer<typeof deploymentSettings> & {
+  /** The public origin, without a trailing slash: SITE_URL, or http://localhost:$PORT. */
+  siteUrl: string;
+  /** Where the rate-limit counters are shared (REDIS_URL, UPSTASH_*, KV_*). */
+  counters: CounterSettings;
+  /** Agent registration's settings, or why they cannot be used. */
+  agentAuth: AgentAuthSettings | SettingsError;
+};
 
 export class SettingsError extends Error {
   override name = 'SettingsError';
 }
 
-export function readSettings(source: Record<string, string | undefined> = process.env): Settings {
-  const blanksRemoved = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== undefined && v !== ''));
-  const parsed = env.safeParse(blanksRemoved);
-  if (!parsed.success) {
-    const lines = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
-    throw new SettingsError(`Invalid settings:\n- ${lines.join('\n- ')}`);
+function invalid(lines: string[]): SettingsError {
+  return new SettingsError(`Invalid settings:\n- ${lines.join('\n- ')}`);
+}
+
+function fail(name: string, message: string): never {
+  throw invalid([`${name}: ${message}`]);
+}
+
+/** Unset and blank values alike are left to the defaults. */
+function given(source: Source): Source {
+  return Object.fromEntries(Object.entries(source).filter(([, v]) => v !== undefined && v !== ''));
+}
+
+function parsed<T extends z.ZodType>(schema: T, source: Source): z.infer<T> {
+  const result = schema.safeParse(given(source));
+  if (!result.success) throw invalid(result.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`));
+  return result.data;
+}
+
+function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '127.0.0.1' || host === '[::1]';
+}
+
+function checkedIssuer(issuer: string, jwksUri: string, siteUrl: string): TrustedIssuer {
+  const name = 'AGENT_TRUSTED_ISSUERS';
+  if (!issuer) fail(name, 'an issuer is empty');
+  if (withoutTrailingSlash(issuer) === siteUrl) fail(name, 'this site cannot trust itself as an identity provider');
+  let url: URL;
+  try {
+    url = new URL(jwksUri);
+  } catch {
+    return fail(name, `the key set address of ${issuer} is not a URL`);
   }
-  const s = parsed.data;
+  // Keys fetched over plain HTTP could be swapped in transit; only loopback (tests, local IdPs) may skip TLS.
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopback(url.hostname))) {
+    fail(name, `the key set address of ${issuer} must use https`);
+  }
+  return { issuer, jwksUri: url.href };
+}
+
+/**
+ * AGENT_TRUSTED_ISSUERS accepts either a JSON object `{"<issuer>": "<jwks url>"}` or a list of
+ * `<issuer>=<jwks url>` pairs separated by commas or whitespace.
+ */
+export function parseTrustedIssuers(value: string | undefined, siteUrl: string): TrustedIssuer[] {
+  const text = value?.trim() ?? '';
+  if (!text) return [];
+  let pairs: [string, string][];
+  if (text.startsWith('{')) {
+    let parsedJson: unknown;
+    try {
+      parsedJson = JSON.parse(text);
+    } catch {
+      return fail('AGENT_TRUSTED_ISSUERS', 'is not valid JSON');
+    }
+    if (!parsedJson || typeof parsedJson !== 'object' || Array.isArray(parsedJson)) fail('AGENT_TRUSTED_ISSUERS', 'must be a JSON object of issuer to key set address');
+    pairs = Object.entries(parsedJson).map(([issuer, jwks]) => {
+      if (typeof jwks !== 'string') fail('AGENT_TRUSTED_ISSUERS', `the key set address of ${issuer} must be a string`);
+      return [issuer, jwks];
+    });
+  } else {
+    pairs = text
+      .split(/[\s,]+/)
+      .filter(Boolean)
+      .map((pair) => {
+        const match = /^(.+?)=(https?:\/\/.+)$/.exec(pair);
+        if (!match?.[1] || !match[2]) return fail('AGENT_TRUSTED_ISSUERS', `"${pair}" is not of the form <issuer>=<jwks url>`);
+        return [match[1], match[2]];
+      });
+  }
+  const issuers = pairs.map(([issuer, jwks]) => checkedIssuer(issuer, jwks, siteUrl));
+  if (new Set(issuers.map((i) => i.issuer)).size !== issuers.length) fail('AGENT_TRUSTED_ISSUERS', 'lists an issuer twice');
+  return issuers;
+}
+
+/** The agent-registration settings for a site at `siteUrl`; throws SettingsError naming the one at fault. */
+export function readAgentAuthSettings(siteUrl: string, source: Source = process.env): AgentAuthSettings {
+  const agent = parsed(agentAuthSettings, source);
+  return {
+    anonymousEnabled: agent.AGENT_ANONYMOUS === 'on',
+    trustedIssuers: parseTrustedIssuers(agent.AGENT_TRUSTED_ISSUERS, siteUrl),
+    signingKey: agent.AGENT_SIGNING_KEY ?? null,
+    previousKeys: agent.AGENT_SIGNING_KEYS_PREVIOUS ?? null,
+  };
+}
+
+export function readSettings(source: Source = process.env): Settings {
+  const s = parsed(deploymentSettings, source);
   if (s.OPERATIONAL_STORAGE === 'postgres' && !s.DATABASE_URL) {
-    throw new SettingsError('Invalid settings:\n- DATABASE_URL: required when OPERATIONAL_STORAGE=postgres');
+    throw invalid(['DATABASE_URL: required when OPERATIONAL_STORAGE=postgres']);
   }
-  const siteUrl = (s.SITE_URL ?? `http://localhost:${s.PORT}`).replace(/\/+$/, '');
-  return { ...s, siteUrl };
+  const siteUrl = withoutTrailingSlash(s.SITE_URL ?? `http://localhost:${s.PORT}`);
+  let agentAuth: AgentAuthSettings | SettingsError;
+  try {
+    agentAuth = readAgentAuthSettings(siteUrl, source);
+  } catch (error) {
+    if (!(error instanceof SettingsError)) throw error;
+    agentAuth = error;
+  }
+  return { ...s, siteUrl, counters: counterSettings(source), agentAuth };
 }

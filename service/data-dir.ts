@@ -29,10 +29,8 @@ export interface PreparedDataDir {
   problems: string[];
 }
 
-// Shared through globalThis: the server and Astro's server bundle each load their own copy of this module.
-const preparedKey = Symbol.for('catalogue.preparedDataDirs');
-const prepared: Set<string> = ((globalThis as Record<symbol, unknown>)[preparedKey] as Set<string> | undefined) ?? new Set();
-(globalThis as Record<symbol, unknown>)[preparedKey] = prepared;
+/** The folders this process has prepared: the host, its functions and its stores share this one module. */
+const prepared = new Set<string>();
 
 /** Adds 077 to the process umask. Worker threads share the process's umask and may not set it. */
 function restrictUmask(): void {

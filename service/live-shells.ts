@@ -1,8 +1,8 @@
 /**
  * The page frames the live functions write their pages into. Each is built by Astro at deploy
  * time (src/pages/live-shells/[name].astro) with the site's header, styles and footer, then moved
- * out of the published files into `dist/live/shells/` (scripts/live-shells.mjs), where the
- * functions read it.
+ * out of the published files into the build's `live/shells/` by the build's last step
+ * (scripts/build-output.mjs), where the functions read it (service/functions/page-shell.ts).
  */
 export const liveShells = {
   /** The departures board and its per-trip views: "Departures" is the current navigation item. */
@@ -17,8 +17,3 @@ export const liveShells = {
 } as const;
 
 export type LiveShellName = keyof typeof liveShells;
-
-/** Where the built site puts them, relative to the working directory (the project root on every host). */
-export const liveShellDir = 'dist/live/shells';
-/** Where Astro writes them before they are moved. */
-export const builtShellPath = (name: LiveShellName) => `live-shells/${name}.html`;

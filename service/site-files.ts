@@ -5,6 +5,7 @@
  */
 import { skillPath, skillSummaries } from './agents/skill-list.ts';
 import { peakDataFileList, peakDataFiles } from '../domain/catalogue/peak-data-files.ts';
+import { cachePolicy } from './http/cache-policy.ts';
 
 export interface SiteFile {
   /** Path under the site origin. */
@@ -127,9 +128,6 @@ export function mediaTypeOverrides(): Record<string, string> {
   );
 }
 
-/** Built once per deploy, so an hour of caching is safe; live files set their own policy. */
-export const agentFileCacheControl = 'public, max-age=3600';
-
 /**
  * Headers of a published file for any client, browsers on other origins included: CORS for
  * GET, caching, and on the API catalog the Link that RFC 9727 asks HEAD to return. Files
@@ -147,7 +145,7 @@ export function agentFileHeaders(pathname: string): Record<string, string> | nul
     'Access-Control-Allow-Headers': 'Accept, If-None-Match',
     'Access-Control-Expose-Headers': 'ETag, Link',
     'Access-Control-Max-Age': '86400',
-    ...(file.live ? {} : { 'Cache-Control': agentFileCacheControl }),
+    ...(file.live ? {} : { 'Cache-Control': cachePolicy.published }),
     ...(file.path === '/api-catalog' ? { Link: '</.well-known/api-catalog>; rel="api-catalog"' } : {}),
   };
 }

@@ -22,7 +22,7 @@ import { readSettings } from '../service/config.ts';
 import { keptParsedYaml } from './lib/parsed-yaml.ts';
 
 /** Where the editors' files are; tests and benchmarks point this at generated catalogues. */
-const contentDir = process.env.CONTENT_DIR ?? './content';
+const contentDir = readSettings().CONTENT_DIR;
 
 /** Every file's name, size and time under the content folder: the check runs again when it changes. */
 function contentFingerprint(): string {
@@ -48,7 +48,7 @@ function checkedContent(): ContentCheck {
     parsed.save();
   }
   if (last.check.problems.length > 0) {
-    const error = new ContentError(contentProblemsMessage(last.check.problems));
+    const error = new ContentError(`${contentProblemsMessage(last.check.problems)}\n\nThe build stopped here: nothing was published, and a running server keeps serving the build it has. Fix these and build again; npm run check lists them in a second or two, and docs/editing-content.md explains each rule.`);
     // The mistakes are in the content, not the code: Astro prints no stack trace for an error without one.
     error.stack = '';
     throw error;

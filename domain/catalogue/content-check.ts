@@ -38,7 +38,7 @@ export function checkContent(dir: string, { siteUrl, photoFiles, parsed }: Conte
   if (linked) {
     problems.push(...catalogueProblems(linked, siteUrl, files.present));
   } else if (files.site && files.royalty) {
-    problems.push(`${(site ? files.royalty : files.site).filePath}: the links between trips and peaks are checked once this file is valid`);
+    problems.push(`${(site ? files.royalty : files.site).filePath}: the links between trips and peaks cannot be checked until this file's problems are fixed`);
   }
   // A stable sort by file keeps each file's problems together, in the order they were found.
   const order = new Map<string, number>();

@@ -12,7 +12,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { CORE_SCHEMA, load } from 'js-yaml';
 import type { z } from 'astro/zod';
-import { contentErrorMap } from '../schemas/error-map.ts';
+import { contentErrorMap, fieldName } from '../schemas/error-map.ts';
 import { peakContent, royaltySchedule, type PeakContent, type RoyaltySchedule } from '../schemas/peak.ts';
 import { siteSettings, type SiteSettings } from '../schemas/site.ts';
 import { photoFormats, tripContent, type TripContent } from '../schemas/trip.ts';
@@ -156,7 +156,7 @@ export function photoFileProblems(entry: RawEntry): string[] {
   if (!Array.isArray(photos)) return [];
   return photos.flatMap((photo: unknown, index) => {
     const file = (photo as { file?: unknown } | null)?.file;
-    const field = `${entry.filePath}: field "photos.${index}.file"`;
+    const field = `${entry.filePath}: field "${fieldName(['photos', index, 'file'])}"`;
     if (typeof file !== 'string' || file.trim() === '') return [`${field}: is required: the photograph's file, relative to the trip file (for example images/${entry.id}-1.jpg)`];
     const ext = path.extname(file).slice(1).toLowerCase();
     if (!(photoFormats as readonly string[]).includes(ext)) return [`${field}: "${file}" must be a photograph file ending in ${photoFormats.map((f) => `.${f}`).join(', ')}`];
@@ -165,10 +165,10 @@ export function photoFileProblems(entry: RawEntry): string[] {
   });
 }
 
-/** `field.sub.0: message` lines for one file, as an editor reads them. */
+/** `field "sub.1.name": message` lines for one file, as an editor reads them. */
 function problemsOf(entry: RawEntry, error: z.ZodError): string[] {
   return error.issues.map((issue) => {
-    const field = issue.path.length > 0 ? `field "${issue.path.join('.')}"` : 'the file';
+    const field = issue.path.length > 0 ? `field "${fieldName(issue.path)}"` : 'the file';
     return `${entry.filePath}: ${field}: ${issue.message}`;
   });
 }

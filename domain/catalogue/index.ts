@@ -6,6 +6,7 @@
 import type { PeakContent, PeakRecord, RoyaltySchedule } from '../schemas/peak.ts';
 import type { SiteSettings } from '../schemas/site.ts';
 import type { Trip, TripContent } from '../schemas/trip.ts';
+import { bySlug } from './by-slug.ts';
 import { toPeakRecord } from './peaks.ts';
 import { onlyOwnPages, operatorDomains } from './references.ts';
 import { summaryGeographyProblems } from './summary-geography.ts';
@@ -52,6 +53,11 @@ export class CatalogueError extends Error {
 }
 
 export const tripSection = { trek: 'treks', expedition: 'expeditions' } as const;
+
+/** The trip page with this slug, looked up in an index of the catalogue's trips (by-slug.ts). */
+export function tripBySlug(catalogue: Pick<Catalogue, 'trips'>, slug: string | null | undefined): TripPage | undefined {
+  return bySlug(catalogue.trips, (page) => page.trip.slug, slug);
+}
 
 export function tripPath(type: Trip['type'], slug: string): string {
   return `/${tripSection[type]}/${slug}`;
@@ -146,14 +152,14 @@ function assembleCatalogue(source: CatalogueSource, siteUrl: string, present?: F
       return { trip, content: c, body: entry.body ?? '', path };
     });
 
-  const tripBySlug = new Map(trips.map((t) => [t.trip.slug, t]));
+  const tripFiles = new Map(source.trips.map((entry) => [entry.id, fileOf(entry, 'trips', 'md')]));
   const peaks = [...source.peaks]
     .sort((a, b) => a.id.localeCompare(b.id))
     .map((entry) => {
       const linked = entry.data.operatorTrip;
       let operatorUrl: string | null = null;
       if (linked) {
-        const page = tripBySlug.get(linked);
+        const page = tripBySlug({ trips }, linked);
         if (!page) {
           if (!tripIds.has(linked)) problems.push(`${fileOf(entry, 'peaks', 'yaml')}: field "operatorTrip" names "${linked}", but there is no content/trips/${linked}.md`);
         } else if (page.content.peak !== entry.id) {
@@ -168,7 +174,7 @@ function assembleCatalogue(source: CatalogueSource, siteUrl: string, present?: F
   for (const page of trips) {
     const peakId = page.content.peak;
     const peak = peakId ? source.peaks.find((p) => p.id === peakId) : undefined;
-    const tripFile = `content/trips/${page.trip.slug}.md`;
+    const tripFile = tripFiles.get(page.trip.slug)!;
     if (peak && page.trip.alpineGrade !== peak.data.technicalGrade) {
       problems.push(`${tripFile}: field "alpineGrade" is ${page.trip.alpineGrade}, but ${peak.id}'s technicalGrade is ${peak.data.technicalGrade}; the trip and the dataset must agree`);
     }

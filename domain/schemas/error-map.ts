@@ -5,6 +5,7 @@
  * word every problem the same way. A message a schema gives itself always wins over this map.
  */
 import type { z } from 'astro/zod';
+import leven from 'leven';
 
 type Issue = z.core.$ZodRawIssue;
 
@@ -61,9 +62,41 @@ function badFormat(issue: Extract<Issue, { code: 'invalid_format' }>): string {
   }
 }
 
+/**
+ * A field as an editor names it: a place in a list counted from 1, as the file reads and as the
+ * messages count ("itinerary.2.walkingHours" is day 2's), never from 0 as the schemas do.
+ */
+export function fieldName(path: readonly PropertyKey[]): string {
+  return path.map((key) => (typeof key === 'number' ? String(key + 1) : String(key))).join('.');
+}
+
+/** The field an editor most likely meant by `key`: one the record takes, a slip of a letter or two away. */
+function meant(key: string, known: readonly string[]): string | undefined {
+  let best: { field: string; distance: number } | undefined;
+  for (const field of known) {
+    const distance = field.toLowerCase() === key.toLowerCase() ? 0 : leven(field, key);
+    if (distance <= Math.max(1, Math.floor(key.length / 4)) && (!best || distance < best.distance)) best = { field, distance };
+  }
+  return best?.field;
+}
+
+/** Fields a record does not take, each with the one it probably meant: a misspelt optional field would otherwise be dropped without a word. */
+function unknownFields(issue: Extract<Issue, { code: 'unrecognized_keys' }>): string {
+  const shape = (issue.inst as { _zod?: { def?: { shape?: Record<string, unknown> } } } | undefined)?._zod?.def?.shape;
+  const known = shape ? Object.keys(shape).filter((field) => !issue.keys.includes(field)) : [];
+  let guessed = true;
+  const each = issue.keys.map((key) => {
+    const field = meant(key, known);
+    guessed &&= field !== undefined;
+    return field ? `"${key}" (did you mean "${field}"?)` : `"${key}"`;
+  });
+  const fields = !guessed && known.length > 0 ? `; the fields it takes are ${known.join(', ')}` : '';
+  return `has ${each.length === 1 ? 'a field' : 'fields'} it does not take: ${each.join(', ')}${fields}`;
+}
+
 /** A form of a union, as the messages its own check gave. */
 function unionForm(issues: readonly z.core.$ZodIssue[]): string {
-  return issues.map((i) => (i.path.length > 0 ? `${i.path.join('.')} ${i.message}` : i.message)).join(', ');
+  return issues.map((i) => (i.path.length > 0 ? `${fieldName(i.path)} ${i.message}` : i.message)).join(', ');
 }
 
 export const contentErrorMap: z.core.$ZodErrorMap = (issue) => {
@@ -82,7 +115,7 @@ export const contentErrorMap: z.core.$ZodErrorMap = (issue) => {
     case 'not_multiple_of':
       return `must be a multiple of ${String(issue.divisor)} (it is ${shown(issue.input)})`;
     case 'unrecognized_keys':
-      return `has fields this record does not use: ${issue.keys.join(', ')}`;
+      return unknownFields(issue);
     case 'invalid_union':
       return `matches none of the forms it may take: ${issue.errors.map(unionForm).join('; or ')}`;
     default:

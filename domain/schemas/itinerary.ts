@@ -4,10 +4,10 @@
  */
 import { z } from 'astro/zod';
 
-export const altitudeM = z.number().int({ error: 'must be a whole number of metres' }).min(0).max(8900);
+export const altitudeM = z.number().int({ error: (issue) => `must be a whole number of metres (it is ${String(issue.input)})` }).min(0).max(8900);
 
 export const itineraryDay = z
-  .object({
+  .strictObject({
     day: z.number().int().min(1),
     title: z.string().min(3),
     from: z.string().min(2),
@@ -36,7 +36,7 @@ export const itineraryDay = z
       ctx.addIssue({
         code: 'custom',
         path: ['highPoint', 'altitudeM'],
-        message: `is ${day.highPoint.altitudeM} m, not higher than the day's start (${day.startAltitudeM} m) and end (${day.endAltitudeM} m); give a high point only when the day climbs above both`,
+        message: `must be higher than both ends of the day (it is ${day.highPoint.altitudeM} m; the day starts at ${day.startAltitudeM} m and ends at ${day.endAltitudeM} m): give a high point only when the day climbs above both`,
       });
     }
   });
@@ -97,14 +97,27 @@ export function acclimatisationBreaches(days: readonly Night[]): Acclimatisation
       while (index + restNights + 1 < days.length && days[index + restNights + 1]!.endAltitudeM <= night) restNights += 1;
       const nights = restNights + 1;
       const averageGainM = Math.round(gain / nights);
-      const rest = restNights > 0 ? `; with the ${restNights === 1 ? 'rest night' : `${restNights} rest nights`} after it, the gain averages ${averageGainM} m a night over ${nights} nights` : '';
-      breaches.push({ index, nights, averageGainM, reason: `raises the sleeping altitude by ${gain} m above ${aboveM} m (from ${previousNight} m to ${night} m); the limit is ${maxGainM} m a night${rest}` });
+      breaches.push({ index, nights, averageGainM, reason: `raises the sleeping altitude by ${gain} m above ${aboveM} m (from ${previousNight} m to ${night} m), over the limit of ${maxGainM} m a night` });
     } else if (risingNights > maxRisingNights) {
       breaches.push({ index, reason: `is the ${risingNights}th night in a row above ${aboveM} m higher than the one before; a rest day (a night no higher than the previous one) is due after ${maxRisingNights}` });
     }
     previousNight = night;
   });
   return breaches;
+}
+
+/**
+ * What the rest nights straight after a jump allow, for an editor choosing how to fix it: a rest
+ * day can be the published reason only when the gain averaged over the jump and those nights is
+ * within the limit. Nothing when no rest night follows.
+ */
+export function restNightsAfter(breach: AcclimatisationBreach): string | undefined {
+  if (breach.nights === undefined || breach.averageGainM === undefined || breach.nights < 2) return undefined;
+  const rest = breach.nights - 1;
+  const [nights, s, they] = rest === 1 ? ['the rest night', 's', 'it'] : [`the ${rest} rest nights`, '', 'they'];
+  return breach.averageGainM <= acclimatisationRule.maxGainM
+    ? `${nights} after it bring${s} the gain down to ${breach.averageGainM} m a night on average, so ${they} can be that reason`
+    : `${nights} after it still leave${s} ${breach.averageGainM} m a night on average, so a rest day alone is not a reason`;
 }
 
 /** A justification that leans on a rest day (or a day with no gain in sleeping height). */

@@ -120,10 +120,10 @@ export const firstAscent = z.union([
   }),
 ]);
 
-export const peakContent = z.object({
+export const peakContent = z.strictObject({
   name: z.string().min(2),
   alternateNames: z.array(z.string()).optional(),
-  altitudeM: z.number().int({ error: 'must be a whole number of metres' }).min(3000).max(8900),
+  altitudeM: z.number().int({ error: (issue) => `must be a whole number of metres (it is ${String(issue.input)})` }).min(3000).max(8900),
   range: z.string().min(2),
   region: z.string().min(2),
   country: z.string().min(2),

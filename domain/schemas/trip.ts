@@ -4,7 +4,7 @@
  */
 import type { ImageMetadata } from 'astro';
 import { z } from 'astro/zod';
-import { acclimatisationBreaches, altitudeM, figuresOnlyInProse, itineraryDay, restDayFallsShort } from './itinerary.ts';
+import { acclimatisationBreaches, altitudeM, figuresOnlyInProse, itineraryDay, restDayFallsShort, restNightsAfter } from './itinerary.ts';
 import { alpineGrades, difficulties, isoDate, reference, slug, tags, tripTypes } from './vocabulary.ts';
 import { contestedFactOf, contestedProblems } from './peak.ts';
 
@@ -55,7 +55,7 @@ const photoPath = z
 
 /** A photograph of the trip, always with its alt text, credit and licence (docs/editing-content.md). */
 export function tripPhoto(file: z.ZodType<PhotoFile>) {
-  return z.object({
+  return z.strictObject({
     file,
     alt: z.string({ error: 'is required: describe what the photograph shows, for people who cannot see it' }).trim().min(1, { error: 'is required: describe what the photograph shows, for people who cannot see it' }),
     credit: z.string({ error: 'is required: who took the photograph, as the licence asks to credit them' }).trim().min(2, { error: 'is required: who took the photograph' }),
@@ -73,7 +73,7 @@ const travelNote = (what: string) => z.string({ error: `is required: ${what}` })
  * distance or time, the usual road journey, where and when we meet, and where to stay either
  * side. Every part comes from the trip's sources, which `sources` names by address.
  */
-export const gettingThere = z.object({
+export const gettingThere = z.strictObject({
   airport: travelNote('the nearest airport and how far it is from the start (a distance or a time)'),
   railhead: travelNote('the nearest railway station with a useful service and how far it is'),
   road: travelNote('the usual road journey to the start, by bus or shared vehicle, with its time'),
@@ -116,6 +116,8 @@ export function tripContentSchema(photoFile: z.ZodType<PhotoFile>) {
       contested: z.array(contestedFactOf(tripContestableFacts)).optional(),
       photos: z.array(tripPhoto(photoFile)).optional().describe('Photographs by editors, with credit and licence; shown on the trip page.'),
     })
+    // A field the schema does not know is a mistake (a misspelt optional field would otherwise vanish without a word).
+    .strict()
     .superRefine((trip, ctx) => {
       if (trip.type === 'expedition') {
         if (!trip.peak) ctx.addIssue({ code: 'custom', path: ['peak'], message: 'an expedition must name the peak it climbs (an id from content/peaks)' });
@@ -130,25 +132,27 @@ export function tripContentSchema(photoFile: z.ZodType<PhotoFile>) {
         }
       });
       if (trip.durationDays != null && trip.durationDays !== trip.itinerary.length) {
-        ctx.addIssue({ code: 'custom', path: ['durationDays'], message: `says ${trip.durationDays} days but the itinerary has ${trip.itinerary.length}` });
+        ctx.addIssue({ code: 'custom', path: ['durationDays'], message: `must match the itinerary, which has ${trip.itinerary.length} days (it says ${trip.durationDays})` });
       }
       const highest = Math.max(...trip.itinerary.flatMap((d) => [d.startAltitudeM, d.endAltitudeM, d.highPoint?.altitudeM ?? 0]));
       if (trip.summitAltitudeM != null && trip.summitAltitudeM < highest) {
-        ctx.addIssue({ code: 'custom', path: ['summitAltitudeM'], message: `is ${trip.summitAltitudeM} m but the itinerary reaches ${highest} m` });
+        ctx.addIssue({ code: 'custom', path: ['summitAltitudeM'], message: `must be at least ${highest} m, the highest the itinerary reaches (it is ${trip.summitAltitudeM} m)` });
       }
       for (const breach of acclimatisationBreaches(trip.itinerary)) {
         const { index, reason } = breach;
+        const breaks = `day ${index + 1} breaks the acclimatisation rule: it ${reason}`;
         const note = trip.itinerary[index]?.acclimatisationNote;
         if (!note) {
+          const rest = restNightsAfter(breach);
           ctx.addIssue({
             code: 'custom',
             path: ['itinerary', index, 'acclimatisationNote'],
-            message: `day ${index + 1} ${reason}. Add an acclimatisation night or a lower camp, or give the published reason in acclimatisationNote (see docs/editing-content.md)`,
+            message: `${breaks}. Add an acclimatisation night or a lower camp, or give the published reason in acclimatisationNote${rest ? ` (${rest})` : ''}; see docs/editing-content.md`,
           });
           continue;
         }
         const shortfall = restDayFallsShort(breach, note);
-        if (shortfall) ctx.addIssue({ code: 'custom', path: ['itinerary', index, 'acclimatisationNote'], message: `day ${index + 1} ${reason}; its note ${shortfall}` });
+        if (shortfall) ctx.addIssue({ code: 'custom', path: ['itinerary', index, 'acclimatisationNote'], message: `${breaks}; its note ${shortfall}` });
       }
       const sourceUrls = new Set(trip.sources.map((s) => s.url));
       for (const { path, message } of contestedProblems(trip.contested, sourceUrls, 'sources')) ctx.addIssue({ code: 'custom', path, message });

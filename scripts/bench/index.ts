@@ -26,6 +26,7 @@ import { keptNotes, machineFacts, renderReport, type Section } from './report.ts
 import { rulesSection } from './rules.ts';
 import { benchSiteUrl, buildSite, startBenchServer, type BuiltSite } from './site.ts';
 import { vercelSection } from './vercel-bundles.ts';
+import { tripBySlug } from '../../domain/catalogue/index.ts';
 
 const allSections = ['http', 'nginx', 'fairness', 'rules', 'departures', 'growth', 'rebuild', 'weight', 'vercel'] as const;
 type SectionName = (typeof allSections)[number];
@@ -55,7 +56,8 @@ const rebuildCounts = values.rebuild.split(',').map(Number);
 
 const catalogue = loadCatalogue(realContent, benchSiteUrl);
 const treks = catalogue.trips.filter((t) => t.trip.type === 'trek');
-const trek = treks.find((t) => t.trip.slug === 'hampta-pass-trek') ?? treks[0];
+const hampta = tripBySlug(catalogue, 'hampta-pass-trek');
+const trek = hampta?.trip.type === 'trek' ? hampta : treks[0];
 if (!trek) throw new Error('the real content has no trek to measure');
 const trekPrices = treks
   .map((t) => t.trip.priceInr)

@@ -9,6 +9,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { cachePolicy } from '../../service/http/cache-policy.ts';
 import { mediaTypes } from '../../service/host/static-files.ts';
 import { securityHeaders } from '../../service/rules/security-headers.ts';
 import { freePort } from '../../tests/helpers/project.ts';
@@ -83,7 +84,7 @@ ${types}
     root ${path.join(siteDir, 'dist', 'site')};
     location / {
       try_files $uri $uri.html $uri/index.html =404;
-      add_header Cache-Control "public, max-age=300" always;
+      add_header Cache-Control "${cachePolicy.page}" always;
 ${headers}
     }
   }

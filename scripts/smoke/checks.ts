@@ -3,8 +3,8 @@
  * operation, HEAD, CORS preflights, conditional requests, Markdown negotiation, a not-found on
  * every kind of path, the live endpoints, and the request that goes over the /v1 quota. Each row
  * says what a client must receive; `npm run smoke` checks one running site against it, and
- * tests/build/two-hosts.test.ts sends it to the Node host and to the replayed Vercel output and
- * compares what they answer.
+ * tests/build/vercel.test.ts (through tests/helpers/two-hosts.ts) sends it to the Node host and
+ * to the replayed Vercel output and compares what they answer.
  *
  * The table is built from the site itself (its /v1 lists and its published files), so it runs
  * against any deployment of any content.
@@ -12,7 +12,7 @@
 import { siteFiles } from '../../service/site-files.ts';
 import { apiRateLimit } from '../../service/rules/policy.ts';
 import { fileCachePolicy } from '../../service/host/static-routes.ts';
-import { cachePolicy } from '../../service/http/respond.ts';
+import { cachePolicy } from '../../service/http/cache-policy.ts';
 
 export interface Expectation {
   status: number;
@@ -44,10 +44,10 @@ export interface Check {
   expect: Expectation;
 }
 
-const page = { status: 200, type: 'text/html; charset=utf-8', cache: 'public, max-age=300', vary: ['Accept'], etag: true } as const;
+const page = { status: 200, type: 'text/html; charset=utf-8', cache: cachePolicy.page, vary: ['Accept'], etag: true } as const;
 const twin = { type: 'text/markdown; charset=utf-8', markdownTokens: true } as const;
 const noStore = { shared: false } as const;
-const catalogue = 'public, max-age=300, s-maxage=3600';
+const catalogue = cachePolicy.catalogue;
 const api = { type: 'application/json; charset=utf-8', rateLimit: true, cors: true } as const;
 
 interface Listed {
@@ -74,7 +74,7 @@ export async function requestTable(origin: string): Promise<Check[]> {
   for (const path of ['/', '/treks', '/expeditions', '/peak-data', '/developers', '/peak-data/by/altitude-asc']) get(`page ${path}`, path, page);
   for (const { slug, type } of trips) get(`trip page ${slug}`, `/${type === 'expedition' ? 'expeditions' : 'treks'}/${slug}`, page);
   checks.push({ name: 'HEAD page', method: 'HEAD', path: tripPage, expect: page });
-  for (const path of ['/index.md', '/treks.md', '/expeditions.md', '/peak-data.md', '/developers.md']) get(`twin ${path}`, path, { status: 200, ...twin, cache: 'public, max-age=300' });
+  for (const path of ['/index.md', '/treks.md', '/expeditions.md', '/peak-data.md', '/developers.md']) get(`twin ${path}`, path, { status: 200, ...twin, cache: cachePolicy.page });
   get('trip twin', `${tripPage}.md`, { status: 200, ...twin });
   get('departures board', '/departures', { status: 200, type: 'text/html; charset=utf-8', vary: ['Accept'] });
   get('departures board, filtered', `/departures?type=${trip.type}&seats=1`, { status: 200, type: 'text/html; charset=utf-8', vary: ['Accept'] });

@@ -6,7 +6,7 @@
  */
 import { request } from 'node:http';
 import { EnquiryStore } from '../../service/bookings/store.ts';
-import type { Sql } from '../../service/departures/sql.ts';
+import type { Sql } from '../../service/storage/sql.ts';
 
 export interface EnquiryAnswer {
   at: number;

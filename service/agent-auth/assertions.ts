@@ -8,7 +8,7 @@
 import { createRemoteJWKSet, decodeJwt, decodeProtectedHeader, errors, jwtVerify, type JWTPayload, type JWTVerifyGetKey } from 'jose';
 import { lifetimes, tokenTypes } from './metadata.ts';
 import type { RefusalReason } from './oauth-response.ts';
-import type { TrustedIssuer } from './settings.ts';
+import type { TrustedIssuer } from '../config.ts';
 
 /** Algorithms accepted from identity providers: never `none`, never a shared-secret HMAC. */
 export const assertionAlgorithms = ['RS256', 'PS256', 'ES256', 'ES384', 'EdDSA'];

@@ -1,6 +1,8 @@
 /**
  * /auth.md: the registration flow, step by step, for an agent. Written from the same values
- * as the metadata documents, so the instructions cannot drift from what the endpoints do.
+ * as the metadata documents, so the instructions cannot drift from what the endpoints do: the
+ * values are worked out once (`authMdValues`), and each section of the document is a function
+ * of them, in the order an agent follows.
  */
 import { agentAuthLimits } from './deps.ts';
 import {
@@ -18,21 +20,33 @@ import {
 
 const minutes = (seconds: number) => `${Math.round(seconds / 60)} minutes`;
 
-export function renderAuthMd(input: MetadataInput): string {
-  const prm = protectedResourceMetadata(input);
-  const as = authorizationServerMetadata(input);
-  const at = (p: string) => `${input.siteUrl}${p}`;
-  const claimGrant = claimGrantType(input.siteUrl);
-  const issuers = input.trustedIssuers.length > 0 ? input.trustedIssuers.map((i) => `\`${i}\``).join(', ') : 'none configured at the moment';
+/** What the document names: the metadata, this site's addresses, the claim grant and the trusted identity providers. */
+function authMdValues(input: MetadataInput) {
+  return {
+    input,
+    prm: protectedResourceMetadata(input),
+    as: authorizationServerMetadata(input),
+    at: (p: string) => `${input.siteUrl}${p}`,
+    claimGrant: claimGrantType(input.siteUrl),
+    issuers: input.trustedIssuers.length > 0 ? input.trustedIssuers.map((i) => `\`${i}\``).join(', ') : 'none configured at the moment',
+  };
+}
 
-  const methods = [
+type AuthMdValues = ReturnType<typeof authMdValues>;
+
+/** The methods, numbered, as this deployment's settings allow them. */
+function methods(input: MetadataInput, issuers: string): string[] {
+  return [
     `1. **You can get an ID-JAG for the user from a trusted identity provider** (${issuers}): use \`identity_assertion\` with \`${idJagAssertionType}\`. No person needs to confirm here.`,
     '2. **You only have the user\'s email address**: use `identity_assertion` with `verified_email`. A person confirms on this site\'s claim page (no email is sent).',
     input.anonymousEnabled
       ? '3. **You have neither**: use `anonymous`. No consent step: the answer\'s `identity_assertion` exchanges for an access token at once. Its `claim` block is optional: a person may attach the registration later.'
       : '3. Anonymous registration is switched off here (`anonymous_not_enabled`).',
   ];
+}
 
+/** What /auth.md is for, and that the public API needs none of it. */
+function intro({ input }: AuthMdValues): string {
   return `# auth.md: agent registration for ${input.resourceName}
 
 You are an agent. **The public API at \`${input.siteUrl}/v1\` needs no registration, token or key**:
@@ -41,8 +55,12 @@ scoped credential (\`${publicReadScope}\`) for this site. Registration creates a
 scanners and crawlers must not POST to these endpoints.
 
 Follow the steps in order.
+`;
+}
 
-## Step 1: Discover
+/** Step 1: the metadata documents and what to read in them. */
+function discover({ prm, as, at }: AuthMdValues): string {
+  return `## Step 1: Discover
 
 Fetch the protected resource metadata, then the authorization server metadata it names:
 
@@ -62,15 +80,23 @@ GET ${at(agentAuthPaths.authorizationServer)}
 - The MCP endpoint \`${at(agentAuthPaths.mcp)}\` has its own protected resource metadata (RFC 9728 §3.1) at
   \`${at(agentAuthPaths.protectedResourceMcp)}\`; like \`/v1\` it needs no token, and a token for this site covers it.
 - The \`agent_auth\` block lists the registration endpoint (\`register_uri\` and \`identity_endpoint\`), the claim endpoint (\`claim_uri\` and \`claim_endpoint\`), \`revocation_uri\`, \`events_endpoint\`, the methods (\`identity_types_supported\`) and the trusted identity providers (\`identity_assertion.trusted_issuers\`).
+`;
+}
 
-## Step 2: Pick a method
+/** Step 2: the registration methods this deployment accepts. */
+function pickMethod({ input, issuers }: AuthMdValues): string {
+  return `## Step 2: Pick a method
 
-${methods.join('\n')}
+${methods(input, issuers).join('\n')}
 
 Check your choice against \`agent_auth.identity_types_supported\` and
 \`agent_auth.identity_assertion.assertion_types_supported\` before you send anything.
+`;
+}
 
-## Step 3: Register
+/** Step 3: the registration requests and their answer. */
+function register({ input, prm, as, at }: AuthMdValues): string {
+  return `## Step 3: Register
 
 Before sending an identity assertion, tell the user that you are registering with
 "${input.resourceName}" for the \`${publicReadScope}\` scope, and get their agreement.
@@ -127,8 +153,12 @@ Keep \`identity_assertion\` (valid ${Math.round(lifetimes.identityAssertionSecon
   a \`claim\` block; it never gates the exchange. Use Step 4 only if your user wants to attach the
   registration to themselves.
 - \`status\` \`pending\` (\`verified_email\`): a person must confirm first. Do Step 4, then Step 5.
+`;
+}
 
-## Step 4: Claim (required when \`status\` is \`pending\`; optional for anonymous)
+/** Step 4: a person confirms with the user code while the agent polls. */
+function claim({ as, at, claimGrant }: AuthMdValues): string {
+  return `## Step 4: Claim (required when \`status\` is \`pending\`; optional for anonymous)
 
 \`\`\`json
 "claim": {
@@ -166,8 +196,12 @@ Keep \`identity_assertion\` (valid ${Math.round(lifetimes.identityAssertionSecon
 
    {"claim_token": "clm_…"}
    \`\`\`
+`;
+}
 
-## Step 5: Exchange the assertion for an access token
+/** Step 5: the identity assertion exchanged for an access token. */
+function exchange({ prm, as }: AuthMdValues): string {
+  return `## Step 5: Exchange the assertion for an access token
 
 \`\`\`http
 POST ${as.token_endpoint}
@@ -184,8 +218,12 @@ There is no refresh token: when the access token expires (${minutes(lifetimes.ac
 \`identity_assertion\` again. \`invalid_grant\` means the registration is over (expired, revoked or
 unknown): start again at Step 3. \`authorization_pending\` means a \`pending\` (email) registration has
 not been confirmed yet; an anonymous one never answers it here.
+`;
+}
 
-## Step 6: Use the token
+/** Step 6: the token on a request. */
+function use({ input, at }: AuthMdValues): string {
+  return `## Step 6: Use the token
 
 \`\`\`http
 GET ${input.siteUrl}/v1/trips
@@ -195,8 +233,12 @@ Authorization: Bearer <access_token>
 \`/v1\` answers the same without it. \`GET ${at(agentAuthPaths.credential)}\` with the header tells you
 whether the token still counts; a 401 there carries
 \`WWW-Authenticate: Bearer resource_metadata="${at(agentAuthPaths.protectedResource)}"\`.
+`;
+}
 
-## Step 7: Revocation
+/** Step 7: revocation by the agent or by its identity provider. */
+function revocation({ as, at }: AuthMdValues): string {
+  return `## Step 7: Revocation
 
 - You can revoke a token yourself (RFC 7009); the answer is 200 either way. Revoking an
   \`identity_assertion\` (\`token_type_hint=identity_assertion\`) ends the whole registration.
@@ -212,8 +254,12 @@ whether the token still counts; a 401 there carries
   (\`application/secevent+jwt\`, RFC 8417) to \`${at(agentAuthPaths.events)}\`. Accepted event types:
 ${revocationEvents.map((e) => `  \`${e}\``).join(',\n')}.
   You learn of it as \`invalid_grant\` on your next exchange.
+`;
+}
 
-## Errors
+/** The errors, what to do about each, and the limits. */
+function errors({ prm }: AuthMdValues): string {
+  return `## Errors
 
 Errors are JSON \`{"error": "…", "error_description": "…"}\`; refused assertions add a \`reason\`.
 
@@ -233,4 +279,12 @@ Errors are JSON \`{"error": "…", "error_description": "…"}\`; refused assert
 Limits per client IP: ${agentAuthLimits.registration.requests} registrations per ${minutes(agentAuthLimits.registration.windowSeconds)},
 ${agentAuthLimits.claimAttempt.requests} claim attempts per minute, ${agentAuthLimits.token.requests} token or revocation requests per minute.
 `;
+}
+
+/** The sections of the document, in order; each ends with a line break, and a blank line separates them. */
+const sections = [intro, discover, pickMethod, register, claim, exchange, use, revocation, errors];
+
+export function renderAuthMd(input: MetadataInput): string {
+  const values = authMdValues(input);
+  return sections.map((section) => section(values)).join('\n');
 }

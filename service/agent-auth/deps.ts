@@ -6,7 +6,7 @@
 import { createRateLimiter, MemoryCounterStore, type CounterStore, type RateLimiter } from '../rules/rate-limiter.ts';
 import type { RateLimitPolicy } from '../rules/policy.ts';
 import type { TrustedIssuers } from './assertions.ts';
-import { lifetimes, type MetadataInput } from './metadata.ts';
+import { lifetimes } from './metadata.ts';
 import { rateLimited } from './oauth-response.ts';
 import type { AgentRegistry, ClaimWindow } from './registry.ts';
 import type { ServiceTokens } from './service-tokens.ts';
@@ -61,10 +61,6 @@ export const defaultClaimWindow: ClaimWindow = {
   claimSeconds: lifetimes.claimSeconds,
   intervalSeconds: lifetimes.pollIntervalSeconds,
 };
-
-export function metadataInput(deps: Pick<AgentAuthDeps, 'siteUrl' | 'resourceName' | 'anonymousEnabled' | 'issuers'>): MetadataInput {
-  return { siteUrl: deps.siteUrl, resourceName: deps.resourceName, anonymousEnabled: deps.anonymousEnabled, trustedIssuers: deps.issuers.issuers };
-}
 
 /** A 429 when the client is over `limiter`'s quota, else null. A failing counter lets the request through. */
 export async function overLimit(limiter: RateLimiter | null, client: ClientContext): Promise<Response | null> {

@@ -3,6 +3,7 @@
  * server metadata (also at /.well-known/openid-configuration), the JWK Set and auth.md.
  * Answered per request from the running settings, so SITE_URL at runtime is what they say.
  */
+import { cachePolicy } from '../http/cache-policy.ts';
 import { renderAuthMd } from './auth-md.ts';
 import { agentAuthPaths, authorizationServerMetadata, protectedResourceMetadata, type MetadataInput } from './metadata.ts';
 import { markdownTokensHeader } from '../markdown/tokens.ts';
@@ -10,7 +11,7 @@ import { methodNotAllowed } from './oauth-response.ts';
 import type { SigningKeys } from './signing-keys.ts';
 
 const shared = {
-  'Cache-Control': 'public, max-age=300',
+  'Cache-Control': cachePolicy.page,
   'Access-Control-Allow-Origin': '*',
   'X-Content-Type-Options': 'nosniff',
 } as const;

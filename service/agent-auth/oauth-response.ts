@@ -4,6 +4,7 @@
  * protected resource metadata (RFC 9728 §5.1).
  */
 import { agentAuthPaths } from './metadata.ts';
+import { cachePolicy } from '../http/cache-policy.ts';
 
 export type OAuthErrorCode =
   | 'invalid_request'
@@ -43,12 +44,13 @@ export interface OAuthErrorInit {
   extra?: Record<string, unknown>;
 }
 
-const noStore = { 'Cache-Control': 'no-store', Pragma: 'no-cache' } as const;
+/** OAuth answers carry tokens or refusals: never kept (RFC 6749 §5.1). */
+export const noStoreHeaders = { 'Cache-Control': cachePolicy.never, Pragma: 'no-cache' } as const;
 
 export function oauthJson(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
   return new Response(JSON.stringify(body), {
     status,
-    headers: { 'Content-Type': 'application/json; charset=utf-8', ...noStore, ...headers },
+    headers: { 'Content-Type': 'application/json; charset=utf-8', ...noStoreHeaders, ...headers },
   });
 }
 

@@ -4,8 +4,8 @@
  * only as SHA-256 hashes. Every time comes from the caller, so tests can move the clock.
  */
 import { createHash, randomBytes, randomInt } from 'node:crypto';
-import { migrate } from '../departures/migrations.ts';
-import type { Sql } from '../departures/sql.ts';
+import { migrate } from '../storage/migrations/index.ts';
+import type { Sql } from '../storage/sql.ts';
 import { lifetimes } from './metadata.ts';
 
 export type RegistrationKind = 'anonymous' | 'identity_assertion' | 'verified_email';

@@ -5,7 +5,7 @@
  */
 import { overLimit, type AgentAuthDeps, type ClientContext } from './deps.ts';
 import { guarded } from './guard.ts';
-import { methodNotAllowed, oauthError } from './oauth-response.ts';
+import { methodNotAllowed, noStoreHeaders, oauthError } from './oauth-response.ts';
 import { readForm } from './request-body.ts';
 
 async function revoke(token: string, hint: string | undefined, deps: AgentAuthDeps): Promise<void> {
@@ -36,6 +36,6 @@ export function handleRevocation(request: Request, deps: AgentAuthDeps, client: 
     const token = form.get('token');
     if (!token) return oauthError('invalid_request', 'The "token" parameter is missing.');
     if (token.length <= 8192) await revoke(token, form.get('token_type_hint'), deps);
-    return new Response(null, { status: 200, headers: { 'Cache-Control': 'no-store', Pragma: 'no-cache' } });
+    return new Response(null, { status: 200, headers: noStoreHeaders });
   });
 }

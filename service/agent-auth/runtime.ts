@@ -1,18 +1,17 @@
 /**
- * The agent-registration dependencies of one running process, built on first use from the
- * settings: trusted issuers, signing keys, and the registry on the shared operational storage
- * (null when OPERATIONAL_STORAGE=off). A failed key load or storage open is retried on the
- * next request.
+ * The agent-registration dependencies of one running process, built from the settings by the
+ * functions' runtime (service/functions/runtime.ts) on first use: trusted issuers, signing keys,
+ * and the registry on the shared operational storage (null when OPERATIONAL_STORAGE=off). A
+ * failed key load or storage open is retried on the next request.
  */
-import type { Settings } from '../config.ts';
-import { openOperationalStorage } from '../storage.ts';
-import { sharedCounterStore } from '../rules/counter-stores.ts';
+import { SettingsError, type Settings } from '../config.ts';
+import { openOperationalStorage } from '../storage/connection.ts';
+import type { CounterStore } from '../rules/rate-limiter.ts';
 import { TrustedIssuers } from './assertions.ts';
 import { createAgentAuthLimiters, defaultClaimWindow, type AgentAuthDeps } from './deps.ts';
 import type { MetadataInput } from './metadata.ts';
 import { AgentRegistry } from './registry.ts';
 import { ServiceTokens } from './service-tokens.ts';
-import { readAgentAuthSettings } from './settings.ts';
 import { loadSigningKeys, type SigningKeys } from './signing-keys.ts';
 
 export interface AgentAuthRuntime {
@@ -20,8 +19,6 @@ export interface AgentAuthRuntime {
   keys(): Promise<SigningKeys>;
   deps(): Promise<AgentAuthDeps | null>;
 }
-
-let cached: AgentAuthRuntime | undefined;
 
 function retried<T>(open: () => Promise<T>): () => Promise<T> {
   let pending: Promise<T> | undefined;
@@ -35,9 +32,9 @@ function retried<T>(open: () => Promise<T>): () => Promise<T> {
 }
 
 /** Throws SettingsError when an AGENT_* setting is wrong; callers answer 503 and log it. */
-export function agentAuthRuntime(settings: Settings, resourceName: string): AgentAuthRuntime {
-  if (cached) return cached;
-  const agent = readAgentAuthSettings(settings.siteUrl);
+export function agentAuthRuntime(settings: Settings, resourceName: string, counters: () => Promise<CounterStore>): AgentAuthRuntime {
+  const agent = settings.agentAuth;
+  if (agent instanceof SettingsError) throw agent;
   const issuers = new TrustedIssuers(agent.trustedIssuers);
   const metadata: MetadataInput = {
     siteUrl: settings.siteUrl,
@@ -57,7 +54,7 @@ export function agentAuthRuntime(settings: Settings, resourceName: string): Agen
     const sql = await openOperationalStorage(settings);
     if (!sql) return null;
     // On the counter store the whole deployment shares, so the limits hold across instances.
-    const limiters = createAgentAuthLimiters(await sharedCounterStore());
+    const limiters = createAgentAuthLimiters(await counters());
     return {
       siteUrl: settings.siteUrl,
       resourceName,
@@ -71,6 +68,5 @@ export function agentAuthRuntime(settings: Settings, resourceName: string): Agen
       claimWindow: defaultClaimWindow,
     };
   });
-  cached = { metadata, keys, deps };
-  return cached;
+  return { metadata, keys, deps };
 }

@@ -1,6 +1,6 @@
 /**
  * The names and descriptions of the published agent skills, apart from their texts: the list of
- * site files (read by the request rules, which are bundled for the edge) needs only these.
+ * site files (read by the request rules, which the routing middleware carries) needs only these.
  */
 export interface SkillSummary {
   /** `[a-z0-9-]`, 1 to 64 characters: the folder name in the URL. */

@@ -11,8 +11,6 @@ import { enquiryRequestSchema } from '../bookings/enquiry-schema.ts';
 import { enquiryToolName } from '../mcp/enquiry-tool.ts';
 import { operationOf, toolDefinitions, toolInputSchema } from '../mcp/tools.ts';
 
-export const webMcpToolsPath = '/webmcp-tools.json';
-
 export interface WebMcpTool {
   name: string;
   title: string;

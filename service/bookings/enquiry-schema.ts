@@ -5,7 +5,7 @@
  * from the same schema (service/bookings/openapi.ts), so what it says is what is checked.
  */
 import { z } from 'astro/zod';
-import type { Catalogue, TripPage } from '../../domain/catalogue/index.ts';
+import { tripBySlug, type Catalogue, type TripPage } from '../../domain/catalogue/index.ts';
 import { formatDateRange } from '../../domain/format.ts';
 import type { Departure } from '../../domain/schemas/departure.ts';
 import {
@@ -161,7 +161,7 @@ const fieldOrder: readonly EnquiryField[] = [...enquiryFields, honeypotField];
  */
 export function checkEnquiry(input: Record<string, unknown>, catalogue: Catalogue, departures: readonly Departure[] = []): EnquiryCheck {
   const slug = typeof input.tripSlug === 'string' ? cleanText(input.tripSlug) : '';
-  const trip = catalogue.trips.find((page) => page.trip.slug === slug);
+  const trip = tripBySlug(catalogue, slug);
   const parsed = enquiryRequestSchema(catalogue, trip).safeParse(input);
   const errors = parsed.success ? [] : firstPerField(parsed.error.issues);
   const { groupSize, preferredDeparture } = input;

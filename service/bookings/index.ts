@@ -5,7 +5,7 @@
  * before delivery, so when mail fails it stays stored and `npm run enquiries -- retry`
  * delivers it later. Seats are confirmed by a guide who calls back, never by this endpoint.
  */
-import type { Catalogue } from '../../domain/catalogue/index.ts';
+import { tripBySlug, type Catalogue } from '../../domain/catalogue/index.ts';
 import type { Departure } from '../../domain/schemas/departure.ts';
 import { readLiveDepartures } from '../departures/live.ts';
 import type { DepartureSource } from '../departures/source.ts';
@@ -134,7 +134,7 @@ async function countEnquiry(deps: EnquiryDeps, context: BookingRequestContext): 
 async function departuresNamed(values: Record<string, unknown>, deps: EnquiryDeps): Promise<Departure[]> {
   const slug = typeof values.tripSlug === 'string' ? cleanText(values.tripSlug) : '';
   const dates = typeof values.preferredDeparture === 'string' ? cleanText(values.preferredDeparture) : '';
-  if (!deps.departures || dates === '' || !deps.catalogue.trips.some((t) => t.trip.slug === slug)) return [];
+  if (!deps.departures || dates === '' || !tripBySlug(deps.catalogue, slug)) return [];
   const live = await readLiveDepartures(deps.departures, deps.catalogue, { tripSlug: slug });
   return live.state === 'live' ? live.departures : [];
 }
@@ -159,7 +159,7 @@ async function acceptEnquiry(values: Record<string, unknown>, deps: EnquiryDeps)
       values,
     };
   }
-  const page = deps.catalogue.trips.find((t) => t.trip.slug === check.enquiry.tripSlug);
+  const page = tripBySlug(deps.catalogue, check.enquiry.tripSlug);
   let stored: StoredEnquiry;
   try {
     const trip = { name: page?.trip.name ?? check.enquiry.tripSlug, url: page?.trip.url ?? deps.catalogue.siteUrl };

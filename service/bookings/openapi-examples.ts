@@ -5,7 +5,7 @@
  * same response writer and messages from one example enquiry, dated from the dataset's last
  * update so the document is the same on every build.
  */
-import type { Catalogue } from '../../domain/catalogue/index.ts';
+import { tripBySlug, type Catalogue } from '../../domain/catalogue/index.ts';
 import { bookingRateLimit } from '../rules/policy.ts';
 import { createRateLimiter, type CounterStore } from '../rules/rate-limiter.ts';
 import { checkEnquiry } from './enquiry-schema.ts';
@@ -56,7 +56,7 @@ async function answer(catalogue: Catalogue, body: unknown, overrides: Partial<Bo
 function exampleEnquiry(catalogue: Catalogue): StoredEnquiry {
   const check = checkEnquiry(requestExamples(catalogue).minimal!.value as Record<string, unknown>, catalogue);
   if (!check.ok) throw new Error(`the example enquiry is refused: ${JSON.stringify(check.errors)}`);
-  const page = catalogue.trips.find((t) => t.trip.slug === check.enquiry.tripSlug)!;
+  const page = tripBySlug(catalogue, check.enquiry.tripSlug)!;
   const day = catalogue.site.dataset.lastUpdated;
   return {
     ...check.enquiry,

@@ -14,6 +14,7 @@ import { maxBodyBytes } from './body.ts';
 import { failureExamples, invalidExamples, rateLimitedExample, receivedExample, requestExamples } from './openapi-examples.ts';
 import { formRequestSchema } from './openapi-form.ts';
 import { bookingErrorBody, enquiryReceivedBody, thankYouPath, type BookingErrorCode } from './responses.ts';
+import { cachePolicy } from '../http/cache-policy.ts';
 
 type Json = Record<string, unknown>;
 
@@ -145,7 +146,7 @@ export async function buildEnquiryOpenApiDocument(catalogue: Catalogue): Promise
         ...jsonSchemaComponents({ EnquiryReceived: enquiryReceivedBody, EnquiryError: bookingErrorBody }, 'output'),
       },
       headers: {
-        CacheControl: { description: 'Answers are never stored by caches.', required: true, schema: { type: 'string', const: 'no-store' } },
+        CacheControl: { description: 'Answers are never stored by caches.', required: true, schema: { type: 'string', const: cachePolicy.never } },
       },
     },
   };

@@ -5,11 +5,12 @@
  * the person typed and each problem next to its field.
  */
 import { z } from 'astro/zod';
-import type { Catalogue, TripPage } from '../../domain/catalogue/index.ts';
+import { tripBySlug, type Catalogue, type TripPage } from '../../domain/catalogue/index.ts';
 import { html, type SafeHtml } from '../../domain/html.ts';
 import { enquiryFields, honeypotField, type FieldError } from './enquiry.ts';
 import { enquiryFormHtml, formFieldLabels, isFormField } from './form-html.ts';
 import { enquiryIdPattern, type StoredEnquiry } from './store.ts';
+import { cachePolicy } from '../http/cache-policy.ts';
 
 export const thankYouPath = '/enquiry-sent';
 
@@ -131,7 +132,7 @@ function savedNote(enquiry: StoredEnquiry): string {
   return `Your enquiry about ${enquiryAbout(enquiry)} is saved (reference ${enquiry.id}) and will be passed to the team as soon as mail works again; you do not need to send it again.`;
 }
 
-const noStore = { 'Cache-Control': 'no-store' };
+const noStore = { 'Cache-Control': cachePolicy.never };
 const json = { ...noStore, 'Content-Type': 'application/json; charset=utf-8' };
 
 export function jsonAnswer(answer: BookingAnswer): Response {
@@ -236,7 +237,7 @@ export function htmlAnswer(answer: BookingAnswer, catalogue: Catalogue, page: Pa
   if (answer.kind === 'received') {
     return new Response(null, { status: 303, headers: { ...noStore, Location: thankYouHref(answer.enquiry) } });
   }
-  const trip = catalogue.trips.find((t) => t.trip.slug === answer.tripSlug);
+  const trip = tripBySlug(catalogue, answer.tripSlug);
   const { title, main } = errorMain(answer, catalogue, trip);
   const body = page({
     title,

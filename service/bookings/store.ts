@@ -5,8 +5,8 @@
  * attempt did not get through, `delivered` that the team has it.
  */
 import { randomBytes } from 'node:crypto';
-import { migrate } from '../departures/migrations.ts';
-import type { Sql } from '../departures/sql.ts';
+import { migrate } from '../storage/migrations/index.ts';
+import type { Sql } from '../storage/sql.ts';
 import type { EnquiryInput } from './enquiry.ts';
 
 export const deliveryStates = ['pending', 'delivered', 'failed'] as const;

@@ -7,12 +7,13 @@
  * Without a reference, or with one it does not know, it says so and how to enquire.
  * Never indexed or kept by a cache.
  */
-import type { Catalogue } from '../../domain/catalogue/index.ts';
+import { tripBySlug, type Catalogue } from '../../domain/catalogue/index.ts';
 import { isWrittenDateRange } from '../../domain/format.ts';
 import { html, type SafeHtml } from '../../domain/html.ts';
 import { indiaTime } from './email.ts';
 import { callBackSentence, thankYouPath, type PageWriter } from './responses.ts';
 import { enquiryIdPattern, type EnquiryStore, type StoredEnquiry } from './store.ts';
+import { cachePolicy } from '../http/cache-policy.ts';
 
 export interface ThankYouDeps {
   catalogue: Catalogue;
@@ -21,7 +22,7 @@ export interface ThankYouDeps {
   page: PageWriter;
 }
 
-const noStore = { 'Cache-Control': 'no-store', 'Content-Type': 'text/html; charset=utf-8' };
+const noStore = { 'Cache-Control': cachePolicy.never, 'Content-Type': 'text/html; charset=utf-8' };
 
 function browse(catalogue: Catalogue): SafeHtml {
   const email = catalogue.site.contactEmail;
@@ -41,7 +42,7 @@ function datesLine(dates: string | null): SafeHtml {
 }
 
 function found(catalogue: Catalogue, enquiry: StoredEnquiry): { title: string; main: SafeHtml } {
-  const page = catalogue.trips.find((t) => t.trip.slug === enquiry.tripSlug);
+  const page = tripBySlug(catalogue, enquiry.tripSlug);
   const email = catalogue.site.contactEmail;
   const delivered = enquiry.deliveryState === 'delivered';
   const title = delivered ? 'Thank you: your enquiry reached our team' : 'Your enquiry is saved';

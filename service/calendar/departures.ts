@@ -13,7 +13,7 @@ import ical, { ICalEventStatus, ICalEventTransparency } from 'ical-generator';
 import type { Catalogue, TripPage } from '../../domain/catalogue/index.ts';
 import { addDays } from '../departures/validation.ts';
 import { unavailableSentence, type LiveDepartures } from '../departures/live.ts';
-import { cachePolicy } from '../http/respond.ts';
+import { cachePolicy } from '../http/cache-policy.ts';
 import { dateRange, seatsText, statusLabel } from '../markdown/departures.ts';
 import type { Departure } from '../../domain/schemas/departure.ts';
 import { formatInr } from '../../domain/format.ts';
@@ -71,7 +71,7 @@ export function calendarResponse(catalogue: Catalogue, live: LiveDepartures, sco
     const where = scope.page ? `the enquiry form on ${scope.page.trip.url}#enquire` : `the enquiry form on any trip page (${catalogue.siteUrl}/departures lists them)`;
     return new Response(`${unavailableSentence(live)}\nAsk about dates through ${where} or email ${catalogue.site.contactEmail}.\n`, {
       status: 503,
-      headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store', 'Retry-After': '300' },
+      headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': cachePolicy.never, 'Retry-After': '300' },
     });
   }
   return new Response(departuresCalendar(catalogue, live.departures, scope.page ? { page: scope.page } : {}), {

@@ -12,7 +12,7 @@
  * A value outside these is ignored, not refused: the board is shown without that filter and says
  * so in a sentence that names the accepted form and never repeats the value.
  */
-import type { Catalogue } from '../../domain/catalogue/index.ts';
+import { tripBySlug, type Catalogue } from '../../domain/catalogue/index.ts';
 import { formatDate, formatDays, formatInr, formatMonth } from '../../domain/format.ts';
 import type { Departure } from '../../domain/schemas/departure.ts';
 import { tripTypes } from '../../domain/schemas/vocabulary.ts';
@@ -55,7 +55,7 @@ export function acceptedMonths(now: Date): string[] {
 function readSearchValue(name: SearchName, raw: string, catalogue: Catalogue): unknown {
   const parsed = searchParameters[name].schema.safeParse(raw);
   if (!parsed.success) return undefined;
-  if (name === 'trip') return catalogue.trips.find((p) => p.trip.slug === parsed.data)?.trip.slug;
+  if (name === 'trip') return typeof parsed.data === 'string' ? tripBySlug(catalogue, parsed.data)?.trip.slug : undefined;
   return name === 'region' ? String(parsed.data).toLowerCase() : parsed.data;
 }
 
@@ -177,7 +177,7 @@ export function filtersInWords(filters: BoardFilters, catalogue: Catalogue): str
   if (days) words.push(days);
   if (filters.minSeats) words.push(filters.minSeats === 1 ? 'seats left' : `at least ${filters.minSeats} seats left`);
   if (filters.maxPriceInr) words.push(`up to ${formatInr(filters.maxPriceInr)} per person`);
-  if (filters.trip) words.push(catalogue.trips.find((p) => p.trip.slug === filters.trip)?.trip.name ?? filters.trip);
+  if (filters.trip) words.push(tripBySlug(catalogue, filters.trip)?.trip.name ?? filters.trip);
   return words;
 }
 

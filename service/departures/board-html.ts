@@ -9,7 +9,7 @@
  * its list, `.departure` each card; an ancestor with `.departures-compact` shows the first three
  * as short rows of a fixed height, with `.departures-all-dates` (the link to every date) in view.
  */
-import type { Catalogue, TripPage } from '../../domain/catalogue/index.ts';
+import { tripBySlug, type Catalogue, type TripPage } from '../../domain/catalogue/index.ts';
 import { html, type SafeHtml } from '../../domain/html.ts';
 import { dateRange, readAt, seatsText, statusLabel } from '../markdown/departures.ts';
 import { formatInr } from '../../domain/format.ts';
@@ -30,7 +30,7 @@ function seatsLine(d: Departure): string {
 }
 
 export function departureCard(catalogue: Catalogue, d: Departure, withTrip: boolean): SafeHtml {
-  const page = catalogue.trips.find((t) => t.trip.slug === d.tripSlug);
+  const page = tripBySlug(catalogue, d.tripSlug);
   const action = !page
     ? ''
     : isBookable(d)

@@ -7,7 +7,7 @@
  * on a phone and still needs no JavaScript. A search that finds nothing names the single changes
  * that would find something (relaxation.ts).
  */
-import type { Catalogue } from '../../domain/catalogue/index.ts';
+import { tripBySlug, type Catalogue } from '../../domain/catalogue/index.ts';
 import { formatInr, formatMonth } from '../../domain/format.ts';
 import { html, type SafeHtml } from '../../domain/html.ts';
 import type { Departure } from '../../domain/schemas/departure.ts';
@@ -74,7 +74,7 @@ ${
 export function boardMain(catalogue: Catalogue, live: LiveDepartures, options: { query: BoardQuery; now: Date }): SafeHtml {
   const { query, now } = options;
   const chosen = query.filters;
-  const trip = catalogue.trips.find((p) => p.trip.slug === chosen.trip);
+  const trip = tripBySlug(catalogue, chosen.trip);
   // One trip and nothing else: that trip's own calendar; otherwise the calendar of this search.
   const calendar = trip && boardSearch(chosen) === `?trip=${trip.trip.slug}` ? { href: `${trip.path}.ics`, name: `${trip.trip.slug}.ics` } : { href: `/departures.ics${boardSearch(chosen)}`, name: 'departures.ics' };
   const shown = boardDepartures(catalogue, live, chosen);

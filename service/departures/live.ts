@@ -7,7 +7,6 @@
 import type { Catalogue } from '../../domain/catalogue/index.ts';
 import type { Departure } from '../../domain/schemas/departure.ts';
 import { toDeparture, type DepartureSource } from './source.ts';
-import { cachePolicy } from '../http/respond.ts';
 
 export type LiveDepartures =
   | { state: 'live'; departures: Departure[] }
@@ -15,14 +14,6 @@ export type LiveDepartures =
   | { state: 'off' }
   /** Storage is configured but could not be read just now. */
   | { state: 'unavailable' };
-
-/** A failure answer must not be cached as long as a good one: storage usually comes back soon. */
-export const unavailableCacheControl = 'no-store';
-
-/** Live dates are cached as the contract allows (service/http/respond.ts); a failure is not. */
-export function cacheControlFor(live: LiveDepartures): string {
-  return live.state === 'unavailable' ? unavailableCacheControl : cachePolicy.departures;
-}
 
 export interface ReadOptions {
   tripSlug?: string;

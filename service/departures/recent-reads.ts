@@ -5,7 +5,7 @@
  * page from turning into one database query per visitor.
  *
  * This is also where a request's wait for storage is bounded, once: every read fails after
- * `storageTimeoutMs` (service/departures/sql.ts) if storage has not answered, and the requests
+ * STORAGE_TIMEOUT_MS (service/config.ts) if storage has not answered, and the requests
  * sharing it fail with it. And storage that has just failed is not waited on again by everyone:
  * for a second after a failure every read fails at once, then one read at a time asks storage
  * again (the others failing at once meanwhile) until one succeeds. Without that, on a hung
@@ -17,7 +17,7 @@
  * for exactly as long as the rows themselves (see service/functions/departures.ts).
  */
 import type { DepartureSource, StoredDeparture } from './source.ts';
-import { storageTimeoutMs } from './sql.ts';
+import { defaultStorageTimeoutMs, type Settings } from '../config.ts';
 
 const maxFilters = 256;
 
@@ -42,7 +42,7 @@ export class RecentReads implements DepartureSource {
   /** While storage is failing: the one read that is asking it again. */
   #retry: Read | null = null;
 
-  constructor(source: DepartureSource, { ttlMs = 1000, timeoutMs = storageTimeoutMs, clock = Date.now }: { ttlMs?: number; timeoutMs?: number; clock?: () => number } = {}) {
+  constructor(source: DepartureSource, { ttlMs = 1000, timeoutMs = defaultStorageTimeoutMs, clock = Date.now }: { ttlMs?: number; timeoutMs?: number; clock?: () => number } = {}) {
     this.#source = source;
     this.#ttlMs = ttlMs;
     this.#timeoutMs = timeoutMs;
@@ -104,4 +104,9 @@ export class RecentReads implements DepartureSource {
     const read = this.#current(filter);
     return { id: read.id, rows: await read.rows };
   }
+}
+
+/** The reads a deployment's requests wait for: kept for DEPARTURES_FRESH_MS, bounded by STORAGE_TIMEOUT_MS. */
+export function recentReads(source: DepartureSource, settings: Pick<Settings, 'DEPARTURES_FRESH_MS' | 'STORAGE_TIMEOUT_MS'>): RecentReads {
+  return new RecentReads(source, { ttlMs: settings.DEPARTURES_FRESH_MS, timeoutMs: settings.STORAGE_TIMEOUT_MS });
 }

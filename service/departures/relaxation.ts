@@ -7,7 +7,7 @@
  *
  * `trip` is not relaxed: whoever chose one trip asks about that trip.
  */
-import type { Catalogue } from '../../domain/catalogue/index.ts';
+import { tripBySlug, type Catalogue } from '../../domain/catalogue/index.ts';
 import { tripDays } from '../../domain/catalogue/trip-facts.ts';
 import { formatDate, formatDays, formatInr, formatMonth } from '../../domain/format.ts';
 import type { Departure } from '../../domain/schemas/departure.ts';
@@ -53,7 +53,7 @@ const monthIndex = (month: string) => Number(month.slice(0, 4)) * 12 + Number(mo
 function change(name: BoardFilterName, candidates: readonly Departure[], filters: BoardFilters, catalogue: Catalogue): Change {
   const starts = candidates.map((d) => d.startDate).sort();
   const daysOf = (d: Departure) => {
-    const page = catalogue.trips.find((p) => p.trip.slug === d.tripSlug);
+    const page = tripBySlug(catalogue, d.tripSlug);
     return page ? tripDays(page) : 0;
   };
   switch (name) {
@@ -75,7 +75,7 @@ function change(name: BoardFilterName, candidates: readonly Departure[], filters
       return { filters: without(filters, 'type'), words: (n) => `${n} if you include ${typeLabel[other].toLowerCase()}` };
     }
     case 'difficulty': {
-      const bands = difficulties.filter((band) => candidates.some((d) => catalogue.trips.some((p) => p.trip.slug === d.tripSlug && p.trip.difficulty === band)));
+      const bands = difficulties.filter((band) => candidates.some((d) => tripBySlug(catalogue, d.tripSlug)?.trip.difficulty === band));
       const wanted = difficulties.indexOf(filters.difficulty!);
       const band = nearest(bands, (b) => Math.abs(difficulties.indexOf(b) - wanted))!;
       return { filters: { ...filters, difficulty: band }, words: (n) => `${n} if you allow ${band}` };

@@ -94,11 +94,25 @@ export function brokenRule(search: DepartureSearch): { names: SearchName[]; mess
 /** A query that breaks the rule, for the OpenAPI document's examples. */
 export const searchRuleExample = { summary: '"from" after "to"', query: '?from=2027-10-31&to=2027-09-20' };
 
+/** Each address's search, read once however many steps of a request ask (by the URL the request was parsed into). */
+const searches = new WeakMap<URL, DepartureSearch | ApiError>();
+
 /** The search of a /v1 address, or a 400 `invalid_parameter` whose hint names the accepted form. */
+
 export function readSearch(url: URL): DepartureSearch {
-  const search = parseQuery(url, searchParameters);
-  const broken = brokenRule(search);
-  if (broken) throw new ApiError('invalid_parameter', { message: broken.message, hint: broken.hint });
+  let search = searches.get(url);
+  if (search === undefined) {
+    try {
+      search = parseQuery(url, searchParameters);
+      const broken = brokenRule(search);
+      if (broken) throw new ApiError('invalid_parameter', { message: broken.message, hint: broken.hint });
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      search = error;
+    }
+    searches.set(url, search);
+  }
+  if (search instanceof ApiError) throw search;
   return search;
 }
 

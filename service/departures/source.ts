@@ -3,7 +3,7 @@
  * first. The Postgres-backed store (service/departures/store.ts) implements it; a deployment
  * without storage passes `null` and departures answer 503.
  */
-import type { Catalogue } from '../../domain/catalogue/index.ts';
+import { tripBySlug, type Catalogue } from '../../domain/catalogue/index.ts';
 import type { Departure } from '../../domain/schemas/departure.ts';
 import type { departureStatuses } from '../../domain/schemas/vocabulary.ts';
 
@@ -38,7 +38,7 @@ export interface DepartureSource {
 
 /** The API's Departure: storage row plus trip name and URL, price falling back to the trip's. */
 export function toDeparture(row: StoredDeparture, catalogue: Catalogue): Departure | null {
-  const page = catalogue.trips.find((t) => t.trip.slug === row.tripSlug);
+  const page = tripBySlug(catalogue, row.tripSlug);
   if (!page) return null;
   return {
     id: row.id,

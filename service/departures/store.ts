@@ -5,14 +5,14 @@
  */
 import type { Settings } from '../config.ts';
 import type { Catalogue } from '../../domain/catalogue/index.ts';
-import { openOperationalStorage } from '../storage.ts';
+import { openOperationalStorage } from '../storage/connection.ts';
 import type { DepartureChanges, DepartureInput } from './input.ts';
-import { migrate } from './migrations.ts';
+import { migrate } from '../storage/migrations/index.ts';
 import { columns, fromRow, upsertStatement, writeParams, type Row } from './rows.ts';
 import { seedDepartures } from './seed.ts';
 import type { AdminDeparture, DepartureSource, StoredDeparture } from './source.ts';
-import type { Sql } from './sql.ts';
-import { knownTrips, type KnownTrip } from './trips.ts';
+import type { Sql } from '../storage/sql.ts';
+import { knownTrip, knownTrips, type KnownTrip } from './trips.ts';
 import { todayInIndia } from './today.ts';
 import { addDays, checkDeparture, DepartureRuleError, settleStatus, statusForSeats, type Issue } from './validation.ts';
 
@@ -131,7 +131,7 @@ export class DepartureStore implements DepartureSource {
 
   /** Completes a new departure: id, end date from the trip's length, status from the seats. */
   #complete(input: DepartureInput, taken: Set<string>, previous: AdminDeparture | null): AdminDeparture {
-    const trip = this.#rules().find((t) => t.slug === input.tripSlug);
+    const trip = knownTrip(this.#rules(), input.tripSlug);
     let endDate = input.endDate ?? previous?.endDate ?? null;
     if (endDate === null) {
       // An unknown trip is refused by checkDeparture, which names the known ones.

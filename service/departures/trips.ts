@@ -6,6 +6,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { load } from 'js-yaml';
+import { bySlug } from '../../domain/catalogue/by-slug.ts';
 import type { Catalogue } from '../../domain/catalogue/index.ts';
 import { slugPattern } from '../../domain/schemas/vocabulary.ts';
 
@@ -18,6 +19,11 @@ export interface KnownTrip {
 
 export function knownTrips(catalogue: Catalogue): KnownTrip[] {
   return catalogue.trips.map(({ trip }) => ({ slug: trip.slug, name: trip.name, durationDays: trip.durationDays ?? null, priceInr: trip.priceInr ?? null }));
+}
+
+/** The known trip with this slug (an index of the list, made once). */
+export function knownTrip(trips: readonly KnownTrip[], slug: string | null | undefined): KnownTrip | undefined {
+  return bySlug(trips, (trip) => trip.slug, slug);
 }
 
 function frontmatter(text: string): Record<string, unknown> {

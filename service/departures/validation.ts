@@ -13,7 +13,7 @@
  */
 import { listOf } from '../../domain/schemas/vocabulary.ts';
 import type { AdminDeparture, DepartureStatus } from './source.ts';
-import type { KnownTrip } from './trips.ts';
+import { knownTrip, type KnownTrip } from './trips.ts';
 
 export const limits = {
   maxDays: 90,
@@ -77,7 +77,7 @@ export function checkDeparture(d: AdminDeparture, trips: readonly KnownTrip[]): 
   if (!/^[a-z0-9-]+$/.test(d.id) || d.id.length > limits.maxIdLength) {
     add('id', `"${d.id}" must be 1 to ${limits.maxIdLength} lowercase letters, digits and hyphens`);
   }
-  if (!trips.some((t) => t.slug === d.tripSlug)) {
+  if (!knownTrip(trips, d.tripSlug)) {
     const known = trips.map((t) => t.slug);
     add('tripSlug', `no trip has the slug "${d.tripSlug}"; known trips: ${known.length ? known.join(', ') : 'none'}`);
   }
@@ -109,10 +109,4 @@ export function checkDeparture(d: AdminDeparture, trips: readonly KnownTrip[]): 
     if (/\p{Cc}/u.test(d.note)) add('note', 'must be one line of plain text');
   }
   return issues;
-}
-
-/** Throws DepartureRuleError unless the departure passes every rule. */
-export function assertDeparture(d: AdminDeparture, trips: readonly KnownTrip[]): void {
-  const issues = checkDeparture(d, trips);
-  if (issues.length > 0) throw new DepartureRuleError(issues);
 }

@@ -20,13 +20,14 @@ import { unavailable } from '../agent-auth/oauth-response.ts';
 import { handleRegistration } from '../agent-auth/registration.ts';
 import { normalizeUserCode } from '../agent-auth/registry.ts';
 import { handleRevocation } from '../agent-auth/revocation.ts';
-import { agentAuthRuntime, type AgentAuthRuntime } from '../agent-auth/runtime.ts';
+import type { AgentAuthRuntime } from '../agent-auth/runtime.ts';
 import { handleToken } from '../agent-auth/token.ts';
-import { liveFunction, methodNotAllowed, notServedHere, withoutBodyForHead, type LiveFunction } from './live-function.ts';
+import { clientOf, liveFunction, methodNotAllowed, notServedHere, withoutBodyForHead, type LiveFunction } from './live-function.ts';
 import { htmlResponse, livePageHtml } from './page-shell.ts';
 import { declaredQuery } from './live-queries.ts';
 import { renderQuota, type RenderAdmission } from './render-quota.ts';
-import { clientOf, runtimeCatalogue, runtimeSettings } from './runtime.ts';
+import type { LiveDeps } from './runtime.ts';
+import { cachePolicy } from '../http/cache-policy.ts';
 
 let lastLoggedAt = 0;
 
@@ -37,9 +38,9 @@ function logOnce(what: string, error: unknown): void {
 }
 
 /** The runtime, or null (logged) when an AGENT_* setting is wrong. */
-function runtime(): AgentAuthRuntime | null {
+function runtime(deps: LiveDeps): AgentAuthRuntime | null {
   try {
-    return agentAuthRuntime(runtimeSettings(), runtimeCatalogue().site.serviceName);
+    return deps.agentAuth();
   } catch (error) {
     logOnce('settings', error);
     return null;
@@ -47,8 +48,8 @@ function runtime(): AgentAuthRuntime | null {
 }
 
 /** Runs `handler` with the dependencies, or answers 503 when registration cannot work here. */
-async function withDeps(handler: (deps: AgentAuthDeps) => Promise<Response>): Promise<Response> {
-  const current = runtime();
+async function withDeps(live: LiveDeps, handler: (deps: AgentAuthDeps) => Promise<Response>): Promise<Response> {
+  const current = runtime(live);
   if (!current) return unavailable('Agent registration is misconfigured on this deployment; the public API works without it.');
   let deps: AgentAuthDeps | null;
   try {
@@ -61,7 +62,7 @@ async function withDeps(handler: (deps: AgentAuthDeps) => Promise<Response>): Pr
   return handler(deps);
 }
 
-async function claimPage(request: Request, url: URL, client: ClientContext, admit: RenderAdmission): Promise<Response> {
+async function claimPage(live: LiveDeps, request: Request, url: URL, client: ClientContext, admit: RenderAdmission): Promise<Response> {
   if (!['GET', 'HEAD', 'POST'].includes(request.method)) return methodNotAllowed(request.method, 'GET, POST');
   // A POST counts against the claim attempts instead.
   if (request.method !== 'POST') {
@@ -70,11 +71,11 @@ async function claimPage(request: Request, url: URL, client: ClientContext, admi
   }
   let outcome: ClaimPageOutcome | null = null;
   if (request.method === 'POST') {
-    const current = runtime();
+    const current = runtime(live);
     const deps = current ? await current.deps().catch(() => null) : null;
     outcome = deps ? await confirmOnClaimPage(request, deps, client) : { kind: 'unavailable' };
   }
-  const catalogue = runtimeCatalogue();
+  const catalogue = live.catalogue();
   const typed = outcome?.kind === 'invalid_code' ? outcome.typed : (normalizeUserCode(declaredQuery(url).get('user_code') ?? '') ?? '');
   const body = livePageHtml(catalogue, 'page', {
     title: 'Confirm an agent',
@@ -83,13 +84,13 @@ async function claimPage(request: Request, url: URL, client: ClientContext, admi
     noindex: true,
     main: claimPageMain(catalogue.site.serviceName, outcome, typed),
   });
-  const headers: Record<string, string> = { 'Cache-Control': 'no-store' };
+  const headers: Record<string, string> = { 'Cache-Control': cachePolicy.never };
   if (outcome?.kind === 'too_many_attempts') headers['Retry-After'] = String(outcome.retryAfterSeconds);
   return withoutBodyForHead(request, htmlResponse(body, { status: outcome ? claimPageStatus[outcome.kind] : 200, headers }));
 }
 
 /** The discovery documents and auth.md: answered from the settings, without storage. */
-function discovery(request: Request, path: string): Response | Promise<Response> | null {
+function discovery(live: LiveDeps, request: Request, path: string): Response | Promise<Response> | null {
   const documents: Record<string, (current: AgentAuthRuntime) => Response | Promise<Response>> = {
     '/.well-known/oauth-protected-resource': (current) => handleProtectedResourceMetadata(request, current.metadata),
     // RFC 9728 path-aware discovery for the MCP endpoint as a resource of its own.
@@ -108,33 +109,33 @@ function discovery(request: Request, path: string): Response | Promise<Response>
   };
   const document = documents[path];
   if (!document) return null;
-  const current = runtime();
+  const current = runtime(live);
   return current ? document(current) : unavailable();
 }
 
-export function agentAuthFunction(): LiveFunction {
-  const admit = renderQuota();
-  return liveFunction('agent-auth', async (request, url) => {
+export function agentAuthFunction(live: LiveDeps): LiveFunction {
+  const admit = renderQuota(live);
+  return liveFunction('agent-auth', async (request, { url }) => {
     const path = url.pathname.replace(/\/+$/, '') || '/';
     const client = { clientIp: clientOf(request) };
-    const published = discovery(request, path);
+    const published = discovery(live, request, path);
     if (published) return published;
     switch (path) {
       case '/agent/auth':
       case '/agent/identity':
-        return withDeps((deps) => handleRegistration(request, deps, client));
+        return withDeps(live, (deps) => handleRegistration(request, deps, client));
       case '/agent/identity/claim':
-        return withDeps((deps) => handleClaimRestart(request, deps, client));
+        return withDeps(live, (deps) => handleClaimRestart(request, deps, client));
       case '/agent/claim':
-        return claimPage(request, url, client, admit);
+        return claimPage(live, request, url, client, admit);
       case '/agent/credential':
-        return withDeps((deps) => handleCredential(request, deps, client));
+        return withDeps(live, (deps) => handleCredential(request, deps, client));
       case '/agent/event/notify':
-        return withDeps((deps) => handleSecurityEvent(request, deps, client));
+        return withDeps(live, (deps) => handleSecurityEvent(request, deps, client));
       case '/oauth/token':
-        return withDeps((deps) => handleToken(request, deps, client));
+        return withDeps(live, (deps) => handleToken(request, deps, client));
       case '/oauth/revoke':
-        return withDeps((deps) => handleRevocation(request, deps, client));
+        return withDeps(live, (deps) => handleRevocation(request, deps, client));
       default:
         return notServedHere(url);
     }

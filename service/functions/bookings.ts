@@ -7,46 +7,43 @@
 import { bodyFormat } from '../bookings/body.ts';
 import { handleBookingEnquiry } from '../bookings/index.ts';
 import { htmlAnswer, jsonAnswer, thankYouPath, type BookingAnswer, type PageWriter } from '../bookings/responses.ts';
-import { bookingDeps } from '../bookings/runtime.ts';
 import { handleThankYouPage } from '../bookings/thank-you.ts';
-import { liveFunction, methodNotAllowed, withoutBodyForHead, type LiveFunction } from './live-function.ts';
+import { clientOf, liveFunction, methodNotAllowed, withoutBodyForHead, type LiveFunction } from './live-function.ts';
 import { livePageHtml } from './page-shell.ts';
 import { renderQuota, type RenderAdmission } from './render-quota.ts';
-import { clientOf, runtimeCatalogue, runtimeSettings } from './runtime.ts';
-
-const writePage: PageWriter = (page) => livePageHtml(runtimeCatalogue(), 'page', page);
+import type { LiveDeps } from './runtime.ts';
 
 function logUnavailable(error: unknown): void {
   console.error(`[enquiries] not available: ${error instanceof Error ? error.message : String(error)}`);
 }
 
 /** The thank-you page is never kept (it is the enquirer's own): every view is a fresh render. */
-async function thankYou(request: Request, url: URL, admit: RenderAdmission): Promise<Response> {
+async function thankYou(deps: LiveDeps, request: Request, url: URL, admit: RenderAdmission, writePage: PageWriter): Promise<Response> {
   if (request.method !== 'GET' && request.method !== 'HEAD') return methodNotAllowed(request.method, 'GET, HEAD');
   const refused = await admit(request, url);
   if (refused) return withoutBodyForHead(request, refused);
-  const settings = runtimeSettings();
   const response = await handleThankYouPage(request, {
-    catalogue: runtimeCatalogue(),
-    enquiries: async () => (await bookingDeps(settings, async () => runtimeCatalogue())).enquiries,
+    catalogue: deps.catalogue(),
+    enquiries: async () => (await deps.bookings()).enquiries,
     page: writePage,
   });
   return withoutBodyForHead(request, response);
 }
 
-export function bookingsFunction(): LiveFunction {
-  const admit = renderQuota();
-  return liveFunction('enquiries', async (request, url) => {
-    if (url.pathname === thankYouPath) return thankYou(request, url, admit);
-    let deps;
+export function bookingsFunction(deps: LiveDeps): LiveFunction {
+  const admit = renderQuota(deps);
+  const writePage: PageWriter = (page) => livePageHtml(deps.catalogue(), 'page', page);
+  return liveFunction('enquiries', async (request, { url }) => {
+    if (url.pathname === thankYouPath) return thankYou(deps, request, url, admit, writePage);
+    let enquiry;
     try {
-      deps = await bookingDeps(runtimeSettings(), async () => runtimeCatalogue());
+      enquiry = await deps.bookings();
     } catch (error) {
       logUnavailable(error);
       const answer: BookingAnswer = { kind: 'error', code: 'storage_error', message: 'Enquiries cannot be taken just now. Please try again in a few minutes, or email us.' };
       const form = request.method === 'POST' && bodyFormat(request.headers.get('Content-Type')) === 'form';
-      return form ? htmlAnswer(answer, runtimeCatalogue(), writePage) : jsonAnswer(answer);
+      return form ? htmlAnswer(answer, deps.catalogue(), writePage) : jsonAnswer(answer);
     }
-    return handleBookingEnquiry(request, { ...deps, page: writePage }, { clientIp: clientOf(request) });
+    return handleBookingEnquiry(request, { ...enquiry, page: writePage }, { clientIp: clientOf(request) });
   });
 }

@@ -5,17 +5,35 @@
  */
 import { ContentError } from '../../domain/catalogue/content-files.ts';
 import { SettingsError } from '../config.ts';
+import { requestUrl } from '../http/request-url.ts';
+import { clientIp } from '../rules/client-ip.ts';
 import { internalErrorResponse } from '../v1/internal-error.ts';
-import { apiPath } from '../v1/path.ts';
+import { apiPath, type ApiPath } from '../v1/path.ts';
+import { cachePolicy } from '../http/cache-policy.ts';
+import { servedBuild } from './site-build.ts';
 
 export interface LiveFunction {
   fetch(request: Request): Promise<Response>;
 }
 
-type Handler = (request: Request, url: URL) => Promise<Response>;
+/** What a function's routes read of a request besides the request itself: its address, parsed once, and what part of the API it names. */
+export interface RequestTarget {
+  url: URL;
+  api: ApiPath;
+}
+
+type Handler = (request: Request, target: RequestTarget) => Promise<Response>;
+
+/**
+ * The client's address as the host hands it over: Vercel sets X-Real-IP from the connection,
+ * and the Node host (server.ts) sets it the same way, replacing whatever the client sent.
+ */
+export function clientOf(request: Request): string {
+  return clientIp(request, 'vercel', undefined);
+}
 
 export function plainText(status: number, text: string, headers: Record<string, string> = {}): Response {
-  return new Response(`${text}\n`, { status, headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store', ...headers } });
+  return new Response(`${text}\n`, { status, headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': cachePolicy.never, ...headers } });
 }
 
 /** A page path this function does not serve, reached directly (for example `/api/departures`). */
@@ -34,12 +52,20 @@ export function withoutBodyForHead(request: Request, response: Response): Respon
 
 let lastLogged = 0;
 
+/** A function's answer names the build of the site it was made from, as the Node host's files do (service/host/site-builds.ts). */
+function namingBuild(response: Response): Response {
+  const id = servedBuild()?.id;
+  if (id) response.headers.set('X-Build', id);
+  return response;
+}
+
 export function liveFunction(name: string, handle: Handler): LiveFunction {
   return {
     async fetch(request: Request): Promise<Response> {
-      const url = new URL(request.url);
+      const url = requestUrl(request);
+      const api = apiPath(url.pathname);
       try {
-        return await handle(request, url);
+        return namingBuild(await handle(request, { url, api }));
       } catch (error) {
         const setup = error instanceof SettingsError || error instanceof ContentError;
         // One line a minute is enough to notice a broken deployment without flooding the log.
@@ -47,7 +73,7 @@ export function liveFunction(name: string, handle: Handler): LiveFunction {
           lastLogged = Date.now();
           console.error(`[${name}] ${request.method} ${url.pathname}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
         }
-        if (apiPath(url.pathname).kind !== 'not-api') return internalErrorResponse(request);
+        if (api.kind !== 'not-api') return internalErrorResponse(request);
         return setup
           ? plainText(503, 'This part of the site is not available just now because of a configuration problem on our side. Please try again later.')
           : plainText(500, 'Something went wrong on our side. Please try again in a minute.');

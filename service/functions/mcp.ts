@@ -4,22 +4,19 @@
  * per-client quota. Its enquiry tool takes enquiries through the bookings path, on the same
  * store, mailer and per-address enquiry quota as POST /api/bookings.
  */
-import { bookingDeps } from '../bookings/runtime.ts';
 import { handleMcp } from '../mcp/index.ts';
-import { sharedCounterStore } from '../rules/counter-stores.ts';
 import { apiRateLimit } from '../rules/policy.ts';
 import { createRateLimiter, type RateLimiter } from '../rules/rate-limiter.ts';
-import { liveFunction, type LiveFunction } from './live-function.ts';
-import { v1Deps } from './live-storage.ts';
-import { clientOf, runtimeCatalogue, runtimeSettings } from './runtime.ts';
+import { clientOf, liveFunction, type LiveFunction } from './live-function.ts';
+import type { LiveDeps } from './runtime.ts';
 
-export function mcpFunction(): LiveFunction {
+export function mcpFunction(deps: LiveDeps): LiveFunction {
   // The API's quota, on the counter store the rules and every function of the deployment share.
   let limiter: Promise<RateLimiter> | undefined;
   return liveFunction('mcp', async (request) => {
-    limiter ??= sharedCounterStore().then((store) => createRateLimiter(apiRateLimit, store));
+    limiter ??= deps.counters().then((store) => createRateLimiter(apiRateLimit, store));
     const clientIp = clientOf(request);
-    const enquiries = { deps: () => bookingDeps(runtimeSettings(), async () => runtimeCatalogue()), clientIp };
-    return handleMcp(request, { ...v1Deps(), enquiries }, { limiter: await limiter, clientIp });
+    const enquiries = { deps: () => deps.bookings(), clientIp };
+    return handleMcp(request, { catalogue: deps.catalogue(), departures: deps.departures.source(), enquiries }, { limiter: await limiter, clientIp });
   });
 }

@@ -5,15 +5,18 @@
  * (domain/page-head.ts).
  */
 import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Catalogue } from '../../domain/catalogue/index.ts';
 import { html, htmlMediaType, type SafeHtml } from '../../domain/html.ts';
 import { pageHead, type PageHead } from '../../domain/page-head.ts';
 import type { LiveShellName } from '../live-shells.ts';
+import { keptPerBuild, servedBuild } from './site-build.ts';
 
 /**
- * Where the build leaves the frames (see shells.ts), written out in full so that Vercel's file
- * tracing puts exactly these files in the functions that read them.
+ * Where the build leaves the frames (service/live-shells.ts), written out in full so that Vercel's
+ * file tracing puts exactly these files in the functions that read them. The Node host names the
+ * build each request is answered from, and the frames are read from that build's folder.
  */
 const frameFiles: Record<LiveShellName, URL> = {
   departures: new URL('../../dist/live/shells/departures.html', import.meta.url),
@@ -21,12 +24,15 @@ const frameFiles: Record<LiveShellName, URL> = {
   block: new URL('../../dist/live/shells/block.html', import.meta.url),
 };
 
-const frames = new Map<LiveShellName, string>();
+/** The frames read so far, per build of the site. */
+const framesOfBuild = keptPerBuild(() => new Map<LiveShellName, string>());
 
 function frame(name: LiveShellName): string {
+  const frames = framesOfBuild();
   let text = frames.get(name);
   if (text === undefined) {
-    const file = fileURLToPath(frameFiles[name]);
+    const build = servedBuild();
+    const file = build ? path.join(build.liveDir, 'shells', `${name}.html`) : fileURLToPath(frameFiles[name]);
     try {
       text = readFileSync(file, 'utf8');
     } catch (error) {

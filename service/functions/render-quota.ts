@@ -16,11 +16,12 @@ import { html, htmlMediaType } from '../../domain/html.ts';
 import { markdownMediaType } from '../markdown/response.ts';
 import { markdownTokensHeader } from '../markdown/tokens.ts';
 import { clientQuotaKey } from '../rules/client-ip.ts';
-import { sharedCounterStore } from '../rules/counter-stores.ts';
 import { prefersMarkdown } from '../rules/negotiation.ts';
 import { renderRateLimit } from '../rules/policy.ts';
-import { createRateLimiter, rateLimitHeaders, type RateLimitDecision, type RateLimiter } from '../rules/rate-limiter.ts';
-import { clientOf, runtimeCatalogue } from './runtime.ts';
+import { rateLimitHeaders, type RateLimitDecision } from '../rules/rate-limiter.ts';
+import { clientOf } from './live-function.ts';
+import type { LiveDeps } from './runtime.ts';
+import { cachePolicy } from '../http/cache-policy.ts';
 
 type Form = 'page' | 'fragment' | 'markdown' | 'text' | 'json';
 
@@ -68,11 +69,11 @@ function refusalBody(form: Exclude<Form, 'json'>, seconds: number): { type: stri
   return made;
 }
 
-export function tooManyRenders(request: Request, url: URL, decision: RateLimitDecision): Response {
+export function tooManyRenders(request: Request, url: URL, decision: RateLimitDecision, siteUrl: () => string): Response {
   const form = answerForm(request, url);
-  const headers = { ...rateLimitHeaders(renderRateLimit, decision), 'Cache-Control': 'no-store' };
+  const headers = { ...rateLimitHeaders(renderRateLimit, decision), 'Cache-Control': cachePolicy.never };
   if (form === 'json') {
-    const response = errorResponse(new ApiError('rate_limited', { message: sentence(decision.resetSeconds), hint: 'Wait as Retry-After says and retry.' }), runtimeCatalogue().siteUrl);
+    const response = errorResponse(new ApiError('rate_limited', { message: sentence(decision.resetSeconds), hint: 'Wait as Retry-After says and retry.' }), siteUrl());
     for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
     return response;
   }
@@ -86,22 +87,15 @@ let failureLoggedAt = 0;
 export type RenderAdmission = (request: Request, url: URL) => Promise<Response | null>;
 
 /**
- * One limiter for every function of the process, so that while the shared counter store fails
- * the counts this process keeps instead (rate-limiter.ts) are one per client, not one per function.
+ * The render quota of a function, on the process's one render limiter (`deps.renderLimiter`), so
+ * that while the shared counter store fails the counts this process keeps instead
+ * (rate-limiter.ts) are one per client, not one per function.
  */
-let limiter: Promise<RateLimiter> | undefined;
-
-export function renderQuota(): RenderAdmission {
+export function renderQuota(deps: Pick<LiveDeps, 'renderLimiter' | 'catalogue'>): RenderAdmission {
   return async (request, url) => {
-    limiter ??= sharedCounterStore()
-      .then((store) => createRateLimiter(renderRateLimit, store))
-      .catch((error: unknown) => {
-        limiter = undefined;
-        throw error;
-      });
     let decision: RateLimitDecision;
     try {
-      decision = await (await limiter)(clientQuotaKey(clientOf(request)));
+      decision = await (await deps.renderLimiter())(clientQuotaKey(clientOf(request)));
     } catch (error) {
       if (Date.now() - failureLoggedAt > 60_000) {
         failureLoggedAt = Date.now();
@@ -109,6 +103,6 @@ export function renderQuota(): RenderAdmission {
       }
       return null;
     }
-    return decision.allowed ? null : tooManyRenders(request, url, decision);
+    return decision.allowed ? null : tooManyRenders(request, url, decision, () => deps.catalogue().siteUrl);
   };
 }

@@ -12,6 +12,7 @@ import type { Duplex } from 'node:stream';
 import { ApiError, errorResponse } from '../http/errors.ts';
 import { isApiPath, type RulesOutcome } from '../rules/index.ts';
 import { allowedMethods } from '../v1/index.ts';
+import { cachePolicy } from '../http/cache-policy.ts';
 
 /** Methods undici's Request refuses to carry, so they never reach the rules. */
 export const unrepresentableMethods = new Set(['CONNECT', 'TRACE', 'TRACK']);
@@ -60,7 +61,7 @@ export interface RefusalContext {
 export function plainAnswer(status: number, text: string, ctx: Pick<RefusalContext, 'securityHeaders'>, headers: Record<string, string> = {}): Response {
   return new Response(`${text}\n`, {
     status,
-    headers: { ...ctx.securityHeaders, 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store', ...headers },
+    headers: { ...ctx.securityHeaders, 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': cachePolicy.never, ...headers },
   });
 }
 

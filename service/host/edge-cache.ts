@@ -145,7 +145,7 @@ export class EdgeCache {
   /**
    * The Age a kept answer is served with (RFC 9111, section 5.1): whole seconds since it was
    * kept, rounded up, so a browser's own cache counts the time spent here against the answer's
-   * lifetime (departures may be 60 s old at most in all: service/http/respond.ts).
+   * lifetime (departures may be 60 s old at most in all: service/http/cache-policy.ts).
    */
   ageOf(kept: KeptResponse): number {
     return kept.storedAt === undefined ? 0 : Math.ceil(Math.max(0, this.#clock() - kept.storedAt) / 1000);

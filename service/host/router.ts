@@ -2,7 +2,7 @@
  * The Node host's router: the same route table as the Vercel deployment, evaluated in the same
  * order, so both hosts route a request alike by construction.
  *
- *   1. the build's early routes (dist/live/static-routes.json, the same list the Build Output
+ *   1. the build's early routes (live/static-routes.json, the same list the Build Output
  *      config carries): the guard that keeps the clean-URL redirects on the site;
  *   2. vercel.json's routes before the filesystem (clean-URL redirects);
  *   3. the request rules (server.ts runs them here, where Vercel runs the routing middleware);
@@ -42,10 +42,10 @@ function compile(routes: readonly Route[]): CompiledRoute[] {
   return routes.flatMap((route) => (route.src ? [{ ...route, pattern: new RegExp(route.src, 'i') }] : []));
 }
 
-/** The route table of a project folder after a build: vercel.json plus the build's own routes. */
-export function loadRouteTable(root: string): RouteTable {
+/** The route table of a build: the project's vercel.json plus the routes in the build's `live/` folder. */
+export function loadRouteTable(root: string, liveDir = path.join(root, 'dist', 'live')): RouteTable {
   const vercel = JSON.parse(readFileSync(path.join(root, 'vercel.json'), 'utf8')) as Parameters<typeof getTransformedRoutes>[0];
-  const built = JSON.parse(readFileSync(path.join(root, 'dist', 'live', 'static-routes.json'), 'utf8')) as StaticRoutes;
+  const built = JSON.parse(readFileSync(path.join(liveDir, 'static-routes.json'), 'utf8')) as StaticRoutes;
   const transformed = getTransformedRoutes(vercel);
   if (transformed.error) throw new Error(`vercel.json: ${transformed.error.message}`);
   const routes = (transformed.routes ?? []) as Route[];

@@ -11,6 +11,7 @@ import path from 'node:path';
 import { brotliCompressSync, gzipSync, constants } from 'node:zlib';
 import { memoise } from '../http/bounded-memo.ts';
 import { notModifiedRaw } from '../http/not-modified.ts';
+import { cachePolicy } from '../http/cache-policy.ts';
 
 export const mediaTypes: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -126,7 +127,7 @@ export class StaticFiles {
     const file = (full && this.#ready.get(full)) ?? (await this.#load(pathname));
     if (!file) return false;
     let type = file.type;
-    let cache = pathname.startsWith('/_astro/') ? 'public, max-age=31536000, immutable' : 'public, max-age=300';
+    let cache: string = pathname.startsWith('/_astro/') ? cachePolicy.immutable : cachePolicy.page;
     let vary: string | undefined;
     const raw: string[] = [];
     for (const name in headers) {

@@ -13,8 +13,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { markdownTokenCount } from '../markdown/tokens.ts';
-import { cachePolicy } from '../http/respond.ts';
-import { agentFileCacheControl, siteFileByPath } from '../site-files.ts';
+import { cachePolicy } from '../http/cache-policy.ts';
+import { siteFileByPath } from '../site-files.ts';
 import { mediaTypes } from './static-files.ts';
 
 export interface Route {
@@ -44,9 +44,6 @@ const browserFileHeaders: Record<string, Record<string, string>> = {
   '/manifest.webmanifest': { 'Content-Type': 'application/manifest+json' },
 };
 
-/** The offline worker (docs/offline.md): no cache on the way (a CDN, a proxy) may hold an old one, so a deploy's new worker reaches readers on their next visit. */
-export const offlineWorkerCacheControl = 'no-cache';
-
 function exactly(pathname: string): string {
   return `^${pathname.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`;
 }
@@ -63,24 +60,16 @@ function publishedPaths(siteDir: string): string[] {
     .sort();
 }
 
-/** Files named by a content hash: the same name never gets other bytes. */
-export const immutableCacheControl = 'public, max-age=31536000, immutable';
-/** Pages and other built files: a browser may reuse them for five minutes. */
-export const fileCacheControl = 'public, max-age=300';
-
-/** A not-found answer is never kept: the path may exist after the next deploy. */
-export const notFoundCacheControl = 'no-store';
-
 /** How long a built file may be kept, by whom: one policy per kind of file. */
 export function fileCachePolicy(published: string): string {
-  if (published.startsWith('/_astro/')) return immutableCacheControl;
-  if (published === '/sw.js') return offlineWorkerCacheControl;
+  if (published.startsWith('/_astro/')) return cachePolicy.immutable;
+  if (published === '/sw.js') return cachePolicy.revalidate;
   // The HTML not-found page is only ever an answer (404.md is also a published file, read as such).
-  if (published === '/404.html') return notFoundCacheControl;
+  if (published === '/404.html') return cachePolicy.never;
   if (published.startsWith('/v1/')) return cachePolicy.catalogue;
   const declared = siteFileByPath(published);
-  if (declared && !declared.live) return agentFileCacheControl;
-  return fileCacheControl;
+  if (declared && !declared.live) return cachePolicy.published;
+  return cachePolicy.page;
 }
 
 /** The path a built file answers at: its clean URL for a page (`/a/b.html` → `/a/b`, `/index.html` → `/`). */

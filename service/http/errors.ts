@@ -4,6 +4,7 @@
  * cannot drift apart. Its Zod schema (for OpenAPI and tests) is in error-body.ts, so the
  * request rules can answer an error without loading Zod.
  */
+import { cachePolicy } from './cache-policy.ts';
 
 export const errorCodes = {
   invalid_parameter: 400,
@@ -77,6 +78,6 @@ export function errorResponse(error: ApiError, siteUrl: string): Response {
   };
   const headers = new Headers(error.headers);
   headers.set('Content-Type', 'application/json; charset=utf-8');
-  headers.set('Cache-Control', 'no-store');
+  headers.set('Cache-Control', cachePolicy.never);
   return new Response(JSON.stringify(body), { status: error.status, headers });
 }

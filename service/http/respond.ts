@@ -1,29 +1,8 @@
 /**
- * JSON success responses for /v1: UTF-8 content type, cache policy, a strong ETag and
+ * JSON success responses for /v1: UTF-8 content type, cache policy (cache-policy.ts), a strong ETag and
  * 304 on a matching If-None-Match (service/http/not-modified.ts); HEAD gets the headers without the body.
  */
 import { notModifiedResponse } from './not-modified.ts';
-
-/**
- * Whatever shows departures (the API, the board, a trip's block, twins, calendars) is at most
- * 60 seconds old wherever it is read, the contract's cap, and this is how the minute is spent:
- *   - the storage read that answers is at most `departuresReadMaxAgeMs` old (DEPARTURES_FRESH_MS
- *     may lower it, never raise it);
- *   - a shared cache (Vercel's CDN, the Node host's edge cache, a proxy) keeps the answer fresh
- *     for 1 s, then may serve it for 28 s more while it asks again, and says how old it is (Age);
- *   - a browser counts that age in: it reuses the answer until it is 30 s old, then shows it
- *     while it asks again until it is 58 s old (`stale-while-revalidate` holds for browsers
- *     too), and never after.
- * So 1 s + 58 s, with a second to spare for ages rounded to whole seconds.
- */
-export const departuresReadMaxAgeMs = 1000;
-
-export const cachePolicy = {
-  /** Catalogue data changes only with a deploy. */
-  catalogue: 'public, max-age=300, s-maxage=3600',
-  /** Departures change as seats sell: at most 60 seconds old in all (above). */
-  departures: 'public, max-age=30, s-maxage=1, stale-while-revalidate=28',
-} as const;
 
 /** The form of every ETag /v1 sends: a quoted, truncated SHA-256 of the body. */
 export const etagPattern = /^"[0-9a-f]{32}"$/;

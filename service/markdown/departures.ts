@@ -3,7 +3,7 @@
  * board's twin, with the same filters) and the departures section of every trip's Markdown twin. When storage is off or failing the
  * text says so and points at the enquiry path; it never lists stale or invented dates.
  */
-import type { Catalogue, TripPage } from '../../domain/catalogue/index.ts';
+import { tripBySlug, type Catalogue, type TripPage } from '../../domain/catalogue/index.ts';
 import { enquiryHref } from '../departures/enquiry-link.ts';
 import { unavailableSentence, type LiveDepartures } from '../departures/live.ts';
 import type { Departure } from '../../domain/schemas/departure.ts';
@@ -52,7 +52,7 @@ export function departuresTable(departures: readonly Departure[], options: { wit
   if (catalogue) head.push('Enquire');
   const rows = departures.map((d) => {
     const dates = tableCell(dateRange(d) + (d.note ? ` (${d.note})` : ''));
-    const page = catalogue?.trips.find((p) => p.trip.slug === d.tripSlug);
+    const page = catalogue && tripBySlug(catalogue, d.tripSlug);
     const trip = `[${tableCell(d.tripName)}](${d.tripUrl})${page ? ` (${tableCell(tripSearchFacts(page))})` : ''}`;
     const cells = [dates, ...(options.withTrip ? [trip] : []), statusLabel[d.status], seatsText(d), formatInr(d.priceInr)];
     if (catalogue) cells.push(page && isBookable(d) ? `[Enquire for this date](${catalogue.siteUrl}${enquiryHref(page, d.id)})` : '—');

@@ -1,4 +1,5 @@
 /** Markdown responses for agents: the media type, `Vary: Accept` and a token estimate. */
+import { cachePolicy } from '../http/cache-policy.ts';
 import { markdownTokensHeader } from './tokens.ts';
 
 export const markdownMediaType = 'text/markdown; charset=utf-8';
@@ -9,7 +10,7 @@ export function markdownResponse(markdown: string, init: { status?: number; cach
     headers: {
       'Content-Type': markdownMediaType,
       Vary: 'Accept',
-      'Cache-Control': init.cacheControl ?? 'public, max-age=300',
+      'Cache-Control': init.cacheControl ?? cachePolicy.page,
       ...markdownTokensHeader(markdown),
     },
   });

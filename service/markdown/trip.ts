@@ -4,7 +4,7 @@
  * start, itinerary, fitness, inclusions, exclusions, gear, live departures, price, how to
  * enquire, FAQs and references.
  */
-import type { Catalogue, TripPage } from '../../domain/catalogue/index.ts';
+import { tripBySlug, type Catalogue, type TripPage } from '../../domain/catalogue/index.ts';
 import { beginnerAnswer, difficultyMeaning } from '../../domain/catalogue/difficulty.ts';
 import { gettingThereLines, gettingThereReferenceNumbers } from '../../domain/catalogue/getting-there.ts';
 import { contestedLines, tripContested } from '../../domain/catalogue/contested.ts';
@@ -136,5 +136,6 @@ export function tripNotFoundMarkdown(catalogue: Catalogue, type: 'trek' | 'exped
 
 /** The page a trip route names, when the type and slug match one. */
 export function findTripPage(catalogue: Catalogue, type: 'trek' | 'expedition', slug: string | undefined): TripPage | undefined {
-  return catalogue.trips.find((p) => p.trip.type === type && p.trip.slug === slug);
+  const page = tripBySlug(catalogue, slug);
+  return page?.trip.type === type ? page : undefined;
 }

@@ -26,6 +26,7 @@ import { checkQuota, type McpQuota } from './quota.ts';
 import { registerResources } from './resources.ts';
 import { mcpCacheHints, mcpCapabilities, mcpProtocolVersions, mcpServerName, mcpServerTitle, mcpServerVersion } from './server-info.ts';
 import { registerTools } from './tools.ts';
+import { cachePolicy } from '../http/cache-policy.ts';
 
 export { originAllowed };
 
@@ -112,7 +113,7 @@ export async function handleMcp(request: Request, deps: McpDeps, quota?: McpQuot
   const response = legacy
     ? await serveLegacy(request, messages.parsed, createMcpServer(deps), { maxRequestBodySize: maxBodyBytes, protocolVersions: mcpProtocolVersions })
     : await serveModern(request, messages.parsed, deps);
-  return withHeaders(response, { 'Cache-Control': 'no-store', ...limitHeaders });
+  return withHeaders(response, { 'Cache-Control': cachePolicy.never, ...limitHeaders });
 }
 
 function withHeaders(response: Response, extra: Record<string, string>): Response {

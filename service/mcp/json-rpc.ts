@@ -4,6 +4,7 @@
  * version, quota). An error names the request it answers whenever the body could be read: one
  * error per request, with its id, as JSON-RPC 2.0 asks; `id: null` only when no id could be known.
  */
+import { cachePolicy } from '../http/cache-policy.ts';
 
 type Id = string | number;
 
@@ -49,6 +50,6 @@ export function jsonRpcError(status: number, code: number, message: string, mess
   const body = messages.ids.length === 0 ? error(null) : messages.batch ? messages.ids.map(error) : error(messages.ids[0]!);
   return new Response(JSON.stringify(body), {
     status,
-    headers: { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store', ...headers },
+    headers: { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': cachePolicy.never, ...headers },
   });
 }

@@ -11,6 +11,7 @@ import type { V1Deps } from '../v1/operations.ts';
 import { enquiryToolName } from './enquiry-tool.ts';
 import { tripLine } from './tools.ts';
 import { searchNames } from '../departures/search.ts';
+import { tripBySlug } from '../../domain/catalogue/index.ts';
 
 const userText = (text: string) => ({ messages: [{ role: 'user' as const, content: { type: 'text' as const, text } }] });
 
@@ -47,7 +48,7 @@ export function registerPrompts(server: McpServer, deps: V1Deps, options: { enqu
       argsSchema: { tripSlug: completable(z.string().describe('The trip: a slug from list_trips.'), (value) => slugs.filter((slug) => slug.startsWith(value))) },
     },
     ({ tripSlug }) => {
-      const page = catalogue.trips.find((p) => p.trip.slug === tripSlug);
+      const page = tripBySlug(catalogue, tripSlug);
       if (!page) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `No trip has the slug "${tripSlug.slice(0, 80)}"; use a slug from list_trips.`);
       const { trip } = page;
       const form = `${trip.url}#enquiry-form`;

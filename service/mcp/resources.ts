@@ -7,7 +7,7 @@
  * URI in its data (the code each revision gives it: service/mcp/legacy-http.ts).
  */
 import { ProtocolError, ProtocolErrorCode, ResourceNotFoundError, ResourceTemplate, type McpServer } from '@modelcontextprotocol/server';
-import type { TripPage } from '../../domain/catalogue/index.ts';
+import { tripBySlug, type TripPage } from '../../domain/catalogue/index.ts';
 import type { Trip } from '../../domain/schemas/trip.ts';
 import { agentInstructionsMarkdown } from '../agents/guidance.ts';
 import { buildPeakDataset } from '../agents/peak-dataset.ts';
@@ -34,7 +34,10 @@ function registerTripTemplates(server: McpServer, deps: V1Deps): void {
   const { catalogue } = deps;
   for (const [type, folder] of Object.entries(tripFolders) as [Trip['type'], string][]) {
     const trips = catalogue.trips.filter((page) => page.trip.type === type);
-    const find = (slug: string): TripPage | undefined => trips.find((page) => page.trip.slug === slug);
+    const find = (slug: string): TripPage | undefined => {
+      const page = tripBySlug(catalogue, slug);
+      return page?.trip.type === type ? page : undefined;
+    };
     server.registerResource(
       `${type}s`,
       new ResourceTemplate(`${catalogue.siteUrl}/${folder}/{slug}.md`, {

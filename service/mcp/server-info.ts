@@ -4,7 +4,7 @@
  */
 import type { CacheHint } from '@modelcontextprotocol/server';
 import type { Catalogue } from '../../domain/catalogue/index.ts';
-import { cachePolicy } from '../http/respond.ts';
+import { cachePolicy } from '../http/cache-policy.ts';
 
 /** Bumped when the tools or resources change shape. */
 export const mcpServerVersion = '1.2.0';

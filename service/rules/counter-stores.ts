@@ -5,36 +5,35 @@
  * counts in this process's memory. Shared so that, on one Node host, the rules and the
  * functions count one client once, in one place.
  */
+import type { CounterSettings } from './settings.ts';
 import { MemoryCounterStore, type CounterStore } from './rate-limiter.ts';
 import { openHttpCounterStore } from './upstash-counter-store.ts';
 
-type Env = Record<string, string | undefined>;
-
-const key = Symbol.for('catalogue.counterStore');
-const holder = globalThis as { [key]?: Promise<CounterStore> };
-
 /** A counter store for these settings, of its own (memory when no shared store is configured). */
-export async function openCounterStore(env: Env, hitTimeoutMs?: number): Promise<CounterStore> {
-  const http = openHttpCounterStore(env, hitTimeoutMs);
+export async function openCounterStore(counters: CounterSettings, hitTimeoutMs?: number): Promise<CounterStore> {
+  const http = openHttpCounterStore(counters.upstash, hitTimeoutMs);
   if (http) return http;
-  if (env.REDIS_URL) {
+  if (counters.redisUrl) {
     const { RedisCounterStore } = await import('./redis-counter-store.ts');
-    return RedisCounterStore.connect(env.REDIS_URL, hitTimeoutMs ? { hitTimeoutMs } : {});
+    return RedisCounterStore.connect(counters.redisUrl, hitTimeoutMs ? { hitTimeoutMs } : {});
   }
-  if (env.VERCEL === '1') console.warn('[rate-limit] no UPSTASH_REDIS_REST_URL/TOKEN (or KV_REST_API_URL/TOKEN): each instance counts alone');
+  if (counters.onVercel) console.warn('[rate-limit] no UPSTASH_REDIS_REST_URL/TOKEN (or KV_REST_API_URL/TOKEN): each instance counts alone');
   return new MemoryCounterStore();
 }
 
+/** This process's counter store, once opened. */
+let shared: Promise<CounterStore> | undefined;
+
 /** This process's counter store; the first caller's settings choose it. */
-export function sharedCounterStore(env: Env = process.env, options: { hitTimeoutMs?: number } = {}): Promise<CounterStore> {
-  holder[key] ??= openCounterStore(env, options.hitTimeoutMs).catch((error: unknown) => {
-    delete holder[key];
+export function sharedCounterStore(counters: CounterSettings): Promise<CounterStore> {
+  shared ??= openCounterStore(counters).catch((error: unknown) => {
+    shared = undefined;
     throw error;
   });
-  return holder[key];
+  return shared;
 }
 
 /** Uses `store` as this process's counter store (a host that opened its own, or a test). */
 export function useCounterStore(store: CounterStore): void {
-  holder[key] = Promise.resolve(store);
+  shared = Promise.resolve(store);
 }

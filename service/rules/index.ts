@@ -13,8 +13,9 @@ import { isPagePath, markdownTwinPath, prefersMarkdown } from './negotiation.ts'
 import { acceptsJson } from '../v1/accept.ts';
 import { apiPath, isApiPath, routableApiPath, type ApiPath } from '../v1/path.ts';
 import { staticAnswerFile } from '../v1/static-paths.ts';
-import { cachePolicy } from '../http/respond.ts';
+import { cachePolicy } from '../http/cache-policy.ts';
 import { memoise } from '../http/bounded-memo.ts';
+import { requestUrl } from '../http/request-url.ts';
 import { apiRateLimit } from './policy.ts';
 import { rateLimitHeaders, type RateLimiter } from './rate-limiter.ts';
 import { framablePaths, securityHeaders } from './security-headers.ts';
@@ -135,7 +136,7 @@ function publishedAnswer(request: RulesRequest, url: URL): boolean {
 }
 
 export async function applyRules(request: RulesRequest, ctx: RulesContext): Promise<RulesOutcome> {
-  const url = request.parsedUrl ?? new URL(request.url);
+  const url = request.parsedUrl ?? (request instanceof Request ? requestUrl(request) : new URL(request.url));
   const pathname = url.pathname;
   const https = ctx.siteUrl.startsWith('https:');
   const base = framablePaths.has(pathname) ? (https ? baseHeaders.httpsFramable : baseHeaders.httpFramable) : https ? baseHeaders.https : baseHeaders.http;
@@ -166,7 +167,7 @@ export async function applyRules(request: RulesRequest, ctx: RulesContext): Prom
     }
     const headers = headersOf(https ? apiBaseHeaders.https : apiBaseHeaders.http, limitHeaders);
     // A browser's CORS preflight is answered here, so it never starts a function.
-    if (isPreflight(request)) return { kind: 'respond', response: new Response(null, { status: 204, headers: { ...headers, Allow: corsHeaders['Access-Control-Allow-Methods'], 'Cache-Control': 'no-store' } }) };
+    if (isPreflight(request)) return { kind: 'respond', response: new Response(null, { status: 204, headers: { ...headers, Allow: corsHeaders['Access-Control-Allow-Methods'], 'Cache-Control': cachePolicy.never } }) };
     const file = api.kind === 'api' && publishedAnswer(request, url) ? publishedFile(api) : null;
     if (file) {
       headers['Cache-Control'] = cachePolicy.catalogue;

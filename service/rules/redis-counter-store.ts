@@ -2,7 +2,8 @@
  * Rate-limit counters in Redis over TCP (node-redis), shared by every Node instance that points
  * at the same server. Each hit is the atomic window script (window-script.ts), bounded by a
  * short timeout so a slow or silent Redis costs a request at most that long before the rules
- * fail open. Not for the edge runtime: see upstash-counter-store.ts there.
+ * fail open. Not for the routing middleware, whose every instance would carry and connect a TCP
+ * client: see upstash-counter-store.ts there.
  */
 import { createClient, type RedisClientType } from 'redis';
 import type { CounterStore, WindowCount } from './rate-limiter.ts';

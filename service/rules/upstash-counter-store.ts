@@ -1,7 +1,8 @@
 /**
- * Rate-limit counters in Redis over HTTPS (Upstash's REST protocol), for the Vercel edge
- * runtime, which has fetch but no TCP sockets. Each hit is the same atomic window script as the
- * TCP store, sent with EVAL, so every edge instance and region shares one exact count.
+ * Rate-limit counters in Redis over HTTPS (Upstash's REST protocol), for Vercel: the routing
+ * middleware and the functions count over fetch, without a TCP connection per instance. Each hit
+ * is the same atomic window script as the TCP store, sent with EVAL, so every instance and region
+ * shares one exact count.
  */
 import type { Redis } from '@upstash/redis';
 import { MemoryCounterStore, type CounterStore, type WindowCount } from './rate-limiter.ts';
@@ -10,7 +11,7 @@ import { windowCountFromReply, windowHitScript } from './window-script.ts';
 export interface UpstashCounterStoreOptions {
   url: string;
   token: string;
-  /** Longest a hit may take, in milliseconds: HTTPS, and a new edge instance's first TLS handshake, included. */
+  /** Longest a hit may take, in milliseconds: HTTPS, and a new instance's first TLS handshake, included. */
   hitTimeoutMs?: number;
 }
 
@@ -49,20 +50,12 @@ export class UpstashCounterStore implements CounterStore {
   }
 }
 
-/** The REST settings, under Upstash's names or the Vercel Marketplace's; null when absent. */
-export function upstashSettings(env: Record<string, string | undefined>): { url: string; token: string } | null {
-  // Pasted values often bring a trailing newline along.
-  const url = (env.UPSTASH_REDIS_REST_URL || env.KV_REST_API_URL)?.trim();
-  const token = (env.UPSTASH_REDIS_REST_TOKEN || env.KV_REST_API_TOKEN)?.trim();
-  return url && token ? { url, token } : null;
-}
-
 /**
- * The counter store reached over HTTPS (Upstash) when configured, else null. The routing
- * middleware uses only this one, so it does not carry a TCP Redis client (see middleware.ts).
+ * The counter store reached over HTTPS (Upstash) when configured (service/config.ts reads its
+ * settings), else null. The routing middleware uses only this one, so it does not carry a TCP
+ * Redis client (see middleware.ts).
  */
-export function openHttpCounterStore(env: Record<string, string | undefined>, hitTimeoutMs?: number): CounterStore | null {
-  const upstash = upstashSettings(env);
+export function openHttpCounterStore(upstash: { url: string; token: string } | null, hitTimeoutMs?: number): CounterStore | null {
   if (!upstash) return null;
   try {
     return new UpstashCounterStore({ ...upstash, ...(hitTimeoutMs ? { hitTimeoutMs } : {}) });

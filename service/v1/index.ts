@@ -4,7 +4,8 @@
  * Rate limiting and CORS are request rules (service/rules) and run in front of this.
  */
 import { ApiError, errorResponse } from '../http/errors.ts';
-import { cachePolicy, jsonResponse, prepareJson, preparedJsonResponse } from '../http/respond.ts';
+import { cachePolicy } from '../http/cache-policy.ts';
+import { jsonResponse, prepareJson, preparedJsonResponse } from '../http/respond.ts';
 import type { BoundedMemo } from '../http/bounded-memo.ts';
 import type { PreparedJson } from '../http/respond.ts';
 
@@ -14,6 +15,7 @@ export type AnswerMemo = BoundedMemo<MemoAnswer>;
 import { operations, type Operation, type V1Deps } from './operations.ts';
 import { acceptsJson } from './accept.ts';
 import { apiPath } from './path.ts';
+import { requestUrl } from '../http/request-url.ts';
 
 export { acceptsJson };
 
@@ -53,7 +55,7 @@ async function catalogueAnswer(op: Operation, ctx: Parameters<Operation['run']>[
  * worked out once per path and query string; departures are always read live.
  */
 export async function handleV1(request: Request, deps: V1Deps, memo?: AnswerMemo): Promise<Response> {
-  const url = new URL(request.url);
+  const url = requestUrl(request);
   try {
     if (!['GET', 'HEAD', 'OPTIONS'].includes(request.method)) {
       throw new ApiError('method_not_allowed', {

@@ -3,11 +3,11 @@
  * lists them, and the OpenAPI document is generated from them.
  */
 import { z } from 'astro/zod';
-import type { Catalogue } from '../../domain/catalogue/index.ts';
+import { tripBySlug, type Catalogue } from '../../domain/catalogue/index.ts';
 import { toPeakResource } from '../../domain/catalogue/peaks.ts';
 import { toDeparture, type DepartureSource } from '../departures/source.ts';
 import { ApiError, type ErrorCode } from '../http/errors.ts';
-import type { cachePolicy } from '../http/respond.ts';
+import type { cachePolicy } from '../http/cache-policy.ts';
 import { difficulties, slugPattern, tripTypes } from '../../domain/schemas/vocabulary.ts';
 import { departureList, peakEnvelope, peakList, serviceIndex, tripEnvelope, tripList } from '../../domain/schemas/envelopes.ts';
 import { booleanParam, enumParam, parseQuery, positiveIntegerParam, regionParam, type QueryParameters } from './params.ts';
@@ -130,7 +130,7 @@ export const operations: Operation[] = [
     errors: ['trip_not_found'],
     cache: 'catalogue',
     run: async ({ pathParam, deps }) => {
-      const page = deps.catalogue.trips.find((t) => t.trip.slug === pathParam);
+      const page = tripBySlug(deps.catalogue, pathParam);
       if (!page) {
         throw new ApiError('trip_not_found', {
           message: `No trip has the slug "${(pathParam ?? '').slice(0, 80)}".`,

@@ -5,7 +5,7 @@
  */
 import type { Catalogue } from '../../domain/catalogue/index.ts';
 import { errorCodes, errorConditions, type ErrorCode } from '../../service/http/errors.ts';
-import { cachePolicy } from '../../service/http/respond.ts';
+import { cachePolicy } from '../../service/http/cache-policy.ts';
 import { apiRateLimit, bookingRateLimit } from '../../service/rules/policy.ts';
 import { enquiryOpenApiPath, siteFiles, siteFileUrl } from '../../service/site-files.ts';
 import { buildEnquiryOpenApiDocument } from '../../service/bookings/openapi.ts';

@@ -15,7 +15,7 @@ import { handleRevocation } from '../../service/agent-auth/revocation.ts';
 import { ServiceTokens } from '../../service/agent-auth/service-tokens.ts';
 import { createSigningKeys, generateSigningJwk, type SigningKeys } from '../../service/agent-auth/signing-keys.ts';
 import { handleToken } from '../../service/agent-auth/token.ts';
-import type { Sql } from '../../service/departures/sql.ts';
+import type { Sql } from '../../service/storage/sql.ts';
 import { freshDatabase } from '../helpers/embedded-template.ts';
 import type { IdentityProvider } from './identity-provider.ts';
 

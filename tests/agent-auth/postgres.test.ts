@@ -3,8 +3,8 @@
  * the races that only a real server shows, where one code or one jti must win exactly once.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openServer } from '../../service/departures/postgres.ts';
-import type { Sql } from '../../service/departures/sql.ts';
+import { openServer } from '../../service/storage/postgres.ts';
+import type { Sql } from '../../service/storage/sql.ts';
 import { startPostgres, type TestPostgres } from '../departures/postgres.ts';
 import { siteUrl, startHarness, type Harness } from './harness.ts';
 import { startIdentityProvider, type IdentityProvider } from './identity-provider.ts';

@@ -5,12 +5,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { decodeProtectedHeader, exportJWK, generateKeyPair } from 'jose';
 import { describe, expect, it } from 'vitest';
-import { SettingsError } from '../../service/config.ts';
+import { parseTrustedIssuers, readAgentAuthSettings, SettingsError } from '../../service/config.ts';
 import { renderAuthMd } from '../../service/agent-auth/auth-md.ts';
 import { handleAuthorizationServerMetadata, handleMcpProtectedResourceMetadata } from '../../service/agent-auth/discovery.ts';
 import { authorizationServerMetadata, claimGrantType, protectedResourceMetadata } from '../../service/agent-auth/metadata.ts';
 import { ServiceTokens } from '../../service/agent-auth/service-tokens.ts';
-import { parseTrustedIssuers, readAgentAuthSettings } from '../../service/agent-auth/settings.ts';
 import { generateSigningJwk, loadSigningKeys } from '../../service/agent-auth/signing-keys.ts';
 import type { Registration } from '../../service/agent-auth/registry.ts';
 

@@ -8,7 +8,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import Ajv2020 from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openEmbedded } from '../../service/departures/embedded.ts';
+import { openEmbedded } from '../../service/storage/embedded.ts';
 import { seedDepartures } from '../../service/departures/seed.ts';
 import { DepartureStore } from '../../service/departures/store.ts';
 import { knownTrips } from '../../service/departures/trips.ts';

@@ -10,7 +10,7 @@ import { handleBookingEnquiry, type BookingDeps } from '../../service/bookings/i
 import { mailerFromSettings } from '../../service/bookings/mailer.ts';
 import { EnquiryStore } from '../../service/bookings/store.ts';
 import { readSettings } from '../../service/config.ts';
-import { openOperationalStorage } from '../../service/storage.ts';
+import { openOperationalStorage } from '../../service/storage/connection.ts';
 import { loadCatalogue } from '../helpers/content.ts';
 import { projectRoot } from '../helpers/project.ts';
 import { barePage } from './page-writer.ts';

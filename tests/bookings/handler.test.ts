@@ -10,13 +10,13 @@ import { handleBookingEnquiry, type BookingDeps } from '../../service/bookings/i
 import { mailerFromSettings } from '../../service/bookings/mailer.ts';
 import { EnquiryStore } from '../../service/bookings/store.ts';
 import { readSettings } from '../../service/config.ts';
-import { openEmbedded } from '../../service/departures/embedded.ts';
-import { openServer } from '../../service/departures/postgres.ts';
+import { openEmbedded } from '../../service/storage/embedded.ts';
+import { openServer } from '../../service/storage/postgres.ts';
 import type { AdminDeparture } from '../../service/departures/source.ts';
 import { DepartureStore } from '../../service/departures/store.ts';
 import { knownTrips } from '../../service/departures/trips.ts';
 import { formatDateRange } from '../../domain/format.ts';
-import type { Sql } from '../../service/departures/sql.ts';
+import type { Sql } from '../../service/storage/sql.ts';
 import { bookingRateLimit } from '../../service/rules/policy.ts';
 import { createRateLimiter, MemoryCounterStore } from '../../service/rules/rate-limiter.ts';
 import { loadCatalogue } from '../helpers/content.ts';

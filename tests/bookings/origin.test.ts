@@ -17,8 +17,8 @@ import { handleBookingEnquiry, type BookingDeps } from '../../service/bookings/i
 import { mailerFromSettings } from '../../service/bookings/mailer.ts';
 import { EnquiryStore } from '../../service/bookings/store.ts';
 import { readSettings } from '../../service/config.ts';
-import { openEmbedded } from '../../service/departures/embedded.ts';
-import type { Sql } from '../../service/departures/sql.ts';
+import { openEmbedded } from '../../service/storage/embedded.ts';
+import type { Sql } from '../../service/storage/sql.ts';
 import { bookingRateLimit } from '../../service/rules/policy.ts';
 import { createRateLimiter, MemoryCounterStore } from '../../service/rules/rate-limiter.ts';
 import { isOwnOrigin } from '../../service/rules/site-origin.ts';

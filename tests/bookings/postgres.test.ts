@@ -9,7 +9,7 @@ import { handleBookingEnquiry, type BookingDeps } from '../../service/bookings/i
 import { mailerFromSettings } from '../../service/bookings/mailer.ts';
 import { EnquiryStore } from '../../service/bookings/store.ts';
 import { readSettings } from '../../service/config.ts';
-import { openOperationalStorage } from '../../service/storage.ts';
+import { openOperationalStorage } from '../../service/storage/connection.ts';
 import { startPostgres, type TestPostgres } from '../departures/postgres.ts';
 import { loadCatalogue } from '../helpers/content.ts';
 import { projectRoot } from '../helpers/project.ts';

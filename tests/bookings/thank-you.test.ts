@@ -6,9 +6,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EnquiryStore, newEnquiryId, type StoredEnquiry } from '../../service/bookings/store.ts';
 import { handleThankYouPage, type ThankYouDeps } from '../../service/bookings/thank-you.ts';
-import { openEmbedded } from '../../service/departures/embedded.ts';
-import { openServer } from '../../service/departures/postgres.ts';
-import type { Sql } from '../../service/departures/sql.ts';
+import { openEmbedded } from '../../service/storage/embedded.ts';
+import { openServer } from '../../service/storage/postgres.ts';
+import type { Sql } from '../../service/storage/sql.ts';
 import { loadCatalogue } from '../helpers/content.ts';
 import { freePort } from '../helpers/project.ts';
 import { barePage } from './page-writer.ts';

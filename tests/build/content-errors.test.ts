@@ -39,7 +39,7 @@ describe('content validation at build time', () => {
     expect(result.status).not.toBe(0);
     const lines = problemLines(result.output);
     expect(lines).toHaveLength(3);
-    expect(lines.some((line) => line.includes('content/trips/sample-trek.md: field "itinerary.0.acclimatisationNote"') && line.includes('raises the sleeping altitude by 900 m above 3000 m (from 2800 m to 3900 m)'))).toBe(true);
+    expect(lines.some((line) => line.includes('content/trips/sample-trek.md: field "itinerary.1.acclimatisationNote"') && line.includes('raises the sleeping altitude by 900 m above 3000 m (from 2800 m to 3900 m)'))).toBe(true);
     expect(lines.some((line) => line.includes('other-peak.yaml: field "operatorTrip" names "missing-trip"'))).toBe(true);
     expect(lines.some((line) => line.includes('other-peak.yaml: field "summary": the sentence "It stands about 40 km south-west of Sample Peak;'))).toBe(true);
     // The same lines the content check gives for these files, in the same order.

@@ -66,12 +66,12 @@ describe('photographs in the build', () => {
   it('stops the build when the photograph is missing, naming the trip file and the field', async () => {
     const { result } = await buildWithPhoto({ file: 'images/not-there.jpg', alt: 'Anything', draw: false });
     expect(result.status).not.toBe(0);
-    expect(result.output).toContain('content/trips/sample-trek.md: field "photos.0.file": there is no file content/trips/images/not-there.jpg');
+    expect(result.output).toContain('content/trips/sample-trek.md: field "photos.1.file": there is no file content/trips/images/not-there.jpg');
   }, 240_000);
 
   it('stops the build when a photograph has no alt text, naming the trip and the field', async () => {
     const { result } = await buildWithPhoto({ file: 'images/sample-trek-ridge.jpg', alt: '""', draw: true });
     expect(result.status).not.toBe(0);
-    expect(result.output).toContain('content/trips/sample-trek.md: field "photos.0.alt": is required: describe what the photograph shows');
+    expect(result.output).toContain('content/trips/sample-trek.md: field "photos.1.alt": is required: describe what the photograph shows');
   }, 240_000);
 });

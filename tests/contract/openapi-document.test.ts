@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
 import { errorCodes } from '../../service/http/errors.ts';
-import { cachePolicy } from '../../service/http/respond.ts';
+import { cachePolicy } from '../../service/http/cache-policy.ts';
 import { rateLimitHeaderNames } from '../../service/rules/policy.ts';
 import { buildEnquiryOpenApiDocument } from '../../service/bookings/openapi.ts';
 import { buildOpenApiDocument } from '../../service/v1/openapi.ts';

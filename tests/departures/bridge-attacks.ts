@@ -5,7 +5,7 @@
  */
 import { connect, type Socket } from 'node:net';
 import fc from 'fast-check';
-import type { BridgeAddress } from '../../service/departures/bridge-wire.ts';
+import type { BridgeAddress } from '../../service/storage/bridge-wire.ts';
 
 export interface Attack {
   /** What is written, in this order, `gapMs` apart. */

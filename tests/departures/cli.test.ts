@@ -6,8 +6,9 @@ import { existsSync, lstatSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
-import { hostFilePath, openEmbeddedDatabase } from '../../service/departures/embedded.ts';
-import type { Sql } from '../../service/departures/sql.ts';
+import { openEmbeddedDatabase } from '../../service/storage/embedded.ts';
+import { hostFilePath } from '../../service/storage/host-file.ts';
+import type { Sql } from '../../service/storage/sql.ts';
 import { freePort } from '../helpers/project.ts';
 import { runCli } from './cli.ts';
 import { startPostgres, type TestPostgres } from './postgres.ts';

@@ -10,7 +10,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, inject, it, vi } from 'vitest';
-import { hostFilePath } from '../../service/departures/embedded.ts';
+import { hostFilePath } from '../../service/storage/host-file.ts';
 import { occupyDeadHostPid, processState } from '../helpers/pid-squatter.ts';
 import { freePort, startServer, whenServing, type RunningServer } from '../helpers/project.ts';
 

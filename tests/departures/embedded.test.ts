@@ -9,9 +9,10 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { bridgeSql } from '../../service/departures/bridge-client.ts';
-import { hostFilePath, openEmbeddedDatabase } from '../../service/departures/embedded.ts';
-import type { Sql } from '../../service/departures/sql.ts';
+import { bridgeSql } from '../../service/storage/bridge-client.ts';
+import { openEmbeddedDatabase } from '../../service/storage/embedded.ts';
+import { hostFilePath } from '../../service/storage/host-file.ts';
+import type { Sql } from '../../service/storage/sql.ts';
 
 // Real databases and processes on a shared machine: opening PGlite alone can take seconds.
 vi.setConfig({ testTimeout: 120_000 });
@@ -26,7 +27,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 /** A separate Node process that opens the database and runs SQL sent to it on stdin. */
 function otherProcess(dataDir: string): { child: ChildProcess; run(sqlText: string): Promise<string>; exit(): Promise<void> } {
   const script = `
-    import { openEmbedded } from ${JSON.stringify(path.join(root, 'service/departures/embedded.ts'))};
+    import { openEmbedded } from ${JSON.stringify(path.join(root, 'service/storage/embedded.ts'))};
     import { createInterface } from 'node:readline';
     const sql = await openEmbedded(${JSON.stringify(dataDir)});
     process.stdout.write('ready\\n');

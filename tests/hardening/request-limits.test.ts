@@ -64,7 +64,7 @@ describe('slow clients', () => {
   beforeAll(async () => {
     const settings = { OPERATIONAL_STORAGE: 'off' };
     usual = await startInProcess(inject('fixtureSite'), settings);
-    quick = await startInProcess(inject('fixtureSite'), settings, { headersTimeoutMs: timeoutMs, connectionsCheckingIntervalMs: checkMs });
+    quick = await startInProcess(inject('fixtureSite'), settings, { timeouts: { headersMs: timeoutMs, checkEveryMs: checkMs } });
   });
   afterAll(async () => {
     await usual?.stop();

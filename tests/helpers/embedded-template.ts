@@ -9,8 +9,8 @@
 import { chmodSync, cpSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { openEmbedded } from '../../service/departures/embedded.ts';
-import type { Sql } from '../../service/departures/sql.ts';
+import { openEmbedded } from '../../service/storage/embedded.ts';
+import type { Sql } from '../../service/storage/sql.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {

@@ -6,7 +6,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { hostFilePath } from '../../service/departures/embedded.ts';
+import { hostFilePath } from '../../service/storage/host-file.ts';
 
 /**
  * A `sleep` on exactly `pid` (which must be free: the crashed process reaped), or null where the

@@ -162,7 +162,8 @@ describe('the offline budget, enforced by the worker', () => {
   async function siteWithBudget(budget: string): Promise<RunningServer> {
     const dir = mkdtempSync(path.join(tmpdir(), 'catalogue-budget-'));
     const built = inject('fixtureSite');
-    cpSync(built, dir, { recursive: true, filter: (source) => source !== path.join(built, 'node_modules') });
+    // Links as they are (dist/current and the links through it), so the copy's files are its own.
+    cpSync(built, dir, { recursive: true, verbatimSymlinks: true, filter: (source) => source !== path.join(built, 'node_modules') });
     symlinkSync(path.join(built, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
     const worker = path.join(dir, 'dist', 'site', 'sw.js');
     const original = readFileSync(worker, 'utf8');

@@ -85,13 +85,13 @@ describe('the content check', () => {
       ),
     );
     expect(problem).toContain('sample-trek');
-    expect(problem).toContain('itinerary.0.acclimatisationNote');
+    expect(problem).toContain('itinerary.1.acclimatisationNote');
     expect(problem).toContain('raises the sleeping altitude by 1100 m');
   });
 
   it("refuses a walking time written in a day's description but missing from its data", () => {
     const problem = one(brokenFile('trips/sample-trek.md', (t) => t.replace('Fixture day one description text.', 'Fixture day one takes most groups 4 to 6 hours.')));
-    expect(problem).toContain('itinerary.0.walkingHours');
+    expect(problem).toContain('itinerary.1.walkingHours');
     expect(problem).toContain('gives a walking time');
   });
 
@@ -119,7 +119,7 @@ describe('the content check', () => {
 
   it('refuses a night that climbs from below 3,000 m to far above it without a published reason', () => {
     const problem = one(brokenFile('trips/sample-trek.md', (t) => t.replace(/startAltitudeM: 3500\n(\s+)endAltitudeM: 3900/, 'startAltitudeM: 2800\n$1endAltitudeM: 3900')));
-    expect(problem).toContain('itinerary.0.acclimatisationNote');
+    expect(problem).toContain('itinerary.1.acclimatisationNote');
     expect(problem).toContain('raises the sleeping altitude by 900 m above 3000 m (from 2800 m to 3900 m)');
   });
 });

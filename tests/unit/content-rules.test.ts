@@ -48,7 +48,7 @@ describe('dates', () => {
 describe('acclimatisation rule', () => {
   it('refuses a night more than 500 m above a night at or above 3,000 m, unless the day says why', () => {
     expect(issues(days(3300, [3800, 4700, 4700]))).toEqual([
-      expect.stringMatching(/^itinerary\.1\.acclimatisationNote: day 2 raises the sleeping altitude by 900 m above 3000 m \(from 3800 m to 4700 m\)/),
+      expect.stringMatching(/^itinerary\.1\.acclimatisationNote: day 2 breaks the acclimatisation rule: it raises the sleeping altitude by 900 m above 3000 m \(from 3800 m to 4700 m\), over the limit of 500 m a night\. Add/),
     ]);
     expect(issues(days(3300, [3800, 4700, 4700], { 2: { acclimatisationNote: 'There is no campsite between the two; we rest a full day on arrival.' } }))).toEqual([]);
   });
@@ -65,7 +65,7 @@ describe('acclimatisation rule', () => {
     expect(acclimatisationBreaches(days(1780, [2195, 2960, 3970, 3970]))).toEqual([
       expect.objectContaining({ index: 2, nights: 2, averageGainM: 485, reason: expect.stringMatching(/^raises the sleeping altitude by 970 m above 3000 m \(from 2960 m to 3970 m\)/) }),
     ]);
-    expect(issues(days(2960, [3970]))).toEqual([expect.stringMatching(/^itinerary\.0\.acclimatisationNote: day 1 raises the sleeping altitude by 970 m above 3000 m/)]);
+    expect(issues(days(2960, [3970]))).toEqual([expect.stringMatching(/^itinerary\.0\.acclimatisationNote: day 1 breaks the acclimatisation rule: it raises the sleeping altitude by 970 m above 3000 m/)]);
   });
 
   it('counts every night above 3,000 m higher than the one before, including the first one above it', () => {
@@ -79,10 +79,18 @@ describe('acclimatisation rule', () => {
     const note = { acclimatisationNote: 'No campsite splits this climb, and the next day is a rest day at the same camp.' };
     expect(issues(days(2960, [3970, 3970], { 1: note }))).toEqual([]);
     expect(issues(days(3000, [4200, 4200], { 1: note }))).toEqual([
-      expect.stringMatching(/^itinerary\.0\.acclimatisationNote: day 1 raises .*its note leans on a rest day, but the gain still averages 600 m a night over the jump and the 1 rest night/),
+      expect.stringMatching(/^itinerary\.0\.acclimatisationNote: day 1 breaks the acclimatisation rule: it raises .*its note leans on a rest day, but the gain still averages 600 m a night over the jump and the 1 rest night/),
     ]);
     expect(issues(days(3000, [3700, 4000], { 1: note }))).toEqual([expect.stringMatching(/leans on a rest day, but no night after it is at or below this height/)]);
     expect(issues(days(3000, [3700, 4000], { 1: { acclimatisationNote: 'There is no campsite between the two, so the climb cannot be split.' } }))).toEqual([]);
+  });
+
+  it('says a jump without a note fails even when the rest nights after it bring the average within the limit', () => {
+    expect(issues(days(2960, [3970, 3970]))).toEqual([
+      'itinerary.0.acclimatisationNote: day 1 breaks the acclimatisation rule: it raises the sleeping altitude by 970 m above 3000 m (from 2960 m to 3970 m), over the limit of 500 m a night. Add an acclimatisation night or a lower camp, or give the published reason in acclimatisationNote (the rest night after it brings the gain down to 485 m a night on average, so it can be that reason); see docs/editing-content.md',
+    ]);
+    expect(issues(days(3000, [4200, 4200, 4100]))).toEqual([expect.stringMatching(/\(the 2 rest nights after it bring the gain down to 400 m a night on average, so they can be that reason\)/)]);
+    expect(issues(days(3000, [4200, 4200]))).toEqual([expect.stringMatching(/\(the rest night after it still leaves 600 m a night on average, so a rest day alone is not a reason\)/)]);
   });
 
   it("refuses a justification that cites a source the trip does not list", () => {
@@ -113,14 +121,14 @@ describe('walking figures', () => {
 
 describe('high points', () => {
   it('refuses a high point that is not above both ends of the day', () => {
-    expect(issues(days(2000, [2500], { 1: { highPoint: { name: 'Low col', altitudeM: 2400 } } })).join()).toMatch(/highPoint\.altitudeM: is 2400 m, not higher/);
+    expect(issues(days(2000, [2500], { 1: { highPoint: { name: 'Low col', altitudeM: 2400 } } })).join()).toMatch(/highPoint\.altitudeM: must be higher than both ends of the day \(it is 2400 m; the day starts at 2000 m and ends at 2500 m\)/);
     expect(issues(days(2000, [2500], { 1: { highPoint: { name: 'A pass', altitudeM: 2900 } } }))).toEqual([]);
   });
 
   it('counts a high point as part of the highest altitude reached', () => {
     const itinerary = days(2000, [2500], { 1: { highPoint: { name: 'A pass', altitudeM: 2900 } } });
     const result = tripContent.safeParse({ ...trek, durationDays: 1, summitAltitudeM: 2600, itinerary });
-    expect(result.error?.issues.map((i) => i.message)).toEqual(['is 2600 m but the itinerary reaches 2900 m']);
+    expect(result.error?.issues.map((i) => i.message)).toEqual(['must be at least 2900 m, the highest the itinerary reaches (it is 2600 m)']);
   });
 });
 

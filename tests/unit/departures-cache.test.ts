@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { readSettings, SettingsError } from '../../service/config.ts';
-import { cachePolicy, departuresReadMaxAgeMs } from '../../service/http/respond.ts';
+import { cachePolicy, departuresReadMaxAgeMs } from '../../service/http/cache-policy.ts';
 
 function directive(policy: string, name: string): number {
   const match = new RegExp(`(?:^|,)\\s*${name}=(\\d+)`).exec(policy);

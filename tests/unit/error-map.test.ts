@@ -25,12 +25,12 @@ function problems(schema: typeof peakContent | typeof tripContent, data: Record<
 describe('plain-language schema problems', () => {
   it('says what a field must be and what it is', () => {
     expect(problems(peakContent, { ...peak, altitudeM: 'high' })).toEqual(['field "altitudeM": must be a number, not "high"']);
-    expect(problems(peakContent, { ...peak, altitudeM: 6000.5 })).toEqual(['field "altitudeM": must be a whole number of metres']);
+    expect(problems(peakContent, { ...peak, altitudeM: 6000.5 })).toEqual(['field "altitudeM": must be a whole number of metres (it is 6000.5)']);
     expect(problems(peakContent, { ...peak, altitudeM: 2500 })).toEqual(['field "altitudeM": must be at least 3000 (it is 2500)']);
     expect(problems(peakContent, { ...peak, openPeak: 'yes' })).toEqual(['field "openPeak": must be true or false, not "yes"']);
     expect(problems(peakContent, { ...peak, summary: 'Short.' })).toEqual(['field "summary": must be at least 40 characters long (it has 6)']);
     expect(problems(peakContent, { ...peak, references: [] })[0]).toBe('field "references": needs at least one reference for its facts');
-    expect(problems(peakContent, { ...peak, references: [{ title: 'A source', url: 'example.org' }] })[0]).toBe('field "references.0.url": must be a full web address starting with https://');
+    expect(problems(peakContent, { ...peak, references: [{ title: 'A source', url: 'example.org' }] })[0]).toBe('field "references.1.url": must be a full web address starting with https://');
     expect(problems(peakContent, { ...peak, operatorTrip: 'Bad Slug' })).toEqual(['field "operatorTrip": must use only lowercase letters a-z, digits 0-9 and hyphens (pattern ^[a-z0-9-]+$)']);
   });
 
@@ -42,6 +42,14 @@ describe('plain-language schema problems', () => {
 
   it('still applies the trip-wide rules when another field is wrong', () => {
     const found = problems(tripContent, { ...trek, difficulty: 'Hard', durationDays: 3 });
-    expect(found).toEqual(['field "difficulty": must be one of "Easy", "Moderate", "Difficult", "Very Difficult" (it is "Hard")', 'field "durationDays": says 3 days but the itinerary has 2']);
+    expect(found).toEqual(['field "difficulty": must be one of "Easy", "Moderate", "Difficult", "Very Difficult" (it is "Hard")', 'field "durationDays": must match the itinerary, which has 2 days (it says 3)']);
+  });
+  it('refuses a field a record does not take, with the one it probably meant', () => {
+    expect(problems(peakContent, { ...peak, altitudM: 6000 })).toEqual(['the file: has a field it does not take: "altitudM" (did you mean "altitudeM"?)']);
+    const [unknown] = problems(peakContent, { ...peak, heightInFeet: 20000 });
+    expect(unknown).toMatch(/^the file: has a field it does not take: "heightInFeet"; the fields it takes are name, alternateNames, altitudeM, /);
+    const itinerary = (trek.itinerary as Record<string, unknown>[]).map((day, index) => (index === 0 ? { ...day, walkinghours: 4 } : day));
+    expect(problems(tripContent, { ...trek, itinerary })).toEqual(['field "itinerary.1": has a field it does not take: "walkinghours" (did you mean "walkingHours"?)']);
+    expect(problems(tripContent, { ...trek, durationDay: 2 })).toEqual(['the file: has a field it does not take: "durationDay" (did you mean "durationDays"?)']);
   });
 });

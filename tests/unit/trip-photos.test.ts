@@ -61,7 +61,7 @@ describe('trip photographs', () => {
   it('names the trip file and the field when the photograph is not there', () => {
     const dir = contentWithPhoto('images/sample-trek-1.jpg', false);
     const [entry] = readFolder(path.join(dir, 'trips'), '.md').filter((e) => e.id === 'sample-trek');
-    expect(entry && photoFileProblems(entry)).toEqual([expect.stringMatching(/sample-trek\.md: field "photos\.0\.file": there is no file .*trips\/images\/sample-trek-1\.jpg/)]);
+    expect(entry && photoFileProblems(entry)).toEqual([expect.stringMatching(/sample-trek\.md: field "photos\.1\.file": there is no file .*trips\/images\/sample-trek-1\.jpg/)]);
     const present = contentWithPhoto('images/sample-trek-1.jpg', true);
     const [found] = readFolder(path.join(present, 'trips'), '.md').filter((e) => e.id === 'sample-trek');
     expect(found && photoFileProblems(found)).toEqual([]);

@@ -8,6 +8,7 @@ import { cardPicture, drawingCode, drawMissingCards, tripCardDrawing, type CardD
 import { assertSocialCardTextFits } from '../../../components/social-card-text-check.ts';
 import { getCatalogue } from '../../../lib/catalogue.ts';
 import { pictureKey } from '../../../lib/picture-cache.ts';
+import { tripBySlug } from '../../../../domain/catalogue/index.ts';
 
 /** Each trip's card as described for the cache, worked out once for the paths and the pages. */
 const drawings = new Map<string, CardDrawing>();
@@ -25,7 +26,7 @@ export const getStaticPaths: GetStaticPaths = async () => {
 
 export const GET: APIRoute = async ({ params }) => {
   const catalogue = await getCatalogue();
-  const page = catalogue.trips.find((t) => t.trip.slug === params.slug);
+  const page = tripBySlug(catalogue, params.slug);
   if (!page) return new Response(null, { status: 404 });
   const drawing = drawings.get(page.trip.slug) ?? tripCardDrawing(catalogue, page);
   return new Response(new Uint8Array(await cardPicture(drawing)), { headers: { 'Content-Type': 'image/png' } });

@@ -1,14 +1,15 @@
 /** node-postgres against a real PostgreSQL server, behind the one Sql interface (sql.ts). */
-import { storageTimeoutMs, type Sql } from './sql.ts';
+import { defaultStorageTimeoutMs } from '../config.ts';
+import type { Sql } from './sql.ts';
 
 export interface ServerOptions {
-  /** Bound on connecting and on each statement, so a dead server answers quickly. */
+  /** Bound on connecting and on each statement, so a dead server answers quickly (STORAGE_TIMEOUT_MS). */
   timeoutMs?: number;
 }
 
 export async function openServer(connectionString: string, options: ServerOptions = {}): Promise<Sql> {
   const { default: pg } = await import('pg');
-  const timeoutMs = options.timeoutMs ?? storageTimeoutMs;
+  const timeoutMs = options.timeoutMs ?? defaultStorageTimeoutMs;
   const pool = new pg.Pool({
     connectionString,
     max: 5,

@@ -1,27 +1,23 @@
 /**
  * Operational storage, opened once per process and shared by every store that uses it
- * (departures, enquiries). The embedded PGlite database is single-process and must never be
+ * (departures, enquiries, agent registrations). The embedded PGlite database is single-process and must never be
  * opened twice: each caller gets a handle on one shared connection, and the connection closes
  * when the last handle does.
- *
- * The registry lives on globalThis because this module exists twice in a running server: once
- * as server.ts imports it and once inside Astro's server bundle. Both copies must share it.
  */
 import path from 'node:path';
-import type { Settings } from './config.ts';
-import { prepareDataDir } from './data-dir.ts';
-import { openEmbedded } from './departures/embedded.ts';
-import { openServer } from './departures/postgres.ts';
-import type { Sql } from './departures/sql.ts';
+import type { Settings } from '../config.ts';
+import { prepareDataDir } from '../data-dir.ts';
+import { openEmbedded } from './embedded.ts';
+import { openServer } from './postgres.ts';
+import type { Sql } from './sql.ts';
 
 interface Shared {
   sql: Promise<Sql>;
   handles: number;
 }
 
-const registryKey = Symbol.for('catalogue.operationalStorage');
-const registry: Map<string, Shared> = ((globalThis as Record<symbol, unknown>)[registryKey] as Map<string, Shared> | undefined) ?? new Map();
-(globalThis as Record<symbol, unknown>)[registryKey] = registry;
+/** The process's connections, by the database they reach (storageKey). */
+const registry = new Map<string, Shared>();
 
 /** Which database the settings point at; equal keys mean the same database. */
 export function storageKey(settings: Settings): string | null {
@@ -50,7 +46,7 @@ export async function openOperationalStorage(settings: Settings): Promise<Sql | 
     const opening: Shared = {
       sql:
         settings.OPERATIONAL_STORAGE === 'postgres'
-          ? openServer(settings.DATABASE_URL ?? '')
+          ? openServer(settings.DATABASE_URL ?? '', { timeoutMs: settings.STORAGE_TIMEOUT_MS })
           : openEmbedded(path.resolve(settings.DATA_DIR, 'pglite')),
       handles: 0,
     };

@@ -1,0 +1,104 @@
+/**
+ * One request on the Node host, in Vercel's order (router.ts): a request that names no single
+ * host or carries a method a web Request cannot is refused (client-errors.ts); then the early
+ * routes (the clean-URL redirects), the request rules, and the destination the route table
+ * gives: a live function (answered from the edge cache when it keeps the answer, else called in
+ * turn with the client's other reads), a built file, or the plain not-found answer.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { canonicalLivePath } from '../functions/live-queries.ts';
+import { answerFrom } from '../functions/site-build.ts';
+import type { RulesOutcome, RulesRequest } from '../rules/index.ts';
+import { clientQuotaKey } from '../rules/client-ip.ts';
+import { isApiPath } from '../v1/path.ts';
+import type { BuiltSite } from './built-site.ts';
+import { hostHeaderRefusal, methodRefusal, plainAnswer, unrepresentableMethods, type RefusalContext } from './client-errors.ts';
+import type { KeptResponse } from './edge-cache.ts';
+import type { FairQueue } from './fair-queue.ts';
+import { requestHeaders, type NodeRequests } from './node-requests.ts';
+import { writeKeptResponse, writeWebResponse } from './web-response.ts';
+
+export interface HostParts {
+  /** The build being served (site-builds.ts); read once per request, so one request is answered from one build. */
+  site: () => BuiltSite;
+  requests: NodeRequests;
+  /** The request rules as this host applies them. */
+  rules(request: RulesRequest): Promise<RulesOutcome>;
+  /** How refusals are answered for a client at this socket address. */
+  refusals(socketAddress: string | undefined): RefusalContext;
+  /** The headers every answer carries (service/rules/security-headers.ts). */
+  securityHeaders: Record<string, string>;
+  /** Function reads, one per client and four in all (fair-queue.ts). */
+  turns: FairQueue;
+}
+
+type Outcome = Extract<RulesOutcome, { kind: 'continue' }>;
+
+/** A live function's answer: from the edge cache, or made by the function in the client's turn and kept when it may be. */
+async function fromFunction(host: HostParts, site: BuiltSite, req: IncomingMessage, res: ServerResponse, name: string, view: RulesRequest & { parsedUrl: URL }, client: string, outcome: Outcome): Promise<void> {
+  const method = req.method ?? 'GET';
+  const read = method === 'GET' || method === 'HEAD';
+  const header = (headerName: string) => view.headers.get(headerName);
+  // A live page is kept under its path and declared query: other parameters make no new answer.
+  const key = isApiPath(view.parsedUrl.pathname) ? view.url : canonicalLivePath(view.parsedUrl);
+  const kept = read ? site.edge.get(key, header) : null;
+  if (kept) return writeKeptResponse(req, res, site.edge, kept, outcome.headers, site.edge.ageOf(kept));
+  // Functions see the address the client asked for, as on Vercel, and read it themselves.
+  const call = async (): Promise<Response | KeptResponse> => {
+    const response = await site.functions.call(name, host.requests.webRequest(req, client));
+    if (method !== 'GET' || response.status !== 200 || !response.body) return response;
+    const headers: Record<string, string> = {};
+    for (const [headerName, value] of response.headers) headers[headerName] = value;
+    return site.edge.put(key, header, 200, headers, Buffer.from(await response.arrayBuffer()));
+  };
+  const answer = read ? await host.turns.run(clientQuotaKey(client), call) : await call();
+  if (!(answer instanceof Response)) return writeKeptResponse(req, res, site.edge, answer, outcome.headers);
+  for (const [headerName, value] of Object.entries(outcome.headers)) if (!answer.headers.has(headerName)) answer.headers.set(headerName, value);
+  return writeWebResponse(req, res, answer);
+}
+
+/** A built file, with the rules' headers and the build's; only GET and HEAD read one. */
+async function fromFile(host: HostParts, site: BuiltSite, req: IncomingMessage, res: ServerResponse, destination: { pathname: string; status: 200 | 404; headers?: Record<string, string> }, outcome: Outcome): Promise<void> {
+  const method = req.method ?? 'GET';
+  if (method !== 'GET' && method !== 'HEAD') {
+    return writeWebResponse(req, res, plainAnswer(405, `${method.slice(0, 20)} is not allowed here: this address is a page or a file, read with GET.`, host, { Allow: 'GET, HEAD' }));
+  }
+  const headers = { ...outcome.headers, ...destination.headers };
+  if (await site.files.serve(destination.pathname, req, res, destination.status, headers)) return;
+  // A built file that can no longer be read (the folder changed under the server) is answered, never left hanging.
+  return writeWebResponse(req, res, plainAnswer(503, 'This file cannot be read just now. Please try again in a minute.', host));
+}
+
+/**
+ * Answers one request, wholly from the build being served when it starts, to its last byte (the
+ * live functions read that build's catalogue and frames: functions/site-build.ts); what fails
+ * unexpectedly is left to the server (node-server.ts).
+ */
+export function requestHandler(host: HostParts): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
+  return (req, res) => {
+    const site = host.site();
+    return answerFrom(site, () => answer(host, site, req, res));
+  };
+}
+
+async function answer(host: HostParts, site: BuiltSite, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const refusedHost = hostHeaderRefusal(req, host);
+  if (refusedHost) return writeWebResponse(req, res, refusedHost);
+  const method = req.method ?? 'GET';
+  // A web Request cannot carry these methods; they are refused as unknown ones are.
+  if (unrepresentableMethods.has(method)) {
+    return writeWebResponse(req, res, await methodRefusal(method, req.url ?? '/', requestHeaders(req), host.refusals(req.socket.remoteAddress)));
+  }
+  const client = host.requests.clientOf(req);
+  const view = host.requests.rulesView(req, client);
+  const early = site.earlyRoutes(view.parsedUrl.pathname);
+  if (early.redirect) {
+    return writeWebResponse(req, res, plainAnswer(early.redirect.status, `Moved to ${early.redirect.location}`, host, { Location: early.redirect.location }));
+  }
+  const outcome = await host.rules(view);
+  if (outcome.kind === 'respond') return writeWebResponse(req, res, outcome.response);
+  const destination = site.destinationOf(outcome.pathname);
+  if (destination.kind === 'function') return fromFunction(host, site, req, res, destination.name, view, client, outcome);
+  if (destination.kind === 'file') return fromFile(host, site, req, res, destination, outcome);
+  return writeWebResponse(req, res, plainAnswer(404, 'Not found. See /sitemap-index.xml, /developers and /llms.txt.', host));
+}

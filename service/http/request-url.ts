@@ -1,0 +1,23 @@
+/**
+ * A request's address, parsed once. The Node host parses each request target once (and keeps
+ * the parse of a target it has seen, server.ts) and hands its functions that URL with the web
+ * Request; the rules, the functions and the /v1 handler all read it from here instead of parsing
+ * `request.url` again. A request the host did not make (Vercel's, a test's) is parsed here, once.
+ * The URL is read, never changed.
+ */
+const parsed = new WeakMap<Request, URL>();
+
+export function requestUrl(request: Request): URL {
+  let url = parsed.get(request);
+  if (!url) {
+    url = new URL(request.url);
+    parsed.set(request, url);
+  }
+  return url;
+}
+
+/** `request`, whose address is `url` already parsed. */
+export function withUrl(request: Request, url: URL): Request {
+  parsed.set(request, url);
+  return request;
+}

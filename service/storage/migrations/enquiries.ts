@@ -1,0 +1,42 @@
+/** Booking enquiries (service/bookings/store.ts). */
+import type { Migration } from './migration.ts';
+
+export const enquiriesMigrations: Migration[] = [
+  {
+    // Booking enquiries, kept before delivery is attempted so none is lost when mail is down.
+    version: 10,
+    name: 'enquiries',
+    sql: `
+      CREATE TABLE enquiries (
+        id text PRIMARY KEY,
+        trip_slug text NOT NULL CHECK (trip_slug ~ '^[a-z0-9-]+$'),
+        trip_name text NOT NULL,
+        trip_url text NOT NULL,
+        name text NOT NULL,
+        phone text NOT NULL,
+        group_size integer NOT NULL CHECK (group_size >= 1),
+        preferred_departure text,
+        message text,
+        created_at timestamptz NOT NULL,
+        delivery_state text NOT NULL DEFAULT 'pending' CHECK (delivery_state IN ('pending', 'delivered', 'failed')),
+        attempts integer NOT NULL DEFAULT 0,
+        last_attempt_at timestamptz,
+        last_error text,
+        delivered_at timestamptz,
+        delivery_ref text,
+        idempotency_key text NOT NULL UNIQUE
+      );
+      CREATE INDEX enquiries_undelivered ON enquiries (created_at) WHERE delivery_state <> 'delivered'
+    `,
+  },
+  {
+    // Enquiries: the visitor's optional email address, and the call-back time the site promised
+    // when the enquiry was taken (the thank-you page and every delivery quote it).
+    version: 30,
+    name: 'enquiry email and call-back promise',
+    sql: `
+      ALTER TABLE enquiries ADD COLUMN email text;
+      ALTER TABLE enquiries ADD COLUMN callback_promise text
+    `,
+  },
+];

@@ -1,0 +1,39 @@
+/** The settings: one schema (service/config.ts), and .env.example documents exactly its variables. */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { readSettings, settingsSchema, SettingsError } from '../../service/config.ts';
+
+const root = path.resolve(import.meta.dirname, '..', '..');
+
+/** The variables .env.example names, set or commented out (`NAME=…` or `# NAME=…`). */
+function documented(): string[] {
+  const text = readFileSync(path.join(root, '.env.example'), 'utf8');
+  return [...text.matchAll(/^#?\s*([A-Z][A-Z0-9_]*)=/gm)].map((m) => m[1]!);
+}
+
+describe('settings', () => {
+  it('.env.example documents every setting of the schema, and no other', () => {
+    expect([...new Set(documented())].sort()).toEqual(Object.keys(settingsSchema.shape).sort());
+  });
+
+  it('reads the defaults with nothing set', () => {
+    const settings = readSettings({});
+    expect(settings).toMatchObject({ PORT: 4321, HOST: '127.0.0.1', siteUrl: 'http://localhost:4321', CONTENT_DIR: 'content', OPERATIONAL_STORAGE: 'embedded', DATA_DIR: '.data' });
+    expect(settings.counters).toEqual({ upstash: null, redisUrl: undefined, onVercel: false });
+    expect(settings.agentAuth).toEqual({ anonymousEnabled: true, trustedIssuers: [], signingKey: null, previousKeys: null });
+  });
+
+  it('takes the shared counters under either pair of names, trimmed', () => {
+    expect(readSettings({ KV_REST_API_URL: ' https://kv.example \n', KV_REST_API_TOKEN: 't\n' }).counters.upstash).toEqual({ url: 'https://kv.example', token: 't' });
+    expect(readSettings({ UPSTASH_REDIS_REST_URL: 'https://u.example', UPSTASH_REDIS_REST_TOKEN: 'u', KV_REST_API_URL: 'https://kv.example', KV_REST_API_TOKEN: 't' }).counters.upstash).toEqual({ url: 'https://u.example', token: 'u' });
+  });
+
+  it('stops at a bad value with a sentence naming it, but keeps a bad AGENT_* setting for agent registration alone', () => {
+    expect(() => readSettings({ PORT: 'eighty' })).toThrow(/PORT/);
+    expect(() => readSettings({ OPERATIONAL_STORAGE: 'postgres' })).toThrow(/DATABASE_URL/);
+    const settings = readSettings({ AGENT_TRUSTED_ISSUERS: 'not a pair' });
+    expect(settings.agentAuth).toBeInstanceOf(SettingsError);
+    expect((settings.agentAuth as SettingsError).message).toMatch(/AGENT_TRUSTED_ISSUERS/);
+  });
+});
