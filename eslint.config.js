@@ -1,8 +1,9 @@
 // ESLint for the whole project (`npm run lint`): JavaScript's recommended rules everywhere,
-// typescript-eslint's recommended ones with type information over the TypeScript (through the
-// TypeScript 6 API: TypeScript 7's tsc has none yet, see docs/architecture.md), its syntax-only
+// typescript-eslint's recommended ones with type information over the TypeScript (through
+// TypeScript 6's API, as TypeScript 7 has none yet: scripts/typescript6-for-eslint.mjs), its syntax-only
 // ones over the JavaScript, eslint-plugin-astro's over the .astro components; eslint-config-prettier
 // last, so layout is Prettier's alone (.prettierrc.json).
+import './scripts/typescript6-for-eslint.mjs';
 import js from '@eslint/js';
 import astro from 'eslint-plugin-astro';
 import prettier from 'eslint-config-prettier';
