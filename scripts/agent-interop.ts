@@ -77,7 +77,7 @@ async function main(): Promise<void> {
       // Whatever the Inspector remembers stays in the scratch folder.
       env: { ...process.env, HOME: toolsDir, MCP_CATALOG_PATH: catalogFile },
     });
-    return JSON.parse(stdout);
+    return JSON.parse(stdout) as unknown;
   };
   const listed = (await runInspector('--method', 'tools/list')) as { tools: { name: string }[] };
   report('MCP Inspector CLI tools/list', listed.tools.length === 6, listed.tools.map((t) => t.name).join(', '));

@@ -49,9 +49,9 @@ export async function importLayerViolations(root: string): Promise<{ violations:
       layeredSources.filter((entry) => existsSync(path.join(copy, entry))),
       { ...config.options, baseDir: copy, validate: true, ruleSet: { forbidden: config.forbidden ?? [] }, outputType: 'json' },
       // `import X from './X.astro'` resolves to the compiled module written beside it.
-      { extensionAlias: { '.astro': ['.astro.mjs'] } } as never,
+      { extensionAlias: { '.astro': ['.astro.mjs'] } },
     );
-    const output = JSON.parse(String(result.output)) as ICruiseResult;
+    const output = JSON.parse(result.output as string) as ICruiseResult;
     const name = (source: string) => source.replace(/\.astro\.mjs$/, '.astro');
     return {
       modules: output.summary.totalCruised,

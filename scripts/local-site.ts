@@ -20,7 +20,7 @@ export async function serveBuild(): Promise<LocalSite> {
     throw new Error('No build found in dist/. Run `npm run build` (or `npm start` once) first, or pass the URL of a running site.');
   }
   const server = await startChildServer(path.join(projectRoot, 'server.ts'), { cwd: projectRoot, readyPath: '/' });
-  return { origin: server.url, stop: server.stop };
+  return { origin: server.url, stop: () => server.stop() };
 }
 
 /** The site named by a URL argument, or the last build served locally. */

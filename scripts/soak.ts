@@ -36,7 +36,7 @@ import { startPostgres } from '../tests/departures/postgres.ts';
 import { buildProject, copyProject, startServer, type RunningServer } from '../tests/helpers/project.ts';
 import fc from 'fast-check';
 import { attackArbitrary, sendAttack } from '../tests/departures/bridge-attacks.ts';
-import { hostFilePath } from '../service/storage/host-file.ts';
+import { hostFilePath, type HostFile } from '../service/storage/host-file.ts';
 import { fairnessWarmUp, measureFairness } from '../tests/helpers/fairness.ts';
 import { openEmbeddedDatabase } from '../service/storage/embedded.ts';
 import { openServer } from '../service/storage/postgres.ts';
@@ -131,7 +131,7 @@ async function bridgeAttacks(dataDir: string, deadline: number): Promise<{ sent:
       for (let i = 0; Date.now() < deadline && !stopRequested; i += 1) {
         let bridge;
         try {
-          bridge = JSON.parse(readFileSync(hostFilePath(path.join(dataDir, 'pglite')), 'utf8')).bridge;
+          bridge = (JSON.parse(readFileSync(hostFilePath(path.join(dataDir, 'pglite')), 'utf8')) as HostFile).bridge;
         } catch {
           bridge = null; // between the crash and the restart
         }
@@ -241,7 +241,7 @@ async function main(): Promise<number> {
       ...Array.from({ length: 2 }, (_, i) => client(server!.url, 'over quota', `127.0.2.${i + 1}`, ['/v1/trips', '/v1/peaks'], 20, deadline)),
       ...Array.from({ length: 3 }, (_, i) => client(server!.url, 'pages', `127.0.3.${i + 1}`, pages, 100, deadline)),
       probe(server.url, deadline),
-      mcpClient(server!.url, '127.0.4.1', deadline),
+      mcpClient(server.url, '127.0.4.1', deadline),
       client(embedded.url, 'embedded', '127.0.5.1', [...api, ...pages], 100, deadline),
       enquiryClient(() => server!.url, 13, 'soak', 500, over, enquiries),
     ];

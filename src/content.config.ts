@@ -61,15 +61,16 @@ type Validated = NonNullable<ContentCheck['source']>;
 function entriesLoader(name: string, pick: (check: ContentCheck) => { raw: RawEntry; id: string; data: unknown }[]): Loader {
   return {
     name,
-    load: async ({ store, parseData, generateDigest }) => {
+    load: async (context) => {
+      const { store } = context;
       const entries = pick(checkedContent());
       const ids = new Set(entries.map((e) => e.id));
       for (const id of store.keys()) if (!ids.has(id)) store.delete(id);
       for (const { raw, id, data } of entries) {
         // The validated data is part of the digest: a schema change that changes a record's data parses it again.
-        const digest = generateDigest(`${raw.text}\n${JSON.stringify(data)}`);
+        const digest = context.generateDigest(`${raw.text}\n${JSON.stringify(data)}`);
         if (store.get(id)?.digest === digest) continue;
-        const parsed = await parseData({ id, data: raw.data as Record<string, unknown>, filePath: raw.filePath });
+        const parsed = await context.parseData({ id, data: raw.data as Record<string, unknown>, filePath: raw.filePath });
         store.set({ id, data: parsed, filePath: raw.filePath, digest, ...(raw.body !== undefined ? { body: raw.body } : {}) });
       }
     },

@@ -100,7 +100,7 @@ export function summaryGeographyProblems(peaks: readonly PeakEntry[]): string[] 
       const spans: [number, number][] = [];
       for (const m of sentence.matchAll(distancePhrase)) {
         const [whole, amount, bearing, place] = m;
-        spans.push([m.index, m.index + whole!.length]);
+        spans.push([m.index, m.index + whole.length]);
         const written = parseDistance(amount!);
         const target = place ? resolve(place, names) : undefined;
         if (!place || !target) {

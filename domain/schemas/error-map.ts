@@ -15,7 +15,8 @@ function shown(value: unknown): string {
   if (value === null) return 'empty (null)';
   if (Array.isArray(value)) return 'a list';
   if (typeof value === 'object') return 'a group of fields';
-  return String(value);
+  if (typeof value === 'number' || typeof value === 'boolean' || value === undefined) return String(value);
+  return typeof value;
 }
 
 const kinds: Record<string, string> = {

@@ -13,7 +13,6 @@ export const datasetRelease = z.object({
   date: isoDate,
   ...Object.fromEntries(changeKinds.map((kind) => [kind, z.array(z.string().trim().min(10)).optional()])) as Record<(typeof changeKinds)[number], z.ZodOptional<z.ZodArray<z.ZodString>>>,
 });
-export type DatasetRelease = z.infer<typeof datasetRelease>;
 
 /** Versions compared part by part: 2.10.0 comes after 2.9.0. */
 export function compareVersions(a: string, b: string): number {

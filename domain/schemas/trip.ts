@@ -82,7 +82,6 @@ export const gettingThere = z.strictObject({
   stayAfter: travelNote('where the trip ends and where to stay or travel on from there'),
   sources: z.array(z.url({ error: 'must be the full web address of one of the trip\'s sources' })).min(1, { error: 'needs at least one of the trip\'s sources for these facts' }),
 });
-export type GettingThere = z.infer<typeof gettingThere>;
 
 /**
  * The fields the trip-wide rules below read. The rules run whenever these fields are valid, even
@@ -174,4 +173,3 @@ export function tripContentSchema(photoFile: z.ZodType<PhotoFile>) {
 }
 export const tripContent = tripContentSchema(photoPath);
 export type TripContent = z.infer<typeof tripContent>;
-export type TripPhoto = NonNullable<TripContent['photos']>[number];

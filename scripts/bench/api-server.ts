@@ -12,10 +12,10 @@ import { loadCatalogue, realContent } from '../../tests/helpers/content.ts';
 const deps = { catalogue: loadCatalogue(process.argv[2] ?? realContent, process.env.SITE_URL ?? 'http://127.0.0.1:4321'), departures: null };
 const origin = `http://${process.env.HOST ?? '127.0.0.1'}:${process.env.PORT}`;
 
-createServer(async (req, res) => {
+createServer((req, res) => void (async () => {
   const response = await handleV1(new Request(origin + (req.url ?? '/'), { method: req.method ?? 'GET' }), deps);
   const headers: Record<string, string> = {};
   response.headers.forEach((value, name) => (headers[name] = value));
   res.writeHead(response.status, headers);
   res.end(Buffer.from(await response.arrayBuffer()));
-}).listen(Number(process.env.PORT), process.env.HOST ?? '127.0.0.1');
+})()).listen(Number(process.env.PORT), process.env.HOST ?? '127.0.0.1');

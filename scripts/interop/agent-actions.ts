@@ -10,7 +10,7 @@ import { execFile, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { promisify } from 'node:util';
+import { promisify, stripVTControlCharacters } from 'node:util';
 import { chromium } from 'playwright-core';
 import { validateXML } from 'xmllint-wasm';
 
@@ -41,7 +41,6 @@ async function get(url: string): Promise<Response> {
 }
 
 const loopback = (origin: string) => ['127.0.0.1', 'localhost', '[::1]'].includes(new URL(origin).hostname);
-const plain = (text: string) => text.replace(/\x1b\[[0-9;]*m/g, '');
 
 async function versionOf(command: string, ...args: string[]): Promise<string> {
   return (await run(command, args, { encoding: 'utf8' })).stdout.trim().split('\n').at(-1) ?? '';
@@ -77,17 +76,19 @@ async function lintOpenApi(ctx: InteropContext, files: Record<string, string>): 
 /** Prism's validation proxy in front of the host: every request example of both documents, no violation. */
 async function prismProxy(ctx: InteropContext, files: Record<string, string>): Promise<void> {
   const version = await versionOf(bin('prism'), '--version');
-  const api = JSON.parse(readFileSync(files['openapi.json']!, 'utf8'));
-  const enquiry = JSON.parse(readFileSync(files['enquiry-openapi.json']!, 'utf8'));
+  const api = JSON.parse(readFileSync(files['openapi.json']!, 'utf8')) as { paths: Record<string, { get: { parameters: { name?: string; in?: string; example?: string | number }[] } }> };
+  const enquiry = JSON.parse(readFileSync(files['enquiry-openapi.json']!, 'utf8')) as {
+    paths: Record<string, { post: { requestBody: { content: Record<string, { examples: Record<string, { value: unknown }> }> } } }>;
+  };
   const requests: { file: string; method: string; path: string; body?: string }[] = [];
-  for (const [template, item] of Object.entries<{ get: { parameters: { name?: string; in?: string; example?: unknown }[] } }>(api.paths)) {
+  for (const [template, item] of Object.entries(api.paths)) {
     const params = item.get.parameters.filter((p) => p.name);
     const at = template.replace(/\{[^}]+\}/, encodeURIComponent(String(params.find((p) => p.in === 'path')?.example ?? '')));
     requests.push({ file: 'openapi.json', method: 'GET', path: at });
     for (const p of params.filter((q) => q.in === 'query' && q.example !== undefined)) requests.push({ file: 'openapi.json', method: 'GET', path: `${at}?${new URLSearchParams({ [p.name!]: String(p.example) })}` });
   }
   if (loopback(ctx.origin)) {
-    for (const example of Object.values<{ value: unknown }>(enquiry.paths['/api/bookings'].post.requestBody.content['application/json'].examples)) {
+    for (const example of Object.values(enquiry.paths['/api/bookings']!.post.requestBody.content['application/json']!.examples)) {
       requests.push({ file: 'enquiry-openapi.json', method: 'POST', path: '/api/bookings', body: JSON.stringify(example.value) });
     }
   }
@@ -134,7 +135,7 @@ async function mcpActions(ctx: InteropContext): Promise<void> {
   const args = [`tripSlug=${trips.data[0]?.slug}`, 'name=Interop Check', 'phone=+91 98765 43210', 'groupSize=2', 'message=Sent by npm run interop against a local host.'];
   // The Inspector exits non-zero on a tool error, after printing the result.
   const sent = (await ctx.inspector('--method', 'tools/call', '--tool-name', 'send_enquiry', ...args.flatMap((a) => ['--tool-arg', a])).catch((error: { stdout?: string }) =>
-    JSON.parse(/^\{[\s\S]*?^\}/m.exec(error.stdout ?? '')?.[0] ?? '{}'),
+    JSON.parse(/^\{[\s\S]*?^\}/m.exec(error.stdout ?? '')?.[0] ?? '{}') as unknown,
   )) as { isError?: boolean; structuredContent?: { enquiry: { id: string } }; content?: { text: string }[] };
   // Refused by the quota is the contract too: five enquiries per address in ten minutes, earlier runs included.
   const limited = sent.isError === true && /rate_limited/.test(sent.content?.[0]?.text ?? '');
@@ -191,7 +192,7 @@ async function readinessScanners(ctx: InteropContext): Promise<void> {
   const home = `${ctx.origin}/`;
   const agentReady = path.join(ctx.toolsDir, 'node_modules', 'agent-readiness', 'bin', 'agent-ready.mjs');
   const scan = await run(process.execPath, [agentReady, home], { cwd: ctx.toolsDir, encoding: 'utf8', timeout: 120_000 }).catch((e: { stdout: string; stderr: string }) => e);
-  const out = plain(`${scan.stdout}${scan.stderr}`);
+  const out = stripVTControlCharacters(`${scan.stdout}${scan.stderr}`);
   const scoreLine = /Agent-Readiness:\s*(\d+)\/100/.exec(out);
   const failed = [...out.matchAll(/✗ (.+?) \(0\/\d+\)/g)].map((m) => m[1]);
   ctx.report(`agent-readiness ${actionTools['agent-readiness']} (CLI agent-ready) on ${home}`, scoreLine !== null, `${scoreLine?.[1] ?? '?'}/100${failed.length ? `; not passed: ${failed.join('; ')}` : ''}`);

@@ -32,7 +32,7 @@ async function freshQuota(origin: string): Promise<void> {
 }
 
 async function officialClients(ctx: Context): Promise<void> {
-  const trips = await (await fetch(`${ctx.origin}/v1/trips`)).json();
+  const trips: unknown = await (await fetch(`${ctx.origin}/v1/trips`)).json();
   for (const revision of revisions) {
     const { client, negotiated } = await connect(revision, `${ctx.origin}/mcp`);
     try {

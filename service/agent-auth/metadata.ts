@@ -146,5 +146,3 @@ export function authorizationServerMetadata(input: MetadataInput) {
     },
   };
 }
-
-export type AuthorizationServerMetadata = ReturnType<typeof authorizationServerMetadata>;

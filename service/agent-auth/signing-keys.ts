@@ -54,7 +54,7 @@ function parseJson(text: string, setting: string): unknown {
 
 /** A JWK, an array of JWKs, or a JWK Set. */
 function jwkList(value: unknown, setting: string): JWK[] {
-  const list = Array.isArray(value) ? value : value && typeof value === 'object' && 'keys' in value ? (value as { keys: unknown }).keys : [value];
+  const list = Array.isArray(value) ? value : value && typeof value === 'object' && 'keys' in value ? value.keys : [value];
   if (!Array.isArray(list) || list.some((k) => !k || typeof k !== 'object')) {
     throw new SettingsError(`Invalid settings:\n- ${setting}: must be a JWK, an array of JWKs or a JWK Set`);
   }

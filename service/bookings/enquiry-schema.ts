@@ -53,7 +53,7 @@ function text(field: TextField, refusal: { missing: string; notText: string }, m
 function withinLimit<T extends z.ZodString>(schema: T, field: LimitedField): T {
   return schema
     .refine((value) => charCount(value) <= textLimits[field], { error: (issue) => tooLongMessage(field, charCount(String(issue.input))) })
-    .meta({ maxLength: textLimits[field] }) as T;
+    .meta({ maxLength: textLimits[field] });
 }
 
 function required(schema: z.ZodString, missing: string): z.ZodString {

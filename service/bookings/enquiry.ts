@@ -143,8 +143,8 @@ export function directionControlIn(value: string): string | null {
 export function cleanText(value: string, multiline = false): string {
   const normalised = value.replace(meaninglessInvisible, '').normalize('NFC').replace(/\r\n?/g, '\n');
   const withoutControls = multiline
-    ? normalised.replace(/[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u2028\u2029]/g, '')
-    : normalised.replace(/[\u0000-\u001F\u007F-\u009F\u2028\u2029]+/g, ' ').replace(/\s+/g, ' ');
+    ? normalised.replace(/[[\p{Cc}\u2028\u2029]--[\t\n]]/gv, '')
+    : normalised.replace(/[\p{Cc}\u2028\u2029]+/gu, ' ').replace(/\s+/g, ' ');
   return withoutControls.trim();
 }
 

@@ -104,7 +104,7 @@ export async function rateLimitedExample(catalogue: Catalogue): Promise<{ exampl
 export async function failureExamples(catalogue: Catalogue): Promise<Record<502 | 503, Record<string, Example>>> {
   const contact = catalogue.site.contactEmail;
   const saved = exampleEnquiry(catalogue);
-  const error = async (code: BookingErrorCode, message: string, withSaved: boolean) =>
+  const error = async (code: BookingErrorCode, message: string, withSaved: boolean): Promise<unknown> =>
     jsonAnswer({ kind: 'error', code, message, ...(withSaved ? { saved: { ...saved, deliveryState: 'failed' as const } } : {}) }).json();
   const off = await answer(catalogue, requestExamples(catalogue).minimal!.value);
   return {

@@ -26,11 +26,11 @@ function formField(schema: Json, required: boolean): Json {
   const field = withoutNull(schema);
   if (field.type === 'integer' || field.type === 'number') {
     const { description } = field;
-    return { type: 'string', pattern: formNumberPattern.source, ...(description ? { description: `${description} In the form: the number in digits.` } : {}) };
+    return { type: 'string', pattern: formNumberPattern.source, ...(typeof description === 'string' ? { description: `${description} In the form: the number in digits.` } : {}) };
   }
   if (required || takesEmptyText(field)) return field;
   const { description, ...rest } = field;
-  return { ...(description ? { description: `${description} Left blank in the form: empty.` } : {}), anyOf: [rest, { type: 'string', maxLength: 0 }] };
+  return { ...(typeof description === 'string' ? { description: `${description} Left blank in the form: empty.` } : {}), anyOf: [rest, { type: 'string', maxLength: 0 }] };
 }
 
 /** The form's fields, from the JSON request schema (its `properties` and `required`). */

@@ -83,12 +83,12 @@ export function readBoardQuery(params: URLSearchParams, catalogue: Catalogue, no
     // Both given: a group must fit both, so the larger one counts.
     else filters.minSeats = Math.max(threshold, (filters.minSeats as number | undefined) ?? 0);
   }
-  if (brokenRule(filters as BoardFilters)) {
+  if (brokenRule(filters)) {
     delete filters.from;
     delete filters.to;
     ignored.push('dates');
   }
-  return { filters: filters as BoardFilters, ignored };
+  return { filters, ignored };
 }
 
 /** The canonical query string of these filters ("" when there are none), always in the same order. */

@@ -53,12 +53,8 @@ export class FairQueue {
       const start = () => {
         this.#running += 1;
         own.running += 1;
-        let settled: Promise<T>;
-        try {
-          settled = task();
-        } catch (error) {
-          settled = Promise.reject(error);
-        }
+        // Through an async function, a task that throws at once rejects like one that fails later.
+        const settled = (async () => task())();
         settled.then(resolve, reject).finally(() => {
           this.#running -= 1;
           own.running -= 1;

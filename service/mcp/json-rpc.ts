@@ -20,7 +20,7 @@ export interface RpcMessages {
 
 function idOf(message: unknown): Id | undefined {
   if (typeof message !== 'object' || message === null || !('id' in message)) return undefined;
-  const { id } = message as { id: unknown };
+  const { id } = message;
   return typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id)) ? id : undefined;
 }
 

@@ -104,7 +104,8 @@ export const toolDefinitions: ToolDefinition[] = [
 ];
 
 function slugPatternOf(op: Operation): string {
-  return String(op.pathParam?.openapi.pattern ?? '');
+  const pattern = op.pathParam?.openapi.pattern;
+  return typeof pattern === 'string' ? pattern : '';
 }
 
 export function operationOf(id: string): Operation {
@@ -130,7 +131,8 @@ export function operationUrl(op: Operation, args: Record<string, unknown>, siteU
   const url = new URL(`${siteUrl}/v1${path}`);
   for (const name of Object.keys(op.query)) {
     const value = args[name];
-    if (value !== undefined && value !== null) url.searchParams.set(name, String(value));
+    // Each argument was held to its parameter's schema (toolArgument): text, a number or a boolean.
+    if (value !== undefined && value !== null) url.searchParams.set(name, `${value as string | number | boolean}`);
   }
   return url;
 }

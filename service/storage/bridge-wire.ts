@@ -71,12 +71,12 @@ export function decode(text: string): unknown {
 
 export interface LineHandlers {
   /** The longest line accepted now, in bytes; it may change after a line (the handshake raises it). */
-  maxBytes(): number;
-  onLine(line: Buffer): void;
+  maxBytes: () => number;
+  onLine: (line: Buffer) => void;
   /** A line grew past maxBytes(); the socket is destroyed after this returns. */
-  onTooLong(): void;
+  onTooLong: () => void;
   /** onLine threw; the socket is destroyed after this returns. */
-  onFailure(error: unknown): void;
+  onFailure: (error: unknown) => void;
 }
 
 /**

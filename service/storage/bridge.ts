@@ -71,8 +71,8 @@ interface Connection {
   db: PGlite;
   token: string;
   handshakeTimeoutMs: number;
-  refused(reason: string): void;
-  failed(error: unknown): void;
+  refused: (reason: string) => void;
+  failed: (error: unknown) => void;
 }
 
 /** One client connection: requests run one after another; an open transaction is rolled back on hang-up. */
@@ -113,7 +113,7 @@ function serveConnection(socket: Socket, { db, token, handshakeTimeoutMs, refuse
       });
     const t = await Promise.race([inside, done.then(() => Promise.reject(new Error('transaction ended before it began')))]);
     tx = {
-      query: t.query.bind(t) as Transaction['query'],
+      query: t.query.bind(t),
       finish: async (commit) => {
         settle(commit);
         await done;

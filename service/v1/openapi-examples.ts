@@ -115,7 +115,6 @@ function errorRequests(
     case 'internal_error':
       return [{ summary: 'A failure on the server side', request: new Request(apiUrl(catalogue, '/trips')), departures, catalogue: unreadableCatalogue(catalogue) }];
     case 'rate_limited':
-    case 'internal_error':
       return [];
   }
 }

@@ -24,8 +24,7 @@ export interface QueryParameter<T = unknown> {
   argument: z.ZodType;
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type QueryParameters = Record<string, QueryParameter<any>>;
+export type QueryParameters = Record<string, QueryParameter<unknown>>;
 
 /** The typed values of a query string read against `P`: each declared parameter, when given. */
 export type Parsed<P extends QueryParameters> = { [K in keyof P]?: P[K] extends QueryParameter<infer T> ? T : never };

@@ -28,12 +28,12 @@ function textsOf(words: CardWords): CardText[] {
 /** Where Satori puts each text of a card. */
 async function layout(words: CardWords): Promise<LaidOut[]> {
   const found: LaidOut[] = [];
-  await satori(wordsNode(words) as never, {
+  await satori(wordsNode(words), {
     width,
     height,
     fonts: await cardFonts(),
     onNodeDetected: (node) => {
-      const name = node.props['data-text'];
+      const name: unknown = node.props['data-text'];
       if (typeof name === 'string') found.push({ name, maxLines: Number(node.props['data-lines']), box: { left: node.left, top: node.top, width: node.width, height: node.height } });
     },
   });
@@ -51,7 +51,7 @@ async function wordWidths(texts: readonly CardText[]): Promise<{ text: CardText;
       children: words.map(({ text, word }, i) => ({ type: 'div', props: { style: { fontSize: text.fontSize, fontWeight: text.fontWeight, whiteSpace: 'nowrap', letterSpacing: text.name === 'kicker' ? 3 : 0 }, 'data-word': i, children: text.name === 'kicker' ? word.toUpperCase() : word } })),
     },
   };
-  await satori(column as never, {
+  await satori(column, {
     width: width * 4,
     height: words.reduce((sum, w) => sum + Math.ceil(w.text.fontSize * 1.5), 0),
     fonts: await cardFonts(),

@@ -144,7 +144,7 @@ export interface CardDrawing {
 
 /** The card as SVG: the ridge drawn here, the words as Satori's paths (no <text>, so no font is needed to rasterise it). */
 async function cardSvg({ land, words }: CardDrawing): Promise<string> {
-  const overlay = await satori(wordsNode(words) as never, { width, height, fonts: await cardFonts() });
+  const overlay = await satori(wordsNode(words), { width, height, fonts: await cardFonts() });
   const marks = land.marks.map((m) => `<path d="${markPath(m.x, m.y, 11)}" fill="${colours.mark}"/>`).join('');
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}">
 <defs><linearGradient id="card-sky" x1="0" y1="0" x2="0" y2="1"><stop offset="0" stop-color="${colours.sky}"/><stop offset="1" stop-color="${colours.ground}"/></linearGradient></defs>

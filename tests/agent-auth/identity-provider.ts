@@ -59,7 +59,7 @@ export async function startIdentityProvider(audience: string): Promise<IdentityP
     const now = options.now ?? Math.floor(Date.now() / 1000);
     const payload: JWTPayload = { ...base, iat: now, exp: now + (options.lifetimeSeconds ?? 300), jti: randomUUID(), ...options.claims };
     for (const claim of options.omit ?? []) delete payload[claim];
-    return new SignJWT(payload).setProtectedHeader({ alg: 'ES256', kid, typ, ...options.header } as { alg: string }).sign(privateKey);
+    return new SignJWT(payload).setProtectedHeader({ alg: 'ES256', kid, typ, ...options.header }).sign(privateKey);
   }
 
   const provider: IdentityProvider = {

@@ -57,7 +57,7 @@ function recordValue(peak: PeakRecord, column: string): unknown {
 const peakColumnsOptional = new Set(['imfBand', 'imfRoyaltyUsdPartyOf2', 'typicalDurationDays', 'operatorUrl', 'wikidataId', 'osmNodeId', 'geonamesId', 'firstSixThousanderCandidate', 'operatorOperated']);
 
 /** A value as the CSV writes it: empty when the record has none. */
-const asCell = (value: unknown) => (value === undefined || value === null ? '' : String(value));
+const asCell = (value: unknown) => (value === undefined || value === null ? '' : `${value as string | number | boolean}`);
 
 describe.each(Object.entries(catalogues))('the peak dataset formats from the %s content', (_, catalogue) => {
   const json = buildPeakDataset(catalogue);
@@ -79,7 +79,7 @@ describe.each(Object.entries(catalogues))('the peak dataset formats from the %s 
   it('peaks.csv is RFC 4180 that csv-parse reads strictly, and every row equals its record in peaks.json', () => {
     const text = peaksCsv(catalogue);
     expect(text.endsWith('\r\n')).toBe(true);
-    const [header, ...rows] = parse(text, { relax_column_count: false, record_delimiter: '\r\n', bom: false }) as string[][];
+    const [header, ...rows]: string[][] = parse(text, { relax_column_count: false, record_delimiter: '\r\n', bom: false });
     expect(rows).toHaveLength(json.peaks.length);
     expect(new Set(header).size).toBe(header!.length);
     rows.forEach((row, i) => {
@@ -107,7 +107,7 @@ describe.each(Object.entries(catalogues))('the peak dataset formats from the %s 
     for (const resource of descriptor.resources) expect(resource.mediatype).toBe(peakDataFileList.find((f) => f.name === resource.path)!.mediaType);
 
     const csv = descriptor.resources.find((r) => r.path === peakDataFiles.csv.name)!;
-    const [header] = parse(peaksCsv(catalogue), { to_line: 1 }) as string[][];
+    const [header]: string[][] = parse(peaksCsv(catalogue), { to_line: 1 });
     expect('schema' in csv && csv.schema.fields.map((f) => f.name)).toEqual(header);
 
     const dir = mkdtempSync(path.join(tmpdir(), 'peak-data-package-'));

@@ -50,7 +50,7 @@ export async function startFakeResend(apiKey = 're_test_key'): Promise<FakeResen
   let counter = 0;
   const fake: FakeResend = { url: '', apiKey, mode: 'ok', requests: [], sent: [], close: async () => undefined };
 
-  const server = createServer(async (req, res) => {
+  const server = createServer((req, res) => void (async () => {
     const text = await readBody(req);
     let body: Record<string, unknown> = {};
     try {
@@ -87,7 +87,7 @@ export async function startFakeResend(apiKey = 're_test_key'): Promise<FakeResen
     if (recorded.idempotencyKey) byKey.set(recorded.idempotencyKey, id);
     fake.sent.push(recorded);
     return reply(res, 200, { id });
-  });
+  })());
   // Idle connections stay open as long as a test runs, so only the modes above ever cut one.
   server.keepAliveTimeout = 120_000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

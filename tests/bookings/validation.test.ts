@@ -245,7 +245,7 @@ function post(body: BodyInit | null, contentType: string | null, headers: Record
     body,
     headers: { ...(contentType ? { 'Content-Type': contentType } : {}), ...headers },
     ...(body instanceof ReadableStream ? { duplex: 'half' } : {}),
-  } as RequestInit);
+  });
 }
 
 describe('readEnquiryBody', () => {

@@ -84,7 +84,7 @@ describe('the documents that name the filters', () => {
       expect(parameter.description, parameter.name).toContain(`Accepted: ${searchParameters[parameter.name as (typeof searchNames)[number]].accepted}.`);
       expect((await get(`?${parameter.name}=${encodeURIComponent(String(parameter.example))}`)).status, parameter.name).toBe(200);
     }
-    const examples = Object.values(operation.responses['400'].content['application/json'].examples) as { summary: string; value: any }[];
+    const examples = Object.values<{ summary: string; value: any }>(operation.responses['400'].content['application/json'].examples);
     expect(examples.map((e) => e.summary)).toEqual([...searchNames.map((name) => `An invalid value for ${name}`), '"from" after "to"', 'An unknown parameter']);
     for (const example of examples) expect(example.value.error.code).toBe('invalid_parameter');
   });

@@ -116,8 +116,8 @@ describe('openapi.json', () => {
     expect(Object.keys(document.components.headers)).toEqual(expect.arrayContaining([...rateLimitHeaderNames]));
     expect(document.components.headers['RateLimit-Policy'].schema.const).toBe('120;w=60');
     const responses = [
-      ...operations.flatMap((op) => Object.values(get(op).responses) as any[]),
-      ...(Object.values(document.components.responses) as any[]),
+      ...operations.flatMap((op) => Object.values<any>(get(op).responses)),
+      ...Object.values<any>(document.components.responses),
     ].filter((r) => !r.$ref);
     for (const response of responses) {
       for (const name of everyLimitHeader) expect(response.headers[name], response.description).toEqual({ $ref: `#/components/headers/${name}` });
@@ -130,8 +130,8 @@ describe('openapi.json', () => {
     expect(trip.data).toEqual(catalogue.trips[0]!.trip);
     let checked = 0;
     const media = [
-      ...operations.flatMap((op) => Object.values(get(op).responses) as any[]),
-      ...(Object.values(document.components.responses) as any[]),
+      ...operations.flatMap((op) => Object.values<any>(get(op).responses)),
+      ...Object.values<any>(document.components.responses),
     ].flatMap((r) => (r.content ? [r.content['application/json']] : []));
     for (const { schema, examples } of media) {
       for (const [name, example] of Object.entries<any>(examples ?? {})) {

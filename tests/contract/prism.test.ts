@@ -93,7 +93,7 @@ function documentExamples(): Example[] {
   const examples: Example[] = [];
   const api = JSON.parse(readFileSync(path.join(files, 'openapi.json'), 'utf8'));
   const base = api.servers[0].url as string;
-  for (const [template, item] of Object.entries<Record<string, { parameters: { name?: string; in?: string; example?: unknown }[] }>>(api.paths)) {
+  for (const [template, item] of Object.entries<Record<string, { parameters: { name?: string; in?: string; example?: string | number }[] }>>(api.paths)) {
     const params = item.get!.parameters.filter((p) => p.name);
     const pathValue = params.find((p) => p.in === 'path')?.example;
     const at = template.replace(/\{[^}]+\}/, encodeURIComponent(String(pathValue ?? '')));
@@ -115,7 +115,7 @@ function documentExamples(): Example[] {
 /** Fields as the trip page's form posts them: every field of the form, as text, the ones left blank empty. */
 function asForm(fields: Record<string, unknown>): string {
   const form = new URLSearchParams();
-  for (const name of ['tripSlug', 'name', 'phone', 'email', 'groupSize', 'preferredDeparture', 'message', 'website']) form.set(name, fields[name] === undefined ? '' : String(fields[name]));
+  for (const name of ['tripSlug', 'name', 'phone', 'email', 'groupSize', 'preferredDeparture', 'message', 'website']) form.set(name, fields[name] === undefined ? '' : `${fields[name] as string | number}`);
   return form.toString();
 }
 

@@ -109,9 +109,9 @@ describe('random requests to /v1', () => {
       fc.asyncProperty(handlerRequest, async (r) => {
         const url = apiUrl(catalogue.siteUrl, r);
         fc.pre(url !== undefined);
-        const observed = await observe(await handleV1(new Request(url!, init(r)), deps));
+        const observed = await observe(await handleV1(new Request(url, init(r)), deps));
         expect(observed.status).toBeLessThan(500);
-        expect(contract.checkRequest(r.method.toUpperCase(), url!.pathname, observed, { withoutRequestRules: true })).toEqual([]);
+        expect(contract.checkRequest(r.method.toUpperCase(), url.pathname, observed, { withoutRequestRules: true })).toEqual([]);
       }),
       { seed, numRuns: 400 },
     );
@@ -125,10 +125,10 @@ describe('random requests to /v1', () => {
         const url = apiUrl(server.url, r);
         fc.pre(url !== undefined);
         sent += 1;
-        const observed = await observe(await fetch(url!, init(r)));
-        const label = `${r.method} ${url!.pathname}${url!.search.slice(0, 80)} → ${observed.status} ${observed.text.slice(0, 160)}`;
+        const observed = await observe(await fetch(url, init(r)));
+        const label = `${r.method} ${url.pathname}${url.search.slice(0, 80)} → ${observed.status} ${observed.text.slice(0, 160)}`;
         expect(observed.status, label).toBeLessThan(500);
-        expect(contract.checkRequest(r.method.toUpperCase(), url!.pathname, observed), label).toEqual([]);
+        expect(contract.checkRequest(r.method.toUpperCase(), url.pathname, observed), label).toEqual([]);
         for (const name of rateLimitHeaderNames.filter((n) => n !== 'Retry-After')) expect(observed.headers.get(name), `${name}: ${label}`).not.toBeNull();
         expect(observed.status, label).not.toBe(429);
       }),

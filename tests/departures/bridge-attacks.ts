@@ -44,14 +44,14 @@ export function sendAttack(address: BridgeAddress, attack: Attack, waitMs: numbe
     };
     const timer = setTimeout(() => finish(false), waitMs);
     socket.once('close', () => finish(true));
-    socket.once('connect', async () => {
+    socket.once('connect', () => void (async () => {
       for (const chunk of attack.chunks) {
         if (socket.destroyed || settled) return;
         socket.write(chunk);
         if (attack.gapMs > 0) await new Promise((r) => setTimeout(r, attack.gapMs));
       }
       if (attack.end && !socket.destroyed) socket.end();
-    });
+    })());
   });
 }
 

@@ -114,7 +114,7 @@ describe('the embedded database after kill -9 of the server', () => {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     cleanups.push(() => parent.kill('SIGKILL'));
-    const pid = await new Promise<number>((resolve) => parent.stdout!.once('data', (d) => resolve(Number(String(d).split('\n')[0]))));
+    const pid = await new Promise<number>((resolve) => parent.stdout.once('data', (d) => resolve(Number(String(d).split('\n')[0]))));
     // Never stopped as a whole (its parent is left to keep the zombie): what it would remove is removed here.
     const unused = mkdtempSync(path.join(tmpdir(), 'crash-unused-'));
     cleanups.push(() => rmSync(unused, { recursive: true, force: true }));

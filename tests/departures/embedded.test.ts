@@ -42,7 +42,7 @@ function otherProcess(dataDir: string): { child: ChildProcess; run(sqlText: stri
   const lines: string[] = [];
   const waiting: ((line: string) => void)[] = [];
   let buffered = '';
-  child.stdout!.on('data', (chunk) => {
+  child.stdout.on('data', (chunk) => {
     buffered += String(chunk);
     for (let i = buffered.indexOf('\n'); i !== -1; i = buffered.indexOf('\n')) {
       const line = buffered.slice(0, i);
@@ -58,11 +58,11 @@ function otherProcess(dataDir: string): { child: ChildProcess; run(sqlText: stri
     child,
     run: async (sqlText) => {
       expect(await ready).toBe('ready');
-      child.stdin!.write(`${sqlText}\n`);
+      child.stdin.write(`${sqlText}\n`);
       return nextLine();
     },
     exit: async () => {
-      child.stdin!.write('exit\n');
+      child.stdin.write('exit\n');
       await new Promise((resolve) => child.once('exit', resolve));
     },
   };

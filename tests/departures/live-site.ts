@@ -11,7 +11,7 @@ export interface LiveSite {
   server: RunningServer;
   dataDir: string;
   /** `npm run departures -- <args>` against the running server's database. */
-  cli(...args: string[]): Promise<CliResult>;
+  cli: (...args: string[]) => Promise<CliResult>;
 }
 
 /** Started before the file's tests and stopped after them; read the fields inside the tests. */

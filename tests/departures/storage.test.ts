@@ -26,7 +26,7 @@ const trips = knownTrips(loadCatalogue());
 
 interface Backend {
   name: string;
-  open(): Promise<{ sql: Sql; cleanup(): Promise<void> }>;
+  open(): Promise<{ sql: Sql; cleanup: () => Promise<void> }>;
 }
 
 let server: TestPostgres | undefined;

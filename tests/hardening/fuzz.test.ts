@@ -131,7 +131,7 @@ async function sendFetch(request: FuzzRequest): Promise<Exchange> {
     return { request, answers: [{ status: res.status, headers: map, text: await res.text() }], timedOut: false, unanswered: false };
   } catch (error) {
     // fetch refused to build the request (a header value it will not send): nothing reached the server.
-    if (error instanceof TypeError && !String(error.cause ?? '').match(/socket|closed|reset/i)) return { request, answers: [], timedOut: false, unanswered: false };
+    if (error instanceof TypeError && !String((error.cause as Error | undefined) ?? '').match(/socket|closed|reset/i)) return { request, answers: [], timedOut: false, unanswered: false };
     return { request, answers: [], timedOut: false, unanswered: true };
   }
 }

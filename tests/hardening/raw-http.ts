@@ -127,13 +127,13 @@ export function rawExchange(pieces: Buffer | Buffer[], options: RawOptions): Pro
     });
     socket.on('close', () => finish(true, false));
     socket.on('error', () => undefined); // a reset shows as a close
-    socket.on('connect', async () => {
+    socket.on('connect', () => void (async () => {
       for (const [i, part] of parts.entries()) {
         if (i > 0 && options.pieceDelayMs) await new Promise((r) => setTimeout(r, options.pieceDelayMs));
         if (settled || socket.destroyed) return;
         socket.write(part);
       }
-    });
+    })());
   });
 }
 

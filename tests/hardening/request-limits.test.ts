@@ -139,14 +139,14 @@ function upload(pathname: string, headers: [string, string][], framing: 'chunked
     socket.on('error', () => undefined);
     const chunk = Buffer.alloc(256 * 1024, '{"a":"xxxxxxxx"}');
     const framingHeader: [string, string] = framing === 'chunked' ? ['Transfer-Encoding', 'chunked'] : ['Content-Length', String(total)];
-    socket.on('connect', async () => {
+    socket.on('connect', () => void (async () => {
       socket.write(serialize('POST', pathname, [['Host', 'x'], ...headers, framingHeader]));
       while (!done && sent < total) {
         const piece = framing === 'chunked' ? Buffer.concat([Buffer.from(`${chunk.length.toString(16)}\r\n`), chunk, Buffer.from('\r\n')]) : chunk;
         sent += chunk.length;
         if (!socket.write(piece)) await new Promise((r) => socket.once('drain', r).once('close', r));
       }
-    });
+    })());
   });
 }
 

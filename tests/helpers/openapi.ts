@@ -78,7 +78,7 @@ export class OpenApiContract {
   }
 
   #operation(operationId: string): Json {
-    for (const item of Object.values(this.document.paths) as Json[]) {
+    for (const item of Object.values<Json>(this.document.paths)) {
       for (const op of Object.values(item) as Json[]) if (op.operationId === operationId) return op;
     }
     throw new Error(`no operation ${operationId} in the document`);

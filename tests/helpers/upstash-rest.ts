@@ -55,7 +55,7 @@ export async function startUpstashRest(redisUrl: string, token = 'test-token'): 
     }
   }
 
-  const server = createServer(async (req, res) => {
+  const server = createServer((req, res) => void (async () => {
     const path = new URL(req.url ?? '/', 'http://localhost').pathname;
     requests[path] = (requests[path] ?? 0) + 1;
     if (req.headers.authorization !== `Bearer ${token}`) return send(res, 401, { error: 'Unauthorized' });
@@ -77,7 +77,7 @@ export async function startUpstashRest(redisUrl: string, token = 'test-token'): 
       return send(res, 200, replies);
     }
     return send(res, 404, { error: 'ERR unknown endpoint' });
-  });
+  })());
   const port = await freePort();
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
   return {

@@ -27,7 +27,7 @@ export function vercelBuild(content: string, env: Record<string, string> = {}): 
   writeFileSync(path.join(copy.dir, 'vercel.json'), JSON.stringify({ ...config, installCommand: '' }));
   rmSync(path.join(copy.dir, 'node_modules'));
   const linked = spawnSync('cp', ['-al', path.join(projectRoot, 'node_modules'), path.join(copy.dir, 'node_modules')]);
-  if (linked.status !== 0) throw new Error(`could not link node_modules: ${linked.stderr}`);
+  if (linked.status !== 0) throw new Error(`could not link node_modules: ${String(linked.stderr)}`);
   const bin = path.join(projectRoot, 'node_modules', '.bin');
   const started = performance.now();
   const result = spawnSync(process.execPath, [path.join(projectRoot, 'node_modules', 'vercel', 'dist', 'vc.js'), 'build', '--yes'], {

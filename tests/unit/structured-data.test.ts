@@ -30,7 +30,7 @@ function problems(doc: unknown): string[] {
   const found: string[] = [];
   for (const node of nodes(doc)) {
     const types = typesOf(node);
-    const at = `${types.join('+')} ${String(node.name ?? node['@id'] ?? '')}`;
+    const at = `${types.join('+')} ${(node.name ?? node['@id'] ?? '') as string}`;
     if (types.some((t) => t.endsWith('Event'))) found.push(`${at}: a trip or departure marked up as an Event`);
     if (types.includes('Product')) {
       if (!node.name) found.push(`${at}: no name`);

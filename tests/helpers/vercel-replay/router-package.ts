@@ -46,7 +46,7 @@ function unpack(pkg: (typeof routerPackages)[number], into: string): string {
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   const untar = spawnSync('tar', ['-xzf', tarball, '-C', dir, '--strip-components=1']);
-  if (untar.status !== 0) throw new Error(`could not unpack ${tarball}: ${untar.stderr}`);
+  if (untar.status !== 0) throw new Error(`could not unpack ${tarball}: ${String(untar.stderr)}`);
   return dir;
 }
 
