@@ -6,10 +6,10 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { RunningServer } from '../helpers/project.ts';
+import type { InProcessServer } from '../helpers/in-process.ts';
 import { startBuiltSite } from './built-site.ts';
 
-let server: RunningServer;
+let server: InProcessServer;
 let client: Client;
 
 beforeAll(async () => {

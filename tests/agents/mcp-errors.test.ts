@@ -14,12 +14,12 @@ import { legacyResourceNotFound } from '../../service/mcp/legacy-http.ts';
 import { toolDefinitions } from '../../service/mcp/tools.ts';
 import { operations } from '../../service/v1/operations.ts';
 import { loadCatalogue } from '../helpers/content.ts';
-import { startServer, type RunningServer } from '../helpers/project.ts';
+import { startInProcess, type InProcessServer } from '../helpers/in-process.ts';
 import { rawExchange, serialize } from '../hardening/raw-http.ts';
 import { builtSiteUrl } from './built-site.ts';
 import { connect, revisions, type McpClient, type Revision } from '../../scripts/interop/mcp-clients.ts';
 
-let server: RunningServer;
+let server: InProcessServer;
 let origin: string;
 const clients = new Map<Revision, McpClient>();
 
@@ -27,7 +27,7 @@ beforeAll(async () => {
   const site = inject('fixtureSite');
   origin = builtSiteUrl(site);
   // No operational storage, on both sides: departures are unavailable to the host and to the tools.
-  server = await startServer(site, { SITE_URL: origin, OPERATIONAL_STORAGE: 'off' });
+  server = await startInProcess(site, { SITE_URL: origin, OPERATIONAL_STORAGE: 'off' });
   const deps = { catalogue: loadCatalogue(undefined, origin), departures: null };
   for (const revision of revisions) {
     const { client } = await connect(revision, `${origin}/mcp`, { fetch: (url, init) => handleMcp(new Request(url, init), deps) });

@@ -7,12 +7,12 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { siteFiles, type SiteFile } from '../../service/site-files.ts';
-import type { RunningServer } from '../helpers/project.ts';
+import type { InProcessServer } from '../helpers/in-process.ts';
 import { startBuiltSite } from './built-site.ts';
 import { aiCatalogSchema, apiCatalogSchema, problems, serverCardSchema, skillsIndexSchema } from './shapes.ts';
 import { checkLlmsTxt, linksOf } from './llms-txt-structure.ts';
 
-let server: RunningServer;
+let server: InProcessServer;
 beforeAll(async () => {
   server = await startBuiltSite(inject('fixtureSite'));
 });

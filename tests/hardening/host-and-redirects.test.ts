@@ -13,13 +13,13 @@ import fc from 'fast-check';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { securityHeaders } from '../../service/rules/security-headers.ts';
-import { startServer, type RunningServer } from '../helpers/project.ts';
+import { startInProcess, type InProcessServer } from '../helpers/in-process.ts';
 import { launchChromium } from '../site/site.ts';
 import { rawExchange, serialize, type RawResponse } from './raw-http.ts';
 
-let server: RunningServer;
+let server: InProcessServer;
 beforeAll(async () => {
-  server = await startServer(inject('fixtureSite'), { OPERATIONAL_STORAGE: 'off' });
+  server = await startInProcess(inject('fixtureSite'), { OPERATIONAL_STORAGE: 'off' });
 });
 afterAll(() => server?.stop());
 

@@ -9,13 +9,13 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { apiPath } from '../../service/v1/path.ts';
-import { startServer, type RunningServer } from '../helpers/project.ts';
+import { startInProcess, type InProcessServer } from '../helpers/in-process.ts';
 import { rawExchange, serialize } from './raw-http.ts';
 
-let server: RunningServer;
+let server: InProcessServer;
 beforeAll(async () => {
   // Behind Vercel's client-IP header: each request below is a client of its own.
-  server = await startServer(inject('fixtureSite'), { TRUST_PROXY: 'vercel', OPERATIONAL_STORAGE: 'off' });
+  server = await startInProcess(inject('fixtureSite'), { TRUST_PROXY: 'vercel', OPERATIONAL_STORAGE: 'off' });
 });
 afterAll(() => server?.stop());
 

@@ -99,7 +99,8 @@ async function startServerOnce(dir: string, env: Record<string, string>): Promis
   if (!env.DATA_DIR && embedded(env)) seedEmbeddedDatabase(dataDir);
   const child = spawn(process.execPath, [path.join(dir, 'server.ts')], {
     cwd: dir,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, ...env },
+    // Its own content folder, whatever a server started in this process left in process.env (tests/helpers/in-process.ts).
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, CONTENT_DIR: path.join(dir, 'content'), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   return whenServing(child, port, dataDir);

@@ -4,6 +4,7 @@ import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, inject } from 'vitest';
 import { formatDateRange } from '../../domain/format.ts';
 import { runCli } from '../departures/cli.ts';
+import { startInProcess, type InProcessServer } from '../helpers/in-process.ts';
 import { startServer, type RunningServer } from '../helpers/project.ts';
 import { chromiumPath } from '../helpers/requirements.ts';
 import { newDataDir } from '../helpers/embedded-template.ts';
@@ -33,7 +34,8 @@ export function launchChromium(args: string[] = []): Promise<Browser> {
 }
 
 export interface FixtureSiteInChromium {
-  server: RunningServer;
+  /** Served in the test's process. */
+  server: InProcessServer;
   browser: Browser;
   /** The pages the sitemap lists. */
   paths: string[];
@@ -46,7 +48,7 @@ export interface FixtureSiteInChromium {
 export function fixtureSiteInChromium(): FixtureSiteInChromium {
   const site = {} as FixtureSiteInChromium;
   beforeAll(async () => {
-    site.server = await startServer(inject('fixtureSite'));
+    site.server = await startInProcess(inject('fixtureSite'));
     site.browser = await launchChromium();
     site.paths = await sitemapPaths(site.server.url);
   }, 60_000);

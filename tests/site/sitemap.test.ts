@@ -12,13 +12,13 @@ import { Readable } from 'node:stream';
 import { ErrorLevel, XMLToSitemapIndexStream } from 'sitemap';
 import { validateXML } from 'xmllint-wasm';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { startServer, type RunningServer } from '../helpers/project.ts';
+import { startInProcess, type InProcessServer } from '../helpers/in-process.ts';
 import { isTripPath } from './site.ts';
 
-let server: RunningServer;
+let server: InProcessServer;
 const siteDir = inject('fixtureSite');
 beforeAll(async () => {
-  server = await startServer(siteDir);
+  server = await startInProcess(siteDir);
 });
 afterAll(() => server?.stop());
 

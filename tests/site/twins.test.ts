@@ -7,16 +7,16 @@ import { errorCodes } from '../../service/http/errors.ts';
 import { siteFiles } from '../../service/site-files.ts';
 import { operations } from '../../service/v1/operations.ts';
 import { loadCatalogue } from '../helpers/content.ts';
-import { startServer, type RunningServer } from '../helpers/project.ts';
+import { startInProcess, type InProcessServer } from '../helpers/in-process.ts';
 import { isTripPath, sitemapPaths } from './site.ts';
 
-let server: RunningServer;
+let server: InProcessServer;
 let paths: string[];
 const catalogue = loadCatalogue();
 const markdown = { Accept: 'text/markdown' };
 
 beforeAll(async () => {
-  server = await startServer(inject('fixtureSite'));
+  server = await startInProcess(inject('fixtureSite'));
   paths = await sitemapPaths(server.url);
 });
 afterAll(() => server?.stop());
