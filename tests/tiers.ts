@@ -41,7 +41,8 @@ export const tiers: Tier[] = [
   },
   {
     name: 'http',
-    holds: 'The built fixture site served by server.ts, asked over HTTP by fetch and by the official clients: no browser, no database server.',
+    holds:
+      'The built fixture site served by server.ts, asked over HTTP by fetch and by the official clients: no browser, no database server.',
     include: [
       'tests/http/{server,smoke}.test.ts',
       'tests/agents/{mcp-client,mcp-conformance,mcp-enquiry,mcp-errors,mcp-revisions,served}.test.ts',
@@ -66,7 +67,8 @@ export const tiers: Tier[] = [
   },
   {
     name: 'build',
-    holds: 'Full builds of a copy of the project: `astro build`, `vercel build` and its replay beside the Node host, `npm start` building, content the build refuses.',
+    holds:
+      'Full builds of a copy of the project: `astro build`, `vercel build` and its replay beside the Node host, `npm start` building, content the build refuses.',
     include: ['tests/build/*.test.ts', 'tests/http/start.test.ts', 'tests/site/html.test.ts'],
     // The Vercel replay reads departures from PostgreSQL and counts through Redis.
     programs: ['postgresql', 'redis-server'],
@@ -75,7 +77,8 @@ export const tiers: Tier[] = [
   },
   {
     name: 'storage',
-    holds: 'Operational storage as processes share it: PostgreSQL and Redis servers, the embedded database across processes (the CLI over the bridge, a killed host), enquiries delivered and retried.',
+    holds:
+      'Operational storage as processes share it: PostgreSQL and Redis servers, the embedded database across processes (the CLI over the bridge, a killed host), enquiries delivered and retried.',
     include: [
       'tests/departures/{storage,cli,faults,embedded,crash,bridge}.test.ts',
       'tests/bookings/{delivery,postgres}.test.ts',
@@ -87,7 +90,8 @@ export const tiers: Tier[] = [
   },
   {
     name: 'hardening',
-    holds: 'The Node host under hostile or heavy input: fuzzing, request limits, floods and fairness, Host headers and redirects (one check in Chromium), security headers, the data folder.',
+    holds:
+      'The Node host under hostile or heavy input: fuzzing, request limits, floods and fairness, Host headers and redirects (one check in Chromium), security headers, the data folder.',
     include: ['tests/hardening/*.test.ts'],
     programs: ['chromium'],
     fixtureSite: true,

@@ -8,7 +8,10 @@ import { projectRoot } from '../helpers/project.ts';
 import { tiers } from '../tiers.ts';
 
 const files = globSync('tests/**/*.test.ts', { cwd: projectRoot }).sort();
-const tiersOf = (file: string) => tiers.filter((tier) => tier.include.some((pattern) => globSync(pattern, { cwd: projectRoot }).includes(file))).map((tier) => tier.name);
+const tiersOf = (file: string) =>
+  tiers
+    .filter((tier) => tier.include.some((pattern) => globSync(pattern, { cwd: projectRoot }).includes(file)))
+    .map((tier) => tier.name);
 
 describe('the test tiers', () => {
   it('hold every test file exactly once', () => {
@@ -18,11 +21,15 @@ describe('the test tiers', () => {
   });
 
   it('each match a file with every pattern, so none is left over from a renamed file', () => {
-    for (const tier of tiers) for (const pattern of tier.include) expect(globSync(pattern, { cwd: projectRoot }), `${tier.name}: ${pattern}`).not.toEqual([]);
+    for (const tier of tiers)
+      for (const pattern of tier.include)
+        expect(globSync(pattern, { cwd: projectRoot }), `${tier.name}: ${pattern}`).not.toEqual([]);
   });
 
   it('each have `npm run test:<tier>`, and `npm test` runs them all', () => {
-    const scripts = (JSON.parse(readFileSync(`${projectRoot}/package.json`, 'utf8')) as { scripts: Record<string, string> }).scripts;
+    const scripts = (
+      JSON.parse(readFileSync(`${projectRoot}/package.json`, 'utf8')) as { scripts: Record<string, string> }
+    ).scripts;
     expect(scripts.test).toBe('vitest run');
     for (const tier of tiers) expect(scripts[`test:${tier.name}`], tier.name).toBe(`vitest run --project ${tier.name}`);
   });

@@ -34,14 +34,27 @@ let settingsFixed: string | undefined;
  * Starts the built site in `dir` in this process with `env` as its settings (on a free port,
  * with a data folder of its own unless `env` names one) and `options` given to startServer.
  */
-export async function startInProcess(dir: string, env: Record<string, string> = {}, options: Record<string, unknown> = {}): Promise<InProcessServer> {
+export async function startInProcess(
+  dir: string,
+  env: Record<string, string> = {},
+  options: Record<string, unknown> = {},
+): Promise<InProcessServer> {
   const port = await freePort();
   const dataDir = env.DATA_DIR ?? mkdtempSync(path.join(tmpdir(), 'catalogue-data-'));
   if (!env.DATA_DIR && embedded(env)) seedEmbeddedDatabase(dataDir);
-  const settings = { HOST: '127.0.0.1', DATA_DIR: dataDir, CONTENT_DIR: path.join(dir, 'content'), ...env, PORT: String(port) };
+  const settings = {
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    CONTENT_DIR: path.join(dir, 'content'),
+    ...env,
+    PORT: String(port),
+  };
   // The functions read the settings once: a second server with others would silently get the first's.
   const fixed = JSON.stringify({ ...settings, PORT: '', DATA_DIR: env.DATA_DIR ? dataDir : '' });
-  if (settingsFixed !== undefined && settingsFixed !== fixed) throw new Error('every in-process server of a test file must have the same settings (start a child with startServer for others)');
+  if (settingsFixed !== undefined && settingsFixed !== fixed)
+    throw new Error(
+      'every in-process server of a test file must have the same settings (start a child with startServer for others)',
+    );
   settingsFixed = fixed;
   Object.assign(process.env, settings);
   const { readSettings } = await nativeImport(pathToFileURL(path.join(dir, 'service', 'config.ts')).href);

@@ -9,13 +9,26 @@ import { relative } from 'node:path';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /** Roughly how long a file of each tier takes, in ms, for files not timed yet. */
-const typical: Record<string, number> = { site: 30_000, storage: 15_000, build: 15_000, hardening: 8_000, http: 5_000, unit: 500 };
+const typical: Record<string, number> = {
+  site: 30_000,
+  storage: 15_000,
+  build: 15_000,
+  hardening: 8_000,
+  http: 5_000,
+  unit: 500,
+};
 
 export default class LongestFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const { cache, config } = this.ctx;
-    const last = (spec: TestSpecification) => cache.getFileTestResults(`${spec.project.name}:${relative(config.root, spec.moduleId)}`);
-    const order = new Map(files.map((spec) => [spec, { failed: last(spec)?.failed ?? false, ms: last(spec)?.duration ?? typical[spec.project.name] ?? 0 }]));
+    const last = (spec: TestSpecification) =>
+      cache.getFileTestResults(`${spec.project.name}:${relative(config.root, spec.moduleId)}`);
+    const order = new Map(
+      files.map((spec) => [
+        spec,
+        { failed: last(spec)?.failed ?? false, ms: last(spec)?.duration ?? typical[spec.project.name] ?? 0 },
+      ]),
+    );
     return [...files].sort((a, b) => {
       const [x, y] = [order.get(a)!, order.get(b)!];
       if (x.failed !== y.failed) return x.failed ? -1 : 1;

@@ -6,8 +6,10 @@
  * nodes, frames included, without a new page and two more copies of axe for every check.
  */
 import { AxeBuilder } from '@axe-core/playwright';
-import type { Result } from 'axe-core';
 import type { Page } from 'playwright-core';
+
+/** One violation as axe reports it (axe-core's Result, as @axe-core/playwright hands it over). */
+type Result = Awaited<ReturnType<AxeBuilder['analyze']>>['violations'][number];
 
 export async function axeViolations(page: Page, options: { include?: string } = {}): Promise<Result[]> {
   const builder = new AxeBuilder({ page }).options({ resultTypes: ['violations'] }).setLegacyMode(true);

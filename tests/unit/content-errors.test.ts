@@ -27,7 +27,9 @@ function problemsWith(edit: (content: string) => void): string[] {
   const content = path.join(root, 'content');
   cpSync(fixtureContent, content, { recursive: true });
   edit(content);
-  return checkContent(content, { siteUrl, photoFiles: true }).problems.map((problem) => problem.replaceAll(`${root}/`, ''));
+  return checkContent(content, { siteUrl, photoFiles: true }).problems.map((problem) =>
+    problem.replaceAll(`${root}/`, ''),
+  );
 }
 
 function brokenFile(file: string, change: (text: string) => string): string[] {
@@ -51,37 +53,58 @@ describe('the content check', () => {
   });
 
   it('names the file, the field and the accepted values for a wrong enum', () => {
-    const problem = one(brokenFile('trips/sample-trek.md', (t) => t.replace('difficulty: Moderate', 'difficulty: Hard')));
+    const problem = one(
+      brokenFile('trips/sample-trek.md', (t) => t.replace('difficulty: Moderate', 'difficulty: Hard')),
+    );
     expect(problem).toContain('content/trips/sample-trek.md');
     expect(problem).toContain('difficulty');
     expect(problem).toMatch(/Easy.*Moderate.*Difficult.*Very Difficult/s);
   });
 
   it('names a missing required field', () => {
-    expect(one(brokenFile('peaks/other-peak.yaml', (t) => t.replace(/^range: .*\n/m, '')))).toContain('content/peaks/other-peak.yaml: field "range": is required');
+    expect(one(brokenFile('peaks/other-peak.yaml', (t) => t.replace(/^range: .*\n/m, '')))).toContain(
+      'content/peaks/other-peak.yaml: field "range": is required',
+    );
   });
 
   it('names a date that does not exist', () => {
-    const problem = one(brokenFile('peaks/other-peak.yaml', (t) => t.replace('lastVerified: 2026-11-22', 'lastVerified: 30/02/2026')));
+    const problem = one(
+      brokenFile('peaks/other-peak.yaml', (t) => t.replace('lastVerified: 2026-11-22', 'lastVerified: 30/02/2026')),
+    );
     expect(problem).toContain('other-peak');
     expect(problem).toContain('lastVerified');
     expect(problem).toContain('is not a real date');
   });
 
   it('refuses a file name that is not a valid slug', () => {
-    const problems = problemsWith((content) => writeFileSync(path.join(content, 'trips', 'Sample_Trek.md'), readFileSync(path.join(content, 'trips', 'sample-trek.md'))));
+    const problems = problemsWith((content) =>
+      writeFileSync(
+        path.join(content, 'trips', 'Sample_Trek.md'),
+        readFileSync(path.join(content, 'trips', 'sample-trek.md')),
+      ),
+    );
     const problem = one(problems.filter((p) => p.includes('Sample_Trek')));
     expect(problem).toContain('^[a-z0-9-]+$');
   });
 
   it('names the peak file whose operatorTrip points at no trip', () => {
-    expect(one(brokenFile('peaks/other-peak.yaml', (t) => `${t}operatorTrip: missing-trip\n`))).toContain('other-peak.yaml: field "operatorTrip" names "missing-trip"');
+    expect(one(brokenFile('peaks/other-peak.yaml', (t) => `${t}operatorTrip: missing-trip\n`))).toContain(
+      'other-peak.yaml: field "operatorTrip" names "missing-trip"',
+    );
   });
 
   it('refuses a night far above the last without a published reason, naming the day and the field', () => {
     const problem = one(
       brokenFile('trips/sample-trek.md', (t) =>
-        t.replace('    endAltitudeM: 3900\n    description: Fixture day one', '    endAltitudeM: 4600\n    description: Fixture day one').replace('    startAltitudeM: 3900\n    endAltitudeM: 3500', '    startAltitudeM: 4600\n    endAltitudeM: 3500'),
+        t
+          .replace(
+            '    endAltitudeM: 3900\n    description: Fixture day one',
+            '    endAltitudeM: 4600\n    description: Fixture day one',
+          )
+          .replace(
+            '    startAltitudeM: 3900\n    endAltitudeM: 3500',
+            '    startAltitudeM: 4600\n    endAltitudeM: 3500',
+          ),
       ),
     );
     expect(problem).toContain('sample-trek');
@@ -90,18 +113,32 @@ describe('the content check', () => {
   });
 
   it("refuses a walking time written in a day's description but missing from its data", () => {
-    const problem = one(brokenFile('trips/sample-trek.md', (t) => t.replace('Fixture day one description text.', 'Fixture day one takes most groups 4 to 6 hours.')));
+    const problem = one(
+      brokenFile('trips/sample-trek.md', (t) =>
+        t.replace('Fixture day one description text.', 'Fixture day one takes most groups 4 to 6 hours.'),
+      ),
+    );
     expect(problem).toContain('itinerary.1.walkingHours');
     expect(problem).toContain('gives a walking time');
   });
 
   it('refuses two peaks on the same coordinates, naming the file', () => {
-    const problem = one(brokenFile('peaks/other-peak.yaml', (t) => t.replace('latitude: "30.500", longitude: "79.500"', 'latitude: "33.500", longitude: "77.500"')));
+    const problem = one(
+      brokenFile('peaks/other-peak.yaml', (t) =>
+        t.replace('latitude: "30.500", longitude: "79.500"', 'latitude: "33.500", longitude: "77.500"'),
+      ),
+    );
     expect(problem).toContain('field "coordinates" gives the same coordinates (33.5, 77.5)');
   });
 
   it("refuses a peak whose only references are the operator's own pages", () => {
-    const problem = one(brokenFile('peaks/other-peak.yaml', (t) => t.replace('url: https://example.org/other-peak', 'url: https://theverticaltribe.com/peak-data/').replace('source: https://example.org/other-peak', 'source: https://theverticaltribe.com/peak-data/')));
+    const problem = one(
+      brokenFile('peaks/other-peak.yaml', (t) =>
+        t
+          .replace('url: https://example.org/other-peak', 'url: https://theverticaltribe.com/peak-data/')
+          .replace('source: https://example.org/other-peak', 'source: https://theverticaltribe.com/peak-data/'),
+      ),
+    );
     expect(problem).toContain('other-peak.yaml: field "references" lists only the operator\'s own pages');
   });
 
@@ -112,13 +149,26 @@ describe('the content check', () => {
   });
 
   it('refuses a distance in a summary that the coordinates contradict, naming the file and the sentence', () => {
-    const problem = one(brokenFile('peaks/other-peak.yaml', (t) => t.replace('summary: A second fixture peak used only by the tests;', 'summary: It stands about 40 km south-west of Sample Peak; a second fixture peak used only by the tests;')));
-    expect(problem).toContain('other-peak.yaml: field "summary": the sentence "It stands about 40 km south-west of Sample Peak;');
+    const problem = one(
+      brokenFile('peaks/other-peak.yaml', (t) =>
+        t.replace(
+          'summary: A second fixture peak used only by the tests;',
+          'summary: It stands about 40 km south-west of Sample Peak; a second fixture peak used only by the tests;',
+        ),
+      ),
+    );
+    expect(problem).toContain(
+      'other-peak.yaml: field "summary": the sentence "It stands about 40 km south-west of Sample Peak;',
+    );
     expect(problem).toMatch(/says 40 km from Sample Peak, but the coordinates put the two \d+\.\d km apart/);
   });
 
   it('refuses a night that climbs from below 3,000 m to far above it without a published reason', () => {
-    const problem = one(brokenFile('trips/sample-trek.md', (t) => t.replace(/startAltitudeM: 3500\n(\s+)endAltitudeM: 3900/, 'startAltitudeM: 2800\n$1endAltitudeM: 3900')));
+    const problem = one(
+      brokenFile('trips/sample-trek.md', (t) =>
+        t.replace(/startAltitudeM: 3500\n(\s+)endAltitudeM: 3900/, 'startAltitudeM: 2800\n$1endAltitudeM: 3900'),
+      ),
+    );
     expect(problem).toContain('itinerary.1.acclimatisationNote');
     expect(problem).toContain('raises the sleeping altitude by 900 m above 3000 m (from 2800 m to 3900 m)');
   });
