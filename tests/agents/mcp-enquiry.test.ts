@@ -12,18 +12,18 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { enquiryIdPattern } from '../../service/bookings/store.ts';
-import { startServer, type RunningServer } from '../helpers/project.ts';
+import { startInProcess, type InProcessServer } from '../helpers/in-process.ts';
 import { builtSiteUrl } from './built-site.ts';
 import { newDataDir } from '../helpers/embedded-template.ts';
 
-let server: RunningServer;
+let server: InProcessServer;
 let dataDir: string;
 const clients: Client[] = [];
 
 beforeAll(async () => {
   dataDir = newDataDir('mcp-enquiries-');
   const site = inject('fixtureSite');
-  server = await startServer(site, { SITE_URL: builtSiteUrl(site), DATA_DIR: dataDir, TRUST_PROXY: 'vercel' });
+  server = await startInProcess(site, { SITE_URL: builtSiteUrl(site), DATA_DIR: dataDir, TRUST_PROXY: 'vercel' });
 });
 afterAll(async () => {
   for (const client of clients) await client.close();

@@ -10,13 +10,13 @@ import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { toolDefinitions } from '../../service/mcp/tools.ts';
 import { operations } from '../../service/v1/operations.ts';
-import { startServer, type RunningServer } from '../helpers/project.ts';
+import { startInProcess, type InProcessServer } from '../helpers/in-process.ts';
 import { loadCatalogue } from '../helpers/content.ts';
 import { builtSiteUrl } from './built-site.ts';
 import { connect, revisions, type McpClient, type Revision } from '../../scripts/interop/mcp-clients.ts';
 import { newDataDir } from '../helpers/embedded-template.ts';
 
-let server: RunningServer;
+let server: InProcessServer;
 let dataDir: string;
 const sessions = new Map<Revision, { client: McpClient; negotiated: string | undefined }>();
 const catalogue = loadCatalogue();
@@ -25,7 +25,7 @@ beforeAll(async () => {
   dataDir = newDataDir('mcp-revisions-');
   const site = inject('fixtureSite');
   // Behind Vercel's client-address header, so each client has its own enquiry quota.
-  server = await startServer(site, { SITE_URL: builtSiteUrl(site), DATA_DIR: dataDir, TRUST_PROXY: 'vercel' });
+  server = await startInProcess(site, { SITE_URL: builtSiteUrl(site), DATA_DIR: dataDir, TRUST_PROXY: 'vercel' });
   for (const [i, revision] of revisions.entries()) sessions.set(revision, await connect(revision, `${server.url}/mcp`, { headers: { 'X-Real-IP': `192.0.2.${70 + i}` } }));
 });
 afterAll(async () => {

@@ -23,7 +23,7 @@ import { bookingRateLimit } from '../../service/rules/policy.ts';
 import { createRateLimiter, MemoryCounterStore } from '../../service/rules/rate-limiter.ts';
 import { isOwnOrigin } from '../../service/rules/site-origin.ts';
 import { loadCatalogue } from '../helpers/content.ts';
-import { startServer, type RunningServer } from '../helpers/project.ts';
+import { startInProcess, type InProcessServer } from '../helpers/in-process.ts';
 import { launchChromium } from '../site/site.ts';
 import { barePage } from './page-writer.ts';
 import { newDataDir } from '../helpers/embedded-template.ts';
@@ -130,7 +130,7 @@ describe('POST /api/bookings from elsewhere', () => {
 });
 
 describe('in Chromium, against the running site', () => {
-  let server: RunningServer;
+  let server: InProcessServer;
   let attacker: Server;
   let attackerPort = 0;
   let browser: Browser;
@@ -146,7 +146,7 @@ describe('in Chromium, against the running site', () => {
   beforeAll(async () => {
     dataDir = newDataDir('enquiries-rebind-');
     // SITE_URL unset: the site's origin is http://localhost:<port>. TRUST_PROXY=vercel: each test speaks from its own address (x-real-ip).
-    server = await startServer(inject('fixtureSite'), { DATA_DIR: dataDir, TRUST_PROXY: 'vercel', SITE_URL: '', CONTACT_EMAIL: 'hello@example.test' });
+    server = await startInProcess(inject('fixtureSite'), { DATA_DIR: dataDir, TRUST_PROXY: 'vercel', SITE_URL: '', CONTACT_EMAIL: 'hello@example.test' });
     // Another site's page, which posts to the site in the background when it loads.
     attacker = createServer((_req, res) => {
       const target = `http://localhost:${server.port}/api/bookings`;

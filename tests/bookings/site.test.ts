@@ -12,12 +12,13 @@ import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { projectRoot, startServer, type RunningServer } from '../helpers/project.ts';
+import { startInProcess, type InProcessServer } from '../helpers/in-process.ts';
+import { projectRoot } from '../helpers/project.ts';
 import { chromiumPath } from '../helpers/requirements.ts';
 import { newDataDir } from '../helpers/embedded-template.ts';
 import { axeViolations } from '../site/axe.ts';
 
-let server: RunningServer;
+let server: InProcessServer;
 let dataDir: string;
 let browser: Browser;
 const valid = { tripSlug: 'sample-trek', name: 'Asha Rao', phone: '+91 98765 43210', groupSize: 3 };
@@ -25,7 +26,7 @@ const valid = { tripSlug: 'sample-trek', name: 'Asha Rao', phone: '+91 98765 432
 beforeAll(async () => {
   dataDir = newDataDir('enquiries-site-');
   // With SITE_URL unset the site's origin is http://localhost:<port>: the plain form is accepted from there only.
-  server = await startServer(inject('fixtureSite'), { DATA_DIR: dataDir, TRUST_PROXY: 'vercel', CONTACT_EMAIL: 'hello@example.test', SITE_URL: '' });
+  server = await startInProcess(inject('fixtureSite'), { DATA_DIR: dataDir, TRUST_PROXY: 'vercel', CONTACT_EMAIL: 'hello@example.test', SITE_URL: '' });
   browser = await chromium.launch({
     executablePath: chromiumPath(),
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'],

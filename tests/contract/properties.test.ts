@@ -13,7 +13,7 @@ import { buildOpenApiDocument } from '../../service/v1/openapi.ts';
 import { handleV1 } from '../../service/v1/index.ts';
 import { loadCatalogue } from '../helpers/content.ts';
 import { observe, OpenApiContract } from '../helpers/openapi.ts';
-import { startServer, type RunningServer } from '../helpers/project.ts';
+import { startInProcess, type InProcessServer } from '../helpers/in-process.ts';
 
 const seed = 20261122;
 
@@ -90,11 +90,11 @@ const init = (r: RandomRequest): RequestInit => ({ method: r.method, headers: r.
 describe('random requests to /v1', () => {
   const catalogue = loadCatalogue(undefined, 'http://127.0.0.1:4321');
   let contract: OpenApiContract;
-  let server: RunningServer;
+  let server: InProcessServer;
 
   beforeAll(async () => {
     contract = new OpenApiContract(await buildOpenApiDocument(catalogue));
-    server = await startServer(inject('fixtureSite'));
+    server = await startInProcess(inject('fixtureSite'));
     // The first /v1 request opens the embedded store; pay that here, not inside the property's time.
     await fetch(`${server.url}/v1/departures`);
   });

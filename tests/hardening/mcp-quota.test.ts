@@ -5,14 +5,14 @@
  * that had no limit are bounded too.
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { startServer, type RunningServer } from '../helpers/project.ts';
+import { startInProcess, type InProcessServer } from '../helpers/in-process.ts';
 import { startHarness, type Harness } from '../agent-auth/harness.ts';
 import { createAgentAuthLimiters } from '../../service/agent-auth/deps.ts';
 
-let server: RunningServer;
+let server: InProcessServer;
 beforeAll(async () => {
   // Behind Vercel's client-IP header, so one test can stand for several clients.
-  server = await startServer(inject('fixtureSite'), { TRUST_PROXY: 'vercel', OPERATIONAL_STORAGE: 'off' });
+  server = await startInProcess(inject('fixtureSite'), { TRUST_PROXY: 'vercel', OPERATIONAL_STORAGE: 'off' });
 });
 afterAll(() => server?.stop());
 

@@ -1,8 +1,10 @@
 /**
  * The built site's own server.ts started in the test's process (its `startServer`), for tests
  * that need a real server over HTTP but nothing a separate process gives (a kill, a signal, a
- * umask, a second process sharing the embedded database, memory measured alone): no second
- * Node to boot, and options the environment cannot carry (short timeouts) passed straight in.
+ * umask, a test of processes sharing the embedded database, memory measured alone, a server
+ * that must answer while the test blocks in spawnSync): no second Node to boot, and options the
+ * environment cannot carry (short timeouts) passed straight in. The commands a test runs (the
+ * departures CLI) still reach its embedded database over the bridge, as beside `npm start`.
  *
  * The copy's modules are loaded by Node itself, as `node server.ts` loads them, not through
  * Vitest's transform: the site runs as it does in production, and each copy once per process.

@@ -26,7 +26,8 @@ import { formatDateRange } from '../../domain/format.ts';
 import { runCli } from '../departures/cli.ts';
 import { realContent } from '../helpers/content.ts';
 import { eventually } from '../helpers/eventually.ts';
-import { buildProject, copyProject, projectRoot, startServer, type ProjectCopy, type RunningServer } from '../helpers/project.ts';
+import { startInProcess, type InProcessServer } from '../helpers/in-process.ts';
+import { buildProject, copyProject, projectRoot, type ProjectCopy } from '../helpers/project.ts';
 import { launchChromium } from './site.ts';
 
 const siteUrl = 'http://127.0.0.1:4321';
@@ -34,7 +35,7 @@ const screenshots = path.join(projectRoot, 'test-results', 'departure-search');
 mkdirSync(screenshots, { recursive: true });
 
 let copy: ProjectCopy;
-let server: RunningServer;
+let server: InProcessServer;
 let dataDir: string;
 let browser: Browser;
 let mcp: Client;
@@ -55,7 +56,7 @@ beforeAll(async () => {
   const built = buildProject(copy.dir, { SITE_URL: siteUrl });
   if (built.status !== 0) throw new Error(`the real catalogue did not build:\n${built.output}`);
   dataDir = mkdtempSync(path.join(tmpdir(), 'departure-search-'));
-  server = await startServer(copy.dir, { DATA_DIR: dataDir, OPERATIONAL_STORAGE: 'embedded', SITE_URL: siteUrl });
+  server = await startInProcess(copy.dir, { DATA_DIR: dataDir, OPERATIONAL_STORAGE: 'embedded', SITE_URL: siteUrl });
   // The first read opens the embedded store and seeds it; the task's departure is then set as the
   // operations team would: Hampta Pass, 23 to 27 September, 2 of 12 seats left, at the trip's price.
   await (await fetch(`${server.url}/v1/departures`)).arrayBuffer();

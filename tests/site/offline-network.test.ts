@@ -12,18 +12,19 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
-import { projectRoot, startServer, type RunningServer } from '../helpers/project.ts';
+import { startInProcess, type InProcessServer } from '../helpers/in-process.ts';
+import { projectRoot } from '../helpers/project.ts';
 import { startFlakyProxy, type FlakyProxy } from './flaky-proxy.ts';
 import { launchChromium } from './site.ts';
 import { contextHearingTheWorker, type KeptAnswer } from './worker-answers.ts';
 
 const trek = '/treks/sample-trek';
-let server: RunningServer;
+let server: InProcessServer;
 let proxy: FlakyProxy;
 let browser: Browser;
 
 beforeAll(async () => {
-  server = await startServer(inject('fixtureSite'));
+  server = await startInProcess(inject('fixtureSite'));
   proxy = await startFlakyProxy(server.url);
   browser = await launchChromium();
 }, 90_000);

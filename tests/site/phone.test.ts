@@ -6,16 +6,16 @@
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { startServer, type RunningServer } from '../helpers/project.ts';
+import { startInProcess, type InProcessServer } from '../helpers/in-process.ts';
 import { isTripPath, launchChromium, sitemapPaths } from './site.ts';
 
-let server: RunningServer;
+let server: InProcessServer;
 let browser: Browser;
 let pages: string[];
 let trips: string[];
 
 beforeAll(async () => {
-  server = await startServer(inject('fixtureSite'));
+  server = await startInProcess(inject('fixtureSite'));
   browser = await launchChromium();
   const listed = await sitemapPaths(server.url);
   trips = listed.filter(isTripPath);
