@@ -17,6 +17,10 @@ export default defineConfig({
         globalSetup: ['tests/helpers/global-setup.ts'],
         setupFiles: ['tests/helpers/file-setup.ts'],
         testTimeout: 30_000,
+        // Unit files change no process-wide state a later file reads, so they share their
+        // workers instead of each starting a process of its own (a second or more apiece on
+        // a busy machine, longer than most unit files take).
+        isolate: tier.name !== 'unit',
         hookTimeout: 180_000,
         // The built copies of the project a test starts in its own process (tests/helpers/in-process.ts)
         // are loaded by Node, as `node server.ts` loads them, not through Vitest's transform.
