@@ -46,7 +46,8 @@ export async function startServer({ settings, counterStore, timeouts }: ServerOp
   const apiLimiter = createRateLimiter(apiRateLimit, store);
   const origin = `http://${settings.HOST}:${settings.PORT}`;
   const trust = settings.TRUST_PROXY ?? 'none';
-  const rules = (request: RulesRequest) => applyRules(request, { siteUrl: settings.siteUrl, apiLimiter, trustProxy: 'vercel' });
+  const rules = (request: RulesRequest) =>
+    applyRules(request, { siteUrl: settings.siteUrl, apiLimiter, trustProxy: 'vercel' });
   const host: HostParts = {
     site: () => builds.current(),
     requests: nodeRequests({ origin, trust }),
@@ -55,7 +56,12 @@ export async function startServer({ settings, counterStore, timeouts }: ServerOp
       siteUrl: settings.siteUrl,
       origin,
       securityHeaders: host.securityHeaders,
-      rules: (request) => rules({ url: request.url, method: request.method, headers: asSeenByRules(request.headers, clientIp(request, trust, socketAddress)) }),
+      rules: (request) =>
+        rules({
+          url: request.url,
+          method: request.method,
+          headers: asSeenByRules(request.headers, clientIp(request, trust, socketAddress)),
+        }),
     }),
     securityHeaders: securityHeaders({ https: settings.siteUrl.startsWith('https:') }),
     turns: new FairQueue(),

@@ -126,7 +126,9 @@ export function buildOutput({ target }) {
             { handle: 'hit' },
             assetSecurityRoute(),
             ...hitRoutes(routes.hit),
-            ...hitRoutes([{ src: `^${notFoundNote.replace(/[.]/g, '\\.')}$`, headers: notFoundHeaders, continue: true }]),
+            ...hitRoutes([
+              { src: `^${notFoundNote.replace(/[.]/g, '\\.')}$`, headers: notFoundHeaders, continue: true },
+            ]),
             { handle: 'error' },
             // Vercel's own error route (every miss outside /api → the HTML page) comes first among
             // the routes that end matching; a `continue` route comes before it, and sends Markdown
@@ -138,7 +140,9 @@ export function buildOutput({ target }) {
         writeFileSync(path.join(output, 'config.json'), `${JSON.stringify(config, null, 1)}\n`);
         if (!existsSync(path.join(output, 'static', '404.html'))) throw new Error('the site has no 404 page');
         const types = Object.values(config.overrides).filter((o) => o.contentType).length;
-        logger.info(`Vercel Build Output written: ${Object.keys(config.overrides).length - types} clean URLs, ${types} media types, ${routes.hit.length} file header routes`);
+        logger.info(
+          `Vercel Build Output written: ${Object.keys(config.overrides).length - types} clean URLs, ${types} media types, ${routes.hit.length} file header routes`,
+        );
       },
     },
   };

@@ -35,8 +35,10 @@ const lengthOf = (input: unknown) => (typeof input === 'string' || Array.isArray
 function tooSmall(issue: Extract<Issue, { code: 'too_small' }>): string {
   const min = Number(issue.minimum);
   const length = lengthOf(issue.input);
-  if (issue.origin === 'string') return min <= 1 ? 'must not be empty' : `must be at least ${plural(min, 'character')} long (it has ${length})`;
-  if (issue.origin === 'array' || issue.origin === 'set') return `needs at least ${plural(min, 'item')} (it has ${length})`;
+  if (issue.origin === 'string')
+    return min <= 1 ? 'must not be empty' : `must be at least ${plural(min, 'character')} long (it has ${length})`;
+  if (issue.origin === 'array' || issue.origin === 'set')
+    return `needs at least ${plural(min, 'item')} (it has ${length})`;
   return `${issue.inclusive ? 'must be at least' : 'must be more than'} ${min} (it is ${shown(issue.input)})`;
 }
 
@@ -44,7 +46,8 @@ function tooBig(issue: Extract<Issue, { code: 'too_big' }>): string {
   const max = Number(issue.maximum);
   const length = lengthOf(issue.input);
   if (issue.origin === 'string') return `must be at most ${plural(max, 'character')} long (it has ${length})`;
-  if (issue.origin === 'array' || issue.origin === 'set') return `can have at most ${plural(max, 'item')} (it has ${length})`;
+  if (issue.origin === 'array' || issue.origin === 'set')
+    return `can have at most ${plural(max, 'item')} (it has ${length})`;
   return `${issue.inclusive ? 'must be at most' : 'must be less than'} ${max} (it is ${shown(issue.input)})`;
 }
 
@@ -76,7 +79,8 @@ function meant(key: string, known: readonly string[]): string | undefined {
   let best: { field: string; distance: number } | undefined;
   for (const field of known) {
     const distance = field.toLowerCase() === key.toLowerCase() ? 0 : leven(field, key);
-    if (distance <= Math.max(1, Math.floor(key.length / 4)) && (!best || distance < best.distance)) best = { field, distance };
+    if (distance <= Math.max(1, Math.floor(key.length / 4)) && (!best || distance < best.distance))
+      best = { field, distance };
   }
   return best?.field;
 }
@@ -101,12 +105,15 @@ function unionForm(issues: readonly z.core.$ZodIssue[]): string {
 }
 
 export const contentErrorMap: z.core.$ZodErrorMap = (issue) => {
-  if (issue.input === undefined && (issue.code === 'invalid_type' || issue.code === 'invalid_union')) return 'is required';
+  if (issue.input === undefined && (issue.code === 'invalid_type' || issue.code === 'invalid_union'))
+    return 'is required';
   switch (issue.code) {
     case 'invalid_type':
       return `must be ${kinds[issue.expected] ?? issue.expected}, not ${shown(issue.input)}`;
     case 'invalid_value':
-      return issue.values.length === 1 ? `must be ${shown(issue.values[0])} (it is ${shown(issue.input)})` : `must be one of ${issue.values.map(shown).join(', ')} (it is ${shown(issue.input)})`;
+      return issue.values.length === 1
+        ? `must be ${shown(issue.values[0])} (it is ${shown(issue.input)})`
+        : `must be one of ${issue.values.map(shown).join(', ')} (it is ${shown(issue.input)})`;
     case 'too_small':
       return tooSmall(issue);
     case 'too_big':

@@ -35,7 +35,14 @@ export async function startChildServer(script: string, options: ChildServerOptio
   const dataDir = mkdtempSync(path.join(tmpdir(), 'bench-data-'));
   const child = spawn(process.execPath, [script, ...(options.args ?? [])], {
     cwd: options.cwd,
-    env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), DATA_DIR: dataDir, ASTRO_TELEMETRY_DISABLED: '1', ...options.env },
+    env: {
+      ...process.env,
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      ASTRO_TELEMETRY_DISABLED: '1',
+      ...options.env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

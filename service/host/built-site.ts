@@ -12,7 +12,15 @@ import { cachePolicy } from '../http/cache-policy.ts';
 import { memoise } from '../http/bounded-memo.ts';
 import { EdgeCache } from './edge-cache.ts';
 import type { FunctionHost } from './functions.ts';
-import { applyEarlyRoutes, fileHeaders, loadRouteTable, resolve, type Destination, type EarlyOutcome, type RouteTable } from './router.ts';
+import {
+  applyEarlyRoutes,
+  fileHeaders,
+  loadRouteTable,
+  resolve,
+  type Destination,
+  type EarlyOutcome,
+  type RouteTable,
+} from './router.ts';
 import { StaticFiles } from './static-files.ts';
 
 export interface BuiltSite extends SiteBuild {
@@ -55,7 +63,14 @@ export function openBuiltSite(root: string, dir: string, id: string | null, func
       const destination = resolve(table, fs, pathname);
       if (destination.kind !== 'file') return destination;
       // A not-found answer is never kept (cache-policy.ts), whatever the file's own policy.
-      return { ...destination, headers: { ...fileHeaders(table, destination.pathname), ...(destination.status === 404 ? { 'Cache-Control': cachePolicy.never } : {}), ...named } };
+      return {
+        ...destination,
+        headers: {
+          ...fileHeaders(table, destination.pathname),
+          ...(destination.status === 404 ? { 'Cache-Control': cachePolicy.never } : {}),
+          ...named,
+        },
+      };
     }),
   };
 }

@@ -33,6 +33,15 @@ export function compress(body: Buffer, encoding: Encoding): Promise<Buffer> {
   if (encoding === 'gzip') return gzipped(body, { level: 6 });
   // A window no larger than the body: Brotli's default (4 MiB) is allocated per answer and
   // costs more time and memory than compressing a page does.
-  const window = Math.min(constants.BROTLI_DEFAULT_WINDOW, Math.max(constants.BROTLI_MIN_WINDOW_BITS, Math.ceil(Math.log2(body.length))));
-  return brotli(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 5, [constants.BROTLI_PARAM_LGWIN]: window, [constants.BROTLI_PARAM_SIZE_HINT]: body.length } });
+  const window = Math.min(
+    constants.BROTLI_DEFAULT_WINDOW,
+    Math.max(constants.BROTLI_MIN_WINDOW_BITS, Math.ceil(Math.log2(body.length))),
+  );
+  return brotli(body, {
+    params: {
+      [constants.BROTLI_PARAM_QUALITY]: 5,
+      [constants.BROTLI_PARAM_LGWIN]: window,
+      [constants.BROTLI_PARAM_SIZE_HINT]: body.length,
+    },
+  });
 }

@@ -63,7 +63,8 @@ export class FairQueue {
           if (this.#ready.size > 0) this.#schedulePump();
         });
       };
-      if (own.waiting.length === 0 && own.running < this.#perClient && this.#running < this.#concurrency) return start();
+      if (own.waiting.length === 0 && own.running < this.#perClient && this.#running < this.#concurrency)
+        return start();
       own.waiting.push(start);
       // Waiting for room rather than for its own call: in line at once. Otherwise its running call's end puts it in line.
       if (own.running < this.#perClient) this.#ready.add(own);

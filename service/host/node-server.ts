@@ -25,9 +25,18 @@ export interface HostTimeouts {
   checkEveryMs: number;
 }
 
-export const hostTimeouts: HostTimeouts = { headersMs: 10_000, requestMs: 30_000, keepAliveMs: 5_000, checkEveryMs: 1_000 };
+export const hostTimeouts: HostTimeouts = {
+  headersMs: 10_000,
+  requestMs: 30_000,
+  keepAliveMs: 5_000,
+  checkEveryMs: 1_000,
+};
 
-export function createNodeServer(host: Pick<HostParts, 'requests' | 'refusals' | 'securityHeaders'>, handle: (req: IncomingMessage, res: ServerResponse) => Promise<void>, timeouts: Partial<HostTimeouts> = {}): Server {
+export function createNodeServer(
+  host: Pick<HostParts, 'requests' | 'refusals' | 'securityHeaders'>,
+  handle: (req: IncomingMessage, res: ServerResponse) => Promise<void>,
+  timeouts: Partial<HostTimeouts> = {},
+): Server {
   // Reads are taken in turn by client, up to four of one client at once (so one slow read, say a
   // storage timeout, does not hold a page's other files); those that reach a function (renders,
   // mostly) one per client and four in all (request-handler.ts).
@@ -41,11 +50,19 @@ export function createNodeServer(host: Pick<HostParts, 'requests' | 'refusals' |
     // A client's reads are served in turn with other clients' (requests with a body are not held
     // in line: see fair-queue.ts).
     const read = req.method === 'GET' || req.method === 'HEAD';
-    const served = read ? clientTurns.run(clientQuotaKey(host.requests.clientOf(req)), () => handle(req, res)) : handle(req, res);
+    const served = read
+      ? clientTurns.run(clientQuotaKey(host.requests.clientOf(req)), () => handle(req, res))
+      : handle(req, res);
     served.catch((error: unknown) => {
-      console.error(`[server] ${req.method} ${req.url}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+      console.error(
+        `[server] ${req.method} ${req.url}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+      );
       if (!res.headersSent) {
-        res.writeHead(500, { ...host.securityHeaders, 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': cachePolicy.never });
+        res.writeHead(500, {
+          ...host.securityHeaders,
+          'Content-Type': 'text/plain; charset=utf-8',
+          'Cache-Control': cachePolicy.never,
+        });
         res.end('Something went wrong on our side. Please try again in a minute.\n');
       } else {
         res.destroy();
@@ -54,7 +71,9 @@ export function createNodeServer(host: Pick<HostParts, 'requests' | 'refusals' |
   });
   // What Node's parser refuses (unknown methods, malformed requests, oversized or slow headers)
   // gets a defined answer instead of a bare 400; CONNECT would otherwise be dropped unanswered.
-  server.on('clientError', (error: Error, socket: Socket) => answerClientError(error, socket, host.refusals(socket.remoteAddress)));
+  server.on('clientError', (error: Error, socket: Socket) =>
+    answerClientError(error, socket, host.refusals(socket.remoteAddress)),
+  );
   server.on('connect', (req: IncomingMessage, socket: Socket) => {
     methodRefusal('CONNECT', req.url ?? '/', requestHeaders(req), host.refusals(socket.remoteAddress))
       .then((response) => answerAndClose(socket, response))

@@ -71,7 +71,11 @@ export class StaticFiles {
     if (!file) {
       file = readFile(full).then((body) => {
         const type = mediaTypes[path.extname(full)] ?? 'application/octet-stream';
-        const found: CachedFile = { body, type, etag: `"${createHash('sha256').update(body).digest('hex').slice(0, 32)}"` };
+        const found: CachedFile = {
+          body,
+          type,
+          etag: `"${createHash('sha256').update(body).digest('hex').slice(0, 32)}"`,
+        };
         if ((compressible.test(type) || compressibleExtensions.has(path.extname(full))) && body.length > 512) {
           found.gzip = gzipSync(body, { level: 9 });
           found.br = brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } });
@@ -122,7 +126,13 @@ export class StaticFiles {
    * file's defaults. Written in one go, the headers as one flat list, which is what keeps
    * serving a file cheap.
    */
-  async serve(pathname: string, req: IncomingMessage, res: ServerResponse, status = 200, headers: Record<string, string> = {}): Promise<boolean> {
+  async serve(
+    pathname: string,
+    req: IncomingMessage,
+    res: ServerResponse,
+    status = 200,
+    headers: Record<string, string> = {},
+  ): Promise<boolean> {
     const full = this.#locate(pathname);
     const file = (full && this.#ready.get(full)) ?? (await this.#load(pathname));
     if (!file) return false;
@@ -141,7 +151,10 @@ export class StaticFiles {
     raw.push('Content-Type', type, 'Cache-Control', cache, 'ETag', file.etag);
     if (file.gzip) vary = vary ? `${vary}, Accept-Encoding` : 'Accept-Encoding';
     if (vary) raw.push('Vary', vary);
-    if (status === 200 && req.headers['if-none-match']?.split(',').some((t) => t.trim().replace(/^W\//, '') === file.etag)) {
+    if (
+      status === 200 &&
+      req.headers['if-none-match']?.split(',').some((t) => t.trim().replace(/^W\//, '') === file.etag)
+    ) {
       res.writeHead(304, notModifiedRaw(raw));
       res.end();
       return true;

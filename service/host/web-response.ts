@@ -19,7 +19,10 @@ export async function writeWebResponse(req: IncomingMessage, res: ServerResponse
     return;
   }
   let body: Buffer = Buffer.from(await response.arrayBuffer());
-  if (worthCompressing(response.headers.get('Content-Type') ?? '', body.length) && !response.headers.has('Content-Encoding')) {
+  if (
+    worthCompressing(response.headers.get('Content-Type') ?? '', body.length) &&
+    !response.headers.has('Content-Encoding')
+  ) {
     const encoding = chosenEncoding(String(req.headers['accept-encoding'] ?? ''));
     if (encoding) {
       body = await compress(body, encoding);
@@ -38,7 +41,14 @@ export async function writeWebResponse(req: IncomingMessage, res: ServerResponse
  * and compressing when the client accepts it. The headers go to Node as one flat list, the kept
  * answer's own part made once.
  */
-export async function writeKeptResponse(req: IncomingMessage, res: ServerResponse, edge: EdgeCache, kept: KeptResponse, ruleHeaders: Record<string, string>, age = 0): Promise<void> {
+export async function writeKeptResponse(
+  req: IncomingMessage,
+  res: ServerResponse,
+  edge: EdgeCache,
+  kept: KeptResponse,
+  ruleHeaders: Record<string, string>,
+  age = 0,
+): Promise<void> {
   const own = (kept.raw ??= Object.entries(kept.headers)
     .filter(([name]) => name !== 'content-length' && name !== 'vary')
     .flat());

@@ -68,7 +68,10 @@ const baseHeaders = {
   httpsFramable: securityHeaders({ https: true, framable: true }),
   httpFramable: securityHeaders({ https: false, framable: true }),
 };
-const apiBaseHeaders = { https: headersOf(baseHeaders.https, corsHeaders), http: headersOf(baseHeaders.http, corsHeaders) };
+const apiBaseHeaders = {
+  https: headersOf(baseHeaders.https, corsHeaders),
+  http: headersOf(baseHeaders.http, corsHeaders),
+};
 
 /** Link header of an HTML page: its Markdown twin, and on the home page the API catalog and API description. */
 export function pageLinks(pathname: string): string[] {
@@ -102,13 +105,17 @@ function reportStoreFailure(error: unknown): void {
   if (storeOutage.since === 0) storeOutage.since = now;
   if (now - storeOutage.loggedAt < storeFailureLogIntervalMs) return;
   const reason = error instanceof Error ? error.message : String(error);
-  console.error(`[rate-limit] counter store unavailable, not limiting (uncounted requests so far: ${storeOutage.failures}): ${reason}`);
+  console.error(
+    `[rate-limit] counter store unavailable, not limiting (uncounted requests so far: ${storeOutage.failures}): ${reason}`,
+  );
   storeOutage.loggedAt = now;
 }
 
 function reportStoreHealthy(): void {
   if (storeOutage.since === 0) return;
-  console.info(`[rate-limit] counter store reachable again after ${Math.round((Date.now() - storeOutage.since) / 1000)} s (uncounted requests: ${storeOutage.failures})`);
+  console.info(
+    `[rate-limit] counter store reachable again after ${Math.round((Date.now() - storeOutage.since) / 1000)} s (uncounted requests: ${storeOutage.failures})`,
+  );
   storeOutage.since = 0;
   storeOutage.loggedAt = 0;
   storeOutage.failures = 0;
@@ -132,14 +139,24 @@ function isPreflight(request: RulesRequest): boolean {
 
 /** A request the file published for its path answers exactly as the API would. */
 function publishedAnswer(request: RulesRequest, url: URL): boolean {
-  return (request.method === 'GET' || request.method === 'HEAD') && url.search === '' && acceptsJson(request.headers.get('Accept'));
+  return (
+    (request.method === 'GET' || request.method === 'HEAD') &&
+    url.search === '' &&
+    acceptsJson(request.headers.get('Accept'))
+  );
 }
 
 export async function applyRules(request: RulesRequest, ctx: RulesContext): Promise<RulesOutcome> {
   const url = request.parsedUrl ?? (request instanceof Request ? requestUrl(request) : new URL(request.url));
   const pathname = url.pathname;
   const https = ctx.siteUrl.startsWith('https:');
-  const base = framablePaths.has(pathname) ? (https ? baseHeaders.httpsFramable : baseHeaders.httpFramable) : https ? baseHeaders.https : baseHeaders.http;
+  const base = framablePaths.has(pathname)
+    ? https
+      ? baseHeaders.httpsFramable
+      : baseHeaders.httpFramable
+    : https
+      ? baseHeaders.https
+      : baseHeaders.http;
 
   const api = apiPath(pathname);
   if (api.kind !== 'not-api') {
@@ -167,7 +184,18 @@ export async function applyRules(request: RulesRequest, ctx: RulesContext): Prom
     }
     const headers = headersOf(https ? apiBaseHeaders.https : apiBaseHeaders.http, limitHeaders);
     // A browser's CORS preflight is answered here, so it never starts a function.
-    if (isPreflight(request)) return { kind: 'respond', response: new Response(null, { status: 204, headers: { ...headers, Allow: corsHeaders['Access-Control-Allow-Methods'], 'Cache-Control': cachePolicy.never } }) };
+    if (isPreflight(request))
+      return {
+        kind: 'respond',
+        response: new Response(null, {
+          status: 204,
+          headers: {
+            ...headers,
+            Allow: corsHeaders['Access-Control-Allow-Methods'],
+            'Cache-Control': cachePolicy.never,
+          },
+        }),
+      };
     const file = api.kind === 'api' && publishedAnswer(request, url) ? publishedFile(api) : null;
     if (file) {
       headers['Cache-Control'] = cachePolicy.catalogue;
@@ -182,13 +210,18 @@ export async function applyRules(request: RulesRequest, ctx: RulesContext): Prom
   const fileHeaders = agentFileHeaders(pathname);
   if (fileHeaders) {
     const headers = headersOf(base, fileHeaders);
-    if (request.method === 'OPTIONS') return { kind: 'respond', response: new Response(null, { status: 204, headers }) };
+    if (request.method === 'OPTIONS')
+      return { kind: 'respond', response: new Response(null, { status: 204, headers }) };
     return { kind: 'continue', pathname, headers };
   }
 
   // A path in the wrong letter case names nothing: the not-found answer Accept asks for (service/rules/wrong-case.ts).
   if ((request.method === 'GET' || request.method === 'HEAD') && isWrongCase(pathname)) {
-    return { kind: 'continue', pathname: wrongCaseTarget(request.headers.get('Accept')), headers: headersOf(base, { Vary: 'Accept' }) };
+    return {
+      kind: 'continue',
+      pathname: wrongCaseTarget(request.headers.get('Accept')),
+      headers: headersOf(base, { Vary: 'Accept' }),
+    };
   }
 
   if ((request.method === 'GET' || request.method === 'HEAD') && isPagePath(pathname)) {

@@ -62,7 +62,9 @@ export function createRateLimiter(policy: RateLimitPolicy, store: CounterStore, 
   /** Counts `weight` requests (a batch of messages counts each one) and says whether they fit. */
   return async function check(clientKey: string, weight = 1): Promise<RateLimitDecision> {
     const key = `rl:${policy.name}:${clientKey}`;
-    const { count, resetMs } = inProcess ? await inProcess.hit(store, key, windowMs, clock(), weight) : await store.hit(key, windowMs, clock(), weight);
+    const { count, resetMs } = inProcess
+      ? await inProcess.hit(store, key, windowMs, clock(), weight)
+      : await store.hit(key, windowMs, clock(), weight);
     return {
       allowed: count <= policy.requests,
       limit: policy.requests,
@@ -96,12 +98,16 @@ class InProcessFallback {
       if (this.#since === 0) this.#since = Date.now();
       if (Date.now() - this.#loggedAt >= fallbackLogIntervalMs) {
         this.#loggedAt = Date.now();
-        console.error(`[rate-limit] counter store unreachable: counting "${this.#name}" in this process until it answers (${this.#hits} hit(s) so far): ${error instanceof Error ? error.message : String(error)}`);
+        console.error(
+          `[rate-limit] counter store unreachable: counting "${this.#name}" in this process until it answers (${this.#hits} hit(s) so far): ${error instanceof Error ? error.message : String(error)}`,
+        );
       }
       return this.#counts.hit(key, windowMs, now, weight);
     }
     if (this.#since !== 0) {
-      console.info(`[rate-limit] counter store answers again: "${this.#name}" counted there after ${Math.round((Date.now() - this.#since) / 1000)} s in this process (${this.#hits} hit(s))`);
+      console.info(
+        `[rate-limit] counter store answers again: "${this.#name}" counted there after ${Math.round((Date.now() - this.#since) / 1000)} s in this process (${this.#hits} hit(s))`,
+      );
       this.#since = 0;
       this.#loggedAt = 0;
       this.#hits = 0;

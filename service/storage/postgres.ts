@@ -22,12 +22,18 @@ export async function openServer(connectionString: string, options: ServerOption
   // An idle client losing its server must not crash the process; the next query reconnects.
   pool.on('error', (error) => console.error(`[postgres] idle connection lost: ${error.message}`));
   return {
-    query: async <T>(text: string, params?: unknown[]) => ({ rows: (await pool.query<T & QueryResultRow>(text, params)).rows }),
+    query: async <T>(text: string, params?: unknown[]) => ({
+      rows: (await pool.query<T & QueryResultRow>(text, params)).rows,
+    }),
     transaction: async (work) => {
       const client = await pool.connect();
       try {
         await client.query('BEGIN');
-        const result = await work({ query: async <T>(text: string, params?: unknown[]) => ({ rows: (await client.query<T & QueryResultRow>(text, params)).rows }) });
+        const result = await work({
+          query: async <T>(text: string, params?: unknown[]) => ({
+            rows: (await client.query<T & QueryResultRow>(text, params)).rows,
+          }),
+        });
         await client.query('COMMIT');
         return result;
       } catch (error) {

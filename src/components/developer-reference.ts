@@ -44,17 +44,29 @@ export interface DeveloperReference {
   schemas: { name: string; description: string; fields: ReferenceField[] }[];
   errors: { code: ErrorCode; status: number; condition: string }[];
   errorExample: string | undefined;
-  rateLimit: { requests: number; windowSeconds: number; scope: string; headers: { name: string; description: string }[] };
+  rateLimit: {
+    requests: number;
+    windowSeconds: number;
+    scope: string;
+    headers: { name: string; description: string }[];
+  };
   bookingLimit: { requests: number; windowSeconds: number };
   /** POST /api/bookings, read from its own OpenAPI document. */
-  enquiry: { url: string; openapiUrl: string; fields: ReferenceField[]; example: string; answers: { status: string; description: string }[] };
+  enquiry: {
+    url: string;
+    openapiUrl: string;
+    fields: ReferenceField[];
+    example: string;
+    answers: { status: string; description: string }[];
+  };
   cache: { catalogue: string; departures: string };
   files: { url: string; description: string; mediaType: string }[];
   siteUrl: string;
   contactEmail: string;
 }
 
-const asObject = (value: unknown): Json => (value && typeof value === 'object' && !Array.isArray(value) ? (value as Json) : {});
+const asObject = (value: unknown): Json =>
+  value && typeof value === 'object' && !Array.isArray(value) ? (value as Json) : {};
 /** A text of the document, or `fallback` where it has none (or something other than text). */
 const textOf = (value: unknown, fallback = ''): string => (typeof value === 'string' ? value : fallback);
 const refName = (ref: unknown) => (typeof ref === 'string' ? ref.slice(ref.lastIndexOf('/') + 1) : '');
@@ -68,7 +80,12 @@ export function typeText(schema: unknown): string {
   if (Array.isArray(s.anyOf)) return s.anyOf.map(typeText).join(' or ');
   if (s.type === 'array') return `array of ${typeText(s.items)}`;
   const base = Array.isArray(s.type) ? s.type.join(' or ') : textOf(s.type, 'any');
-  const format = typeof s.format === 'string' ? ` (${s.format})` : typeof s.pattern === 'string' ? ` (pattern \`${s.pattern}\`)` : '';
+  const format =
+    typeof s.format === 'string'
+      ? ` (${s.format})`
+      : typeof s.pattern === 'string'
+        ? ` (pattern \`${s.pattern}\`)`
+        : '';
   return `${base}${format}`;
 }
 
@@ -85,12 +102,18 @@ function fieldsOf(schema: Json): ReferenceField[] {
 /** Cuts arrays to their first two items so an example stays readable. */
 function trimmed(value: unknown): unknown {
   if (Array.isArray(value)) return value.slice(0, 2).map(trimmed);
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, trimmed(v)]));
+  if (value && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, trimmed(v)]));
   return value;
 }
 
 /** Example values for a filter, so each list operation gets one realistic filtered call. */
-const sampleValues: Record<string, string> = { region: 'ladakh', maxPriceInr: '30000', maxAltitudeM: '6500', difficulty: 'Moderate' };
+const sampleValues: Record<string, string> = {
+  region: 'ladakh',
+  maxPriceInr: '30000',
+  maxAltitudeM: '6500',
+  difficulty: 'Moderate',
+};
 
 function sampleValue(name: string, schema: Json, example: unknown): string {
   if (sampleValues[name]) return sampleValues[name];
@@ -115,14 +138,30 @@ function operationsOf(document: Json, baseUrl: string): ReferenceOperation[] {
       const parameters = (Array.isArray(op.parameters) ? op.parameters : [])
         .map(asObject)
         .filter((p) => typeof p.name === 'string' && p.in !== 'header')
-        .map((p) => ({ name: String(p.name), in: String(p.in), type: typeText(p.schema), required: p.required === true, description: textOf(p.description) }));
+        .map((p) => ({
+          name: String(p.name),
+          in: String(p.in),
+          type: typeText(p.schema),
+          required: p.required === true,
+          description: textOf(p.description),
+        }));
       const success = asObject(responses['200']);
-      const successExample = Object.values(asObject(asObject(asObject(success.content)['application/json']).examples)).map(asObject)[0];
-      const examplePath = typeof successExample?.summary === 'string' && successExample.summary.startsWith('GET /') ? successExample.summary.slice(4) : path;
+      const successExample = Object.values(
+        asObject(asObject(asObject(success.content)['application/json']).examples),
+      ).map(asObject)[0];
+      const examplePath =
+        typeof successExample?.summary === 'string' && successExample.summary.startsWith('GET /')
+          ? successExample.summary.slice(4)
+          : path;
       const curl = [`curl -s '${baseUrl}${examplePath === '/' ? '/' : examplePath}'`];
       const query = (Array.isArray(op.parameters) ? op.parameters : []).map(asObject).filter((p) => p.in === 'query');
       if (query.length > 0) {
-        const picked = query.slice(0, 2).map((p) => `${String(p.name)}=${encodeURIComponent(sampleValue(String(p.name), asObject(p.schema), p.example))}`);
+        const picked = query
+          .slice(0, 2)
+          .map(
+            (p) =>
+              `${String(p.name)}=${encodeURIComponent(sampleValue(String(p.name), asObject(p.schema), p.example))}`,
+          );
         curl.push(`curl -s '${baseUrl}${path}?${picked.join('&')}'`);
       }
       const example = firstExample(success);
@@ -135,7 +174,9 @@ function operationsOf(document: Json, baseUrl: string): ReferenceOperation[] {
         parameters,
         responses: Object.entries(responses).map(([status, r]) => {
           const response = asObject(r);
-          const described = response.$ref ? asObject(asObject(asObject(document.components).responses)[refName(response.$ref)]) : response;
+          const described = response.$ref
+            ? asObject(asObject(asObject(document.components).responses)[refName(response.$ref)])
+            : response;
           return { status, description: textOf(described.description) };
         }),
         curl,
@@ -164,10 +205,29 @@ export async function developerReference(catalogue: Catalogue): Promise<Develope
     openapiUrl: `${catalogue.siteUrl}/openapi.json`,
     overview: textOf(info.description),
     operations,
-    schemas: ['Trip', 'Peak', 'Departure', 'ErrorBody', 'TripList', 'TripEnvelope', 'PeakList', 'PeakEnvelope', 'DepartureList', 'ServiceIndex']
+    schemas: [
+      'Trip',
+      'Peak',
+      'Departure',
+      'ErrorBody',
+      'TripList',
+      'TripEnvelope',
+      'PeakList',
+      'PeakEnvelope',
+      'DepartureList',
+      'ServiceIndex',
+    ]
       .filter((name) => name in schemas)
-      .map((name) => ({ name, description: textOf(asObject(schemas[name]).description), fields: fieldsOf(asObject(schemas[name])) })),
-    errors: (Object.keys(errorCodes) as ErrorCode[]).map((code) => ({ code, status: errorCodes[code], condition: errorConditions[code] })),
+      .map((name) => ({
+        name,
+        description: textOf(asObject(schemas[name]).description),
+        fields: fieldsOf(asObject(schemas[name])),
+      })),
+    errors: (Object.keys(errorCodes) as ErrorCode[]).map((code) => ({
+      code,
+      status: errorCodes[code],
+      condition: errorConditions[code],
+    })),
     errorExample: errorExample === undefined ? undefined : JSON.stringify(errorExample, null, 2),
     rateLimit: {
       requests: apiRateLimit.requests,
@@ -180,7 +240,11 @@ export async function developerReference(catalogue: Catalogue): Promise<Develope
     bookingLimit: { requests: bookingRateLimit.requests, windowSeconds: bookingRateLimit.windowSeconds },
     enquiry: await enquiryReference(catalogue),
     cache: { catalogue: cachePolicy.catalogue, departures: cachePolicy.departures },
-    files: siteFiles.map((file) => ({ url: siteFileUrl(catalogue.siteUrl, file), description: file.description, mediaType: file.mediaType })),
+    files: siteFiles.map((file) => ({
+      url: siteFileUrl(catalogue.siteUrl, file),
+      description: file.description,
+      mediaType: file.mediaType,
+    })),
     siteUrl: catalogue.siteUrl,
     contactEmail: catalogue.site.contactEmail,
   };
@@ -196,6 +260,9 @@ async function enquiryReference(catalogue: Catalogue): Promise<DeveloperReferenc
     openapiUrl: `${catalogue.siteUrl}${enquiryOpenApiPath}`,
     fields: fieldsOf(request),
     example: JSON.stringify(asObject(asObject(body.examples).minimal).value),
-    answers: Object.entries(asObject(post.responses)).map(([status, response]) => ({ status, description: textOf(asObject(response).description) })),
+    answers: Object.entries(asObject(post.responses)).map(([status, response]) => ({
+      status,
+      description: textOf(asObject(response).description),
+    })),
   };
 }

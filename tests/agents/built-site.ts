@@ -7,7 +7,9 @@ import path from 'node:path';
 import { startInProcess, type InProcessServer } from '../helpers/in-process.ts';
 
 export function builtSiteUrl(siteDir: string): string {
-  const guidance = JSON.parse(readFileSync(path.join(siteDir, 'dist', 'site', 'llm-guidance.json'), 'utf8')) as { serviceIndexUrl: string };
+  const guidance = JSON.parse(readFileSync(path.join(siteDir, 'dist', 'site', 'llm-guidance.json'), 'utf8')) as {
+    serviceIndexUrl: string;
+  };
   return new URL(guidance.serviceIndexUrl).origin;
 }
 

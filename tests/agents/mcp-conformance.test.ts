@@ -9,7 +9,14 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { applicableScenarios, conformanceProblems, conformanceVersion, notApplicable, runConformance, type Check } from '../../scripts/interop/conformance.ts';
+import {
+  applicableScenarios,
+  conformanceProblems,
+  conformanceVersion,
+  notApplicable,
+  runConformance,
+  type Check,
+} from '../../scripts/interop/conformance.ts';
 import { startInProcess, type InProcessServer } from '../helpers/in-process.ts';
 import { projectRoot } from '../helpers/project.ts';
 

@@ -38,15 +38,27 @@ function pathWithout(program: string): string {
 }
 
 /** A machine without Chromium, PostgreSQL or Redis, as far as the tests can tell. */
-const bare = () => ({ ...process.env, PATH: pathWithout('redis-server'), CHROME_PATH: path.join(scratch, 'no-chromium'), POSTGRES_ROOT: path.join(scratch, 'no-postgresql') });
+const bare = () => ({
+  ...process.env,
+  PATH: pathWithout('redis-server'),
+  CHROME_PATH: path.join(scratch, 'no-chromium'),
+  POSTGRES_ROOT: path.join(scratch, 'no-postgresql'),
+});
 
-function runVitest(files: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; output: string; seconds: number }> {
+function runVitest(
+  files: string[],
+  env: NodeJS.ProcessEnv,
+): Promise<{ code: number | null; output: string; seconds: number }> {
   const started = performance.now();
-  const child = spawn(process.execPath, [path.join(projectRoot, 'node_modules', 'vitest', 'vitest.mjs'), 'run', ...files], {
-    cwd: projectRoot,
-    env: { ...env, FORCE_COLOR: '0', NO_COLOR: '1' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [path.join(projectRoot, 'node_modules', 'vitest', 'vitest.mjs'), 'run', ...files],
+    {
+      cwd: projectRoot,
+      env: { ...env, FORCE_COLOR: '0', NO_COLOR: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let output = '';
   child.stdout.on('data', (d) => (output += String(d)));
   child.stderr.on('data', (d) => (output += String(d)));
@@ -82,8 +94,15 @@ describe('the programs the tests need', () => {
   }, 60_000);
 
   it('name every program missing on a bare machine in one install command', () => {
-    const message = missingRequirementsMessage({ env: { PATH: path.join(scratch, 'empty'), CHROME_PATH: path.join(scratch, 'no-chromium'), POSTGRES_ROOT: path.join(scratch, 'no-postgresql') } });
-    for (const program of ['chromium', 'initdb', 'pg_ctl', 'postgres', 'redis-server']) expect(message).toContain(`- ${program} (`);
+    const message = missingRequirementsMessage({
+      env: {
+        PATH: path.join(scratch, 'empty'),
+        CHROME_PATH: path.join(scratch, 'no-chromium'),
+        POSTGRES_ROOT: path.join(scratch, 'no-postgresql'),
+      },
+    });
+    for (const program of ['chromium', 'initdb', 'pg_ctl', 'postgres', 'redis-server'])
+      expect(message).toContain(`- ${program} (`);
     expect(message).toMatch(/apt-get install -y chromium postgresql redis-server( util-linux)?\n/);
   });
 

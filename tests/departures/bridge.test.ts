@@ -30,7 +30,8 @@ beforeAll(() => {
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 const once = (text: string | Uint8Array, end = false): Attack => ({ chunks: [text], gapMs: 0, end });
-const seats = async (address: BridgeAddress) => (await bridgeSql(address).query('SELECT count(*)::int AS n FROM seats')).rows;
+const seats = async (address: BridgeAddress) =>
+  (await bridgeSql(address).query('SELECT count(*)::int AS n FROM seats')).rows;
 
 describe.each([
   ['a Unix socket in a private folder', true],
@@ -45,7 +46,11 @@ describe.each([
     await db.query('CREATE TABLE seats (n int)');
     await db.query('INSERT INTO seats VALUES (1)');
     const socketPath = unix ? path.join(mkdtempSync(path.join(scratch, 'socket-')), 'bridge.sock') : undefined;
-    bridge = await startBridge(db, 'the-token-of-this-test-0123456789', { socketPath, handshakeTimeoutMs, log: (line) => logs.push(line) });
+    bridge = await startBridge(db, 'the-token-of-this-test-0123456789', {
+      socketPath,
+      handshakeTimeoutMs,
+      log: (line) => logs.push(line),
+    });
   }, 120_000);
   afterAll(async () => {
     await bridge?.stop();
@@ -82,11 +87,23 @@ describe.each([
 
   it('after a good handshake, answers well-formed requests and closes on malformed ones', async () => {
     const good = '{"token":"the-token-of-this-test-0123456789"}\n';
-    const answered = await sendAttack(bridge.address, once(`${good}{"id":1,"op":"query","text":"SELECT n FROM seats"}\n`), 1_000);
+    const answered = await sendAttack(
+      bridge.address,
+      once(`${good}{"id":1,"op":"query","text":"SELECT n FROM seats"}\n`),
+      1_000,
+    );
     expect(answered.received).toBe('{"ready":true}\n{"id":1,"rows":[{"n":1}]}\n');
     const garbage = fc.oneof(
       fc.jsonValue({ maxDepth: 3 }).map((v) => JSON.stringify(v) ?? 'null'),
-      fc.constantFrom('null', '{"id":1}', '{"id":"1","op":"query","text":"SELECT 1"}', '{"id":1,"op":"drop"}', '{"id":1,"op":"query","text":5}', '{"id":1,"op":"query","text":"SELECT 1","params":{"$bigint":"x"}}', 'not json'),
+      fc.constantFrom(
+        'null',
+        '{"id":1}',
+        '{"id":"1","op":"query","text":"SELECT 1"}',
+        '{"id":1,"op":"drop"}',
+        '{"id":1,"op":"query","text":5}',
+        '{"id":1,"op":"query","text":"SELECT 1","params":{"$bigint":"x"}}',
+        'not json',
+      ),
     );
     await fc.assert(
       fc.asyncProperty(fc.array(garbage, { minLength: 1, maxLength: 4 }), async (lines) => {
@@ -139,7 +156,8 @@ describe('the site process hosting the embedded database', () => {
     const outcomes = await Promise.all(attacks.map((attack) => sendAttack(address, attack, 10_000)));
     probing = false;
     await probe;
-    for (const [index, outcome] of outcomes.entries()) expect(outcome, `attack ${index}`).toMatchObject({ received: '', closed: true });
+    for (const [index, outcome] of outcomes.entries())
+      expect(outcome, `attack ${index}`).toMatchObject({ received: '', closed: true });
     // The silent one was closed by the host's handshake timeout, 5 seconds (the others long before).
     const silent = outcomes.at(-1)!;
     expect(silent.ms).toBeGreaterThanOrEqual(4_500);

@@ -35,7 +35,10 @@ afterAll(async () => {
   postgres?.remove();
 });
 
-async function timed(pathname: string, init?: RequestInit): Promise<{ status: number; type: string | null; body: string; ms: number }> {
+async function timed(
+  pathname: string,
+  init?: RequestInit,
+): Promise<{ status: number; type: string | null; body: string; ms: number }> {
   const started = Date.now();
   const res = await fetch(`${server.url}${pathname}`, init);
   const body = await res.text();
@@ -61,7 +64,10 @@ describe('departures when PostgreSQL stops and starts again', () => {
   it('reads live departures while the server is up', async () => {
     const res = await timed('/v1/departures');
     expect(res.status).toBe(200);
-    expect(JSON.parse(res.body).data.map((d: { id: string }) => d.id)).toEqual(['sample-trek-2031-06-10', 'sample-trek-2031-07-10']);
+    expect(JSON.parse(res.body).data.map((d: { id: string }) => d.id)).toEqual([
+      'sample-trek-2031-06-10',
+      'sample-trek-2031-07-10',
+    ]);
   });
 
   it('answers 502 within its time bound when PostgreSQL hangs instead of refusing', async () => {
@@ -80,14 +86,22 @@ describe('departures when PostgreSQL stops and starts again', () => {
       postgres.resume();
     }
     const deadline = Date.now() + 20_000;
-    while ((await timed('/v1/departures')).status !== 200 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 250));
+    while ((await timed('/v1/departures')).status !== 200 && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 250));
     expect((await timed('/v1/departures')).status).toBe(200);
   });
 
   it('answers every read within the 3 s bound while PostgreSQL is frozen for 8 s, however many clients read', async () => {
     // Clients of their own (a loopback address each), each reading every 450 ms, within both quotas:
     // new trip filters (each a read of its own), all departures, a trip's block, its twin, the board's.
-    const paths = (c: number, n: number) => [`/v1/departures?trip=unknown-${c}-${n}`, '/v1/departures', '/departures/block?trip=sample-trek', '/treks/sample-trek.md', '/departures.md'][c % 5]!;
+    const paths = (c: number, n: number) =>
+      [
+        `/v1/departures?trip=unknown-${c}-${n}`,
+        '/v1/departures',
+        '/departures/block?trip=sample-trek',
+        '/treks/sample-trek.md',
+        '/departures.md',
+      ][c % 5]!;
     const answers: { path: string; status: number; body: string; ms: number; at: number }[] = [];
     let frozenAt = 0;
     let running = true;
@@ -115,17 +129,23 @@ describe('departures when PostgreSQL stops and starts again', () => {
     const during = answers.filter((a) => a.at >= frozenAt && a.at < resumedAt);
     const slowest = during.reduce((max, a) => (a.ms > max.ms ? a : max));
     // The bound is 3 s; the rest is the time to answer on a busy machine.
-    expect(slowest.ms, `${slowest.path} took ${slowest.ms} ms, ${slowest.at - frozenAt} ms into the freeze`).toBeLessThan(3500);
+    expect(
+      slowest.ms,
+      `${slowest.path} took ${slowest.ms} ms, ${slowest.at - frozenAt} ms into the freeze`,
+    ).toBeLessThan(3500);
     expect(during.length).toBeGreaterThan(100);
     const failed = during.filter((a) => a.status !== 200 && a.status !== 502);
     expect(failed.map((a) => `${a.path} ${a.status}`)).toEqual([]);
     // 502 departures_upstream_error from the API, a page that says so otherwise: storage was really hung.
-    expect(during.filter((a) => a.status === 502).every((a) => a.body.includes('departures_upstream_error'))).toBe(true);
+    expect(during.filter((a) => a.status === 502).every((a) => a.body.includes('departures_upstream_error'))).toBe(
+      true,
+    );
     expect(during.some((a) => a.status === 502)).toBe(true);
     expect(during.some((a) => a.body.includes('cannot be read just now'))).toBe(true);
 
     const deadline = Date.now() + 20_000;
-    while ((await timed('/v1/departures')).status !== 200 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 250));
+    while ((await timed('/v1/departures')).status !== 200 && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 250));
     expect(JSON.parse((await timed('/v1/departures')).body).count).toBe(2);
   });
 

@@ -39,7 +39,7 @@ function fill(dir: string): string {
   const fd = openSync(file, 'w');
   const chunk = Buffer.alloc(64 * 1024, 1);
   try {
-    for (let size = chunk.length; size >= 1; ) {
+    for (let size = chunk.length; size >= 1;) {
       try {
         writeSync(fd, chunk, 0, size);
       } catch (error) {
@@ -60,60 +60,86 @@ async function sendEnquiry(url: string): Promise<{ status: number; id?: string; 
   const response = await fetch(`${url}/api/bookings`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json', 'x-real-ip': `198.51.100.${address % 250}` },
-    body: JSON.stringify({ tripSlug: 'sample-trek', name: 'Asha Rao', phone: '+91 98765 43210', groupSize: 2, message: `enquiry ${address}` }),
+    body: JSON.stringify({
+      tripSlug: 'sample-trek',
+      name: 'Asha Rao',
+      phone: '+91 98765 43210',
+      groupSize: 2,
+      message: `enquiry ${address}`,
+    }),
   });
   expect(response.headers.get('content-type')).toMatch(/json/);
   const body = (await response.json()) as { enquiry?: { id: string }; error?: { code: string } };
-  return { status: response.status, ...(body.enquiry ? { id: body.enquiry.id } : {}), ...(body.error ? { code: body.error.code } : {}) };
+  return {
+    status: response.status,
+    ...(body.enquiry ? { id: body.enquiry.id } : {}),
+    ...(body.error ? { code: body.error.code } : {}),
+  };
 }
 
 describe('the data folder’s disk full', () => {
-  it.skipIf(cannotMount)(`loses no accepted enquiry, refuses the rest plainly, and takes enquiries again when room is made${cannotMount ? ` (skipped: ${cannotMount})` : ''}`, async () => {
-    const disk = smallDisk('160m');
-    const dataDir = path.join(disk, 'data');
-    // TRUST_PROXY=vercel: each enquiry speaks from an address of its own (x-real-ip), within the quota.
-    const environment = { DATA_DIR: dataDir, OPERATIONAL_STORAGE: 'embedded', TRUST_PROXY: 'vercel', SITE_URL: '' };
-    let server: RunningServer = await startServer(inject('fixtureSite'), environment);
-    cleanups.push(() => server.stop());
-    const answers: { status: number; id?: string; code?: string }[] = [];
-    for (let i = 0; i < 3; i += 1) answers.push(await sendEnquiry(server.url));
-    expect(answers.map((a) => a.status)).toEqual([201, 201, 201]);
+  it.skipIf(cannotMount)(
+    `loses no accepted enquiry, refuses the rest plainly, and takes enquiries again when room is made${cannotMount ? ` (skipped: ${cannotMount})` : ''}`,
+    async () => {
+      const disk = smallDisk('160m');
+      const dataDir = path.join(disk, 'data');
+      // TRUST_PROXY=vercel: each enquiry speaks from an address of its own (x-real-ip), within the quota.
+      const environment = { DATA_DIR: dataDir, OPERATIONAL_STORAGE: 'embedded', TRUST_PROXY: 'vercel', SITE_URL: '' };
+      let server: RunningServer = await startServer(inject('fixtureSite'), environment);
+      cleanups.push(() => server.stop());
+      const answers: { status: number; id?: string; code?: string }[] = [];
+      for (let i = 0; i < 3; i += 1) answers.push(await sendEnquiry(server.url));
+      expect(answers.map((a) => a.status)).toEqual([201, 201, 201]);
 
-    const filler = fill(disk);
-    const full: typeof answers = [];
-    for (let i = 0; i < 20; i += 1) full.push(await sendEnquiry(server.url));
-    answers.push(...full);
-    const trips = await fetch(`${server.url}/v1/trips`);
-    console.info(`[full disk] answers with the disk full: ${full.map((a) => `${a.status}${a.code ? ` ${a.code}` : ''}`).join(', ')}; /v1/trips ${trips.status}`);
-    expect(trips.status).toBe(200);
-    for (const answer of full) {
-      // Accepted with a reference, or refused as the contract words a storage or delivery failure.
-      if (answer.status >= 400) expect(answer.code, JSON.stringify(answer)).toMatch(/^(storage_error|delivery_failed|delivery_unavailable|enquiries_unavailable)$/);
-      else expect([201, 202]).toContain(answer.status);
-    }
-    expect(server.process.exitCode, server.output()).toBeNull();
+      const filler = fill(disk);
+      const full: typeof answers = [];
+      for (let i = 0; i < 20; i += 1) full.push(await sendEnquiry(server.url));
+      answers.push(...full);
+      const trips = await fetch(`${server.url}/v1/trips`);
+      console.info(
+        `[full disk] answers with the disk full: ${full.map((a) => `${a.status}${a.code ? ` ${a.code}` : ''}`).join(', ')}; /v1/trips ${trips.status}`,
+      );
+      expect(trips.status).toBe(200);
+      for (const answer of full) {
+        // Accepted with a reference, or refused as the contract words a storage or delivery failure.
+        if (answer.status >= 400)
+          expect(answer.code, JSON.stringify(answer)).toMatch(
+            /^(storage_error|delivery_failed|delivery_unavailable|enquiries_unavailable)$/,
+          );
+        else expect([201, 202]).toContain(answer.status);
+      }
+      expect(server.process.exitCode, server.output()).toBeNull();
 
-    unlinkSync(filler);
-    let again = { status: 0 } as { status: number; id?: string };
-    for (let i = 0; i < 40 && again.status !== 201; i += 1) {
-      again = await sendEnquiry(server.url);
-      answers.push(again);
-      if (again.status !== 201) await new Promise((resolve) => setTimeout(resolve, 250));
-    }
-    expect(again.status, 'an enquiry is taken again once there is room').toBe(201);
+      unlinkSync(filler);
+      let again = { status: 0 } as { status: number; id?: string };
+      for (let i = 0; i < 40 && again.status !== 201; i += 1) {
+        again = await sendEnquiry(server.url);
+        answers.push(again);
+        if (again.status !== 201) await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+      expect(again.status, 'an enquiry is taken again once there is room').toBe(201);
 
-    // Restarted on the same data: every enquiry that got a reference is stored, and delivered.
-    await server.stop().catch(() => undefined);
-    server = await startServer(inject('fixtureSite'), environment);
-    const accepted = answers.flatMap((a) => (a.id ? [a.id] : []));
-    let stored = 0;
-    for (const [i, id] of accepted.entries()) {
-      const page = await fetch(`${server.url}/enquiry-sent?ref=${id}`, { headers: { 'x-real-ip': `203.0.113.${i % 250}` } });
-      if (page.status === 200 && (await page.text()).includes(id)) stored += 1;
-    }
-    const retry = execFileSync(process.execPath, ['scripts/enquiries.ts', 'retry', '--all'], { cwd: inject('fixtureSite'), env: { ...process.env, ...environment }, encoding: 'utf8' });
-    const delivered = accepted.filter((id) => existsSync(path.join(dataDir, 'outbox', `${id}.eml`))).length;
-    console.info(`[full disk] enquiries accepted ${accepted.length}, stored ${stored}, delivered ${delivered}; refused ${answers.length - accepted.length}; retry: ${retry.trim().split('\n').at(-1)}`);
-    expect({ stored, delivered }).toEqual({ stored: accepted.length, delivered: accepted.length });
-  });
+      // Restarted on the same data: every enquiry that got a reference is stored, and delivered.
+      await server.stop().catch(() => undefined);
+      server = await startServer(inject('fixtureSite'), environment);
+      const accepted = answers.flatMap((a) => (a.id ? [a.id] : []));
+      let stored = 0;
+      for (const [i, id] of accepted.entries()) {
+        const page = await fetch(`${server.url}/enquiry-sent?ref=${id}`, {
+          headers: { 'x-real-ip': `203.0.113.${i % 250}` },
+        });
+        if (page.status === 200 && (await page.text()).includes(id)) stored += 1;
+      }
+      const retry = execFileSync(process.execPath, ['scripts/enquiries.ts', 'retry', '--all'], {
+        cwd: inject('fixtureSite'),
+        env: { ...process.env, ...environment },
+        encoding: 'utf8',
+      });
+      const delivered = accepted.filter((id) => existsSync(path.join(dataDir, 'outbox', `${id}.eml`))).length;
+      console.info(
+        `[full disk] enquiries accepted ${accepted.length}, stored ${stored}, delivered ${delivered}; refused ${answers.length - accepted.length}; retry: ${retry.trim().split('\n').at(-1)}`,
+      );
+      expect({ stored, delivered }).toEqual({ stored: accepted.length, delivered: accepted.length });
+    },
+  );
 });

@@ -26,7 +26,8 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-const residentMiB = () => Number(/^VmRSS:\s+(\d+)/m.exec(readFileSync(`/proc/${server.process.pid}/status`, 'utf8'))?.[1] ?? NaN) / 1024;
+const residentMiB = () =>
+  Number(/^VmRSS:\s+(\d+)/m.exec(readFileSync(`/proc/${server.process.pid}/status`, 'utf8'))?.[1] ?? NaN) / 1024;
 
 /** A normal request from another client must be answered quickly meanwhile. */
 async function othersServed(label: string, url = server.url): Promise<void> {
@@ -40,9 +41,21 @@ async function othersServed(label: string, url = server.url): Promise<void> {
 describe('header size', () => {
   it('answers 431 to headers, a request line or many headers above 16 KB, and closes the connection', async () => {
     const cases: [string, Buffer][] = [
-      ['one huge header', serialize('GET', '/', [['Host', 'x'], ['X-Big', 'b'.repeat(20_000)]])],
+      [
+        'one huge header',
+        serialize('GET', '/', [
+          ['Host', 'x'],
+          ['X-Big', 'b'.repeat(20_000)],
+        ]),
+      ],
       ['a huge request line', serialize('GET', `/v1/trips?region=${'r'.repeat(20_000)}`, [['Host', 'x']])],
-      ['many headers', serialize('GET', '/treks', [['Host', 'x'], ...Array.from({ length: 400 }, (_, i): [string, string] => [`X-H${i}`, 'v'.repeat(50)])])],
+      [
+        'many headers',
+        serialize('GET', '/treks', [
+          ['Host', 'x'],
+          ...Array.from({ length: 400 }, (_, i): [string, string] => [`X-H${i}`, 'v'.repeat(50)]),
+        ]),
+      ],
     ];
     for (const [label, bytes] of cases) {
       const x = await rawExchange(bytes, { port: server.port, untilClose: true });
@@ -64,7 +77,9 @@ describe('slow clients', () => {
   beforeAll(async () => {
     const settings = { OPERATIONAL_STORAGE: 'off' };
     usual = await startInProcess(inject('fixtureSite'), settings);
-    quick = await startInProcess(inject('fixtureSite'), settings, { timeouts: { headersMs: timeoutMs, checkEveryMs: checkMs } });
+    quick = await startInProcess(inject('fixtureSite'), settings, {
+      timeouts: { headersMs: timeoutMs, checkEveryMs: checkMs },
+    });
   });
   afterAll(async () => {
     await usual?.stop();
@@ -79,9 +94,20 @@ describe('slow clients', () => {
   it('are cut off at the header timeout when they dribble their headers (and idle ones), serving others meanwhile', async () => {
     const header = Buffer.from('GET / HTTP/1.1\r\nHost: x\r\n');
     // Each sends a header line every tenth of the timeout, thirty in all: never done in time.
-    const dribbles = Array.from({ length: 20 }, (_, i) => [header, ...Array.from({ length: 30 }, (_, k) => Buffer.from(`X-Slow-${k}: ${i}\r\n`))]);
+    const dribbles = Array.from({ length: 20 }, (_, i) => [
+      header,
+      ...Array.from({ length: 30 }, (_, k) => Buffer.from(`X-Slow-${k}: ${i}\r\n`)),
+    ]);
     const started = Date.now();
-    const slow = dribbles.map((pieces, i) => rawExchange(pieces, { port: quick.port, pieceDelayMs: timeoutMs / 10, timeoutMs: 5 * timeoutMs, untilClose: true, localAddress: `127.0.3.${i + 1}` }));
+    const slow = dribbles.map((pieces, i) =>
+      rawExchange(pieces, {
+        port: quick.port,
+        pieceDelayMs: timeoutMs / 10,
+        timeoutMs: 5 * timeoutMs,
+        untilClose: true,
+        localAddress: `127.0.3.${i + 1}`,
+      }),
+    );
     const idle = rawExchange(Buffer.alloc(0), { port: quick.port, timeoutMs: 5 * timeoutMs, untilClose: true });
     for (let step = 1; step <= 4; step += 1) {
       await new Promise((r) => setTimeout(r, (0.15 * timeoutMs) | 0));
@@ -113,7 +139,13 @@ interface Upload {
  * POSTs a body of up to `total` bytes as fast as the server takes it (chunked, or with its
  * Content-Length declared up front) and stops at the first answer.
  */
-function upload(pathname: string, headers: [string, string][], framing: 'chunked' | 'declared', total: number, localAddress: string): Promise<Upload> {
+function upload(
+  pathname: string,
+  headers: [string, string][],
+  framing: 'chunked' | 'declared',
+  total: number,
+  localAddress: string,
+): Promise<Upload> {
   const baseline = residentMiB();
   let peak = baseline;
   const sampler = setInterval(() => (peak = Math.max(peak, residentMiB())), 50);
@@ -128,7 +160,11 @@ function upload(pathname: string, headers: [string, string][], framing: 'chunked
       clearInterval(sampler);
       socket.destroy();
       const status = /^HTTP\/1\.1 (\d{3})/.exec(answer)?.[1];
-      resolve({ status: status ? Number(status) : null, sentBeforeAnswer: sent, peakGrowthMiB: Math.max(peak, residentMiB()) - baseline });
+      resolve({
+        status: status ? Number(status) : null,
+        sentBeforeAnswer: sent,
+        peakGrowthMiB: Math.max(peak, residentMiB()) - baseline,
+      });
     };
     setTimeout(finish, 20_000);
     socket.on('data', (d: Buffer) => {
@@ -138,15 +174,23 @@ function upload(pathname: string, headers: [string, string][], framing: 'chunked
     socket.on('close', finish);
     socket.on('error', () => undefined);
     const chunk = Buffer.alloc(256 * 1024, '{"a":"xxxxxxxx"}');
-    const framingHeader: [string, string] = framing === 'chunked' ? ['Transfer-Encoding', 'chunked'] : ['Content-Length', String(total)];
-    socket.on('connect', () => void (async () => {
-      socket.write(serialize('POST', pathname, [['Host', 'x'], ...headers, framingHeader]));
-      while (!done && sent < total) {
-        const piece = framing === 'chunked' ? Buffer.concat([Buffer.from(`${chunk.length.toString(16)}\r\n`), chunk, Buffer.from('\r\n')]) : chunk;
-        sent += chunk.length;
-        if (!socket.write(piece)) await new Promise((r) => socket.once('drain', r).once('close', r));
-      }
-    })());
+    const framingHeader: [string, string] =
+      framing === 'chunked' ? ['Transfer-Encoding', 'chunked'] : ['Content-Length', String(total)];
+    socket.on(
+      'connect',
+      () =>
+        void (async () => {
+          socket.write(serialize('POST', pathname, [['Host', 'x'], ...headers, framingHeader]));
+          while (!done && sent < total) {
+            const piece =
+              framing === 'chunked'
+                ? Buffer.concat([Buffer.from(`${chunk.length.toString(16)}\r\n`), chunk, Buffer.from('\r\n')])
+                : chunk;
+            sent += chunk.length;
+            if (!socket.write(piece)) await new Promise((r) => socket.once('drain', r).once('close', r));
+          }
+        })(),
+    );
   });
 }
 
@@ -161,24 +205,30 @@ describe('body size', () => {
   ];
   const total = 64 * 1024 * 1024;
 
-  it('refuses bodies above the cap while they arrive, without buffering them, and keeps serving others', { timeout: 60_000 }, async () => {
-    const results: string[] = [];
-    let client = 1;
-    for (const { path, headers } of endpoints) {
-      for (const framing of ['declared', 'chunked'] as const) {
-        const running = upload(path, headers, framing, total, `127.0.4.${client++}`);
-        await othersServed(`during a ${framing} upload to ${path}`);
-        const result = await running;
-        results.push(`${path} ${framing}: ${result.status}, ${(result.sentBeforeAnswer / 2 ** 20).toFixed(1)} MiB sent, RSS +${result.peakGrowthMiB.toFixed(1)} MiB`);
-        const label = results.at(-1);
-        expect(result.status, label).toBeGreaterThanOrEqual(400);
-        expect(result.status, label).toBeLessThan(500);
-        // Loopback buffers hold a few MiB; an endpoint that read the whole body would take all 64.
-        expect(result.sentBeforeAnswer, label).toBeLessThan(16 * 2 ** 20);
-        expect(result.peakGrowthMiB, label).toBeLessThan(32);
+  it(
+    'refuses bodies above the cap while they arrive, without buffering them, and keeps serving others',
+    { timeout: 60_000 },
+    async () => {
+      const results: string[] = [];
+      let client = 1;
+      for (const { path, headers } of endpoints) {
+        for (const framing of ['declared', 'chunked'] as const) {
+          const running = upload(path, headers, framing, total, `127.0.4.${client++}`);
+          await othersServed(`during a ${framing} upload to ${path}`);
+          const result = await running;
+          results.push(
+            `${path} ${framing}: ${result.status}, ${(result.sentBeforeAnswer / 2 ** 20).toFixed(1)} MiB sent, RSS +${result.peakGrowthMiB.toFixed(1)} MiB`,
+          );
+          const label = results.at(-1);
+          expect(result.status, label).toBeGreaterThanOrEqual(400);
+          expect(result.status, label).toBeLessThan(500);
+          // Loopback buffers hold a few MiB; an endpoint that read the whole body would take all 64.
+          expect(result.sentBeforeAnswer, label).toBeLessThan(16 * 2 ** 20);
+          expect(result.peakGrowthMiB, label).toBeLessThan(32);
+        }
       }
-    }
-    console.info(`[request-limits] ${results.join('; ')}`);
-    await othersServed('after the uploads');
-  });
+      console.info(`[request-limits] ${results.join('; ')}`);
+      await othersServed('after the uploads');
+    },
+  );
 });

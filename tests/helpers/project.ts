@@ -11,7 +11,21 @@ import { stripVTControlCharacters } from 'node:util';
 import { seedEmbeddedDatabase } from './embedded-template.ts';
 
 export const projectRoot = path.resolve(import.meta.dirname, '..', '..');
-const copied = ['domain', 'src', 'service', 'api', 'public', 'scripts', 'astro.config.mjs', 'tsconfig.json', 'package.json', 'package-lock.json', 'vercel.json', 'middleware.ts', 'server.ts'];
+const copied = [
+  'domain',
+  'src',
+  'service',
+  'api',
+  'public',
+  'scripts',
+  'astro.config.mjs',
+  'tsconfig.json',
+  'package.json',
+  'package-lock.json',
+  'vercel.json',
+  'middleware.ts',
+  'server.ts',
+];
 
 export interface ProjectCopy {
   dir: string;
@@ -33,7 +47,8 @@ export function copyProject(options: { content: string; ownBuildCache?: boolean 
   const modules = path.join(projectRoot, 'node_modules');
   if (options.ownBuildCache) {
     mkdirSync(path.join(dir, 'node_modules'));
-    for (const name of readdirSync(modules)) if (name !== '.cache') symlinkSync(path.join(modules, name), path.join(dir, 'node_modules', name));
+    for (const name of readdirSync(modules))
+      if (name !== '.cache') symlinkSync(path.join(modules, name), path.join(dir, 'node_modules', name));
   } else {
     symlinkSync(modules, path.join(dir, 'node_modules'), 'dir');
   }
@@ -61,7 +76,9 @@ export async function freePort(): Promise<number> {
     const server = createServer();
     server.listen(0, '127.0.0.1', () => {
       const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+      server.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
     });
   });
 }
@@ -100,7 +117,14 @@ async function startServerOnce(dir: string, env: Record<string, string>): Promis
   const child = spawn(process.execPath, [path.join(dir, 'server.ts')], {
     cwd: dir,
     // Its own content folder, whatever a server started in this process left in process.env (tests/helpers/in-process.ts).
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, CONTENT_DIR: path.join(dir, 'content'), ...env },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      CONTENT_DIR: path.join(dir, 'content'),
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   return whenServing(child, port, dataDir);

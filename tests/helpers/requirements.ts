@@ -101,7 +101,13 @@ export function requirements({ env = process.env, packages = everyPackage }: Req
   }
   // PostgreSQL refuses to run as root, so as root the tests start it as the postgres user.
   if (packages.includes('postgresql') && process.getuid?.() === 0) {
-    list.push({ program: 'runuser', where: 'PATH', debianPackage: 'util-linux', usedBy: 'the PostgreSQL tests, when run as root', present: () => onPath('runuser', env) });
+    list.push({
+      program: 'runuser',
+      where: 'PATH',
+      debianPackage: 'util-linux',
+      usedBy: 'the PostgreSQL tests, when run as root',
+      present: () => onPath('runuser', env),
+    });
   }
   return list;
 }

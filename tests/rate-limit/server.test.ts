@@ -14,13 +14,25 @@ let server: RunningServer;
 let behindVercel: RunningServer;
 beforeAll(async () => {
   // No departures database: these tests never read it, and it would only slow the start.
-  [server, behindVercel] = await Promise.all([startServer(inject('fixtureSite'), { OPERATIONAL_STORAGE: 'off' }), startServer(inject('fixtureSite'), { OPERATIONAL_STORAGE: 'off', TRUST_PROXY: 'vercel' })]);
+  [server, behindVercel] = await Promise.all([
+    startServer(inject('fixtureSite'), { OPERATIONAL_STORAGE: 'off' }),
+    startServer(inject('fixtureSite'), { OPERATIONAL_STORAGE: 'off', TRUST_PROXY: 'vercel' }),
+  ]);
 }, 120_000);
 afterAll(async () => {
   await Promise.all([server?.stop(), behindVercel?.stop()]);
 });
 
-const limitHeaders = ['ratelimit-policy', 'ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset', 'ratelimit', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'];
+const limitHeaders = [
+  'ratelimit-policy',
+  'ratelimit-limit',
+  'ratelimit-remaining',
+  'ratelimit-reset',
+  'ratelimit',
+  'x-ratelimit-limit',
+  'x-ratelimit-remaining',
+  'x-ratelimit-reset',
+];
 
 function remaining(res: Response): number {
   return Number(res.headers.get('ratelimit-remaining'));
@@ -85,10 +97,20 @@ describe('the /v1 quota on the local server', () => {
       ['bad parameter', '/v1/trips?type=boat', {}, 400],
       ['unknown trip', '/v1/trips/no-such-trip', {}, 404],
       ['unknown endpoint', '/v1/nothing-here', {}, 404],
-      ['write method', '/v1/trips', { method: 'POST', body: '{}', headers: { 'Content-Type': 'application/json' } }, 405],
+      [
+        'write method',
+        '/v1/trips',
+        { method: 'POST', body: '{}', headers: { 'Content-Type': 'application/json' } },
+        405,
+      ],
       ['HTML only', '/v1/trips', { headers: { Accept: 'text/html' } }, 406],
       ['not modified', '/v1/trips', { headers: { 'If-None-Match': etag } }, 304],
-      ['preflight', '/v1/trips', { method: 'OPTIONS', headers: { Origin: 'https://app.example', 'Access-Control-Request-Method': 'GET' } }, 204],
+      [
+        'preflight',
+        '/v1/trips',
+        { method: 'OPTIONS', headers: { Origin: 'https://app.example', 'Access-Control-Request-Method': 'GET' } },
+        204,
+      ],
     ];
     let expected = remaining(first);
     expect(expected).toBe(119);
@@ -113,7 +135,9 @@ describe('the /v1 quota on the local server', () => {
 
   it('lets exactly 120 of 150 concurrent requests through at the edge of the quota', async () => {
     const client = clientAt();
-    const responses = await Promise.all(Array.from({ length: 150 }, (_, i) => client(`${server.url}${i % 2 ? '/v1/trips' : '/v1/'}`)));
+    const responses = await Promise.all(
+      Array.from({ length: 150 }, (_, i) => client(`${server.url}${i % 2 ? '/v1/trips' : '/v1/'}`)),
+    );
     const ok = responses.filter((r) => r.status === 200);
     expect(ok).toHaveLength(120);
     expect(responses.filter((r) => r.status === 429)).toHaveLength(30);
@@ -127,13 +151,20 @@ describe('the /v1 quota on the local server', () => {
     for (let i = 1; i <= 120; i += 1) {
       const forged = `198.51.100.${i}`;
       const res = await client(`${server.url}/v1/`, {
-        headers: { 'X-Forwarded-For': forged, 'X-Real-IP': forged, 'X-Vercel-Forwarded-For': forged, Forwarded: `for=${forged}` },
+        headers: {
+          'X-Forwarded-For': forged,
+          'X-Real-IP': forged,
+          'X-Vercel-Forwarded-For': forged,
+          Forwarded: `for=${forged}`,
+        },
       });
       expect(res.status).toBe(200);
       expect(remaining(res)).toBe(120 - i);
       await res.arrayBuffer();
     }
-    await expectRateLimited(await client(`${server.url}/v1/`, { headers: { 'X-Forwarded-For': '192.0.2.200', 'X-Real-IP': '192.0.2.200' } }));
+    await expectRateLimited(
+      await client(`${server.url}/v1/`, { headers: { 'X-Forwarded-For': '192.0.2.200', 'X-Real-IP': '192.0.2.200' } }),
+    );
   });
 
   it("with TRUST_PROXY=vercel counts Vercel's client-IP header instead of the socket", async () => {

@@ -44,7 +44,9 @@ async function axeOfNoScriptPage(page: Page, options: ContextOptions): Promise<s
     .replace(/<\/?noscript>/g, (tag) => tag.replace('noscript', 'div'))
     .replace(/<script[^>]*live-departures\.js[^>]*><\/script>/, '');
   return withPage(options, async (check) => {
-    await check.route(`${site.server.url}/__markup`, (route) => route.fulfill({ contentType: 'text/html; charset=utf-8', body: markup }));
+    await check.route(`${site.server.url}/__markup`, (route) =>
+      route.fulfill({ contentType: 'text/html; charset=utf-8', body: markup }),
+    );
     await check.goto(`${site.server.url}/__markup`);
     await check.waitForLoadState('load');
     return axeFindings(check);
@@ -63,7 +65,13 @@ const boardCards = (page: Page): Promise<Card[]> =>
   page.$$eval('.departure', (els) =>
     els.map((e) => {
       const el = e as HTMLElement;
-      return { start: el.dataset.start ?? '', trip: el.dataset.trip ?? '', status: el.dataset.status ?? '', seatsLeft: el.dataset.seatsLeft ? Number(el.dataset.seatsLeft) : null, visible: el.checkVisibility() };
+      return {
+        start: el.dataset.start ?? '',
+        trip: el.dataset.trip ?? '',
+        status: el.dataset.status ?? '',
+        seatsLeft: el.dataset.seatsLeft ? Number(el.dataset.seatsLeft) : null,
+        visible: el.checkVisibility(),
+      };
     }),
   );
 
@@ -88,7 +96,8 @@ for (const width of [320, 360, 1280]) {
             expect(inView).toBeLessThan(all.length);
             expect(await page.locator('details.board-month[open]').count()).toBeLessThan(months);
             // The search form stands open above the months on a first visit (about 600 px on a phone).
-            if (width < 400) expect(await page.evaluate(() => document.documentElement.scrollHeight)).toBeLessThan(4200);
+            if (width < 400)
+              expect(await page.evaluate(() => document.documentElement.scrollHeight)).toBeLessThan(4200);
             expect(await fitsWidth(page)).toBe(true);
             expect(javaScriptEnabled ? await axeFindings(page) : await axeOfNoScriptPage(page, view)).toEqual([]);
             await page.screenshot({ path: path.join(screenshots, `board-${tag}.png`), fullPage: true });
@@ -99,14 +108,24 @@ for (const width of [320, 360, 1280]) {
             expect(await page.getAttribute(`#${foldedId}`, 'open')).toBe('');
 
             const month = all[0]!.start.slice(0, 7);
-            const lastDay = new Date(Date.UTC(Number(month.slice(0, 4)), Number(month.slice(5, 7)), 0)).toISOString().slice(0, 10);
+            const lastDay = new Date(Date.UTC(Number(month.slice(0, 4)), Number(month.slice(5, 7)), 0))
+              .toISOString()
+              .slice(0, 10);
             await page.fill('#search-from', `${month}-01`);
             await page.fill('#search-to', lastDay);
             await page.selectOption('#search-type', 'trek');
             await page.fill('#search-minSeats', '2');
-            await Promise.all([page.waitForURL(/\/departures\?from=/), page.click('form[data-departure-search] button[type=submit]')]);
+            await Promise.all([
+              page.waitForURL(/\/departures\?from=/),
+              page.click('form[data-departure-search] button[type=submit]'),
+            ]);
             const url = new URL(page.url());
-            expect(Object.fromEntries(url.searchParams)).toMatchObject({ from: `${month}-01`, to: lastDay, type: 'trek', minSeats: '2' });
+            expect(Object.fromEntries(url.searchParams)).toMatchObject({
+              from: `${month}-01`,
+              to: lastDay,
+              type: 'trek',
+              minSeats: '2',
+            });
             const shown = await boardCards(page);
             expect(shown.length).toBeGreaterThan(0);
             for (const card of shown) {
@@ -125,7 +144,10 @@ for (const width of [320, 360, 1280]) {
             await page.screenshot({ path: path.join(screenshots, `board-filtered-${tag}.png`), fullPage: true });
 
             // "Show every departure" is a plain link back.
-            await Promise.all([page.waitForURL(`${site.server.url}/departures`), page.click('.board-summary a[href="/departures"]')]);
+            await Promise.all([
+              page.waitForURL(`${site.server.url}/departures`),
+              page.click('.board-summary a[href="/departures"]'),
+            ]);
             expect((await boardCards(page)).length).toBe(all.length);
           });
         }, 120_000);
@@ -147,7 +169,11 @@ for (const width of [320, 360, 1280]) {
             expect(await frame.locator('.departures-read').innerText()).toContain('read live at');
             // The frame is sized for what it shows: nothing cut off, no scrolling inside it.
             const inner = page.frames().find((f) => f.url().includes('/departures/block'))!;
-            const fit = await inner.evaluate(() => ({ content: Math.ceil(document.querySelector('.live-block-content')!.getBoundingClientRect().bottom), frame: window.innerHeight, wide: document.documentElement.scrollWidth > window.innerWidth }));
+            const fit = await inner.evaluate(() => ({
+              content: Math.ceil(document.querySelector('.live-block-content')!.getBoundingClientRect().bottom),
+              frame: window.innerHeight,
+              wide: document.documentElement.scrollWidth > window.innerWidth,
+            }));
             expect(fit.content, `${trip} frame content at ${width}px`).toBeLessThanOrEqual(fit.frame);
             expect(fit.wide).toBe(false);
             // The link for pages without frames is not needed where the frame shows the dates.
@@ -156,7 +182,9 @@ for (const width of [320, 360, 1280]) {
           }
           await page.goto(`${site.server.url}${trips[0]}`);
           await page.frameLocator('iframe.departures-frame').locator('.departure').first().waitFor();
-          await page.locator('.next-departures').screenshot({ path: path.join(screenshots, `trip-nojs-${width}-${colorScheme}.png`) });
+          await page
+            .locator('.next-departures')
+            .screenshot({ path: path.join(screenshots, `trip-nojs-${width}-${colorScheme}.png`) });
           expect(await axeOfNoScriptPage(page, view)).toEqual([]);
         });
       }, 120_000);

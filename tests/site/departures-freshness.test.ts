@@ -53,15 +53,24 @@ const oldestShown = 30 + 28;
 function startAgedCache(target: RunningServer, seconds: number): Promise<AgedCache> {
   const cache = { passed: 0 } as AgedCache;
   cache.server = createServer((req, res) => {
-    const forward = request({ host: '127.0.0.1', port: target.port, method: req.method, path: req.url, headers: { ...req.headers, host: `127.0.0.1:${target.port}` } }, (answer) => {
-      const headers = { ...answer.headers };
-      if (headers['cache-control'] === cachePolicy.departures) {
-        headers.age = String(Number(headers.age ?? 0) + seconds);
-        cache.passed += 1;
-      }
-      res.writeHead(answer.statusCode ?? 502, headers);
-      answer.pipe(res);
-    });
+    const forward = request(
+      {
+        host: '127.0.0.1',
+        port: target.port,
+        method: req.method,
+        path: req.url,
+        headers: { ...req.headers, host: `127.0.0.1:${target.port}` },
+      },
+      (answer) => {
+        const headers = { ...answer.headers };
+        if (headers['cache-control'] === cachePolicy.departures) {
+          headers.age = String(Number(headers.age ?? 0) + seconds);
+          cache.passed += 1;
+        }
+        res.writeHead(answer.statusCode ?? 502, headers);
+        answer.pipe(res);
+      },
+    );
     forward.on('error', () => res.destroy());
     req.pipe(forward);
   });
@@ -73,12 +82,17 @@ function startAgedCache(target: RunningServer, seconds: number): Promise<AgedCac
   );
 }
 
-const stop = (cache: AgedCache | undefined) => new Promise((done) => (cache ? cache.server.close(done) : done(undefined)));
+const stop = (cache: AgedCache | undefined) =>
+  new Promise((done) => (cache ? cache.server.close(done) : done(undefined)));
 
 beforeAll(async () => {
   dataDir = newDataDir('departures-freshness-');
   server = await startServer(inject('fixtureSite'), env());
-  const added = await runCli(inject('fixtureSite'), ['add', '--trip', 'sample-trek', '--start', '2031-06-10', '--seats', '12', '--id', 'freshness-check'], env());
+  const added = await runCli(
+    inject('fixtureSite'),
+    ['add', '--trip', 'sample-trek', '--start', '2031-06-10', '--seats', '12', '--id', 'freshness-check'],
+    env(),
+  );
   if (added.code !== 0) throw new Error(added.stderr);
   agedCache = await startAgedCache(server, keptFor);
   youngCache = await startAgedCache(server, keptBriefly);
@@ -110,31 +124,40 @@ async function onBoard(page: Page, origin: string): Promise<string | null> {
 const pause = (until: number) => new Promise((resolve) => setTimeout(resolve, Math.max(0, until - Date.now())));
 
 describe('seats in the browser', () => {
-  it('show a change once the answer the browser read is older than the policy lets it show, on a trip page and on the board', { timeout: 60_000 }, async () => {
-    const contexts: BrowserContext[] = [await browser.newContext({ serviceWorkers: 'block' }), await browser.newContext({ serviceWorkers: 'block' })];
-    const [trip, board, agedTrip, agedBoard] = await Promise.all([...contexts, ...contexts].map((context) => context.newPage()));
-    expect(await onTripPage(trip!, server.url)).toBe('12');
-    expect(await onBoard(board!, server.url)).toBe('12');
-    expect(await onTripPage(agedTrip!, agedCache.url)).toBe('12');
-    expect(await onBoard(agedBoard!, agedCache.url)).toBe('12');
-    // The last of the aged answers was read now at the latest, already `keptFor` seconds old.
-    const agedReadBy = Date.now();
+  it(
+    'show a change once the answer the browser read is older than the policy lets it show, on a trip page and on the board',
+    { timeout: 60_000 },
+    async () => {
+      const contexts: BrowserContext[] = [
+        await browser.newContext({ serviceWorkers: 'block' }),
+        await browser.newContext({ serviceWorkers: 'block' }),
+      ];
+      const [trip, board, agedTrip, agedBoard] = await Promise.all(
+        [...contexts, ...contexts].map((context) => context.newPage()),
+      );
+      expect(await onTripPage(trip!, server.url)).toBe('12');
+      expect(await onBoard(board!, server.url)).toBe('12');
+      expect(await onTripPage(agedTrip!, agedCache.url)).toBe('12');
+      expect(await onBoard(agedBoard!, agedCache.url)).toBe('12');
+      // The last of the aged answers was read now at the latest, already `keptFor` seconds old.
+      const agedReadBy = Date.now();
 
-    const changed = await runCli(inject('fixtureSite'), ['update', 'freshness-check', '--seats-left', '3'], env());
-    expect(changed.code, changed.stderr).toBe(0);
-    const changedAt = Date.now();
+      const changed = await runCli(inject('fixtureSite'), ['update', 'freshness-check', '--seats-left', '3'], env());
+      expect(changed.code, changed.stderr).toBe(0);
+      const changedAt = Date.now();
 
-    // The browser keeps what it read: a few seconds later, straight from the server, it still shows the old count.
-    await pause(changedAt + 3_000);
-    expect(await onTripPage(trip!, server.url)).toBe('12');
-    expect(await onBoard(board!, server.url)).toBe('12');
+      // The browser keeps what it read: a few seconds later, straight from the server, it still shows the old count.
+      await pause(changedAt + 3_000);
+      expect(await onTripPage(trip!, server.url)).toBe('12');
+      expect(await onBoard(board!, server.url)).toBe('12');
 
-    // Answers that reached it already `keptFor` s old are too old to show once the browser has held them past the rest of the 58 s.
-    await pause(agedReadBy + (oldestShown - keptFor + 1) * 1000);
-    expect(await onTripPage(agedTrip!, agedCache.url)).toBe('3');
-    expect(await onBoard(agedBoard!, agedCache.url)).toBe('3');
-    await Promise.all(contexts.map((context) => context.close()));
-  });
+      // Answers that reached it already `keptFor` s old are too old to show once the browser has held them past the rest of the 58 s.
+      await pause(agedReadBy + (oldestShown - keptFor + 1) * 1000);
+      expect(await onTripPage(agedTrip!, agedCache.url)).toBe('3');
+      expect(await onBoard(agedBoard!, agedCache.url)).toBe('3');
+      await Promise.all(contexts.map((context) => context.close()));
+    },
+  );
 
   it('are kept as usual through the stand-in while they are fresh: opened again, they are not asked for', async () => {
     const context = await browser.newContext({ serviceWorkers: 'block' });

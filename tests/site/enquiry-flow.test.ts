@@ -33,8 +33,14 @@ beforeAll(() => {
   mkdirSync(screenshots, { recursive: true });
 });
 
-async function withPage(options: Parameters<Browser['newContext']>[0], run: (page: Page, context: BrowserContext) => Promise<void>): Promise<void> {
-  const context = await live.browser.newContext({ ...options, extraHTTPHeaders: { 'x-real-ip': `198.51.100.${(nextIp += 1)}` } });
+async function withPage(
+  options: Parameters<Browser['newContext']>[0],
+  run: (page: Page, context: BrowserContext) => Promise<void>,
+): Promise<void> {
+  const context = await live.browser.newContext({
+    ...options,
+    extraHTTPHeaders: { 'x-real-ip': `198.51.100.${(nextIp += 1)}` },
+  });
   try {
     await run(await context.newPage(), context);
   } finally {
@@ -63,7 +69,9 @@ async function axeViolationsOfMarkup(markup: string, options: Parameters<Browser
   const context = await live.browser.newContext(options);
   try {
     const page = await context.newPage();
-    await page.route(`${site}/__markup`, (route) => route.fulfill({ contentType: 'text/html; charset=utf-8', body: markup }));
+    await page.route(`${site}/__markup`, (route) =>
+      route.fulfill({ contentType: 'text/html; charset=utf-8', body: markup }),
+    );
     await page.goto(`${site}/__markup`);
     return await axeFindings(page);
   } finally {
@@ -91,8 +99,12 @@ for (const width of [320, 360, 1280]) {
           await page.goto(`${site}/treks/sample-trek`);
           await loaded(page);
           // A date shown that can be joined with room for the 2 sent below: the second such, or the first.
-          const joinable = page.locator('[data-departure][data-status="open"]:visible, [data-departure][data-status="filling"]:visible');
-          const seats = await joinable.evaluateAll((cards) => cards.map((c) => Number((c as HTMLElement).dataset.seatsLeft ?? 99)));
+          const joinable = page.locator(
+            '[data-departure][data-status="open"]:visible, [data-departure][data-status="filling"]:visible',
+          );
+          const seats = await joinable.evaluateAll((cards) =>
+            cards.map((c) => Number((c as HTMLElement).dataset.seatsLeft ?? 99)),
+          );
           const second = seats.findIndex((n, i) => i > 0 && n >= 2);
           const card = joinable.nth(second === -1 ? seats.findIndex((n) => n >= 2) : second);
           const id = await card.getAttribute('data-departure');
@@ -103,7 +115,9 @@ for (const width of [320, 360, 1280]) {
           expect(await page.isHidden('#enquiry-preferredDeparture')).toBe(true);
           expect(await page.evaluate(() => document.activeElement?.id)).toBe('enquiry-name');
           expect(new URL(page.url()).searchParams.get('departure')).toBe(id);
-          await expect.poll(() => page.evaluate(() => document.getElementById('enquiry-name')!.getBoundingClientRect().top)).toBeLessThan(800);
+          await expect
+            .poll(() => page.evaluate(() => document.getElementById('enquiry-name')!.getBoundingClientRect().top))
+            .toBeLessThan(800);
           expect(await fitsWidth(page)).toBe(true);
           expect(await axeFindings(page)).toEqual([]);
           await page.waitForTimeout(400); // let smooth scrolling settle for the picture
@@ -112,7 +126,9 @@ for (const width of [320, 360, 1280]) {
           // Too long is said on leaving the field, before anything is sent.
           await page.fill('#enquiry-name', 'N'.repeat(150));
           await page.press('#enquiry-name', 'Tab');
-          expect(await page.textContent('#enquiry-name-error')).toBe('Your name can be at most 100 characters; it has 150. Please shorten it.');
+          expect(await page.textContent('#enquiry-name-error')).toBe(
+            'Your name can be at most 100 characters; it has 150. Please shorten it.',
+          );
           expect(await page.getAttribute('#enquiry-name', 'aria-invalid')).toBe('true');
 
           const name = `Meera ${tag}`;
@@ -147,7 +163,10 @@ for (const width of [320, 360, 1280]) {
           // Open: more than 3 seats left, room for the 3 sent below.
           const card = page.locator('.departure[data-status="open"]').first();
           const dates = ((await card.locator('.departure-dates').textContent()) ?? '').trim();
-          await Promise.all([page.waitForURL(/\/treks\/sample-trek\/enquire\?departure=/), card.locator('[data-enquire]').click()]);
+          await Promise.all([
+            page.waitForURL(/\/treks\/sample-trek\/enquire\?departure=/),
+            card.locator('[data-enquire]').click(),
+          ]);
           expect(await page.inputValue('#enquiry-preferredDeparture')).toBe(dates);
           expect(await page.textContent('h1')).toBe(`Enquire about Fixture Trek, ${dates}`);
           expect(await fitsWidth(page)).toBe(true);
@@ -158,7 +177,10 @@ for (const width of [320, 360, 1280]) {
           await page.fill('#enquiry-name', name);
           await page.fill('#enquiry-phone', '+91 94180 12345');
           await page.fill('#enquiry-groupSize', '3');
-          await Promise.all([page.waitForURL(/\/enquiry-sent\?ref=enq-/), page.click('#enquiry-form button[type=submit]')]);
+          await Promise.all([
+            page.waitForURL(/\/enquiry-sent\?ref=enq-/),
+            page.click('#enquiry-form button[type=submit]'),
+          ]);
           const main = (await page.textContent('main')) ?? '';
           expect(main).toContain(`Your enquiry is about Fixture Trek, ${dates}.`);
           expect(await page.textContent('.enquiry-receipt .dates')).toBe(dates);
@@ -190,14 +212,21 @@ for (const width of [320, 360, 1280]) {
           // The browser checks every field it can; the seats of the dates typed are the server's to check.
           await page.fill('#enquiry-preferredDeparture', fewSeats.dates);
           await page.fill('#enquiry-message', 'Two of us are vegetarian.\nCan we bring a dog? <no>');
-          const [answer] = await Promise.all([page.waitForResponse(`${site}/api/bookings`), page.click('#enquiry-form button[type=submit]')]);
+          const [answer] = await Promise.all([
+            page.waitForResponse(`${site}/api/bookings`),
+            page.click('#enquiry-form button[type=submit]'),
+          ]);
           expect(answer.status()).toBe(400);
 
           // The site's frame and styles, the message once, the values kept, the error at its field.
           expect(await page.textContent('h1')).toBe('Your enquiry was not sent');
           expect(await page.locator('.site-header').count()).toBe(1);
-          expect(await page.locator('#enquiry-form').evaluate((form) => getComputedStyle(form).borderStyle)).toBe('solid');
-          expect(await page.textContent('.enquiry-problems')).toContain('One field needs another look: People in your group.');
+          expect(await page.locator('#enquiry-form').evaluate((form) => getComputedStyle(form).borderStyle)).toBe(
+            'solid',
+          );
+          expect(await page.textContent('.enquiry-problems')).toContain(
+            'One field needs another look: People in your group.',
+          );
           const seatsError = `Seats left on ${fewSeats.dates}: 2.`;
           expect(((await page.textContent('main')) ?? '').split(seatsError).length - 1).toBe(1);
           expect(await page.textContent('#enquiry-groupSize-error')).toContain(seatsError);
@@ -214,7 +243,10 @@ for (const width of [320, 360, 1280]) {
 
           // Other dates, with room for the five of them.
           await page.fill('#enquiry-preferredDeparture', 'Late June 2027');
-          await Promise.all([page.waitForURL(/\/enquiry-sent\?ref=enq-/), page.click('#enquiry-form button[type=submit]')]);
+          await Promise.all([
+            page.waitForURL(/\/enquiry-sent\?ref=enq-/),
+            page.click('#enquiry-form button[type=submit]'),
+          ]);
           const ref = new URL(page.url()).searchParams.get('ref') ?? '';
           expect(ref).toMatch(reference);
           expect(await page.textContent('h1')).toBe('Thank you: your enquiry reached our team');
@@ -273,7 +305,9 @@ describe('a departure named in the address', () => {
       // "Other dates or flexible" brings the free-text field back.
       await page.selectOption('#enquiry-departure', 'other');
       expect(await page.isVisible('#enquiry-preferredDeparture')).toBe(true);
-      expect(await page.textContent('label[for="enquiry-preferredDeparture"]')).toBe('Other dates you have in mind (optional)');
+      expect(await page.textContent('label[for="enquiry-preferredDeparture"]')).toBe(
+        'Other dates you have in mind (optional)',
+      );
     });
   });
 });

@@ -37,15 +37,25 @@ export async function startFlakyProxy(target: string): Promise<FlakyProxy> {
   const server: Server = createServer((req: IncomingMessage, res) => {
     const path = req.url ?? '/';
     const header = (name: string) => req.headers[name] as string | undefined;
-    asked.push({ method: req.method ?? 'GET', path, ifNoneMatch: header('if-none-match'), preload: header('service-worker-navigation-preload'), dest: header('sec-fetch-dest') });
+    asked.push({
+      method: req.method ?? 'GET',
+      path,
+      ifNoneMatch: header('if-none-match'),
+      preload: header('service-worker-navigation-preload'),
+      dest: header('sec-fetch-dest'),
+    });
     if (rule?.matches(path)) {
-      if (rule.kind === '502') res.writeHead(502, { 'Content-Type': 'text/plain', 'Cache-Control': 'no-store' }).end('Bad gateway\n');
+      if (rule.kind === '502')
+        res.writeHead(502, { 'Content-Type': 'text/plain', 'Cache-Control': 'no-store' }).end('Bad gateway\n');
       return; // stalled: no answer, ever
     }
-    const out = forward({ host: upstream.hostname, port: upstream.port, method: req.method, path, headers: req.headers }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.rawHeaders);
-      answer.pipe(res);
-    });
+    const out = forward(
+      { host: upstream.hostname, port: upstream.port, method: req.method, path, headers: req.headers },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.rawHeaders);
+        answer.pipe(res);
+      },
+    );
     out.on('error', () => res.destroy());
     req.pipe(out);
   });

@@ -38,7 +38,9 @@ beforeEach(() => {
   proxy.asked.length = 0;
 });
 
-const networkWaitMs = Number(/const networkWaitMs = (\d+);/.exec(readFileSync(path.join(projectRoot, 'public', 'sw.js'), 'utf8'))?.[1]);
+const networkWaitMs = Number(
+  /const networkWaitMs = (\d+);/.exec(readFileSync(path.join(projectRoot, 'public', 'sw.js'), 'utf8'))?.[1],
+);
 
 async function withWorker<T>(run: (context: BrowserContext, page: Page) => Promise<T>): Promise<T> {
   const context = await contextHearingTheWorker(browser);
@@ -52,7 +54,11 @@ async function withWorker<T>(run: (context: BrowserContext, page: Page) => Promi
 /** Opens a page and waits until the worker has kept it (it is asked once the page is idle). */
 async function openAndKeep(page: Page, pathname: string): Promise<void> {
   await page.goto(`${proxy.url}${pathname}`);
-  await page.waitForFunction((p) => (window as unknown as { keptAnswers: KeptAnswer[] }).keptAnswers.some((a) => a.page === p && a.kept), pathname, { timeout: 30_000 });
+  await page.waitForFunction(
+    (p) => (window as unknown as { keptAnswers: KeptAnswer[] }).keptAnswers.some((a) => a.page === p && a.kept),
+    pathname,
+    { timeout: 30_000 },
+  );
 }
 
 const asked = (pathname: string) => proxy.asked.filter((a) => a.path === pathname);
@@ -68,7 +74,9 @@ describe('a kept trip page on a stalled or failing connection', () => {
         await page.goto(`${proxy.url}${trek}`, { timeout: 15_000 });
         const ms = Date.now() - started;
         expect(await page.locator('h1').innerText()).toBe('Fixture Trek');
-        expect(await page.locator('.offline-note').innerText()).toMatch(/^The connection has not answered for 4 seconds: this is the copy of this page saved on .+\. Dates, seats and enquiries need a connection\.$/);
+        expect(await page.locator('.offline-note').innerText()).toMatch(
+          /^The connection has not answered for 4 seconds: this is the copy of this page saved on .+\. Dates, seats and enquiries need a connection\.$/,
+        );
         // Styled from the kept files at once, not after a wait of their own.
         expect(await page.locator('.quick-facts').evaluate((el) => getComputedStyle(el).display)).toBe('grid');
         expect(ms, `visit ${visit}`).toBeGreaterThanOrEqual(networkWaitMs - 200);
@@ -86,7 +94,9 @@ describe('a kept trip page on a stalled or failing connection', () => {
       const response = await page.goto(`${proxy.url}${trek}`);
       expect(response?.status()).toBe(200);
       expect(await page.locator('h1').innerText()).toBe('Fixture Trek');
-      expect(await page.locator('.offline-note').innerText()).toMatch(/^The site could not answer just now: this is the copy of this page saved on /);
+      expect(await page.locator('.offline-note').innerText()).toMatch(
+        /^The site could not answer just now: this is the copy of this page saved on /,
+      );
       // A page that was never kept shows the error as it came.
       proxy.trouble('502', (p) => p === '/expeditions/sample-expedition');
       expect((await page.goto(`${proxy.url}/expeditions/sample-expedition`))?.status()).toBe(502);
@@ -99,7 +109,11 @@ describe('how often the site is asked', () => {
     await withWorker(async (_context, page) => {
       await openAndKeep(page, trek);
       expect(await page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);
-      for (const pathname of ['/enquiry-sent?ref=enq-20260101-aaaaaaaaaa', '/agent/claim', '/departures/block?trip=sample-trek']) {
+      for (const pathname of [
+        '/enquiry-sent?ref=enq-20260101-aaaaaaaaaa',
+        '/agent/claim',
+        '/departures/block?trip=sample-trek',
+      ]) {
         proxy.asked.length = 0;
         await page.goto(`${proxy.url}${pathname}`);
         expect(asked(pathname).length, pathname).toBe(1);
@@ -118,7 +132,10 @@ describe('how often the site is asked', () => {
         await page.goto(`${proxy.url}/`);
         proxy.asked.length = 0;
         await openAndKeep(page, trek);
-        expect(asked(trek).filter((a) => a.preload !== undefined), `visit ${visit}: navigation preload`).toEqual([]);
+        expect(
+          asked(trek).filter((a) => a.preload !== undefined),
+          `visit ${visit}: navigation preload`,
+        ).toEqual([]);
         expect(asked(trek).length, `visit ${visit}`).toBeLessThanOrEqual(visit === 2 ? 1 : 0);
       }
     });
@@ -126,5 +143,7 @@ describe('how often the site is asked', () => {
 });
 
 it('docs/offline.md states the bound the worker waits for the network', () => {
-  expect(readFileSync(path.join(projectRoot, 'docs', 'offline.md'), 'utf8')).toContain(`not answered within ${networkWaitMs / 1000} seconds`);
+  expect(readFileSync(path.join(projectRoot, 'docs', 'offline.md'), 'utf8')).toContain(
+    `not answered within ${networkWaitMs / 1000} seconds`,
+  );
 });

@@ -81,7 +81,8 @@ describe('the site on a phone', () => {
           const first = page.locator('.departure').first();
           expect(await first.count(), `${trip} has departures`).toBe(1);
           const top = await first.evaluate((el) => el.getBoundingClientRect().top + window.scrollY);
-          if (top > 2 * viewport.height) late.push(`${trip} at ${viewport.width}px: first departure at ${Math.round(top)} px`);
+          if (top > 2 * viewport.height)
+            late.push(`${trip} at ${viewport.width}px: first departure at ${Math.round(top)} px`);
           // Each date has its own action, and the status reads as a badge with a word.
           expect(await first.locator('a', { hasText: /Enquire for this date|Ask about other dates/ }).count()).toBe(1);
           expect((await first.locator('.badge').innerText()).trim()).not.toBe('');
@@ -99,8 +100,15 @@ describe('the site on a phone', () => {
         const frame = page.locator('[data-live-departures-for] iframe.departures-frame');
         const frameTop = await frame.evaluate((el) => el.getBoundingClientRect().top + window.scrollY);
         expect(frameTop, `the framed dates at ${viewport.width}px`).toBeLessThan(2 * viewport.height);
-        await page.frameLocator('[data-live-departures-for] iframe.departures-frame').locator('.departure').first().waitFor();
-        await Promise.all([page.waitForURL(/\/departures\?trip=/), page.frameLocator('iframe.departures-frame').locator('.departures-all-dates a').click()]);
+        await page
+          .frameLocator('[data-live-departures-for] iframe.departures-frame')
+          .locator('.departure')
+          .first()
+          .waitFor();
+        await Promise.all([
+          page.waitForURL(/\/departures\?trip=/),
+          page.frameLocator('iframe.departures-frame').locator('.departures-all-dates a').click(),
+        ]);
         const first = page.locator('.departure').first();
         await first.waitFor();
         const top = await first.evaluate((el) => el.getBoundingClientRect().top + window.scrollY);
@@ -142,9 +150,17 @@ describe('the site on a phone', () => {
         let bottom = box?.bottom ?? 0;
         if (focused && box && focused.tagName === 'TEXTAREA') {
           const style = getComputedStyle(focused);
-          bottom = box.top + Number.parseFloat(style.borderTopWidth) + Number.parseFloat(style.paddingTop) + Number.parseFloat(style.lineHeight);
+          bottom =
+            box.top +
+            Number.parseFloat(style.borderTopWidth) +
+            Number.parseFloat(style.paddingTop) +
+            Number.parseFloat(style.lineHeight);
         }
-        return { name: focused?.getAttribute('name') ?? focused?.id ?? focused?.tagName ?? '', bottom, barTop: bar.top };
+        return {
+          name: focused?.getAttribute('name') ?? focused?.id ?? focused?.tagName ?? '',
+          bottom,
+          barTop: bar.top,
+        };
       });
     for (const viewport of screens.slice(0, 2)) {
       for (const javaScriptEnabled of [true, false]) {
@@ -155,15 +171,23 @@ describe('the site on a phone', () => {
           if (javaScriptEnabled) await liveBlockSettled(page);
           // Reading down the page, the form's first field just below the bar; then Tab through the form.
           const form = page.locator('form[data-enquiry]');
-          await form.evaluate((el) => window.scrollTo(0, el.getBoundingClientRect().top + window.scrollY - window.innerHeight + 40));
-          await form.locator(':is(input, select, textarea, button):visible').first().evaluate((el) => (el as HTMLElement).focus());
+          await form.evaluate((el) =>
+            window.scrollTo(0, el.getBoundingClientRect().top + window.scrollY - window.innerHeight + 40),
+          );
+          await form
+            .locator(':is(input, select, textarea, button):visible')
+            .first()
+            .evaluate((el) => (el as HTMLElement).focus());
           await page.waitForTimeout(50);
           const count = await form.locator(':is(input, select, textarea, button):visible').count();
           for (let i = 0; i < count; i++) {
             if (i > 0) await page.keyboard.press('Tab');
             await page.waitForTimeout(50);
             const at = await focusAndBar(page);
-            if (at.bottom > at.barTop + 0.5) covered.push(`${where}: tabbing, "${at.name}" ends at ${Math.round(at.bottom)} px, under the bar from ${Math.round(at.barTop)} px`);
+            if (at.bottom > at.barTop + 0.5)
+              covered.push(
+                `${where}: tabbing, "${at.name}" ends at ${Math.round(at.bottom)} px, under the bar from ${Math.round(at.barTop)} px`,
+              );
           }
           if (!javaScriptEnabled) return;
           // "Enquire for this date" jumps to the form with the date chosen and a field focused.
@@ -173,7 +197,10 @@ describe('the site on a phone', () => {
           await enquire.click();
           await page.waitForTimeout(300);
           const at = await focusAndBar(page);
-          if (at.bottom > at.barTop + 0.5) covered.push(`${where}: after the jump, "${at.name}" ends at ${Math.round(at.bottom)} px, under the bar from ${Math.round(at.barTop)} px`);
+          if (at.bottom > at.barTop + 0.5)
+            covered.push(
+              `${where}: after the jump, "${at.name}" ends at ${Math.round(at.bottom)} px, under the bar from ${Math.round(at.barTop)} px`,
+            );
         });
       }
     }
@@ -189,7 +216,11 @@ describe('the site on a phone', () => {
           const table = page.locator('#peak-table');
           expect(await page.locator('#peak-table-cue').isVisible(), where).toBe(true);
           expect(await table.getAttribute('aria-describedby'), where).toBe('peak-table-cue');
-          const nameLeft = () => page.locator('#peak-table tbody th').first().evaluate((el) => el.getBoundingClientRect().left);
+          const nameLeft = () =>
+            page
+              .locator('#peak-table tbody th')
+              .first()
+              .evaluate((el) => el.getBoundingClientRect().left);
           const before = await nameLeft();
           await table.evaluate((el) => el.scrollTo({ left: el.scrollWidth, behavior: 'instant' }));
           expect(await table.evaluate((el) => el.scrollLeft), where).toBeGreaterThan(100);
@@ -200,7 +231,9 @@ describe('the site on a phone', () => {
               .filter((cell) => {
                 const range = document.createRange();
                 range.selectNodeContents(cell);
-                return range.getBoundingClientRect().height > Number.parseFloat(getComputedStyle(cell).lineHeight) * 1.5;
+                return (
+                  range.getBoundingClientRect().height > Number.parseFloat(getComputedStyle(cell).lineHeight) * 1.5
+                );
               })
               .map((cell) => cell.textContent?.trim()),
           );
@@ -212,7 +245,9 @@ describe('the site on a phone', () => {
     await withPage({ viewport: screens[2] }, async (page) => {
       await page.goto(`${server.url}/peak-data`);
       expect(await page.locator('#peak-table-cue').isVisible()).toBe(false);
-      expect(await page.locator('#peak-table').evaluate((el) => el.scrollWidth - el.clientWidth)).toBeLessThanOrEqual(1);
+      expect(await page.locator('#peak-table').evaluate((el) => el.scrollWidth - el.clientWidth)).toBeLessThanOrEqual(
+        1,
+      );
     });
   }, 60_000);
 

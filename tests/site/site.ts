@@ -29,7 +29,15 @@ export function isTripPath(path: string): boolean {
 export function launchChromium(args: string[] = []): Promise<Browser> {
   return chromium.launch({
     executablePath: chromiumPath(),
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync', ...args],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--no-first-run',
+      '--disable-sync',
+      ...args,
+    ],
   });
 }
 
@@ -81,16 +89,38 @@ export function enquirySite(name: string): EnquirySite {
   beforeAll(async () => {
     live.dataDir = newDataDir(`${name}-`);
     [live.server, live.browser] = await Promise.all([
-      startServer(inject('fixtureSite'), { OPERATIONAL_STORAGE: 'embedded', DATA_DIR: live.dataDir, TRUST_PROXY: 'vercel', SITE_URL: '', CONTACT_EMAIL: 'hello@example.test' }),
+      startServer(inject('fixtureSite'), {
+        OPERATIONAL_STORAGE: 'embedded',
+        DATA_DIR: live.dataDir,
+        TRUST_PROXY: 'vercel',
+        SITE_URL: '',
+        CONTACT_EMAIL: 'hello@example.test',
+      }),
       launchChromium(),
     ]);
     live.site = `http://localhost:${live.server.port}`;
     // Read once first, so the new store is seeded before the date is added.
     expect((await fetch(`${live.server.url}/v1/departures?trip=sample-trek`)).status).toBe(200);
-    const added = await runCli(inject('fixtureSite'), ['add', '--trip', 'sample-trek', '--start', '2031-09-23', '--seats', '12', '--seats-left', '2', '--id', fewSeats.id], {
-      DATA_DIR: live.dataDir,
-      OPERATIONAL_STORAGE: 'embedded',
-    });
+    const added = await runCli(
+      inject('fixtureSite'),
+      [
+        'add',
+        '--trip',
+        'sample-trek',
+        '--start',
+        '2031-09-23',
+        '--seats',
+        '12',
+        '--seats-left',
+        '2',
+        '--id',
+        fewSeats.id,
+      ],
+      {
+        DATA_DIR: live.dataDir,
+        OPERATIONAL_STORAGE: 'embedded',
+      },
+    );
     expect(added.code, added.stderr).toBe(0);
   }, 180_000);
   afterAll(async () => {
