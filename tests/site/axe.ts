@@ -21,3 +21,23 @@ export async function axeViolations(page: Page, options: { include?: string } = 
 export function violationWhere(violation: Result): string {
   return `${violation.id}: ${violation.nodes.map((n) => n.target.join(' ')).join(', ')}`;
 }
+
+export type ColourScheme = 'light' | 'dark';
+
+/**
+ * Runs `look` on the page as it stands in each colour scheme (emulated, then light again), and
+ * gathers what it finds, each finding named with its scheme: contrast is checked in both. No
+ * script of the site reads the scheme, so the page needs no new load for the other one.
+ */
+export async function inEachScheme(
+  page: Page,
+  look: (scheme: ColourScheme) => Promise<string[] | void>,
+): Promise<string[]> {
+  const found: string[] = [];
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    for (const finding of (await look(scheme)) ?? []) found.push(`${scheme}: ${finding}`);
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+  return found;
+}

@@ -12,7 +12,7 @@ import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { projectRoot, startServer, type RunningServer } from '../helpers/project.ts';
-import { axeViolations, violationWhere } from './axe.ts';
+import { axeViolations, inEachScheme, violationWhere } from './axe.ts';
 import { fixtureSiteInChromium } from './site.ts';
 import { contextHearingTheWorker } from './worker-answers.ts';
 
@@ -59,50 +59,50 @@ async function kept(page: Page, path: string, wanted = true): Promise<string[]> 
 }
 
 describe('trip pages offline', () => {
-  for (const colorScheme of ['light', 'dark'] as const) {
-    it(`a trip page opened once is read offline: reloaded without a connection it shows the trip, as a saved copy, at 320, 360 and 1280 px (${colorScheme})`, async () => {
-      for (const width of [320, 360, 1280]) {
-        await withContext({ viewport: { width, height: 740 }, colorScheme }, async (context, page) => {
-          const where = `${width}px ${colorScheme}`;
-          await page.goto(`${site.server.url}${trek}`);
-          await page.locator('[data-live-departures-for] [data-live-departures]').first().waitFor();
-          const paths = await kept(page, trek);
-          // The page and the styles and scripts it used; nothing it did not.
-          expect(
-            paths.some((p) => p.endsWith('.css')),
-            where,
-          ).toBe(true);
-          expect(paths, where).toContain('/live-departures.js');
+  it('a trip page opened once is read offline: reloaded without a connection it shows the trip, as a saved copy, at 320, 360 and 1280 px (light and dark)', async () => {
+    for (const width of [320, 360, 1280]) {
+      await withContext({ viewport: { width, height: 740 } }, async (context, page) => {
+        const where = `${width}px`;
+        await page.goto(`${site.server.url}${trek}`);
+        await page.locator('[data-live-departures-for] [data-live-departures]').first().waitFor();
+        const paths = await kept(page, trek);
+        // The page and the styles and scripts it used; nothing it did not.
+        expect(
+          paths.some((p) => p.endsWith('.css')),
+          where,
+        ).toBe(true);
+        expect(paths, where).toContain('/live-departures.js');
 
-          await context.setOffline(true);
-          await page.reload();
-          expect(await page.locator('h1').innerText(), where).toBe('Fixture Trek');
-          expect(await page.locator('.offline-note').innerText(), where).toMatch(
-            /^You are offline: this is the copy of this page saved on .+\. Dates, seats and enquiries need a connection\.$/,
-          );
-          expect(await page.locator('#itinerary').isVisible(), where).toBe(true);
-          // Styled as online: the stylesheet came from the cache.
-          expect(await page.locator('.quick-facts').evaluate((el) => getComputedStyle(el).display), where).toBe('grid');
-          // The live departures are never shown from a copy: they say they need a connection.
-          const block = page.locator('[data-live-departures-for] [data-live-departures="offline"]');
-          await block.waitFor();
-          expect(await block.innerText(), where).toContain('need a connection');
-          expect(await page.locator('[data-live-departures-for] .departure').count(), where).toBe(0);
-          expect(await page.evaluate(() => document.documentElement.scrollWidth), where).toBeLessThanOrEqual(width);
-          expect((await axeViolations(page)).map(violationWhere), where).toEqual([]);
+        await context.setOffline(true);
+        await page.reload();
+        expect(await page.locator('h1').innerText(), where).toBe('Fixture Trek');
+        expect(await page.locator('.offline-note').innerText(), where).toMatch(
+          /^You are offline: this is the copy of this page saved on .+\. Dates, seats and enquiries need a connection\.$/,
+        );
+        expect(await page.locator('#itinerary').isVisible(), where).toBe(true);
+        // Styled as online: the stylesheet came from the cache.
+        expect(await page.locator('.quick-facts').evaluate((el) => getComputedStyle(el).display), where).toBe('grid');
+        // The live departures are never shown from a copy: they say they need a connection.
+        const block = page.locator('[data-live-departures-for] [data-live-departures="offline"]');
+        await block.waitFor();
+        expect(await block.innerText(), where).toContain('need a connection');
+        expect(await page.locator('[data-live-departures-for] .departure').count(), where).toBe(0);
+        expect(await page.evaluate(() => document.documentElement.scrollWidth), where).toBeLessThanOrEqual(width);
+        expect(await inEachScheme(page, async () => (await axeViolations(page)).map(violationWhere)), where).toEqual(
+          [],
+        );
 
-          // A page never opened says so offline, and lists the trips that were kept.
-          await page.goto(`${site.server.url}${expedition}`);
-          expect(await page.locator('h1').innerText(), where).toBe('You are offline');
-          expect(
-            await page.locator('main a').evaluateAll((links) => links.map((a) => a.getAttribute('href'))),
-            where,
-          ).toEqual([trek]);
-          expect(await page.evaluate(() => document.documentElement.scrollWidth), where).toBeLessThanOrEqual(width);
-        });
-      }
-    }, 180_000);
-  }
+        // A page never opened says so offline, and lists the trips that were kept.
+        await page.goto(`${site.server.url}${expedition}`);
+        expect(await page.locator('h1').innerText(), where).toBe('You are offline');
+        expect(
+          await page.locator('main a').evaluateAll((links) => links.map((a) => a.getAttribute('href'))),
+          where,
+        ).toEqual([trek]);
+        expect(await page.evaluate(() => document.documentElement.scrollWidth), where).toBeLessThanOrEqual(width);
+      });
+    }
+  }, 180_000);
 
   it('without JavaScript no worker runs, so nothing is kept and the page is only read online', async () => {
     await withContext({ javaScriptEnabled: false }, async (context, page) => {

@@ -74,47 +74,49 @@ describe('a trip page', () => {
     });
   });
 
-  for (const colorScheme of ['light', 'dark'] as const) {
-    it(`from 64rem stands in two columns, the panel of price, next dates and enquire button beside it and in view (${colorScheme})`, async () => {
-      for (const width of [1024, 1280]) {
-        await withPage({ viewport: { width, height: 800 }, colorScheme }, async (page) => {
-          await page.goto(`${site.server.url}${trek}`);
-          await liveBlock(page);
-          const panel = page.locator('aside.trip-panel');
-          const [main, side] = [await page.locator('.trip-body').boundingBox(), await panel.boundingBox()];
-          expect(side!.x, `${width}px: the panel is right of the page`).toBeGreaterThanOrEqual(main!.x + main!.width);
-          expect(side!.y, `${width}px: the panel starts in the first screen`).toBeLessThan(200);
-          expect(await panel.locator('.amount').innerText()).toBe('₹15,000 per person');
-          expect(await panel.innerText()).toContain('₹15,750 with 5% GST');
-          expect(await panel.locator('a.button[href="#enquire"]').isVisible()).toBe(true);
-          // The dates up to the third that can still be joined, the others among them as they are; the board has them all.
-          const all = await panel
-            .locator('.departure')
-            .evaluateAll((cards) => cards.map((c) => (c as HTMLElement).dataset.status));
-          const shown = await panel
-            .locator('.departure:visible')
-            .evaluateAll((cards) => cards.map((c) => (c as HTMLElement).dataset.status));
-          const third = all.findIndex(
-            (_, i) => all.slice(0, i + 1).filter((s) => s === 'open' || s === 'filling').length === 3,
-          );
-          expect(shown.length, `${width}px`).toBeGreaterThan(0);
-          expect(shown).toEqual(third === -1 ? all : all.slice(0, third + 1));
-          const board = panel.locator('.departures-all-dates a[href="/departures?trip=sample-trek"]');
-          expect(await board.isVisible()).toBe(true);
-          expect(await board.innerText()).toBe(
-            all.length === 1 ? 'This date on the board' : `All ${all.length} dates on the board`,
-          );
-          // Reading on, the panel stays in view with its price and button.
-          await page.locator('#faqs').scrollIntoViewIfNeeded();
-          const kept = await panel.locator('a.button[href="#enquire"]').boundingBox();
-          expect(kept!.y, `${width}px: the enquire button after scrolling`).toBeGreaterThanOrEqual(0);
-          expect(kept!.y + kept!.height).toBeLessThanOrEqual(800);
-          // The bar of the phone is not needed here.
-          expect(await page.locator('.enquire-bar').isVisible()).toBe(false);
-        });
-      }
-    }, 60_000);
-  }
+  // Each width in one colour scheme: the layout is the same in both (the scheme changes colours only).
+  it('from 64rem stands in two columns, the panel of price, next dates and enquire button beside it and in view (1024 px light, 1280 px dark)', async () => {
+    for (const [width, colorScheme] of [
+      [1024, 'light'],
+      [1280, 'dark'],
+    ] as const) {
+      await withPage({ viewport: { width, height: 800 }, colorScheme }, async (page) => {
+        await page.goto(`${site.server.url}${trek}`);
+        await liveBlock(page);
+        const panel = page.locator('aside.trip-panel');
+        const [main, side] = [await page.locator('.trip-body').boundingBox(), await panel.boundingBox()];
+        expect(side!.x, `${width}px: the panel is right of the page`).toBeGreaterThanOrEqual(main!.x + main!.width);
+        expect(side!.y, `${width}px: the panel starts in the first screen`).toBeLessThan(200);
+        expect(await panel.locator('.amount').innerText()).toBe('₹15,000 per person');
+        expect(await panel.innerText()).toContain('₹15,750 with 5% GST');
+        expect(await panel.locator('a.button[href="#enquire"]').isVisible()).toBe(true);
+        // The dates up to the third that can still be joined, the others among them as they are; the board has them all.
+        const all = await panel
+          .locator('.departure')
+          .evaluateAll((cards) => cards.map((c) => (c as HTMLElement).dataset.status));
+        const shown = await panel
+          .locator('.departure:visible')
+          .evaluateAll((cards) => cards.map((c) => (c as HTMLElement).dataset.status));
+        const third = all.findIndex(
+          (_, i) => all.slice(0, i + 1).filter((s) => s === 'open' || s === 'filling').length === 3,
+        );
+        expect(shown.length, `${width}px`).toBeGreaterThan(0);
+        expect(shown).toEqual(third === -1 ? all : all.slice(0, third + 1));
+        const board = panel.locator('.departures-all-dates a[href="/departures?trip=sample-trek"]');
+        expect(await board.isVisible()).toBe(true);
+        expect(await board.innerText()).toBe(
+          all.length === 1 ? 'This date on the board' : `All ${all.length} dates on the board`,
+        );
+        // Reading on, the panel stays in view with its price and button.
+        await page.locator('#faqs').scrollIntoViewIfNeeded();
+        const kept = await panel.locator('a.button[href="#enquire"]').boundingBox();
+        expect(kept!.y, `${width}px: the enquire button after scrolling`).toBeGreaterThanOrEqual(0);
+        expect(kept!.y + kept!.height).toBeLessThanOrEqual(800);
+        // The bar of the phone is not needed here.
+        expect(await page.locator('.enquire-bar').isVisible()).toBe(false);
+      });
+    }
+  }, 60_000);
 
   it("on a phone is one column: the dates after the facts, the price in the bar, the panel's own price and button hidden", async () => {
     for (const width of [320, 360]) {
