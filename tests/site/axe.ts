@@ -6,15 +6,64 @@
  * nodes, frames included, without a new page and two more copies of axe for every check.
  */
 import { AxeBuilder } from '@axe-core/playwright';
-import type { Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 
 /** One violation as axe reports it (axe-core's Result, as @axe-core/playwright hands it over). */
 type Result = Awaited<ReturnType<AxeBuilder['analyze']>>['violations'][number];
 
-export async function axeViolations(page: Page, options: { include?: string } = {}): Promise<Result[]> {
+export async function axeViolations(
+  page: Page,
+  options: { include?: string; rules?: readonly string[] } = {},
+): Promise<Result[]> {
   const builder = new AxeBuilder({ page }).options({ resultTypes: ['violations'] }).setLegacyMode(true);
   if (options.include) builder.include(options.include);
+  if (options.rules) builder.withRules([...options.rules]);
   return (await builder.analyze()).violations;
+}
+
+/** The rules of axe that read colours: the only ones whose answer changes with the colour scheme. */
+const colourRules = ['color-contrast', 'link-in-text-block'] as const;
+
+/**
+ * axe's findings on the page as it stands: every rule in the light scheme, and again in the dark
+ * one the rules that read colours (the scheme changes colours only), each finding named with its
+ * scheme.
+ */
+export function axeInEachScheme(page: Page): Promise<string[]> {
+  return inEachScheme(page, async (scheme) =>
+    (await axeViolations(page, scheme === 'dark' ? { rules: colourRules } : {})).map(violationWhere),
+  );
+}
+
+/** A page with JavaScript per browser, kept for checking markup (see `axeOfMarkup`). */
+const markupPages = new WeakMap<Browser, Promise<Page>>();
+
+/**
+ * axe needs JavaScript: a page seen without it is checked as its markup, served at `origin`'s
+ * `/__markup` in a page of the same size with JavaScript on, in each colour scheme, so styles and
+ * contrast are the real ones. One such page per browser serves every check: a new context for
+ * each would start a renderer and compile axe again.
+ */
+export async function axeOfMarkup(
+  browser: Browser,
+  origin: string,
+  markup: string,
+  viewport: { width: number; height: number },
+): Promise<string[]> {
+  let made = markupPages.get(browser);
+  if (!made) {
+    made = browser.newContext().then((context) => context.newPage());
+    markupPages.set(browser, made);
+  }
+  const page = await made;
+  await page.unrouteAll();
+  await page.route(`${origin}/__markup`, (route) =>
+    route.fulfill({ contentType: 'text/html; charset=utf-8', body: markup }),
+  );
+  await page.setViewportSize(viewport);
+  await page.goto(`${origin}/__markup`);
+  await page.waitForLoadState('load');
+  return axeInEachScheme(page);
 }
 
 /** A violation as the tests print it: the rule and where. */

@@ -8,7 +8,7 @@ import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { projectRoot } from '../helpers/project.ts';
-import { axeViolations, inEachScheme } from './axe.ts';
+import { axeInEachScheme } from './axe.ts';
 import { fixtureSiteInChromium, isTripPath } from './site.ts';
 
 const site = fixtureSiteInChromium();
@@ -87,11 +87,7 @@ describe('pages in a browser', () => {
       await withPage({ viewport: { width, height: 800 } }, async (page) => {
         for (const p of site.paths) {
           await page.goto(`${site.server.url}${p}`);
-          const seen = await inEachScheme(page, async () =>
-            (await axeViolations(page)).map(
-              (v) => `${v.id} (${v.impact}) ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
-            ),
-          );
+          const seen = await axeInEachScheme(page);
           found.push(...seen.map((finding) => `${width}px ${p}: ${finding}`));
         }
       });

@@ -11,7 +11,7 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { projectRoot } from '../helpers/project.ts';
-import { axeViolations, inEachScheme, violationWhere } from './axe.ts';
+import { axeInEachScheme, axeOfMarkup, inEachScheme } from './axe.ts';
 import { fixtureSiteInChromium, isTripPath } from './site.ts';
 
 const site = fixtureSiteInChromium();
@@ -31,11 +31,6 @@ async function withPage<T>(options: ContextOptions, run: (page: Page) => Promise
 
 const fitsWidth = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
 
-/** axe's findings on the page as it stands, in each colour scheme. */
-function axeInEachScheme(page: Page): Promise<string[]> {
-  return inEachScheme(page, async () => (await axeViolations(page)).map(violationWhere));
-}
-
 /** A picture of the whole page in each colour scheme, for people to look at: test-results/departures/<name>-<scheme>.png. */
 async function pictures(page: Page, name: string): Promise<void> {
   await inEachScheme(page, async (scheme) => {
@@ -44,22 +39,14 @@ async function pictures(page: Page, name: string): Promise<void> {
 }
 
 /**
- * axe needs JavaScript: a page seen without it is checked as markup in a page of its own, same
- * origin and size, in each colour scheme, its `<noscript>` content shown as it is without scripts (the
- * frame loads, and axe checks inside it too).
+ * axe's findings on a page seen without JavaScript, checked as its markup (axe.ts), its
+ * `<noscript>` content shown as it is without scripts (the frame loads, and axe checks inside it too).
  */
-async function axeOfNoScriptPage(page: Page, options: ContextOptions): Promise<string[]> {
+async function axeOfNoScriptPage(page: Page): Promise<string[]> {
   const markup = (await page.content())
     .replace(/<\/?noscript>/g, (tag) => tag.replace('noscript', 'div'))
     .replace(/<script[^>]*live-departures\.js[^>]*><\/script>/, '');
-  return withPage(options, async (check) => {
-    await check.route(`${site.server.url}/__markup`, (route) =>
-      route.fulfill({ contentType: 'text/html; charset=utf-8', body: markup }),
-    );
-    await check.goto(`${site.server.url}/__markup`);
-    await check.waitForLoadState('load');
-    return axeInEachScheme(check);
-  });
+  return axeOfMarkup(site.browser, site.server.url, markup, page.viewportSize() ?? { width: 1280, height: 800 });
 }
 
 interface Card {
@@ -106,7 +93,7 @@ for (const width of [320, 360, 1280]) {
           // The search form stands open above the months on a first visit (about 600 px on a phone).
           if (width < 400) expect(await page.evaluate(() => document.documentElement.scrollHeight)).toBeLessThan(4200);
           expect(await fitsWidth(page)).toBe(true);
-          expect(javaScriptEnabled ? await axeInEachScheme(page) : await axeOfNoScriptPage(page, view)).toEqual([]);
+          expect(javaScriptEnabled ? await axeInEachScheme(page) : await axeOfNoScriptPage(page)).toEqual([]);
           await pictures(page, `board-${tag}`);
 
           // A folded month opens with a tap on its summary, without a script.
@@ -147,7 +134,7 @@ for (const width of [320, 360, 1280]) {
           await page.click('details.search-filters > summary');
           expect(await page.inputValue('#search-from')).toBe(`${month}-01`);
           expect(await fitsWidth(page)).toBe(true);
-          expect(javaScriptEnabled ? await axeInEachScheme(page) : await axeOfNoScriptPage(page, view)).toEqual([]);
+          expect(javaScriptEnabled ? await axeInEachScheme(page) : await axeOfNoScriptPage(page)).toEqual([]);
           await pictures(page, `board-filtered-${tag}`);
 
           // "Show every departure" is a plain link back.
@@ -194,7 +181,7 @@ for (const width of [320, 360, 1280]) {
             .locator('.next-departures')
             .screenshot({ path: path.join(screenshots, `trip-nojs-${width}-${scheme}.png`) });
         });
-        expect(await axeOfNoScriptPage(page, view)).toEqual([]);
+        expect(await axeOfNoScriptPage(page)).toEqual([]);
       });
     }, 120_000);
   });

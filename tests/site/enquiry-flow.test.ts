@@ -18,7 +18,7 @@ import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../helpers/project.ts';
-import { axeViolations, inEachScheme, violationWhere } from './axe.ts';
+import { axeInEachScheme, axeOfMarkup, axeViolations, inEachScheme, violationWhere } from './axe.ts';
 import { enquirySite, fewSeats } from './site.ts';
 
 const live = enquirySite('enquiry-flow');
@@ -60,23 +60,9 @@ async function axeFindings(page: Page): Promise<string[]> {
   return (await axeViolations(page)).map(violationWhere);
 }
 
-/**
- * axe needs JavaScript, which the no-JavaScript pages have switched off: their markup is checked
- * in a page of its own with the same origin and size, in each colour scheme, so styles and
- * contrast are the real ones.
- */
-async function axeViolationsOfMarkup(markup: string, options: Parameters<Browser['newContext']>[0]): Promise<string[]> {
-  const context = await live.browser.newContext(options);
-  try {
-    const page = await context.newPage();
-    await page.route(`${site}/__markup`, (route) =>
-      route.fulfill({ contentType: 'text/html; charset=utf-8', body: markup }),
-    );
-    await page.goto(`${site}/__markup`);
-    return await inEachScheme(page, () => axeFindings(page));
-  } finally {
-    await context.close();
-  }
+/** axe's findings on a page seen without JavaScript, checked as its markup (axe.ts). */
+async function markupFindings(page: Page): Promise<string[]> {
+  return axeOfMarkup(live.browser, site, await page.content(), page.viewportSize() ?? { width: 1280, height: 800 });
 }
 
 /** A picture of the page in each colour scheme, for people to look at: test-results/enquiry/<name>-<scheme>.png. */
@@ -126,12 +112,8 @@ for (const width of [320, 360, 1280]) {
           .toBeLessThan(800);
         expect(await fitsWidth(page)).toBe(true);
         await page.waitForTimeout(400); // let smooth scrolling settle for the pictures
-        expect(
-          await inEachScheme(page, async (scheme) => {
-            await page.screenshot({ path: path.join(screenshots, `js-chosen-${tag}-${scheme}.png`) });
-            return axeFindings(page);
-          }),
-        ).toEqual([]);
+        expect(await axeInEachScheme(page)).toEqual([]);
+        await pictures(page, `js-chosen-${tag}`, { fullPage: false });
 
         // Too long is said on leaving the field, before anything is sent.
         await page.fill('#enquiry-name', 'N'.repeat(150));
@@ -180,7 +162,7 @@ for (const width of [320, 360, 1280]) {
         expect(await page.inputValue('#enquiry-preferredDeparture')).toBe(dates);
         expect(await page.textContent('h1')).toBe(`Enquire about Fixture Trek, ${dates}`);
         expect(await fitsWidth(page)).toBe(true);
-        expect(await axeViolationsOfMarkup(await page.content(), view)).toEqual([]);
+        expect(await markupFindings(page)).toEqual([]);
         await pictures(page, `nojs-date-${tag}`);
 
         const name = `Dawa ${tag}`;
@@ -196,7 +178,7 @@ for (const width of [320, 360, 1280]) {
         expect(await page.textContent('.enquiry-receipt .dates')).toBe(dates);
         expect(main).not.toContain(name);
         expect(outboxWith(name)).toContain(`Dates wanted: ${dates}`);
-        expect(await axeViolationsOfMarkup(await page.content(), view)).toEqual([]);
+        expect(await markupFindings(page)).toEqual([]);
         await pictures(page, `nojs-date-sent-${tag}`);
 
         // The same from the trip page, whose dates come in a frame without JavaScript.
@@ -248,7 +230,7 @@ for (const width of [320, 360, 1280]) {
         expect(await page.inputValue('#enquiry-preferredDeparture')).toBe(fewSeats.dates);
         expect(await page.inputValue('#enquiry-message')).toBe('Two of us are vegetarian.\nCan we bring a dog? <no>');
         expect(await fitsWidth(page)).toBe(true);
-        expect(await axeViolationsOfMarkup(await page.content(), view)).toEqual([]);
+        expect(await markupFindings(page)).toEqual([]);
         await pictures(page, `nojs-error-${tag}`);
 
         // Other dates, with room for the five of them.
@@ -270,7 +252,7 @@ for (const width of [320, 360, 1280]) {
         expect(main).not.toContain('Late June 2027');
         expect(main).toContain('As you wrote them in your enquiry');
         expect(await fitsWidth(page)).toBe(true);
-        expect(await axeViolationsOfMarkup(await page.content(), view)).toEqual([]);
+        expect(await markupFindings(page)).toEqual([]);
         await pictures(page, `nojs-sent-${tag}`);
         const eml = outboxWith(name);
         expect(eml).toContain('Dates wanted: Late June 2027');
