@@ -323,17 +323,17 @@ export const peakRecord = peakResource.extend({
 export type PeakRecord = z.infer<typeof peakRecord>;
 
 /** The royalty schedule of the Indian Mountaineering Foundation, kept as data with its source. */
-export const royaltySchedule = z.object({
+export const royaltySchedule = z.strictObject({
   currency: z.literal('USD'),
   effectiveFrom: isoDate,
-  partyOf2: z.object({
+  partyOf2: z.strictObject({
     '<6500': z.number().int().min(0),
     '6501-7000': z.number().int().min(0),
     '7001+': z.number().int().min(0),
   }),
   source: reference,
   /** The flat fee of peaks on the IMF's trekking-peak list, whatever their altitude. */
-  trekkingPeak: z.object({ partyOf2: z.number().int().min(0), source: reference, note: z.string().optional() }),
+  trekkingPeak: z.strictObject({ partyOf2: z.number().int().min(0), source: reference, note: z.string().optional() }),
   note: z.string().optional(),
 });
 export type RoyaltySchedule = z.infer<typeof royaltySchedule>;

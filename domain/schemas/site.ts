@@ -8,7 +8,7 @@ const semanticVersion = z.string().regex(/^\d+\.\d+\.\d+$/, { error: 'must be a 
 export const changeKinds = ['added', 'changed', 'deprecated', 'removed', 'fixed', 'security'] as const;
 
 /** One release of the peak dataset: its version, its date and what changed, in the editors' words. */
-export const datasetRelease = z.object({
+export const datasetRelease = z.strictObject({
   version: semanticVersion,
   date: isoDate,
   ...(Object.fromEntries(changeKinds.map((kind) => [kind, z.array(z.string().trim().min(10)).optional()])) as Record<
@@ -24,7 +24,7 @@ export function compareVersions(a: string, b: string): number {
   return 0;
 }
 
-export const siteSettings = z.object({
+export const siteSettings = z.strictObject({
   operatorName: z.string().min(2),
   siteUrl: z.url({ error: 'must be the public origin, for example https://example.com' }),
   contactEmail: z.email({ error: 'must be an email address' }),
@@ -49,7 +49,7 @@ export const siteSettings = z.object({
    * is shown nowhere, rather than guessed.
    */
   booking: z
-    .object({
+    .strictObject({
       /** GST charged on the price, in percent; the total with GST is worked out from it. */
       gstPercent: z.number().min(0).max(28).optional(),
       /** Share of the price paid to confirm a seat, in percent. */
@@ -66,7 +66,7 @@ export const siteSettings = z.object({
   serviceName: z.string().min(3),
   description: z.string().min(20),
   dataset: z
-    .object({
+    .strictObject({
       name: z.string().min(3),
       version: semanticVersion,
       lastUpdated: isoDate,

@@ -105,7 +105,7 @@ export const isoDate = z.preprocess(
 );
 
 /** A source of facts, published as a numbered reference: title, who publishes it, where. */
-export const reference = z.object({
+export const reference = z.strictObject({
   title: z.string().min(3),
   publisher: z
     .string()

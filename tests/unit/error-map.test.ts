@@ -8,7 +8,8 @@ import path from 'node:path';
 import { load } from 'js-yaml';
 import { describe, expect, it } from 'vitest';
 import { validated, type RawEntry } from '../../domain/catalogue/content-files.ts';
-import { peakContent } from '../../domain/schemas/peak.ts';
+import { peakContent, royaltySchedule } from '../../domain/schemas/peak.ts';
+import { siteSettings } from '../../domain/schemas/site.ts';
 import { tripContent } from '../../domain/schemas/trip.ts';
 import { fixtureContent } from '../helpers/content.ts';
 
@@ -20,7 +21,19 @@ const trek = load(
   readFileSync(path.join(fixtureContent, 'trips', 'sample-trek.md'), 'utf8').split(/^---$/m)[1] ?? '',
 ) as Record<string, unknown>;
 
-function problems(schema: typeof peakContent | typeof tripContent, data: Record<string, unknown>): string[] {
+const settings = load(readFileSync(path.join(fixtureContent, 'settings', 'site.yaml'), 'utf8')) as Record<
+  string,
+  unknown
+>;
+const royalty = load(readFileSync(path.join(fixtureContent, 'settings', 'imf-royalty.yaml'), 'utf8')) as Record<
+  string,
+  unknown
+>;
+
+function problems(
+  schema: typeof peakContent | typeof tripContent | typeof siteSettings | typeof royaltySchedule,
+  data: Record<string, unknown>,
+): string[] {
   const entry: RawEntry = { id: 'x', data, filePath: 'content/x.yaml', text: '' };
   const found: string[] = [];
   validated(entry, schema as never, found);
@@ -86,6 +99,19 @@ describe('plain-language schema problems', () => {
     ]);
     expect(problems(tripContent, { ...trek, durationDay: 2 })).toEqual([
       'the file: has a field it does not take: "durationDay" (did you mean "durationDays"?)',
+    ]);
+  });
+  it('refuses a field the settings do not take, at every level, and in a source', () => {
+    const booking = settings.booking as Record<string, unknown>;
+    expect(problems(siteSettings, { ...settings, contactEmial: 'a@example.com' })).toEqual([
+      'the file: has a field it does not take: "contactEmial" (did you mean "contactEmail"?)',
+    ]);
+    expect(problems(siteSettings, { ...settings, booking: { ...booking, depositPercnt: 20 } })).toEqual([
+      'field "booking": has a field it does not take: "depositPercnt" (did you mean "depositPercent"?)',
+    ]);
+    const source = royalty.source as Record<string, unknown>;
+    expect(problems(royaltySchedule, { ...royalty, source: { ...source, publsher: 'IMF' } })).toEqual([
+      'field "source": has a field it does not take: "publsher" (did you mean "publisher"?)',
     ]);
   });
 });
