@@ -48,7 +48,8 @@ module.exports = {
     },
     {
       name: 'storage-below-its-stores',
-      comment: 'Operational storage serves the departures, enquiries and agent registrations; it knows none of them, only the settings and the data folder.',
+      comment:
+        'Operational storage serves the departures, enquiries and agent registrations; it knows none of them, only the settings and the data folder.',
       severity: 'error',
       from: { path: '^service/storage/' },
       to: { path: '^service/(?!storage/|config\\.ts$|data-dir\\.ts$)' },

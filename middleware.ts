@@ -11,7 +11,12 @@ import { readRulesSettings, type CounterSettings } from './service/rules/setting
 import { requestUrl } from './service/http/request-url.ts';
 import { applyRules } from './service/rules/index.ts';
 import { apiRateLimit } from './service/rules/policy.ts';
-import { createRateLimiter, MemoryCounterStore, type CounterStore, type RateLimiter } from './service/rules/rate-limiter.ts';
+import {
+  createRateLimiter,
+  MemoryCounterStore,
+  type CounterStore,
+  type RateLimiter,
+} from './service/rules/rate-limiter.ts';
 import { openHttpCounterStore } from './service/rules/upstash-counter-store.ts';
 
 /**
@@ -32,7 +37,10 @@ type Env = Record<string, string | undefined>;
 function middlewareCounterStore(counters: CounterSettings, storeTimeoutMs?: number): CounterStore {
   const store = openHttpCounterStore(counters.upstash, storeTimeoutMs);
   if (store) return store;
-  if (counters.onVercel) console.warn('[rate-limit] no UPSTASH_REDIS_REST_URL/TOKEN (or KV_REST_API_URL/TOKEN): each middleware instance counts alone');
+  if (counters.onVercel)
+    console.warn(
+      '[rate-limit] no UPSTASH_REDIS_REST_URL/TOKEN (or KV_REST_API_URL/TOKEN): each middleware instance counts alone',
+    );
   return new MemoryCounterStore();
 }
 
@@ -45,10 +53,16 @@ export function requestRulesMiddleware(env: Env, { storeTimeoutMs }: { storeTime
   let limiter: Promise<RateLimiter> | undefined;
 
   return async function middleware(request: Request): Promise<Response> {
-    limiter ??= Promise.resolve(createRateLimiter(apiRateLimit, middlewareCounterStore(settings.counters, storeTimeoutMs)));
+    limiter ??= Promise.resolve(
+      createRateLimiter(apiRateLimit, middlewareCounterStore(settings.counters, storeTimeoutMs)),
+    );
     const url = requestUrl(request);
     // Always behind Vercel here, whose client-IP header cannot be forged by the client.
-    const outcome = await applyRules(request, { siteUrl: settings.siteUrl || url.origin, apiLimiter: await limiter, trustProxy: 'vercel' });
+    const outcome = await applyRules(request, {
+      siteUrl: settings.siteUrl || url.origin,
+      apiLimiter: await limiter,
+      trustProxy: 'vercel',
+    });
     if (outcome.kind === 'respond') return outcome.response;
     // Vercel's middleware protocol: continue (or rewrite) and add these headers to the response.
     const headers = new Headers(outcome.headers);

@@ -58,7 +58,12 @@ export async function startServer({ settings, counterStore, timeouts }: ServerOp
       siteUrl: settings.siteUrl,
       origin,
       securityHeaders: host.securityHeaders,
-      rules: (request) => rules({ url: request.url, method: request.method, headers: asSeenByRules(request.headers, clientIp(request, trust, socketAddress)) }),
+      rules: (request) =>
+        rules({
+          url: request.url,
+          method: request.method,
+          headers: asSeenByRules(request.headers, clientIp(request, trust, socketAddress)),
+        }),
     }),
     securityHeaders: securityHeaders({ https: settings.siteUrl.startsWith('https:') }),
     turns: new FairQueue(),

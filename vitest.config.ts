@@ -1,13 +1,36 @@
+import { tmpdir } from 'node:os';
 import { defineConfig } from 'vitest/config';
+import LongestFirst from './tests/helpers/sequencer.ts';
+import { tiers } from './tests/tiers.ts';
+
+/** Where tests/helpers/project.ts copies the project (a catalogue-* folder in the temp folder). */
+const copiedProject = new RegExp(`^${tmpdir().replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/catalogue-`);
 
 export default defineConfig({
   test: {
-    include: ['tests/**/*.test.ts'],
-    globalSetup: ['tests/helpers/global-setup.ts'],
-    testTimeout: 30_000,
-    hookTimeout: 180_000,
-    // Two cores: files run in parallel, but builds and servers are shared through global setup.
+    // One project per tier (tests/tiers.ts, docs/testing.md): `npm test` runs them all,
+    // `npm run test:<tier>` one of them.
+    projects: tiers.map((tier) => ({
+      test: {
+        name: tier.name,
+        include: tier.include,
+        globalSetup: ['tests/helpers/global-setup.ts'],
+        setupFiles: ['tests/helpers/file-setup.ts'],
+        testTimeout: 30_000,
+        // Unit files change no process-wide state a later file reads, so they share their
+        // workers instead of each starting a process of its own (a second or more apiece on
+        // a busy machine, longer than most unit files take).
+        isolate: tier.name !== 'unit',
+        hookTimeout: 180_000,
+        // The built copies of the project a test starts in its own process (tests/helpers/in-process.ts)
+        // are loaded by Node, as `node server.ts` loads them, not through Vitest's transform.
+        server: { deps: { external: [copiedProject] } },
+      },
+    })),
+    // Two cores: files run in parallel, two at a time, whatever their tier, the longest first.
     maxWorkers: 2,
-    reporters: ['default'],
+    sequence: { sequencer: LongestFirst },
+    // The tier check stops a run at once, naming every outside program its tiers need and miss.
+    reporters: ['default', './tests/helpers/tier-check.ts'],
   },
 });

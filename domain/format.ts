@@ -45,7 +45,10 @@ export function formatDateRange(start: string, end: string): string {
   return start === end ? formatDate(start) : `${formatDate(start)} to ${formatDate(end)}`;
 }
 
-const shortMonths = Array.from({ length: 12 }, (_, m) => day.formatToParts(new Date(Date.UTC(2026, m, 1))).find((p) => p.type === 'month')?.value ?? '');
+const shortMonths = Array.from(
+  { length: 12 },
+  (_, m) => day.formatToParts(new Date(Date.UTC(2026, m, 1))).find((p) => p.type === 'month')?.value ?? '',
+);
 
 /** The ISO date of a date written as formatDate writes it ("5 Jun 2027"), or null. */
 function readDate(text: string): string | null {

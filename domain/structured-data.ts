@@ -35,13 +35,24 @@ export function jsonLdText(data: JsonLd): string {
 }
 
 export function organization(catalogue: Catalogue): JsonLd {
-  return { '@type': 'Organization', '@id': `${catalogue.siteUrl}/#organization`, name: catalogue.site.operatorName, url: `${catalogue.siteUrl}/`, email: catalogue.site.contactEmail };
+  return {
+    '@type': 'Organization',
+    '@id': `${catalogue.siteUrl}/#organization`,
+    name: catalogue.site.operatorName,
+    url: `${catalogue.siteUrl}/`,
+    email: catalogue.site.contactEmail,
+  };
 }
 
 export function breadcrumbs(catalogue: Catalogue, trail: { name: string; path: string }[]): JsonLd {
   return {
     '@type': 'BreadcrumbList',
-    itemListElement: trail.map((crumb, i) => ({ '@type': 'ListItem', position: i + 1, name: crumb.name, item: `${catalogue.siteUrl}${crumb.path}` })),
+    itemListElement: trail.map((crumb, i) => ({
+      '@type': 'ListItem',
+      position: i + 1,
+      name: crumb.name,
+      item: `${catalogue.siteUrl}${crumb.path}`,
+    })),
   };
 }
 
@@ -61,7 +72,9 @@ function offer(tripName: string, tripUrl: string, departure: Departure): JsonLd 
     ...(departure.priceInr != null ? { price: departure.priceInr, priceCurrency: 'INR' } : {}),
     validThrough: departure.startDate,
     availabilityEnds: departure.startDate,
-    ...(departure.seatsLeft != null ? { inventoryLevel: { '@type': 'QuantitativeValue', value: departure.seatsLeft } } : {}),
+    ...(departure.seatsLeft != null
+      ? { inventoryLevel: { '@type': 'QuantitativeValue', value: departure.seatsLeft } }
+      : {}),
   };
 }
 
@@ -72,10 +85,17 @@ export function tripJsonLd(catalogue: Catalogue, page: TripPage, departures: Dep
     return deal ? [deal] : [];
   });
   if (offers.length === 0 && trip.priceInr != null) {
-    offers.push({ '@type': 'Offer', url: trip.url, price: trip.priceInr, priceCurrency: 'INR', ...(trip.priceNote ? { description: trip.priceNote } : {}) });
+    offers.push({
+      '@type': 'Offer',
+      url: trip.url,
+      price: trip.priceInr,
+      priceCurrency: 'INR',
+      ...(trip.priceNote ? { description: trip.priceNote } : {}),
+    });
   }
   const priced = offers.length > 0 && offers.every((o) => typeof o.price === 'number' && o.price > 0);
-  const section = trip.type === 'trek' ? { name: 'Treks', path: '/treks' } : { name: 'Expeditions', path: '/expeditions' };
+  const section =
+    trip.type === 'trek' ? { name: 'Treks', path: '/treks' } : { name: 'Expeditions', path: '/expeditions' };
   return {
     '@context': 'https://schema.org',
     '@graph': [
@@ -88,15 +108,27 @@ export function tripJsonLd(catalogue: Catalogue, page: TripPage, departures: Dep
         url: trip.url,
         image: [tripImageUrl(catalogue, trip.slug)],
         // Product-only members, for the Product reading of a priced trip.
-        ...(priced ? { category: trip.type === 'trek' ? 'Trek' : 'Mountaineering expedition', brand: { '@id': `${catalogue.siteUrl}/#organization` } } : {}),
+        ...(priced
+          ? {
+              category: trip.type === 'trek' ? 'Trek' : 'Mountaineering expedition',
+              brand: { '@id': `${catalogue.siteUrl}/#organization` },
+            }
+          : {}),
         provider: { '@id': `${catalogue.siteUrl}/#organization` },
         ...(trip.alternateNames ? { alternateName: trip.alternateNames } : {}),
         ...(trip.tags ? { keywords: trip.tags.join(', ') } : {}),
-        touristType: trip.difficulty === 'Easy' || trip.difficulty === 'Moderate' ? 'Trekkers' : 'Experienced trekkers and climbers',
+        touristType:
+          trip.difficulty === 'Easy' || trip.difficulty === 'Moderate'
+            ? 'Trekkers'
+            : 'Experienced trekkers and climbers',
         itinerary: {
           '@type': 'ItemList',
           numberOfItems: content.itinerary.length,
-          itemListElement: content.itinerary.map((day) => ({ '@type': 'ListItem', position: day.day, name: `Day ${day.day}: ${day.title}` })),
+          itemListElement: content.itinerary.map((day) => ({
+            '@type': 'ListItem',
+            position: day.day,
+            name: `Day ${day.day}: ${day.title}`,
+          })),
         },
         ...(offers.length > 0 ? { offers } : {}),
       },
@@ -112,7 +144,11 @@ export function tripJsonLd(catalogue: Catalogue, page: TripPage, departures: Dep
       {
         '@type': 'FAQPage',
         '@id': `${trip.url}#faqs`,
-        mainEntity: content.faqs.map((faq) => ({ '@type': 'Question', name: faq.question, acceptedAnswer: { '@type': 'Answer', text: faq.answer } })),
+        mainEntity: content.faqs.map((faq) => ({
+          '@type': 'Question',
+          name: faq.question,
+          acceptedAnswer: { '@type': 'Answer', text: faq.answer },
+        })),
       },
       breadcrumbs(catalogue, [{ name: 'Home', path: '/' }, section, { name: trip.name, path: page.path }]),
     ],
@@ -156,11 +192,13 @@ export function departuresJsonLd(catalogue: Catalogue, departures: readonly Depa
         numberOfItems: items.length,
         itemListElement: items.map((item, i) => ({ '@type': 'ListItem', position: i + 1, item })),
       },
-      breadcrumbs(catalogue, [{ name: 'Home', path: '/' }, { name: 'Departures', path: '/departures' }]),
+      breadcrumbs(catalogue, [
+        { name: 'Home', path: '/' },
+        { name: 'Departures', path: '/departures' },
+      ]),
     ],
   };
 }
-
 
 /** The open peak dataset as a schema.org Dataset, each file a DataDownload with its media type. */
 export function peakDatasetJsonLd(catalogue: Catalogue, description: string): JsonLd {

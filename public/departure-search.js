@@ -36,7 +36,9 @@
     const { from, to } = form.elements;
     const keepOrder = () => {
       to.min = from.value;
-      to.setCustomValidity(from.value && to.value && to.value < from.value ? '“Starting by” must be on or after “Starting from”.' : '');
+      to.setCustomValidity(
+        from.value && to.value && to.value < from.value ? '“Starting by” must be on or after “Starting from”.' : '',
+      );
     };
     from.addEventListener('change', keepOrder);
     to.addEventListener('change', keepOrder);
@@ -67,6 +69,7 @@
   enhance();
   // Back and Forward between searches: the board of that address.
   addEventListener('popstate', () => {
-    if (document.querySelector('[data-search-results]')) show(location.pathname + location.search).catch(() => location.reload());
+    if (document.querySelector('[data-search-results]'))
+      show(location.pathname + location.search).catch(() => location.reload());
   });
 })();

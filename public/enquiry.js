@@ -67,12 +67,16 @@
     const long = input.dataset.maxChars && tooLong(input);
     if (long) return long;
     if (v.valid) return '';
-    if (input === group && v.rangeOverflow && Number(input.value) <= Number(group.dataset.cap)) return fill(group.dataset.tooMany, seats());
+    if (input === group && v.rangeOverflow && Number(input.value) <= Number(group.dataset.cap))
+      return fill(group.dataset.tooMany, seats());
     return input.dataset.invalid || input.title;
   };
   const check = () => {
     bound();
-    return [...form.elements].filter((input) => input.willValidate && errorOf(input.name)).map((input) => ({ field: input.name, message: problem(input) })).filter((e) => e.message);
+    return [...form.elements]
+      .filter((input) => input.willValidate && errorOf(input.name))
+      .map((input) => ({ field: input.name, message: problem(input) }))
+      .filter((e) => e.message);
   };
   const recheck = (input) => {
     if (input === group) bound();
@@ -84,8 +88,14 @@
   // Said on leaving a field for another that has something in it, and cleared as soon as it is
   // right. Not on the way to the send button: a message appearing on mousedown would move the
   // button from under the pointer, and the click would be lost (sending says it anyway).
-  form.addEventListener('focusout', ({ target, relatedTarget }) => relatedTarget && relatedTarget !== button && errorOf(target.name) && recheck(target));
-  form.addEventListener('input', ({ target }) => errorOf(target.name) && target.getAttribute('aria-invalid') && !problem(target) && clear(target));
+  form.addEventListener(
+    'focusout',
+    ({ target, relatedTarget }) => relatedTarget && relatedTarget !== button && errorOf(target.name) && recheck(target),
+  );
+  form.addEventListener(
+    'input',
+    ({ target }) => errorOf(target.name) && target.getAttribute('aria-invalid') && !problem(target) && clear(target),
+  );
 
   // Dates: a departure chosen fills the (hidden) free-text field, which is what is sent.
   let typed = dates.value;
@@ -102,7 +112,9 @@
   form.addEventListener('reset', () => setTimeout(() => ((typed = ''), showDates())));
 
   const offer = (slot) => {
-    const cards = [...slot.querySelectorAll('[data-departure]')].filter((c) => /^(open|filling)$/.test(c.dataset.status));
+    const cards = [...slot.querySelectorAll('[data-departure]')].filter((c) =>
+      /^(open|filling)$/.test(c.dataset.status),
+    );
     if (!cards.length || !choice.hidden) return;
     select.lastElementChild.before(
       ...cards.map((c) => {
@@ -134,7 +146,10 @@
     const focus = () => (empty || select).focus({ preventScroll: true });
     focus();
     // The browser's own #enquire jump, once loaded, blurs it.
-    if (document.readyState !== 'complete') addEventListener('load', () => setTimeout(() => document.activeElement === document.body && focus()), { once: true });
+    if (document.readyState !== 'complete')
+      addEventListener('load', () => setTimeout(() => document.activeElement === document.body && focus()), {
+        once: true,
+      });
     return true;
   };
 
@@ -174,7 +189,11 @@
     for (const input of form.querySelectorAll('[aria-invalid]')) clear(input);
     // Every field is checked here first: a slip never uses up one of the few sends the limit allows.
     const wrong = check();
-    if (wrong.length) return refuse(wrong.length === 1 ? wrong[0].message : `${wrong.length} fields need another look. ${wrong[0].message}`, wrong);
+    if (wrong.length)
+      return refuse(
+        wrong.length === 1 ? wrong[0].message : `${wrong.length} fields need another look. ${wrong[0].message}`,
+        wrong,
+      );
     const data = Object.fromEntries(new FormData(form));
     if (/^\d+$/.test(data.groupSize)) data.groupSize = Number(data.groupSize);
     button.disabled = true;

@@ -18,6 +18,10 @@
       document.dispatchEvent(new CustomEvent('live-departures', { detail: { slot } }));
     })
     .catch(() => {
-      if (link) link.insertAdjacentHTML('beforeend', ' <span class="muted">The dates could not be loaded here; the link shows them.</span>');
+      if (link)
+        link.insertAdjacentHTML(
+          'beforeend',
+          ' <span class="muted">The dates could not be loaded here; the link shows them.</span>',
+        );
     });
 })();

@@ -12,7 +12,8 @@
         registration.active.postMessage({ type: 'keep', page: location.pathname, assets });
       })
       .catch(() => {});
-  const later = () => (window.requestIdleCallback ? requestIdleCallback(keep, { timeout: 4000 }) : setTimeout(keep, 1000));
+  const later = () =>
+    window.requestIdleCallback ? requestIdleCallback(keep, { timeout: 4000 }) : setTimeout(keep, 1000);
   if (document.readyState === 'complete') later();
   else addEventListener('load', later, { once: true });
 })();

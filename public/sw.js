@@ -24,7 +24,8 @@ self.addEventListener('activate', (event) => {
   event.waitUntil(
     (async () => {
       // A new storage name (what is kept changed shape) leaves the old caches behind: remove them.
-      for (const name of await caches.keys()) if (name.startsWith('trip-pages-') && name !== storage) await caches.delete(name);
+      for (const name of await caches.keys())
+        if (name.startsWith('trip-pages-') && name !== storage) await caches.delete(name);
       // No navigation preload (a worker of an earlier deploy turned it on): it sends every
       // navigation to the server before the worker decides, so a page the worker leaves to the
       // browser (an enquiry's thank-you page, the claim page) or asks for itself (the departures
@@ -96,7 +97,9 @@ self.addEventListener('message', (event) => {
   const { type, page: path, assets } = event.data || {};
   if (type !== 'keep' || typeof path !== 'string' || !Array.isArray(assets)) return;
   const done = (queue = queue.then(() => keep(path, assets)).catch(() => undefined));
-  event.waitUntil(done.then((kept) => event.source && event.source.postMessage({ type: 'kept', page: path, kept: Boolean(kept) })));
+  event.waitUntil(
+    done.then((kept) => event.source && event.source.postMessage({ type: 'kept', page: path, kept: Boolean(kept) })),
+  );
 });
 
 function keptCopy(url) {
@@ -154,7 +157,11 @@ async function notSaved() {
     const path = new URL(request.url).pathname;
     if (!tripPage.test(path)) continue;
     const saved = await cache.match(request);
-    pages.push({ path, saved, title: ((await saved.clone().text()).match(/<title>([^<]*)<\/title>/) || [])[1] || path });
+    pages.push({
+      path,
+      saved,
+      title: ((await saved.clone().text()).match(/<title>([^<]*)<\/title>/) || [])[1] || path,
+    });
   }
   const last = pages.at(-1);
   const styles = last ? ((await last.saved.clone().text()).match(/<link rel="stylesheet"[^>]*>/g) || []).join('') : '';
@@ -162,11 +169,17 @@ async function notSaved() {
     ? `<p>These trip pages were saved on this device when you opened them:</p><ul>${pages.map((p) => `<li><a href="${escapeHtml(p.path)}">${p.title}</a></li>`).join('')}</ul>`
     : '<p>No trip page has been saved on this device yet: a trip page opened once with a connection stays readable offline.</p>';
   const html = `<!doctype html><html lang="en-IN"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>You are offline</title><meta name="color-scheme" content="light dark">${styles}</head><body><main id="main" class="wrap"><h1>You are offline</h1><p>This page was not saved on this device, and it needs a connection.</p>${list}</main></body></html>`;
-  return new Response(html, { status: 503, headers: last ? pageHeaders(last.saved) : { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' } });
+  return new Response(html, {
+    status: 503,
+    headers: last
+      ? pageHeaders(last.saved)
+      : { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' },
+  });
 }
 
 function departuresNeedAConnection() {
-  const html = '<div class="notice departures-live" role="status" data-live-departures="offline"><p><strong>Dates, seats and prices are read live from our bookings, so they need a connection.</strong></p><p>The connection is not answering: reload this page when you are connected to see them.</p></div>';
+  const html =
+    '<div class="notice departures-live" role="status" data-live-departures="offline"><p><strong>Dates, seats and prices are read live from our bookings, so they need a connection.</strong></p><p>The connection is not answering: reload this page when you are connected to see them.</p></div>';
   return new Response(html, { headers: { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' } });
 }
 
@@ -194,7 +207,14 @@ async function keepable(response, extra) {
 /** Keeps a trip page and the files it used, then holds the cache to its budget. True when the page is kept. */
 async function keep(path, used) {
   if (!tripPage.test(path)) return false;
-  const assets = [...new Set(used.map((u) => new URL(u, location.origin)).filter((u) => u.origin === location.origin && asset.test(u.pathname) && !never.test(u.pathname)).map((u) => u.pathname))];
+  const assets = [
+    ...new Set(
+      used
+        .map((u) => new URL(u, location.origin))
+        .filter((u) => u.origin === location.origin && asset.test(u.pathname) && !never.test(u.pathname))
+        .map((u) => u.pathname),
+    ),
+  ];
   // From the browser's cache, where the page just read is (with the Accept it was read with).
   const response = await fetch(path, { credentials: 'same-origin', headers: pageAccept ? { Accept: pageAccept } : {} });
   if (!response.ok || !(response.headers.get('Content-Type') || '').startsWith('text/html')) return false;
@@ -205,7 +225,10 @@ async function keep(path, used) {
   }
   // Delete first, so the page moves to the end of the cache's order: the most recently opened.
   await cache.delete(path);
-  await cache.put(path, await keepable(response, { 'X-Offline-Saved': new Date().toISOString(), 'X-Offline-Assets': assets.join(' ') }));
+  await cache.put(
+    path,
+    await keepable(response, { 'X-Offline-Saved': new Date().toISOString(), 'X-Offline-Assets': assets.join(' ') }),
+  );
   await holdToBudget(cache);
   return Boolean(await cache.match(path));
 }
@@ -218,11 +241,15 @@ async function holdToBudget(cache) {
     const path = new URL(request.url).pathname;
     const response = await cache.match(request);
     const bytes = Number(response.headers.get('X-Offline-Bytes')) || 0;
-    if (tripPage.test(path)) pages.push({ path, bytes, assets: (response.headers.get('X-Offline-Assets') || '').split(' ').filter(Boolean) });
+    if (tripPage.test(path))
+      pages.push({ path, bytes, assets: (response.headers.get('X-Offline-Assets') || '').split(' ').filter(Boolean) });
     else sizes.set(path, bytes);
   }
-  const total = (kept) => kept.reduce((sum, p) => sum + p.bytes, 0) + [...new Set(kept.flatMap((p) => p.assets))].reduce((sum, a) => sum + (sizes.get(a) || 0), 0);
-  while (pages.length > 0 && (pages.length > budget.pages || total(pages) > budget.bytes)) await cache.delete(pages.shift().path);
+  const total = (kept) =>
+    kept.reduce((sum, p) => sum + p.bytes, 0) +
+    [...new Set(kept.flatMap((p) => p.assets))].reduce((sum, a) => sum + (sizes.get(a) || 0), 0);
+  while (pages.length > 0 && (pages.length > budget.pages || total(pages) > budget.bytes))
+    await cache.delete(pages.shift().path);
   const used = new Set(pages.flatMap((p) => p.assets));
   for (const path of sizes.keys()) if (!used.has(path)) await cache.delete(path);
 }

@@ -14,7 +14,11 @@
   const status = index.querySelector('[data-finder-status]');
   const cards = [...index.querySelectorAll('.cards > li')];
   const names = ['region', 'difficulty', 'days'];
-  const token = (value) => value.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+  const token = (value) =>
+    value
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-|-$/g, '');
 
   const labels = { region: 'region', difficulty: 'difficulty', days: 'length' };
   const ignored = [];
@@ -23,7 +27,13 @@
     const filtered = names.some((name) => valueOf(name));
     if (!status) return;
     const note = ignored.length ? `We did not recognise ${ignored.join(' or ')}, so that filter is not applied. ` : '';
-    status.textContent = note + (!filtered ? '' : shown === 0 ? 'No trips match these filters. Choose "Show all" to see every trip.' : `Showing ${shown} of ${cards.length}.`);
+    status.textContent =
+      note +
+      (!filtered
+        ? ''
+        : shown === 0
+          ? 'No trips match these filters. Choose "Show all" to see every trip.'
+          : `Showing ${shown} of ${cards.length}.`);
   };
 
   const params = new URLSearchParams(location.search);
@@ -45,7 +55,10 @@
   const searchBase = searchLink && searchLink.getAttribute('href');
   const follow = () => {
     if (!searchLink) return;
-    const parts = names.map((name) => form.querySelector(`input[name="${name}"]:checked`)).map((input) => (input && input.dataset.search) || '').filter(Boolean);
+    const parts = names
+      .map((name) => form.querySelector(`input[name="${name}"]:checked`))
+      .map((input) => (input && input.dataset.search) || '')
+      .filter(Boolean);
     searchLink.setAttribute('href', [searchBase, ...parts].join('&'));
   };
 

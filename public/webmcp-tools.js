@@ -9,7 +9,8 @@ const pending = 'webmcp-enquiry';
 
 const query = (args) => {
   const params = new URLSearchParams();
-  for (const [name, value] of Object.entries(args || {})) if (value !== undefined && value !== null) params.set(name, String(value));
+  for (const [name, value] of Object.entries(args || {}))
+    if (value !== undefined && value !== null) params.set(name, String(value));
   const text = params.toString();
   return text ? `?${text}` : '';
 };
@@ -32,7 +33,8 @@ function set(control, value) {
 
 // Fills the form with what the person gave; returns what the agent should tell them.
 function fill(form, args) {
-  for (const name of fields) if (args[name] !== undefined && args[name] !== null && form.elements[name]) set(form.elements[name], args[name]);
+  for (const name of fields)
+    if (args[name] !== undefined && args[name] !== null && form.elements[name]) set(form.elements[name], args[name]);
   const wanted = args.preferredDeparture;
   if (wanted) {
     const select = form.querySelector('[data-departure-choice]:not([hidden]) select');
@@ -44,25 +46,33 @@ function fill(form, args) {
     }
   }
   const status = form.querySelector('[role=status]');
-  if (status) status.textContent = 'Filled in at your assistant’s request. Check each field, then press “Send enquiry”; nothing is sent until you do.';
+  if (status)
+    status.textContent =
+      'Filled in at your assistant’s request. Check each field, then press “Send enquiry”; nothing is sent until you do.';
   form.scrollIntoView({ block: 'start' });
   const empty = [...form.querySelectorAll('[required]')].find((input) => !input.value);
   (empty || form.querySelector('button[type=submit]')).focus({ preventScroll: true });
   const missing = empty ? ` Still missing: ${empty.name}.` : '';
-  return said(`The enquiry form is filled in for the person to check and send themselves; nothing has been sent.${missing} Once they press “Send enquiry”, a guide calls them back to confirm seats and dates.`);
+  return said(
+    `The enquiry form is filled in for the person to check and send themselves; nothing has been sent.${missing} Once they press “Send enquiry”, a guide calls them back to confirm seats and dates.`,
+  );
 }
 
 async function startEnquiry(args) {
   const form = document.querySelector('form[data-enquiry]');
   if (form && form.elements.tripSlug && form.elements.tripSlug.value === args.tripSlug) return fill(form, args);
   // Another trip's form: open its page, which fills it from here (this tab only, never sent anywhere).
-  const response = await fetch(`/v1/trips/${encodeURIComponent(args.tripSlug)}`, { headers: { Accept: 'application/json' } });
+  const response = await fetch(`/v1/trips/${encodeURIComponent(args.tripSlug)}`, {
+    headers: { Accept: 'application/json' },
+  });
   const body = await response.json();
   if (!response.ok) return said(JSON.stringify(body), true);
   sessionStorage.setItem(pending, JSON.stringify(args));
   const departure = args.preferredDeparture ? `?departure=${encodeURIComponent(args.preferredDeparture)}` : '';
   setTimeout(() => location.assign(`${new URL(body.data.url).pathname}${departure}#enquiry-form`));
-  return said(`Opening the page of ${body.data.name}, with its enquiry form filled in for the person to check and send themselves; nothing has been sent.`);
+  return said(
+    `Opening the page of ${body.data.name}, with its enquiry form filled in for the person to check and send themselves; nothing has been sent.`,
+  );
 }
 
 const work = { list_trips: read('/trips'), list_departures: read('/departures'), start_enquiry: startEnquiry };

@@ -3,5 +3,6 @@
 // Anywhere else this is all that runs, and nothing more is downloaded.
 (() => {
   const context = document.modelContext || navigator.modelContext;
-  if (context && typeof context.registerTool === 'function') import('/webmcp-tools.js').then((tools) => tools.register(context));
+  if (context && typeof context.registerTool === 'function')
+    import('/webmcp-tools.js').then((tools) => tools.register(context));
 })();

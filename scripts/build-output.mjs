@@ -2,6 +2,8 @@
 /**
  * Astro integration that finishes the build for both hosts once Astro has written the site to
  * its `site/` folder (`dist/next/site` for the Node host, `dist/site` for Vercel):
+ *   - minifies the page scripts copied from `public/` (each stays a plain deferred script at its
+ *     own path, written readable in the repo);
  *   - moves the live pages' frames out of the published site into `live/shells/` beside it,
  *     where the live functions read them (service/functions/page-shell.ts);
  *   - writes `live/static-routes.json`, the headers the built files need
@@ -14,9 +16,10 @@
  *     files with clean URLs and the same routes. `vercel build` then adds the functions in
  *     `api/`, the rewrites of vercel.json and the routing middleware (middleware.ts).
  */
-import { cpSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { transform } from 'esbuild';
 import { liveShells } from '../service/live-shells.ts';
 import { buildStaticRoutes } from '../service/host/static-routes.ts';
 import { cachePolicy } from '../service/http/cache-policy.ts';
@@ -73,6 +76,23 @@ function assetSecurityRoute() {
   return { src: `^/(?:${skipped})`, headers: securityHeaders({ https }), continue: true, important: true };
 }
 
+/**
+ * The page scripts of `public/`, minified in the built site: comments and long names are for
+ * the people who change them, not for a phone on a slow network. Each is minified on its own,
+ * with its top-level names and its syntax kept, so a page loads it exactly as before. The offline
+ * worker (sw.js) is served as written: no page waits for it, and it is fetched in the background.
+ * @param {string} siteDir
+ */
+async function minifyPageScripts(siteDir) {
+  const publicDir = path.join(process.cwd(), 'public');
+  for (const name of readdirSync(publicDir)) {
+    if (!name.endsWith('.js') || name === 'sw.js') continue;
+    const file = path.join(siteDir, name);
+    const { code } = await transform(readFileSync(file, 'utf8'), { loader: 'js', minify: true, legalComments: 'none' });
+    writeFileSync(file, code);
+  }
+}
+
 /** Where the Build Output also publishes the Markdown not-found note (see the error routes). */
 const notFoundNote = '/api/not-found.md';
 
@@ -91,6 +111,7 @@ export function buildOutput({ target }) {
       'astro:build:done': async ({ dir, logger }) => {
         const root = process.cwd();
         const siteDir = fileURLToPath(dir);
+        await minifyPageScripts(siteDir);
         const liveDir = path.join(path.dirname(siteDir), 'live');
         const shellDir = path.join(liveDir, 'shells');
         rmSync(liveDir, { recursive: true, force: true });
@@ -126,7 +147,9 @@ export function buildOutput({ target }) {
             { handle: 'hit' },
             assetSecurityRoute(),
             ...hitRoutes(routes.hit),
-            ...hitRoutes([{ src: `^${notFoundNote.replace(/[.]/g, '\\.')}$`, headers: notFoundHeaders, continue: true }]),
+            ...hitRoutes([
+              { src: `^${notFoundNote.replace(/[.]/g, '\\.')}$`, headers: notFoundHeaders, continue: true },
+            ]),
             { handle: 'error' },
             // Vercel's own error route (every miss outside /api → the HTML page) comes first among
             // the routes that end matching; a `continue` route comes before it, and sends Markdown
@@ -138,7 +161,9 @@ export function buildOutput({ target }) {
         writeFileSync(path.join(output, 'config.json'), `${JSON.stringify(config, null, 1)}\n`);
         if (!existsSync(path.join(output, 'static', '404.html'))) throw new Error('the site has no 404 page');
         const types = Object.values(config.overrides).filter((o) => o.contentType).length;
-        logger.info(`Vercel Build Output written: ${Object.keys(config.overrides).length - types} clean URLs, ${types} media types, ${routes.hit.length} file header routes`);
+        logger.info(
+          `Vercel Build Output written: ${Object.keys(config.overrides).length - types} clean URLs, ${types} media types, ${routes.hit.length} file header routes`,
+        );
       },
     },
   };

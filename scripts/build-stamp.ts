@@ -23,7 +23,8 @@ export function buildStamp(root: string, settings: Pick<Settings, 'siteUrl' | 'C
   const files: string[] = [];
   const contentDir = process.env.CONTENT_DIR ?? 'content';
   for (const dir of ['domain', 'src', 'service', 'public', contentDir]) walk(path.resolve(root, dir), files);
-  for (const file of ['astro.config.mjs', 'package-lock.json', 'scripts/build-output.mjs', 'scripts/publish-build.ts']) files.push(path.join(root, file));
+  for (const file of ['astro.config.mjs', 'package-lock.json', 'scripts/build-output.mjs', 'scripts/publish-build.ts'])
+    files.push(path.join(root, file));
   const hash = createHash('sha256').update(`${settings.siteUrl}\n${settings.CONTACT_EMAIL ?? ''}\n${contentDir}\n`);
   for (const file of files.sort()) {
     if (!existsSync(file)) continue;

@@ -32,6 +32,8 @@ const checked = `Checked ${count(files.present.trips.length, 'trip')}, ${count(f
 if (problems.length === 0) {
   console.log(`${checked}: no problems.`);
 } else {
-  console.error(`${contentProblemsMessage(problems)}\n\n${checked}. Fix these and run npm run check again; docs/editing-content.md explains each rule.`);
+  console.error(
+    `${contentProblemsMessage(problems)}\n\n${checked}. Fix these and run npm run check again; docs/editing-content.md explains each rule.`,
+  );
   process.exitCode = 1;
 }

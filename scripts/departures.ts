@@ -89,7 +89,13 @@ type Values = ReturnType<typeof parseArgs<{ options: typeof options; allowPositi
 
 function only(command: string, values: Values, allowed: (keyof Values)[]): void {
   const extra = Object.keys(values).filter((k) => !allowed.includes(k as keyof Values));
-  if (extra.length) throw new Refused(extra.map((k) => ({ field: `--${k}`, message: `is not an option of ${command}; see npm run departures -- help` })));
+  if (extra.length)
+    throw new Refused(
+      extra.map((k) => ({
+        field: `--${k}`,
+        message: `is not an option of ${command}; see npm run departures -- help`,
+      })),
+    );
 }
 
 function fields(values: Values): Record<string, unknown> {
@@ -104,12 +110,16 @@ function fields(values: Values): Record<string, unknown> {
     ['note', 'note'],
     ['id', 'id'],
   ];
-  return Object.fromEntries(map.filter(([option]) => values[option] !== undefined).map(([option, field]) => [field, values[option]]));
+  return Object.fromEntries(
+    map.filter(([option]) => values[option] !== undefined).map(([option, field]) => [field, values[option]]),
+  );
 }
 
 /** Names CLI fields by their option, so "--seats-left: …" points at what to retype. */
 function asOptions(issues: Issue[], positional: string[] = []): Issue[] {
-  return issues.map((i) => (optionOf[i.field] && !positional.includes(i.field) ? { ...i, field: `${optionOf[i.field]} (${i.field})` } : i));
+  return issues.map((i) =>
+    optionOf[i.field] && !positional.includes(i.field) ? { ...i, field: `${optionOf[i.field]} (${i.field})` } : i,
+  );
 }
 
 /** The store's rule errors, with fields named by the options that set them. */
@@ -124,7 +134,14 @@ async function namingOptions<T>(write: Promise<T>, positional: string[] = []): P
 
 function pad(rows: string[][]): string {
   const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
-  return rows.map((r) => r.map((cell, c) => cell.padEnd(widths[c]!)).join('  ').trimEnd()).join('\n');
+  return rows
+    .map((r) =>
+      r
+        .map((cell, c) => cell.padEnd(widths[c]!))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
 }
 
 function table(departures: readonly AdminDeparture[], trips: readonly KnownTrip[]): string {
@@ -176,7 +193,14 @@ async function run(argv: string[], store: () => DepartureStore, trips: readonly 
       only('add', values, ['trip', 'start', 'end', 'seats', 'seats-left', 'price', 'status', 'note', 'id', 'hidden']);
       if (args.length) throw new Refused([{ field: 'add', message: `takes options only; got ${args.join(' ')}` }]);
       if (!values.trip || !values.start) {
-        throw new Refused(asOptions([...(values.trip ? [] : ['tripSlug']), ...(values.start ? [] : ['startDate'])].map((field) => ({ field, message: 'is required' }))));
+        throw new Refused(
+          asOptions(
+            [...(values.trip ? [] : ['tripSlug']), ...(values.start ? [] : ['startDate'])].map((field) => ({
+              field,
+              message: 'is required',
+            })),
+          ),
+        );
       }
       const parsed = departureInput.safeParse({ ...fields(values), ...(values.hidden ? { published: false } : {}) });
       if (!parsed.success) throw new Refused(asOptions(inputIssues(parsed.error)));
@@ -186,9 +210,21 @@ async function run(argv: string[], store: () => DepartureStore, trips: readonly 
     case 'update': {
       only('update', values, ['seats-left', 'seats', 'status', 'price', 'note', 'start', 'end']);
       const [id, ...rest] = args;
-      if (!id || rest.length) throw new Refused([{ field: 'update', message: 'needs exactly one departure id, for example: update hampta-pass-trek-2027-06-05 --seats-left 4' }]);
+      if (!id || rest.length)
+        throw new Refused([
+          {
+            field: 'update',
+            message: 'needs exactly one departure id, for example: update hampta-pass-trek-2027-06-05 --seats-left 4',
+          },
+        ]);
       const changes = fields(values);
-      if (Object.keys(changes).length === 0) throw new Refused([{ field: 'update', message: 'nothing to change; give --seats-left, --seats, --status, --price, --note, --start or --end' }]);
+      if (Object.keys(changes).length === 0)
+        throw new Refused([
+          {
+            field: 'update',
+            message: 'nothing to change; give --seats-left, --seats, --status, --price, --note, --start or --end',
+          },
+        ]);
       const parsed = departureChanges.safeParse(changes);
       if (!parsed.success) throw new Refused(asOptions(inputIssues(parsed.error)));
       say(`Updated ${describe(await namingOptions(store().update(id, parsed.data), ['id']))}`);
@@ -205,12 +241,15 @@ async function run(argv: string[], store: () => DepartureStore, trips: readonly 
     case 'import': {
       only('import', values, []);
       const [file, ...rest] = args;
-      if (!file || rest.length) throw new Refused([{ field: 'import', message: 'needs one CSV file, for example: import departures.csv' }]);
+      if (!file || rest.length)
+        throw new Refused([{ field: 'import', message: 'needs one CSV file, for example: import departures.csv' }]);
       let text: string;
       try {
         text = readFileSync(file, 'utf8');
       } catch (error) {
-        throw new Refused([{ field: file, message: `cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})` }]);
+        throw new Refused([
+          { field: file, message: `cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})` },
+        ]);
       }
       const rows = readDepartureCsv(text);
       const issues: Issue[] = [];
@@ -222,7 +261,9 @@ async function run(argv: string[], store: () => DepartureStore, trips: readonly 
       });
       if (issues.length) throw new Refused(issues);
       const result = await store().importDepartures(inputs);
-      say(`Imported ${path.basename(file)}: ${result.added.length} added, ${result.updated.length} updated, ${result.unchanged.length} unchanged.`);
+      say(
+        `Imported ${path.basename(file)}: ${result.added.length} added, ${result.updated.length} updated, ${result.unchanged.length} unchanged.`,
+      );
       return;
     }
     case 'export': {
@@ -239,14 +280,20 @@ async function run(argv: string[], store: () => DepartureStore, trips: readonly 
       return;
     }
     default:
-      throw new Refused([{ field: command, message: 'is not a command; the commands are list, add, update, hide, publish, import, export and help' }]);
+      throw new Refused([
+        {
+          field: command,
+          message: 'is not a command; the commands are list, add, update, hide, publish, import, export and help',
+        },
+      ]);
   }
 }
 
 function refusal(error: unknown): Issue[] | null {
   if (error instanceof Refused || error instanceof DepartureRuleError || error instanceof CsvError) return error.issues;
   const code = (error as { code?: unknown } | null)?.code;
-  if (typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS')) return [{ field: 'options', message: `${(error as Error).message}; see npm run departures -- help` }];
+  if (typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS'))
+    return [{ field: 'options', message: `${(error as Error).message}; see npm run departures -- help` }];
   return null;
 }
 
@@ -266,7 +313,10 @@ async function main(): Promise<number> {
     const open = () => {
       if (store) return store;
       store = createDepartureStore(settings, trips);
-      if (!store) throw new Error('OPERATIONAL_STORAGE is off, so there is no storage to read or change; set it to embedded or postgres');
+      if (!store)
+        throw new Error(
+          'OPERATIONAL_STORAGE is off, so there is no storage to read or change; set it to embedded or postgres',
+        );
       return store;
     };
     await run(argv, open, trips);
@@ -277,7 +327,8 @@ async function main(): Promise<number> {
       process.stderr.write(`Nothing was changed:\n${issues.map((i) => `  ${i.field}: ${i.message}`).join('\n')}\n`);
       return 1;
     }
-    const message = error instanceof SettingsError ? error.message : error instanceof Error ? error.message : String(error);
+    const message =
+      error instanceof SettingsError ? error.message : error instanceof Error ? error.message : String(error);
     process.stderr.write(`Storage could not be used: ${message}\n`);
     return 2;
   } finally {

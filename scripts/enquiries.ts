@@ -44,11 +44,16 @@ function contactEmail(settings: Settings): string {
 
 function when(date: Date | null): string {
   if (!date) return '-';
-  return new Intl.DateTimeFormat('en-IN', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'Asia/Kolkata' }).format(date);
+  return new Intl.DateTimeFormat('en-IN', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'Asia/Kolkata' }).format(
+    date,
+  );
 }
 
 function line(e: StoredEnquiry): string {
-  const state = e.deliveryState === 'delivered' ? `delivered ${when(e.deliveredAt)}` : `${e.deliveryState} after ${e.attempts} attempt(s)`;
+  const state =
+    e.deliveryState === 'delivered'
+      ? `delivered ${when(e.deliveredAt)}`
+      : `${e.deliveryState} after ${e.attempts} attempt(s)`;
   const error = e.deliveryState !== 'delivered' && e.lastError ? `\n    last error: ${e.lastError}` : '';
   return `${e.id}  ${when(e.createdAt)} IST  ${e.tripSlug}  ${e.groupSize} pax  ${e.name}  ${e.phone}  [${state}]${error}`;
 }
@@ -61,7 +66,9 @@ async function list(store: EnquiryStore, args: string[]): Promise<number> {
     return 0;
   }
   for (const e of enquiries) console.log(line(e));
-  console.log(`${enquiries.length} enquir${enquiries.length === 1 ? 'y' : 'ies'}${undelivered ? ' not delivered yet' : ''}.`);
+  console.log(
+    `${enquiries.length} enquir${enquiries.length === 1 ? 'y' : 'ies'}${undelivered ? ' not delivered yet' : ''}.`,
+  );
   return 0;
 }
 
@@ -73,7 +80,9 @@ async function show(store: EnquiryStore, id: string | undefined): Promise<number
     return 1;
   }
   console.log(line(enquiry));
-  console.log(`idempotency key: ${enquiry.idempotencyKey}${enquiry.deliveryRef ? `\ndelivered as: ${enquiry.deliveryRef}` : ''}\n`);
+  console.log(
+    `idempotency key: ${enquiry.idempotencyKey}${enquiry.deliveryRef ? `\ndelivered as: ${enquiry.deliveryRef}` : ''}\n`,
+  );
   const email = composeEnquiryEmail(enquiry);
   console.log(`Subject: ${email.subject}\n\n${email.text}`);
   return 0;
@@ -85,7 +94,11 @@ async function retry(store: EnquiryStore, settings: Settings, args: string[]): P
   if (all === Boolean(id)) throw new UsageError('retry needs either an enquiry id or --all.');
   const now = Date.now();
   const targets = all
-    ? (await store.list({ undelivered: true })).filter((e) => e.deliveryState === 'failed' || now - (e.lastAttemptAt ?? e.createdAt).getTime() > pendingGraceMs).reverse()
+    ? (await store.list({ undelivered: true }))
+        .filter(
+          (e) => e.deliveryState === 'failed' || now - (e.lastAttemptAt ?? e.createdAt).getTime() > pendingGraceMs,
+        )
+        .reverse()
     : [id!];
   const mailer = mailerFromSettings(settings, { contactEmail: contactEmail(settings) });
   console.log(`Delivering through ${mailer.description}.`);
@@ -102,7 +115,10 @@ async function retry(store: EnquiryStore, settings: Settings, args: string[]): P
       if (!known) failures += 1;
     }
   }
-  if (all) console.log(targets.length === 0 ? 'Nothing to retry.' : `${targets.length - failures} of ${targets.length} delivered.`);
+  if (all)
+    console.log(
+      targets.length === 0 ? 'Nothing to retry.' : `${targets.length - failures} of ${targets.length} delivered.`,
+    );
   return failures > 0 ? 1 : 0;
 }
 
@@ -135,6 +151,11 @@ try {
   process.exitCode = await main(process.argv.slice(2));
 } catch (error) {
   if (error instanceof UsageError) console.error(`${error.message}\n\n${usage}`);
-  else console.error(error instanceof SettingsError ? error.message : `enquiries: ${error instanceof Error ? error.message : String(error)}`);
+  else
+    console.error(
+      error instanceof SettingsError
+        ? error.message
+        : `enquiries: ${error instanceof Error ? error.message : String(error)}`,
+    );
   process.exitCode = error instanceof UsageError ? 2 : 1;
 }

@@ -4,7 +4,16 @@
  * compiled by Astro's own compiler into a scratch copy of the tree first, so their frontmatter
  * imports count too. Run `npm run layers`; tests/architecture/layers.test.ts runs it on every test.
  */
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -47,11 +56,17 @@ export async function importLayerViolations(root: string): Promise<{ violations:
   try {
     const result = await cruise(
       layeredSources.filter((entry) => existsSync(path.join(copy, entry))),
-      { ...config.options, baseDir: copy, validate: true, ruleSet: { forbidden: config.forbidden ?? [] }, outputType: 'json' },
+      {
+        ...config.options,
+        baseDir: copy,
+        validate: true,
+        ruleSet: { forbidden: config.forbidden ?? [] },
+        outputType: 'json',
+      },
       // `import X from './X.astro'` resolves to the compiled module written beside it.
-      { extensionAlias: { '.astro': ['.astro.mjs'] } } as never,
+      { extensionAlias: { '.astro': ['.astro.mjs'] } },
     );
-    const output = JSON.parse(String(result.output)) as ICruiseResult;
+    const output = JSON.parse(result.output as string) as ICruiseResult;
     const name = (source: string) => source.replace(/\.astro\.mjs$/, '.astro');
     return {
       modules: output.summary.totalCruised,

@@ -20,32 +20,60 @@ const categories = ['performance', 'accessibility', 'best-practices', 'seo'] as 
 
 const args = process.argv.slice(2);
 const strict = args.includes('--strict');
-const forms = (['mobile', 'desktop'] as const).filter((form) => !args.includes(`--${form === 'mobile' ? 'desktop' : 'mobile'}`));
+const forms = (['mobile', 'desktop'] as const).filter(
+  (form) => !args.includes(`--${form === 'mobile' ? 'desktop' : 'mobile'}`),
+);
 const site = await siteFromArgs(args);
 const chrome = await chromeLauncher.launch({
   chromePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
-  chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  chromeFlags: [
+    '--headless=new',
+    '--no-sandbox',
+    '--disable-gpu',
+    '--no-first-run',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+  ],
 });
 let failed = false;
 try {
   // The board twice: as first opened (the search form open), and with a search made (results first).
-  const pages = ['/', ...(await tripPaths(site.origin)), '/departures', '/departures?type=trek&difficulty=Moderate&maxDays=8&minSeats=2&maxPriceInr=25000'];
+  const pages = [
+    '/',
+    ...(await tripPaths(site.origin)),
+    '/departures',
+    '/departures?type=trek&difficulty=Moderate&maxDays=8&minSeats=2&maxPriceInr=25000',
+  ];
   for (const form of forms) {
     for (const page of pages) {
       // One request first: the audit measures a warm server, not the first query of a fresh process.
       await fetch(`${site.origin}${page}`).then((r) => r.arrayBuffer());
       const started = Date.now();
-      const result = await lighthouse(`${site.origin}${page}`, { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: [...categories] }, form === 'desktop' ? desktopConfig : undefined);
+      const result = await lighthouse(
+        `${site.origin}${page}`,
+        { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: [...categories] },
+        form === 'desktop' ? desktopConfig : undefined,
+      );
       if (!result) throw new Error(`Lighthouse returned nothing for ${page}`);
       const scores = categories.map((c) => Math.round((result.lhr.categories[c]?.score ?? 0) * 100));
       if (scores.some((s) => s < 100)) failed = true;
-      console.log(`${form.padEnd(7)} ${page}  ${categories.map((c, i) => `${c} ${scores[i]}`).join('  ')}  (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+      console.log(
+        `${form.padEnd(7)} ${page}  ${categories.map((c, i) => `${c} ${scores[i]}`).join('  ')}  (${((Date.now() - started) / 1000).toFixed(1)} s)`,
+      );
       for (const c of categories) {
         const category = result.lhr.categories[c];
         if (!category || (category.score ?? 0) >= 1) continue;
         const misses = category.auditRefs
           .map((ref) => result.lhr.audits[ref.id])
-          .filter((audit) => audit && audit.score !== null && audit.score < 1 && audit.scoreDisplayMode !== 'informative' && audit.scoreDisplayMode !== 'manual');
+          .filter(
+            (audit) =>
+              audit &&
+              audit.score !== null &&
+              audit.score < 1 &&
+              audit.scoreDisplayMode !== 'informative' &&
+              audit.scoreDisplayMode !== 'manual',
+          );
         for (const audit of misses) console.log(`    ${c}: ${audit?.id} (${audit?.displayValue ?? audit?.score})`);
       }
     }

@@ -14,12 +14,33 @@
  * Sources that change while the build runs could leave pages of the old content beside live
  * answers of the new: such a build is not published, and says so.
  */
-import { cpSync, existsSync, lstatSync, mkdirSync, readdirSync, readlinkSync, renameSync, rmSync, statSync, symlinkSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readlinkSync,
+  renameSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+} from 'node:fs';
 import path from 'node:path';
 import type { AstroIntegrationLogger } from 'astro';
 import { readSettings } from '../service/config.ts';
 import { catalogueFromContent } from '../service/functions/runtime.ts';
-import { buildLayout, codeFingerprint, publishedBuild, restartReasons, runningServers, writeWhole, type BuildRecord, type ServedFacts, type ServingNote } from '../service/host/build-layout.ts';
+import {
+  buildLayout,
+  codeFingerprint,
+  publishedBuild,
+  restartReasons,
+  runningServers,
+  writeWhole,
+  type BuildRecord,
+  type ServedFacts,
+  type ServingNote,
+} from '../service/host/build-layout.ts';
 import { buildStamp } from './build-stamp.ts';
 
 export interface BuildStart {
@@ -58,7 +79,10 @@ class NotPublished extends Error {
 
 /** The editors' files the live functions read, as the build read them: the records and the settings, no photographs. */
 function keepContent(from: string, to: string): void {
-  cpSync(from, to, { recursive: true, filter: (source) => statSync(source).isDirectory() || /\.(md|yaml)$/.test(source) });
+  cpSync(from, to, {
+    recursive: true,
+    filter: (source) => statSync(source).isDirectory() || /\.(md|yaml)$/.test(source),
+  });
 }
 
 function newBuildId(builds: string): string {
@@ -118,7 +142,11 @@ async function awaitTakeUp(root: string, id: string, servers: ServingNote[]): Pr
   return waiting;
 }
 
-export async function publishBuild(root: string, started: BuildStart, logger: AstroIntegrationLogger): Promise<BuildRecord> {
+export async function publishBuild(
+  root: string,
+  started: BuildStart,
+  logger: AstroIntegrationLogger,
+): Promise<BuildRecord> {
   const layout = buildLayout(root);
   const settings = readSettings();
   const contentDir = path.resolve(root, process.env.CONTENT_DIR ?? 'content');
@@ -129,7 +157,12 @@ export async function publishBuild(root: string, started: BuildStart, logger: As
     );
   }
   const catalogue = catalogueFromContent(path.join(layout.staging, 'content'), settings);
-  const facts: ServedFacts = { siteUrl: settings.siteUrl, code: started.code, serviceName: catalogue.site.serviceName, contactEmail: catalogue.site.contactEmail };
+  const facts: ServedFacts = {
+    siteUrl: settings.siteUrl,
+    code: started.code,
+    serviceName: catalogue.site.serviceName,
+    contactEmail: catalogue.site.contactEmail,
+  };
   mkdirSync(layout.builds, { recursive: true });
   const id = newBuildId(layout.builds);
   const record: BuildRecord = { id, builtAt: new Date().toISOString(), stamp: started.stamp, facts };
@@ -148,16 +181,27 @@ export async function publishBuild(root: string, started: BuildStart, logger: As
     const where = `The server at ${server.address} (process ${server.pid})`;
     const reasons = restartReasons(server.facts, facts);
     if (reasons.length > 0) {
-      logger.warn(`${where} cannot take this build up and keeps serving the one it has: ${reasons.join('; ')}. Restart it (stop npm start and start it again) to serve this build. npm start and npm run build read the same settings, from the environment and .env.`);
+      logger.warn(
+        `${where} cannot take this build up and keeps serving the one it has: ${reasons.join('; ')}. Restart it (stop npm start and start it again) to serve this build. npm start and npm run build read the same settings, from the environment and .env.`,
+      );
     } else if (late.has(server.address)) {
-      logger.warn(`${where} has not taken this build up within ${takeUpWaitMs / 1000} s; its log says why. Restart it to serve this build.`);
+      logger.warn(
+        `${where} has not taken this build up within ${takeUpWaitMs / 1000} s; its log says why. Restart it to serve this build.`,
+      );
     } else {
       logger.info(`${where} now serves this build, without a restart.`);
     }
   }
 
-  const keep = new Set([id, ...(previous ? [path.basename(previous.dir)] : []), ...runningServers(root).flatMap((s) => (s.build ? [s.build] : []))]);
+  const keep = new Set([
+    id,
+    ...(previous ? [path.basename(previous.dir)] : []),
+    ...runningServers(root).flatMap((s) => (s.build ? [s.build] : [])),
+  ]);
   const removed = removeUnused(layout.builds, keep);
-  if (removed.length > 0) logger.info(`Removed ${removed.length} build${removed.length === 1 ? '' : 's'} no server uses: ${removed.join(', ')}.`);
+  if (removed.length > 0)
+    logger.info(
+      `Removed ${removed.length} build${removed.length === 1 ? '' : 's'} no server uses: ${removed.join(', ')}.`,
+    );
   return record;
 }

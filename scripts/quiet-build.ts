@@ -17,9 +17,13 @@ const pages = files.filter((e) => e.name.endsWith('.html')).length;
 const parts = [`${pages} pages and ${files.length - pages} other files in dist/site`];
 const output = path.resolve('.vercel', 'output', 'config.json');
 const published = publishedBuild(process.cwd());
-if (process.env.DEPLOY_TARGET !== 'vercel' && published) parts.push(`published as build ${path.basename(published.dir)}`);
+if (process.env.DEPLOY_TARGET !== 'vercel' && published)
+  parts.push(`published as build ${path.basename(published.dir)}`);
 if (process.env.DEPLOY_TARGET === 'vercel' && existsSync(output)) {
-  const config = JSON.parse(readFileSync(output, 'utf8')) as { overrides?: Record<string, { contentType?: string }>; routes?: unknown[] };
+  const config = JSON.parse(readFileSync(output, 'utf8')) as {
+    overrides?: Record<string, { contentType?: string }>;
+    routes?: unknown[];
+  };
   const types = Object.values(config.overrides ?? {}).filter((o) => o.contentType).length;
   parts.push(`a Vercel Build Output with ${types} media-type overrides and ${config.routes?.length ?? 0} routes`);
 }

@@ -62,14 +62,20 @@ try {
     { file: 'search-360.png', path: search, viewport: phone, click: 'details.search-filters > summary' },
   ];
   for (const shot of shots) {
-    const context = await browser.newContext({ viewport: shot.viewport, colorScheme: shot.colorScheme ?? 'light', deviceScaleFactor: 1 });
+    const context = await browser.newContext({
+      viewport: shot.viewport,
+      colorScheme: shot.colorScheme ?? 'light',
+      deviceScaleFactor: 1,
+    });
     const page = await context.newPage();
     const response = await page.goto(`${site.origin}${shot.path}`);
     if (!response?.ok()) throw new Error(`${shot.path} answered ${response?.status()}`);
     await settled(page);
     if (shot.click) await page.click(shot.click);
     await page.screenshot({ path: path.join(out, shot.file) });
-    console.log(`docs/screenshots/${shot.file}  ${shot.path} at ${shot.viewport.width} px${shot.colorScheme ? `, ${shot.colorScheme}` : ''}`);
+    console.log(
+      `docs/screenshots/${shot.file}  ${shot.path} at ${shot.viewport.width} px${shot.colorScheme ? `, ${shot.colorScheme}` : ''}`,
+    );
     await context.close();
   }
 
@@ -86,7 +92,9 @@ try {
       writeFileSync(pdf, await page.pdf({ format: 'A4', printBackground: true }));
       // 72 dpi: an A4 page as 596 × 842 pixels.
       execFileSync('pdftoppm', ['-png', '-r', '72', '-f', '1', '-l', '2', pdf, path.join(scratch, 'page')]);
-      const pages = readdirSync(scratch).filter((f) => f.startsWith('page')).sort();
+      const pages = readdirSync(scratch)
+        .filter((f) => f.startsWith('page'))
+        .sort();
       pages.forEach((file, i) => {
         renameSync(path.join(scratch, file), path.join(out, `trip-print-${i + 1}.png`));
         console.log(`docs/screenshots/trip-print-${i + 1}.png  ${printedTrip} printed, page ${i + 1}`);

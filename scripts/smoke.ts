@@ -25,7 +25,8 @@ export async function smoke(origin: string, { quota = true }: { quota?: boolean 
   if (quota) {
     const over = quotaCheck();
     // Fill the window: the table's own /v1 requests count, and so do these.
-    for (let sent = apiRequestsIn(checks); sent < apiRateLimit.requests; sent += 1) await send(origin, { ...over, expect: { status: 200 } });
+    for (let sent = apiRequestsIn(checks); sent < apiRateLimit.requests; sent += 1)
+      await send(origin, { ...over, expect: { status: 200 } });
     results.push({ check: over, problems: problems(over, await send(origin, over)) });
   }
   return results;

@@ -35,7 +35,11 @@ try {
   if (publishedStamp() !== buildStamp(root, settings)) {
     console.log(`Building the site for ${settings.siteUrl} …`);
     // The build reads the same settings (the environment, then .env); the address is passed as worked out here.
-    const result = spawnSync(process.execPath, [path.join(root, 'node_modules', 'astro', 'bin', 'astro.mjs'), 'build'], { stdio: 'inherit', cwd: root, env: { ...process.env, SITE_URL: settings.siteUrl } });
+    const result = spawnSync(
+      process.execPath,
+      [path.join(root, 'node_modules', 'astro', 'bin', 'astro.mjs'), 'build'],
+      { stdio: 'inherit', cwd: root, env: { ...process.env, SITE_URL: settings.siteUrl } },
+    );
     if (result.status !== 0) process.exit(result.status ?? 1);
   }
   const { startServer } = await import('../server.ts');

@@ -161,7 +161,8 @@ export function parseTrustedIssuers(value: string | undefined, siteUrl: string):
     } catch {
       return fail('AGENT_TRUSTED_ISSUERS', 'is not valid JSON');
     }
-    if (!parsedJson || typeof parsedJson !== 'object' || Array.isArray(parsedJson)) fail('AGENT_TRUSTED_ISSUERS', 'must be a JSON object of issuer to key set address');
+    if (!parsedJson || typeof parsedJson !== 'object' || Array.isArray(parsedJson))
+      fail('AGENT_TRUSTED_ISSUERS', 'must be a JSON object of issuer to key set address');
     pairs = Object.entries(parsedJson).map(([issuer, jwks]) => {
       if (typeof jwks !== 'string') fail('AGENT_TRUSTED_ISSUERS', `the key set address of ${issuer} must be a string`);
       return [issuer, jwks];
@@ -172,12 +173,14 @@ export function parseTrustedIssuers(value: string | undefined, siteUrl: string):
       .filter(Boolean)
       .map((pair) => {
         const match = /^(.+?)=(https?:\/\/.+)$/.exec(pair);
-        if (!match?.[1] || !match[2]) return fail('AGENT_TRUSTED_ISSUERS', `"${pair}" is not of the form <issuer>=<jwks url>`);
+        if (!match?.[1] || !match[2])
+          return fail('AGENT_TRUSTED_ISSUERS', `"${pair}" is not of the form <issuer>=<jwks url>`);
         return [match[1], match[2]];
       });
   }
   const issuers = pairs.map(([issuer, jwks]) => checkedIssuer(issuer, jwks, siteUrl));
-  if (new Set(issuers.map((i) => i.issuer)).size !== issuers.length) fail('AGENT_TRUSTED_ISSUERS', 'lists an issuer twice');
+  if (new Set(issuers.map((i) => i.issuer)).size !== issuers.length)
+    fail('AGENT_TRUSTED_ISSUERS', 'lists an issuer twice');
   return issuers;
 }
 

@@ -75,7 +75,10 @@ export function makePrivate(dir: string): Omit<PreparedDataDir, 'dir'> {
   return { tightened: result.tightened, problems: result.problems };
 }
 
-export function prepareDataDir(settings: Pick<Settings, 'DATA_DIR'>, options: { log?: (line: string) => void } = {}): PreparedDataDir {
+export function prepareDataDir(
+  settings: Pick<Settings, 'DATA_DIR'>,
+  options: { log?: (line: string) => void } = {},
+): PreparedDataDir {
   const dir = path.resolve(settings.DATA_DIR);
   restrictUmask();
   if (prepared.has(dir)) return { dir, tightened: [], problems: [] };
@@ -83,7 +86,9 @@ export function prepareDataDir(settings: Pick<Settings, 'DATA_DIR'>, options: { 
   const result = { dir, ...makePrivate(dir) };
   prepared.add(dir);
   const log = options.log ?? ((line: string) => console.error(line));
-  if (result.tightened.length > 0) log(`[data] ${dir}: removed group and other access from ${result.tightened.length} file(s) and folder(s)`);
-  if (result.problems.length > 0) log(`[data] ${dir}: could not make private (not ours?): ${result.problems.slice(0, 5).join('; ')}`);
+  if (result.tightened.length > 0)
+    log(`[data] ${dir}: removed group and other access from ${result.tightened.length} file(s) and folder(s)`);
+  if (result.problems.length > 0)
+    log(`[data] ${dir}: could not make private (not ours?): ${result.problems.slice(0, 5).join('; ')}`);
   return result;
 }

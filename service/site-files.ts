@@ -32,18 +32,64 @@ export const aiCatalogMediaType = 'application/ai-catalog+json';
 /** The OpenAPI document of the booking enquiry endpoint, which the contract keeps outside /v1. */
 export const enquiryOpenApiPath = '/enquiry-openapi.json';
 
-export const aiCatalogLink = { rel: 'ai-catalog', href: '/.well-known/ai-catalog.json', type: aiCatalogMediaType } as const;
+export const aiCatalogLink = {
+  rel: 'ai-catalog',
+  href: '/.well-known/ai-catalog.json',
+  type: aiCatalogMediaType,
+} as const;
 
 /** The MCP server's card, advertised from HTML heads (`<link rel="mcp-server-card">`) and the home page's Link header. */
-export const mcpServerCardLink = { rel: 'mcp-server-card', href: '/mcp/server-card', type: serverCardMediaType } as const;
+export const mcpServerCardLink = {
+  rel: 'mcp-server-card',
+  href: '/mcp/server-card',
+  type: serverCardMediaType,
+} as const;
 
 export const siteFiles: SiteFile[] = [
-  { path: '/llms.txt', title: 'llms.txt', description: 'Guide for language models: what the site is and links to every Markdown page, the API and the dataset.', mediaType: 'text/plain; charset=utf-8', essential: true },
-  { path: '/llms-full.txt', title: 'The full catalogue as text', description: 'The whole catalogue as one Markdown text: every trip with itinerary and FAQs, the peaks table and the API guide.', mediaType: 'text/plain; charset=utf-8' },
-  { path: '/agent-instructions.md', title: 'Agent instructions', description: 'How an agent should use the API, the Markdown pages and the enquiry path, and what it must not do.', mediaType: 'text/markdown; charset=utf-8', essential: true },
-  { path: '/llm-guidance.json', title: 'Agent guidance as data', description: 'The agent guidance as data: preferred sources, citation and attribution rules, which page wins when numbers disagree, contact.', mediaType: 'application/json' },
-  { path: '/openapi.json', title: 'OpenAPI description', description: 'OpenAPI 3.1 description of the /v1 API.', mediaType: 'application/json', essential: true },
-  { path: enquiryOpenApiPath, title: 'Enquiry OpenAPI description', description: 'OpenAPI 3.1 description of POST /api/bookings: a booking enquiry sent for a person, with their consent; a guide calls them back.', mediaType: 'application/json', essential: true },
+  {
+    path: '/llms.txt',
+    title: 'llms.txt',
+    description:
+      'Guide for language models: what the site is and links to every Markdown page, the API and the dataset.',
+    mediaType: 'text/plain; charset=utf-8',
+    essential: true,
+  },
+  {
+    path: '/llms-full.txt',
+    title: 'The full catalogue as text',
+    description:
+      'The whole catalogue as one Markdown text: every trip with itinerary and FAQs, the peaks table and the API guide.',
+    mediaType: 'text/plain; charset=utf-8',
+  },
+  {
+    path: '/agent-instructions.md',
+    title: 'Agent instructions',
+    description: 'How an agent should use the API, the Markdown pages and the enquiry path, and what it must not do.',
+    mediaType: 'text/markdown; charset=utf-8',
+    essential: true,
+  },
+  {
+    path: '/llm-guidance.json',
+    title: 'Agent guidance as data',
+    description:
+      'The agent guidance as data: preferred sources, citation and attribution rules, which page wins when numbers disagree, contact.',
+    mediaType: 'application/json',
+  },
+  {
+    path: '/openapi.json',
+    title: 'OpenAPI description',
+    description: 'OpenAPI 3.1 description of the /v1 API.',
+    mediaType: 'application/json',
+    essential: true,
+  },
+  {
+    path: enquiryOpenApiPath,
+    title: 'Enquiry OpenAPI description',
+    description:
+      'OpenAPI 3.1 description of POST /api/bookings: a booking enquiry sent for a person, with their consent; a guide calls them back.',
+    mediaType: 'application/json',
+    essential: true,
+  },
   // The peak dataset in each of its formats (domain/catalogue/peak-data-files.ts).
   ...peakDataFileList.map((file) => ({
     path: file.path,
@@ -52,19 +98,45 @@ export const siteFiles: SiteFile[] = [
     mediaType: file.mediaType,
     ...(file === peakDataFiles.json ? { essential: true } : {}),
   })),
-  { path: '/departures.md', title: 'Departures', description: 'Live departures as Markdown, by month: the departure search, and the fallback when the JSON API cannot be used. Filters as on /v1/departures: from, to, type, difficulty, region, minDays, maxDays, minSeats, maxPriceInr, trip (and month=YYYY-MM).', mediaType: 'text/markdown; charset=utf-8', live: true },
-  { path: '/api-catalog', title: 'API catalog', description: 'RFC 9727 API catalog (linkset) pointing at the API, its description, documentation and status.', mediaType: apiCatalogMediaType, aliases: ['/.well-known/api-catalog'] },
-  { path: '/ai-catalog.json', title: 'AI catalog', description: 'AI Catalog of what agents can use here: the API, the MCP server, the peak dataset and the skills.', mediaType: aiCatalogMediaType, aliases: [aiCatalogLink.href] },
+  {
+    path: '/departures.md',
+    title: 'Departures',
+    description:
+      'Live departures as Markdown, by month: the departure search, and the fallback when the JSON API cannot be used. Filters as on /v1/departures: from, to, type, difficulty, region, minDays, maxDays, minSeats, maxPriceInr, trip (and month=YYYY-MM).',
+    mediaType: 'text/markdown; charset=utf-8',
+    live: true,
+  },
+  {
+    path: '/api-catalog',
+    title: 'API catalog',
+    description: 'RFC 9727 API catalog (linkset) pointing at the API, its description, documentation and status.',
+    mediaType: apiCatalogMediaType,
+    aliases: ['/.well-known/api-catalog'],
+  },
+  {
+    path: '/ai-catalog.json',
+    title: 'AI catalog',
+    description: 'AI Catalog of what agents can use here: the API, the MCP server, the peak dataset and the skills.',
+    mediaType: aiCatalogMediaType,
+    aliases: [aiCatalogLink.href],
+  },
   // One document wherever agents and scanners look for it (the contract's /mcp/server-card.json
   // among them): the same bytes and one media type at every address.
   {
     path: '/mcp/server-card',
     title: 'MCP server card',
-    description: 'The MCP server card (server-card extension, schema v1) of the streamable HTTP endpoint /mcp: name, version, endpoint and protocol versions.',
+    description:
+      'The MCP server card (server-card extension, schema v1) of the streamable HTTP endpoint /mcp: name, version, endpoint and protocol versions.',
     mediaType: serverCardMediaType,
     aliases: ['/mcp/server-card.json', '/.well-known/mcp/server-card.json', '/.well-known/mcp/server-card'],
   },
-  { path: '/agent-skills/index.json', title: 'Agent skills index', description: 'Agent Skills discovery index (v0.2.0) with the SHA-256 digest of every SKILL.md.', mediaType: 'application/json', aliases: ['/.well-known/agent-skills/index.json'] },
+  {
+    path: '/agent-skills/index.json',
+    title: 'Agent skills index',
+    description: 'Agent Skills discovery index (v0.2.0) with the SHA-256 digest of every SKILL.md.',
+    mediaType: 'application/json',
+    aliases: ['/.well-known/agent-skills/index.json'],
+  },
   ...skillSummaries.map((skill) => ({
     path: skillPath(skill.name),
     title: `Skill: ${skill.name}`,
@@ -72,15 +144,64 @@ export const siteFiles: SiteFile[] = [
     mediaType: 'text/markdown; charset=utf-8',
     aliases: [skillPath(skill.name, { wellKnown: false })],
   })),
-  { path: '/auth.md', title: 'Agent registration', description: 'Agent registration instructions (optional: the public API needs no credential).', mediaType: 'text/markdown; charset=utf-8', live: true },
+  {
+    path: '/auth.md',
+    title: 'Agent registration',
+    description: 'Agent registration instructions (optional: the public API needs no credential).',
+    mediaType: 'text/markdown; charset=utf-8',
+    live: true,
+  },
   // Agent registration discovery (service/agent-auth), answered per request from the running origin.
-  { path: '/.well-known/oauth-protected-resource', title: 'Protected resource metadata', description: 'RFC 9728 metadata of the site as a protected resource: the resource, its one scope and its authorization server.', mediaType: 'application/json', live: true },
-  { path: '/.well-known/oauth-protected-resource/mcp', title: 'Protected resource metadata of /mcp', description: 'RFC 9728 path-aware metadata of the MCP endpoint as a protected resource (it needs no token either).', mediaType: 'application/json', live: true },
-  { path: '/.well-known/oauth-authorization-server', title: 'Authorization server metadata', description: 'RFC 8414 metadata of the optional agent registration: endpoints, grant types and the agent_auth block.', mediaType: 'application/json', aliases: ['/.well-known/openid-configuration'], live: true },
-  { path: '/.well-known/jwks.json', title: 'Signing keys', description: 'Public keys (JWK Set) of the tokens the site signs for registered agents.', mediaType: 'application/jwk-set+json', live: true },
-  { path: '/sitemap-index.xml', title: 'Sitemap', description: 'Sitemap index of every page, each with the day it last changed.', mediaType: 'application/xml', aliases: ['/sitemap.xml'] },
-  { path: '/404.md', title: 'Not-found note', description: 'The recovery note a missing path answers with, as Markdown.', mediaType: 'text/markdown; charset=utf-8' },
-  { path: '/robots.txt', title: 'robots.txt', description: 'Crawler rules, including AI crawlers and content signals, with the sitemap.', mediaType: 'text/plain; charset=utf-8' },
+  {
+    path: '/.well-known/oauth-protected-resource',
+    title: 'Protected resource metadata',
+    description:
+      'RFC 9728 metadata of the site as a protected resource: the resource, its one scope and its authorization server.',
+    mediaType: 'application/json',
+    live: true,
+  },
+  {
+    path: '/.well-known/oauth-protected-resource/mcp',
+    title: 'Protected resource metadata of /mcp',
+    description: 'RFC 9728 path-aware metadata of the MCP endpoint as a protected resource (it needs no token either).',
+    mediaType: 'application/json',
+    live: true,
+  },
+  {
+    path: '/.well-known/oauth-authorization-server',
+    title: 'Authorization server metadata',
+    description:
+      'RFC 8414 metadata of the optional agent registration: endpoints, grant types and the agent_auth block.',
+    mediaType: 'application/json',
+    aliases: ['/.well-known/openid-configuration'],
+    live: true,
+  },
+  {
+    path: '/.well-known/jwks.json',
+    title: 'Signing keys',
+    description: 'Public keys (JWK Set) of the tokens the site signs for registered agents.',
+    mediaType: 'application/jwk-set+json',
+    live: true,
+  },
+  {
+    path: '/sitemap-index.xml',
+    title: 'Sitemap',
+    description: 'Sitemap index of every page, each with the day it last changed.',
+    mediaType: 'application/xml',
+    aliases: ['/sitemap.xml'],
+  },
+  {
+    path: '/404.md',
+    title: 'Not-found note',
+    description: 'The recovery note a missing path answers with, as Markdown.',
+    mediaType: 'text/markdown; charset=utf-8',
+  },
+  {
+    path: '/robots.txt',
+    title: 'robots.txt',
+    description: 'Crawler rules, including AI crawlers and content signals, with the sitemap.',
+    mediaType: 'text/plain; charset=utf-8',
+  },
 ];
 
 export function siteFileUrl(siteUrl: string, file: SiteFile): string {
@@ -92,7 +213,12 @@ export function siteFileByPath(path: string): SiteFile | undefined {
 }
 
 /** The type a static host gives a file for its extension, without parameters. */
-const typeByExtension: Record<string, string> = { json: 'application/json', md: 'text/markdown', txt: 'text/plain', xml: 'application/xml' };
+const typeByExtension: Record<string, string> = {
+  json: 'application/json',
+  md: 'text/markdown',
+  txt: 'text/plain',
+  xml: 'application/xml',
+};
 
 function essence(mediaType: string): string {
   return mediaType.split(';')[0]?.trim().toLowerCase() ?? '';
@@ -105,14 +231,22 @@ function builtPaths(): { path: string; mediaType: string; extension: string | nu
     .flatMap((file) =>
       [file.path, ...(file.aliases ?? [])].map((path) => {
         const name = path.slice(path.lastIndexOf('/') + 1);
-        return { path, mediaType: file.mediaType, extension: name.includes('.') ? name.slice(name.lastIndexOf('.') + 1) : null };
+        return {
+          path,
+          mediaType: file.mediaType,
+          extension: name.includes('.') ? name.slice(name.lastIndexOf('.') + 1) : null,
+        };
       }),
     );
 }
 
 /** Media types of published files whose names carry no extension, for static file servers. */
 export function extensionlessMediaTypes(): Record<string, string> {
-  return Object.fromEntries(builtPaths().filter((p) => p.extension === null).map((p) => [p.path, p.mediaType]));
+  return Object.fromEntries(
+    builtPaths()
+      .filter((p) => p.extension === null)
+      .map((p) => [p.path, p.mediaType]),
+  );
 }
 
 /**
@@ -123,7 +257,11 @@ export function extensionlessMediaTypes(): Record<string, string> {
 export function mediaTypeOverrides(): Record<string, string> {
   return Object.fromEntries(
     builtPaths()
-      .filter((p) => p.extension === null || (typeByExtension[p.extension] !== undefined && essence(p.mediaType) !== typeByExtension[p.extension]))
+      .filter(
+        (p) =>
+          p.extension === null ||
+          (typeByExtension[p.extension] !== undefined && essence(p.mediaType) !== typeByExtension[p.extension]),
+      )
       .map((p) => [p.path, p.mediaType]),
   );
 }

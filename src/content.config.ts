@@ -44,11 +44,16 @@ function checkedContent(): ContentCheck {
   const fingerprint = contentFingerprint();
   if (last?.fingerprint !== fingerprint) {
     const parsed = keptParsedYaml();
-    last = { fingerprint, check: checkContent(contentDir, { siteUrl: readSettings().siteUrl, photoFiles: true, parsed }) };
+    last = {
+      fingerprint,
+      check: checkContent(contentDir, { siteUrl: readSettings().siteUrl, photoFiles: true, parsed }),
+    };
     parsed.save();
   }
   if (last.check.problems.length > 0) {
-    const error = new ContentError(`${contentProblemsMessage(last.check.problems)}\n\nThe build stopped here: nothing was published, and a running server keeps serving the build it has. Fix these and build again; npm run check lists them in a second or two, and docs/editing-content.md explains each rule.`);
+    const error = new ContentError(
+      `${contentProblemsMessage(last.check.problems)}\n\nThe build stopped here: nothing was published, and a running server keeps serving the build it has. Fix these and build again; npm run check lists them in a second or two, and docs/editing-content.md explains each rule.`,
+    );
     // The mistakes are in the content, not the code: Astro prints no stack trace for an error without one.
     error.stack = '';
     throw error;
@@ -58,19 +63,33 @@ function checkedContent(): ContentCheck {
 
 type Validated = NonNullable<ContentCheck['source']>;
 
-function entriesLoader(name: string, pick: (check: ContentCheck) => { raw: RawEntry; id: string; data: unknown }[]): Loader {
+function entriesLoader(
+  name: string,
+  pick: (check: ContentCheck) => { raw: RawEntry; id: string; data: unknown }[],
+): Loader {
   return {
     name,
-    load: async ({ store, parseData, generateDigest }) => {
+    load: async (context) => {
+      const { store } = context;
       const entries = pick(checkedContent());
       const ids = new Set(entries.map((e) => e.id));
       for (const id of store.keys()) if (!ids.has(id)) store.delete(id);
       for (const { raw, id, data } of entries) {
         // The validated data is part of the digest: a schema change that changes a record's data parses it again.
-        const digest = generateDigest(`${raw.text}\n${JSON.stringify(data)}`);
+        const digest = context.generateDigest(`${raw.text}\n${JSON.stringify(data)}`);
         if (store.get(id)?.digest === digest) continue;
-        const parsed = await parseData({ id, data: raw.data as Record<string, unknown>, filePath: raw.filePath });
-        store.set({ id, data: parsed, filePath: raw.filePath, digest, ...(raw.body !== undefined ? { body: raw.body } : {}) });
+        const parsed = await context.parseData({
+          id,
+          data: raw.data as Record<string, unknown>,
+          filePath: raw.filePath,
+        });
+        store.set({
+          id,
+          data: parsed,
+          filePath: raw.filePath,
+          digest,
+          ...(raw.body !== undefined ? { body: raw.body } : {}),
+        });
       }
     },
   };
@@ -82,13 +101,24 @@ const records = (kind: 'trips' | 'peaks') => (check: ContentCheck) => {
   return check.files[kind].map((raw) => ({ raw, id: raw.id, data: valid.get(raw.id) }));
 };
 /** A settings file is one entry, named as the site reads it. */
-const setting = (kind: 'site' | 'royalty', id: string) => (check: ContentCheck) => [{ raw: check.files[kind]!, id, data: (check.source as Validated)[kind] }];
+const setting = (kind: 'site' | 'royalty', id: string) => (check: ContentCheck) => [
+  { raw: check.files[kind]!, id, data: (check.source as Validated)[kind] },
+];
 
 // Photographs go through Astro's image() helper, which resolves a path against the entry's
 // filePath (given to parseData and the store), so <Picture> gets the image's metadata.
-const trips = defineCollection({ loader: entriesLoader('trip-files', records('trips')), schema: ({ image }) => tripContentSchema(image()) });
+const trips = defineCollection({
+  loader: entriesLoader('trip-files', records('trips')),
+  schema: ({ image }) => tripContentSchema(image()),
+});
 const peaks = defineCollection({ loader: entriesLoader('peak-files', records('peaks')), schema: peakContent });
-const site = defineCollection({ loader: entriesLoader('site-settings', setting('site', 'site')), schema: siteSettings });
-const royalty = defineCollection({ loader: entriesLoader('royalty-settings', setting('royalty', 'imf-royalty')), schema: royaltySchedule });
+const site = defineCollection({
+  loader: entriesLoader('site-settings', setting('site', 'site')),
+  schema: siteSettings,
+});
+const royalty = defineCollection({
+  loader: entriesLoader('royalty-settings', setting('royalty', 'imf-royalty')),
+  schema: royaltySchedule,
+});
 
 export const collections = { trips, peaks, site, royalty };

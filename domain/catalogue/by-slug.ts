@@ -5,7 +5,11 @@
  */
 const indexes = new WeakMap<readonly unknown[], ReadonlyMap<string, unknown>>();
 
-export function bySlug<T>(list: readonly T[], slugOf: (item: T) => string, slug: string | null | undefined): T | undefined {
+export function bySlug<T>(
+  list: readonly T[],
+  slugOf: (item: T) => string,
+  slug: string | null | undefined,
+): T | undefined {
   if (slug === null || slug === undefined) return undefined;
   let index = indexes.get(list) as ReadonlyMap<string, T> | undefined;
   if (!index) {

@@ -7,7 +7,13 @@
  * through this one function, so the two cannot disagree; both list every problem at once.
  */
 import { catalogueProblems, type CatalogueSource } from './index.ts';
-import { photoFileProblems, readContentFiles, validateContent, type ContentFiles, type ParsedYaml } from './content-files.ts';
+import {
+  photoFileProblems,
+  readContentFiles,
+  validateContent,
+  type ContentFiles,
+  type ParsedYaml,
+} from './content-files.ts';
 
 export interface ContentCheck {
   files: ContentFiles;
@@ -38,7 +44,9 @@ export function checkContent(dir: string, { siteUrl, photoFiles, parsed }: Conte
   if (linked) {
     problems.push(...catalogueProblems(linked, siteUrl, files.present));
   } else if (files.site && files.royalty) {
-    problems.push(`${(site ? files.royalty : files.site).filePath}: the links between trips and peaks cannot be checked until this file's problems are fixed`);
+    problems.push(
+      `${(site ? files.royalty : files.site).filePath}: the links between trips and peaks cannot be checked until this file's problems are fixed`,
+    );
   }
   // A stable sort by file keeps each file's problems together, in the order they were found.
   const order = new Map<string, number>();

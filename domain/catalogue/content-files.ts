@@ -60,7 +60,9 @@ export function parseYaml(text: string, filePath: string, parsed?: ParsedYaml): 
     parsed?.set(text, value);
     return value;
   } catch (error) {
-    throw new ContentError(`${filePath}: the YAML cannot be read: ${error instanceof Error ? error.message : String(error)}`);
+    throw new ContentError(
+      `${filePath}: the YAML cannot be read: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
 }
 
@@ -76,7 +78,9 @@ export function parseFrontmatter(text: string, filePath: string, parsed?: Parsed
 export function idFromFileName(filePath: string): string {
   const name = path.basename(filePath).replace(/\.[^.]+$/, '');
   if (!slugPattern.test(name)) {
-    throw new ContentError(`${filePath}: the file name "${name}" is used as the id and must use only lowercase letters, digits and hyphens (pattern ^[a-z0-9-]+$)`);
+    throw new ContentError(
+      `${filePath}: the file name "${name}" is used as the id and must use only lowercase letters, digits and hyphens (pattern ^[a-z0-9-]+$)`,
+    );
   }
   return name;
 }
@@ -157,11 +161,19 @@ export function photoFileProblems(entry: RawEntry): string[] {
   return photos.flatMap((photo: unknown, index) => {
     const file = (photo as { file?: unknown } | null)?.file;
     const field = `${entry.filePath}: field "${fieldName(['photos', index, 'file'])}"`;
-    if (typeof file !== 'string' || file.trim() === '') return [`${field}: is required: the photograph's file, relative to the trip file (for example images/${entry.id}-1.jpg)`];
+    if (typeof file !== 'string' || file.trim() === '')
+      return [
+        `${field}: is required: the photograph's file, relative to the trip file (for example images/${entry.id}-1.jpg)`,
+      ];
     const ext = path.extname(file).slice(1).toLowerCase();
-    if (!(photoFormats as readonly string[]).includes(ext)) return [`${field}: "${file}" must be a photograph file ending in ${photoFormats.map((f) => `.${f}`).join(', ')}`];
+    if (!(photoFormats as readonly string[]).includes(ext))
+      return [`${field}: "${file}" must be a photograph file ending in ${photoFormats.map((f) => `.${f}`).join(', ')}`];
     const resolved = path.resolve(path.dirname(entry.filePath), file.trim());
-    return existsSync(resolved) ? [] : [`${field}: there is no file ${displayPath(resolved)}; add the photograph there or correct the path (it is relative to the trip file)`];
+    return existsSync(resolved)
+      ? []
+      : [
+          `${field}: there is no file ${displayPath(resolved)}; add the photograph there or correct the path (it is relative to the trip file)`,
+        ];
   });
 }
 
@@ -194,14 +206,26 @@ export interface ContentFiles {
 
 export function readContentFiles(dir: string, parsed?: ParsedYaml): ContentFiles {
   const problems: string[] = [];
-  const folder = (kind: keyof typeof contentFolders) => readFolder(path.join(dir, contentFolders[kind].folder), contentFolders[kind].ext, problems, parsed);
+  const folder = (kind: keyof typeof contentFolders) =>
+    readFolder(path.join(dir, contentFolders[kind].folder), contentFolders[kind].ext, problems, parsed);
   const settings = (file: string) => collecting(() => readSettingsFile(path.join(dir, file), parsed), problems);
   const ids = (kind: keyof typeof contentFolders) => {
     const { folder, ext } = contentFolders[kind];
     const where = path.join(dir, folder);
-    return existsSync(where) ? readdirSync(where).filter((name) => name.endsWith(ext)).map((name) => name.slice(0, -ext.length)) : [];
+    return existsSync(where)
+      ? readdirSync(where)
+          .filter((name) => name.endsWith(ext))
+          .map((name) => name.slice(0, -ext.length))
+      : [];
   };
-  return { trips: folder('trips'), peaks: folder('peaks'), present: { trips: ids('trips'), peaks: ids('peaks') }, site: settings(settingsFiles.site), royalty: settings(settingsFiles.royalty), problems };
+  return {
+    trips: folder('trips'),
+    peaks: folder('peaks'),
+    present: { trips: ids('trips'), peaks: ids('peaks') },
+    site: settings(settingsFiles.site),
+    royalty: settings(settingsFiles.royalty),
+    problems,
+  };
 }
 
 /** The records that passed their schemas (settings undefined when theirs did not), and a problem for every field at fault. */

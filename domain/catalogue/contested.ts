@@ -27,7 +27,10 @@ export const contestedFactLabel: Record<Contested['fact'], string> = {
 export function tripContested(content: Pick<TripContent, 'contested' | 'sources'>): Contested[] {
   return (content.contested ?? []).map(({ fact, accounts }) => ({
     fact,
-    accounts: accounts.map((a) => ({ says: a.says, source: content.sources.find((s) => s.url === a.source) ?? { title: a.source, url: a.source } })),
+    accounts: accounts.map((a) => ({
+      says: a.says,
+      source: content.sources.find((s) => s.url === a.source) ?? { title: a.source, url: a.source },
+    })),
   }));
 }
 

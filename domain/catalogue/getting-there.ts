@@ -20,10 +20,15 @@ const labels = {
 } as const;
 
 export function gettingThereLines(content: Pick<TripContent, 'gettingThere'>): GettingThereLine[] {
-  return (Object.keys(labels) as (keyof typeof labels)[]).map((key) => ({ label: labels[key], text: content.gettingThere[key].trim() }));
+  return (Object.keys(labels) as (keyof typeof labels)[]).map((key) => ({
+    label: labels[key],
+    text: content.gettingThere[key].trim(),
+  }));
 }
 
 /** The 1-based numbers, in the trip's reference list, of the sources the directions rest on. */
 export function gettingThereReferenceNumbers(content: Pick<TripContent, 'gettingThere' | 'sources'>): number[] {
-  return content.gettingThere.sources.map((url) => content.sources.findIndex((s) => s.url === url) + 1).filter((n) => n > 0);
+  return content.gettingThere.sources
+    .map((url) => content.sources.findIndex((s) => s.url === url) + 1)
+    .filter((n) => n > 0);
 }

@@ -72,17 +72,26 @@ function independenceProblems(source: CatalogueSource, origin: string): string[]
   const own = operatorDomains(source.site, origin);
   const owned = `only the operator's own pages (${own.join(', ')}); cite an independent source that states these facts (a journal, a mountaineering body, a government or park page, Wikipedia)`;
   return [
-    ...source.peaks.filter((p) => onlyOwnPages(p.data.references, own)).map((p) => `${fileOf(p, 'peaks', 'yaml')}: field "references" lists ${owned}`),
-    ...source.trips.filter((t) => onlyOwnPages(t.data.sources, own)).map((t) => `${fileOf(t, 'trips', 'md')}: field "sources" lists ${owned}`),
+    ...source.peaks
+      .filter((p) => onlyOwnPages(p.data.references, own))
+      .map((p) => `${fileOf(p, 'peaks', 'yaml')}: field "references" lists ${owned}`),
+    ...source.trips
+      .filter((t) => onlyOwnPages(t.data.sources, own))
+      .map((t) => `${fileOf(t, 'trips', 'md')}: field "sources" lists ${owned}`),
   ];
 }
 
 /** Two records on one spot: one of them has borrowed the other's (or the massif's) coordinates. */
 function summitProblems(source: CatalogueSource): string[] {
-  const located = source.peaks.flatMap((p) => (p.data.coordinates !== 'unknown' ? [{ id: p.id, coordinates: p.data.coordinates }] : []));
+  const located = source.peaks.flatMap((p) =>
+    p.data.coordinates !== 'unknown' ? [{ id: p.id, coordinates: p.data.coordinates }] : [],
+  );
   return summitsTooClose(located).map(({ a, b, km }) => {
     const entry = source.peaks.find((p) => p.id === b.id)!;
-    const distance = km === 0 ? `the same coordinates (${a.coordinates.latitude}, ${a.coordinates.longitude})` : `coordinates only ${Math.round(km * 1000)} m from those`;
+    const distance =
+      km === 0
+        ? `the same coordinates (${a.coordinates.latitude}, ${a.coordinates.longitude})`
+        : `coordinates only ${Math.round(km * 1000)} m from those`;
     return `${fileOf(entry, 'peaks', 'yaml')}: field "coordinates" gives ${distance} of ${a.id}; two summits must be at least ${minimumSummitSeparationKm * 1000} m apart, so give each summit its own coordinates from a source, or leave the field out when no source gives them`;
   });
 }
@@ -100,7 +109,9 @@ export interface FilesPresent {
 export function buildCatalogue(source: CatalogueSource, siteUrl: string): Catalogue {
   const { catalogue, problems } = assembleCatalogue(source, siteUrl);
   if (problems.length > 0) {
-    throw new CatalogueError(`The content has ${problems.length} problem${problems.length === 1 ? '' : 's'}:\n- ${problems.join('\n- ')}`);
+    throw new CatalogueError(
+      `The content has ${problems.length} problem${problems.length === 1 ? '' : 's'}:\n- ${problems.join('\n- ')}`,
+    );
   }
   return catalogue;
 }
@@ -110,7 +121,11 @@ export function catalogueProblems(source: CatalogueSource, siteUrl: string, pres
   return assembleCatalogue(source, siteUrl, present).problems;
 }
 
-function assembleCatalogue(source: CatalogueSource, siteUrl: string, present?: FilesPresent): { catalogue: Catalogue; problems: string[] } {
+function assembleCatalogue(
+  source: CatalogueSource,
+  siteUrl: string,
+  present?: FilesPresent,
+): { catalogue: Catalogue; problems: string[] } {
   const origin = siteUrl.replace(/\/+$/, '');
   const problems: string[] = [];
   const tripIds = new Set([...source.trips.map((t) => t.id), ...(present?.trips ?? [])]);
@@ -121,7 +136,9 @@ function assembleCatalogue(source: CatalogueSource, siteUrl: string, present?: F
     .map((entry): TripPage => {
       const c = entry.data;
       if (c.peak && !peakIds.has(c.peak)) {
-        problems.push(`${fileOf(entry, 'trips', 'md')}: field "peak" names "${c.peak}", but there is no content/peaks/${c.peak}.yaml`);
+        problems.push(
+          `${fileOf(entry, 'trips', 'md')}: field "peak" names "${c.peak}", but there is no content/peaks/${c.peak}.yaml`,
+        );
       }
       const path = tripPath(c.type, entry.id);
       const trip: Trip = {
@@ -161,9 +178,14 @@ function assembleCatalogue(source: CatalogueSource, siteUrl: string, present?: F
       if (linked) {
         const page = tripBySlug({ trips }, linked);
         if (!page) {
-          if (!tripIds.has(linked)) problems.push(`${fileOf(entry, 'peaks', 'yaml')}: field "operatorTrip" names "${linked}", but there is no content/trips/${linked}.md`);
+          if (!tripIds.has(linked))
+            problems.push(
+              `${fileOf(entry, 'peaks', 'yaml')}: field "operatorTrip" names "${linked}", but there is no content/trips/${linked}.md`,
+            );
         } else if (page.content.peak !== entry.id) {
-          problems.push(`${fileOf(entry, 'peaks', 'yaml')}: field "operatorTrip" names "${linked}", but that trip climbs "${page.content.peak ?? 'no peak'}"; set the trip's "peak" to "${entry.id}" or fix this link`);
+          problems.push(
+            `${fileOf(entry, 'peaks', 'yaml')}: field "operatorTrip" names "${linked}", but that trip climbs "${page.content.peak ?? 'no peak'}"; set the trip's "peak" to "${entry.id}" or fix this link`,
+          );
         } else {
           operatorUrl = page.trip.url;
         }
@@ -176,17 +198,27 @@ function assembleCatalogue(source: CatalogueSource, siteUrl: string, present?: F
     const peak = peakId ? source.peaks.find((p) => p.id === peakId) : undefined;
     const tripFile = tripFiles.get(page.trip.slug)!;
     if (peak && page.trip.alpineGrade !== peak.data.technicalGrade) {
-      problems.push(`${tripFile}: field "alpineGrade" is ${page.trip.alpineGrade}, but ${peak.id}'s technicalGrade is ${peak.data.technicalGrade}; the trip and the dataset must agree`);
+      problems.push(
+        `${tripFile}: field "alpineGrade" is ${page.trip.alpineGrade}, but ${peak.id}'s technicalGrade is ${peak.data.technicalGrade}; the trip and the dataset must agree`,
+      );
     }
     if (peak && page.trip.summitAltitudeM !== peak.data.altitudeM) {
-      problems.push(`${tripFile}: field "summitAltitudeM" is ${page.trip.summitAltitudeM}, but ${peak.id}'s altitudeM is ${peak.data.altitudeM}; the trip and the dataset must agree`);
+      problems.push(
+        `${tripFile}: field "summitAltitudeM" is ${page.trip.summitAltitudeM}, but ${peak.id}'s altitudeM is ${peak.data.altitudeM}; the trip and the dataset must agree`,
+      );
     }
     if (peak && peak.data.operatorTrip !== page.trip.slug) {
-      problems.push(`${fileOf(peak, 'peaks', 'yaml')}: field "operatorTrip" must be "${page.trip.slug}", because that expedition climbs this peak`);
+      problems.push(
+        `${fileOf(peak, 'peaks', 'yaml')}: field "operatorTrip" must be "${page.trip.slug}", because that expedition climbs this peak`,
+      );
     }
   }
 
-  problems.push(...independenceProblems(source, origin), ...summitProblems(source), ...summaryGeographyProblems(source.peaks));
+  problems.push(
+    ...independenceProblems(source, origin),
+    ...summitProblems(source),
+    ...summaryGeographyProblems(source.peaks),
+  );
 
   const canonical = source.site.siteUrl.replace(/\/+$/, '');
   const datasetUrl = `${canonical}/peak-data/`;

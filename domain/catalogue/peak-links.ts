@@ -20,11 +20,19 @@ export interface ElsewhereLink {
 }
 
 /** The peak's links elsewhere, in a fixed order: the map first, then the three datasets. */
-export function peakElsewhere(peak: Pick<PeakRecord, 'coordinates' | 'wikidataId' | 'osmNodeId' | 'geonamesId'>): ElsewhereLink[] {
+export function peakElsewhere(
+  peak: Pick<PeakRecord, 'coordinates' | 'wikidataId' | 'osmNodeId' | 'geonamesId'>,
+): ElsewhereLink[] {
   return [
     ...(peak.coordinates ? [{ label: 'View on OpenStreetMap', url: openStreetMapUrl(peak.coordinates) }] : []),
-    ...(peak.wikidataId ? [{ label: `Wikidata ${peak.wikidataId}`, url: `https://www.wikidata.org/wiki/${peak.wikidataId}` }] : []),
-    ...(peak.osmNodeId ? [{ label: `OpenStreetMap node ${peak.osmNodeId}`, url: `https://www.openstreetmap.org/node/${peak.osmNodeId}` }] : []),
-    ...(peak.geonamesId ? [{ label: `GeoNames ${peak.geonamesId}`, url: `https://www.geonames.org/${peak.geonamesId}` }] : []),
+    ...(peak.wikidataId
+      ? [{ label: `Wikidata ${peak.wikidataId}`, url: `https://www.wikidata.org/wiki/${peak.wikidataId}` }]
+      : []),
+    ...(peak.osmNodeId
+      ? [{ label: `OpenStreetMap node ${peak.osmNodeId}`, url: `https://www.openstreetmap.org/node/${peak.osmNodeId}` }]
+      : []),
+    ...(peak.geonamesId
+      ? [{ label: `GeoNames ${peak.geonamesId}`, url: `https://www.geonames.org/${peak.geonamesId}` }]
+      : []),
   ];
 }

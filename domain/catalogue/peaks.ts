@@ -3,7 +3,13 @@
  * (from the fee category and the schedule), the first-6,000 m filter and the link to our
  * expedition. One place, so the API, the dataset file and the pages can never disagree.
  */
-import { externalIdFields, type Peak, type PeakContent, type PeakRecord, type RoyaltySchedule } from '../schemas/peak.ts';
+import {
+  externalIdFields,
+  type Peak,
+  type PeakContent,
+  type PeakRecord,
+  type RoyaltySchedule,
+} from '../schemas/peak.ts';
 import type { imfBands } from '../schemas/vocabulary.ts';
 
 type ImfBand = (typeof imfBands)[number];
@@ -38,7 +44,10 @@ export function isFirstSixThousanderCandidate(peak: PeakContent): boolean {
  * The IMF fee for a party of two: the altitude band's fee, or the flat fee of the IMF's
  * trekking-peak list, which has no band.
  */
-export function imfFeeFor(peak: Pick<PeakContent, 'altitudeM' | 'feeCategory'>, royalty: RoyaltySchedule): { band: ImfBand | null; usdPartyOf2: number } {
+export function imfFeeFor(
+  peak: Pick<PeakContent, 'altitudeM' | 'feeCategory'>,
+  royalty: RoyaltySchedule,
+): { band: ImfBand | null; usdPartyOf2: number } {
   if (peak.feeCategory === 'trekking-peak') return { band: null, usdPartyOf2: royalty.trekkingPeak.partyOf2 };
   const band = imfBandFor(peak.altitudeM);
   return { band, usdPartyOf2: royalty.partyOf2[band] };
@@ -49,9 +58,17 @@ function cited(peak: PeakContent, url: string): PeakContent['references'][number
   return peak.references.find((r) => r.url === url) ?? { title: url, url };
 }
 
-export function toPeakRecord(id: string, peak: PeakContent, royalty: RoyaltySchedule, operatorUrl: string | null): PeakRecord {
+export function toPeakRecord(
+  id: string,
+  peak: PeakContent,
+  royalty: RoyaltySchedule,
+  operatorUrl: string | null,
+): PeakRecord {
   const fee = imfFeeFor(peak, royalty);
-  const contested = peak.contested?.map(({ fact, accounts }) => ({ fact, accounts: accounts.map((a) => ({ says: a.says, source: cited(peak, a.source) })) }));
+  const contested = peak.contested?.map(({ fact, accounts }) => ({
+    fact,
+    accounts: accounts.map((a) => ({ says: a.says, source: cited(peak, a.source) })),
+  }));
   const resource: Peak = {
     id,
     name: peak.name,
@@ -73,14 +90,29 @@ export function toPeakRecord(id: string, peak: PeakContent, royalty: RoyaltySche
     ...(contested ? { contested } : {}),
   };
   const position = peak.coordinates === 'unknown' ? undefined : peak.coordinates;
-  const ids = Object.fromEntries(externalIdFields.flatMap((field) => {
-    const given = peak[field];
-    return given ? [[field, given.id], [`${field}Source`, cited(peak, given.source)]] : [];
-  })) as Pick<PeakRecord, 'wikidataId' | 'wikidataIdSource' | 'osmNodeId' | 'osmNodeIdSource' | 'geonamesId' | 'geonamesIdSource'>;
+  const ids = Object.fromEntries(
+    externalIdFields.flatMap((field) => {
+      const given = peak[field];
+      return given
+        ? [
+            [field, given.id],
+            [`${field}Source`, cited(peak, given.source)],
+          ]
+        : [];
+    }),
+  ) as Pick<
+    PeakRecord,
+    'wikidataId' | 'wikidataIdSource' | 'osmNodeId' | 'osmNodeIdSource' | 'geonamesId' | 'geonamesIdSource'
+  >;
   return {
     ...resource,
     ...(peak.alternateNames ? { alternateNames: peak.alternateNames } : {}),
-    ...(position ? { coordinates: { latitude: position.latitude, longitude: position.longitude }, coordinatesSource: cited(peak, position.source) } : {}),
+    ...(position
+      ? {
+          coordinates: { latitude: position.latitude, longitude: position.longitude },
+          coordinatesSource: cited(peak, position.source),
+        }
+      : {}),
     ...ids,
     firstAscent: peak.firstAscent,
     references: peak.references,
@@ -90,7 +122,23 @@ export function toPeakRecord(id: string, peak: PeakContent, royalty: RoyaltySche
 
 /** The Peak resource of the API: the record without the dataset-only fields. */
 export function toPeakResource(record: PeakRecord): Peak {
-  const { alternateNames: _a, coordinates: _c, coordinatesSource: _cs, firstAscent: _f, references: _r, feeCategory: _fee, ...rest } = record;
-  const { wikidataId: _w, wikidataIdSource: _ws, osmNodeId: _o, osmNodeIdSource: _os, geonamesId: _g, geonamesIdSource: _gs, ...peak } = rest;
+  const {
+    alternateNames: _a,
+    coordinates: _c,
+    coordinatesSource: _cs,
+    firstAscent: _f,
+    references: _r,
+    feeCategory: _fee,
+    ...rest
+  } = record;
+  const {
+    wikidataId: _w,
+    wikidataIdSource: _ws,
+    osmNodeId: _o,
+    osmNodeIdSource: _os,
+    geonamesId: _g,
+    geonamesIdSource: _gs,
+    ...peak
+  } = rest;
   return peak;
 }

@@ -24,10 +24,22 @@ export function cancellationFaqIndex(content: Pick<TripContent, 'faqs'>): number
   return content.faqs.findIndex((faq) => /\bcancel/i.test(faq.question));
 }
 
-export function wholePrice(site: SiteSettings, trip: Pick<Trip, 'priceInr'>, content: Pick<TripContent, 'faqs'>): WholePrice {
+export function wholePrice(
+  site: SiteSettings,
+  trip: Pick<Trip, 'priceInr'>,
+  content: Pick<TripContent, 'faqs'>,
+): WholePrice {
   const priceInr = trip.priceInr ?? null;
   const booking = site.booking ?? {};
-  const gst = booking.gstPercent != null ? { percent: booking.gstPercent, totalInr: priceInr != null ? Math.round((priceInr * (100 + booking.gstPercent)) / 100) : null } : null;
-  const cancellation = booking.cancellation ? { summary: booking.cancellation, faqId: cancellationFaqIndex(content) >= 0 ? cancellationFaqId : null } : null;
+  const gst =
+    booking.gstPercent != null
+      ? {
+          percent: booking.gstPercent,
+          totalInr: priceInr != null ? Math.round((priceInr * (100 + booking.gstPercent)) / 100) : null,
+        }
+      : null;
+  const cancellation = booking.cancellation
+    ? { summary: booking.cancellation, faqId: cancellationFaqIndex(content) >= 0 ? cancellationFaqId : null }
+    : null;
   return { priceInr, gst, depositPercent: booking.depositPercent ?? null, cancellation };
 }

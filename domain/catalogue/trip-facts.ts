@@ -15,11 +15,13 @@ export function tripDays(page: TripPage): number {
 export function highestPlace(page: TripPage): { name: string | null; altitudeM: number | null; day: number | null } {
   let best: { name: string | null; altitudeM: number; day: number } | null = null;
   for (const d of page.content.itinerary) {
-    if (d.highPoint && (!best || d.highPoint.altitudeM > best.altitudeM)) best = { name: d.highPoint.name, altitudeM: d.highPoint.altitudeM, day: d.day };
+    if (d.highPoint && (!best || d.highPoint.altitudeM > best.altitudeM))
+      best = { name: d.highPoint.name, altitudeM: d.highPoint.altitudeM, day: d.day };
     if (!best || d.endAltitudeM > best.altitudeM) best = { name: d.to, altitudeM: d.endAltitudeM, day: d.day };
   }
   const published = page.trip.summitAltitudeM;
-  if (published != null && (!best || published > best.altitudeM)) return { name: null, altitudeM: published, day: null };
+  if (published != null && (!best || published > best.altitudeM))
+    return { name: null, altitudeM: published, day: null };
   return best ?? { name: null, altitudeM: published ?? null, day: null };
 }
 
@@ -27,12 +29,15 @@ export function highestPlace(page: TripPage): { name: string | null; altitudeM: 
 export function tripFactsLine(page: TripPage): string {
   const high = highestPlace(page);
   const parts = [formatDays(tripDays(page))];
-  if (high.altitudeM != null) parts.push(high.name ? `${high.name} ${formatMetres(high.altitudeM)}` : `up to ${formatMetres(high.altitudeM)}`);
+  if (high.altitudeM != null)
+    parts.push(high.name ? `${high.name} ${formatMetres(high.altitudeM)}` : `up to ${formatMetres(high.altitudeM)}`);
   return parts.join(' · ');
 }
 
 /** "Moderate trek · 5 days · Kullu and Lahaul, Himachal Pradesh": what a person chooses a departure's trip by. */
 export function tripSearchFacts(page: TripPage): string {
   const { trip } = page;
-  return [`${trip.difficulty} ${trip.type}`, formatDays(tripDays(page)), trip.region.replace(/,\s*India$/, '')].join(' · ');
+  return [`${trip.difficulty} ${trip.type}`, formatDays(tripDays(page)), trip.region.replace(/,\s*India$/, '')].join(
+    ' · ',
+  );
 }

@@ -10,7 +10,12 @@ export const departureResource = z.object({
   startDate: z.iso.date().describe('First day.'),
   endDate: z.iso.date().describe('Last day.'),
   status: z.enum(departureStatuses).describe('Whether the departure can still be joined.'),
-  priceInr: z.number().int().nullable().optional().describe('Price for this departure in INR, falling back to the trip price.'),
+  priceInr: z
+    .number()
+    .int()
+    .nullable()
+    .optional()
+    .describe('Price for this departure in INR, falling back to the trip price.'),
   seatsTotal: z.number().int().nullable().optional().describe('Total seats.'),
   seatsLeft: z.number().int().nullable().optional().describe('Seats still unbooked.'),
   note: z.string().optional().describe('Operational note published with the departure.'),

@@ -41,12 +41,19 @@ export const serviceIndex = z.object({
         operationId: z.string(),
         method: z.literal('GET'),
         // A URI once its path parameter, written as in the OpenAPI paths (`{slug}`), is filled in.
-        url: z.url().meta({ format: 'uri-template' }).describe('Absolute URL of the operation; a path parameter appears as an RFC 6570 template such as `{slug}`.'),
+        url: z
+          .url()
+          .meta({ format: 'uri-template' })
+          .describe(
+            'Absolute URL of the operation; a path parameter appears as an RFC 6570 template such as `{slug}`.',
+          ),
         summary: z.string(),
       }),
     )
     .describe('Every operation of the API.'),
-  machineReadableFiles: z.array(z.object({ url: z.url(), description: z.string() })).describe('Non-API files the site publishes.'),
+  machineReadableFiles: z
+    .array(z.object({ url: z.url(), description: z.string() }))
+    .describe('Non-API files the site publishes.'),
   license: z
     .object({ peakDataset: z.literal('CC-BY-4.0'), peakDatasetUrl: z.url(), attribution: z.string() })
     .describe('Licence and attribution terms of the peak dataset.'),

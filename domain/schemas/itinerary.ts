@@ -4,20 +4,26 @@
  */
 import { z } from 'astro/zod';
 
-export const altitudeM = z.number().int({ error: (issue) => `must be a whole number of metres (it is ${String(issue.input)})` }).min(0).max(8900);
+export const altitudeM = z
+  .number()
+  .int({ error: (issue) => `must be a whole number of metres (it is ${String(issue.input)})` })
+  .min(0)
+  .max(8900);
 
 export const itineraryDay = z
-  .object({
+  .strictObject({
     day: z.number().int().min(1),
     title: z.string().min(3),
     from: z.string().min(2),
     to: z.string().min(2),
-    startAltitudeM: altitudeM.describe('Where the day starts: the previous night\'s place.'),
+    startAltitudeM: altitudeM.describe("Where the day starts: the previous night's place."),
     endAltitudeM: altitudeM.describe('Where the night is spent. The acclimatisation rule reads this altitude.'),
     highPoint: z
       .object({ name: z.string().min(2), altitudeM })
       .optional()
-      .describe('The highest place reached on the day (a pass, a summit, a lake), only when higher than both ends of the day.'),
+      .describe(
+        'The highest place reached on the day (a pass, a summit, a lake), only when higher than both ends of the day.',
+      ),
     distanceKm: z.number().min(0).max(60).optional(),
     walkingHours: z.number().min(0).max(18).optional(),
     description: z.string().min(20),
@@ -27,7 +33,7 @@ export const itineraryDay = z
       .optional()
       .describe('Published justification for a day that breaks the acclimatisation rule; shown on the page.'),
     acclimatisationSource: z
-      .url({ error: 'must be the full web address of one of the trip\'s sources' })
+      .url({ error: "must be the full web address of one of the trip's sources" })
       .optional()
       .describe('The trip source the justification rests on (one of `sources`); the page links it beside the note.'),
   })
@@ -94,12 +100,21 @@ export function acclimatisationBreaches(days: readonly Night[]): Acclimatisation
     risingNights = night > aboveM && night > previousNight ? risingNights + 1 : 0;
     if (gain > maxGainM) {
       let restNights = 0;
-      while (index + restNights + 1 < days.length && days[index + restNights + 1]!.endAltitudeM <= night) restNights += 1;
+      while (index + restNights + 1 < days.length && days[index + restNights + 1]!.endAltitudeM <= night)
+        restNights += 1;
       const nights = restNights + 1;
       const averageGainM = Math.round(gain / nights);
-      breaches.push({ index, nights, averageGainM, reason: `raises the sleeping altitude by ${gain} m above ${aboveM} m (from ${previousNight} m to ${night} m), over the limit of ${maxGainM} m a night` });
+      breaches.push({
+        index,
+        nights,
+        averageGainM,
+        reason: `raises the sleeping altitude by ${gain} m above ${aboveM} m (from ${previousNight} m to ${night} m), over the limit of ${maxGainM} m a night`,
+      });
     } else if (risingNights > maxRisingNights) {
-      breaches.push({ index, reason: `is the ${risingNights}th night in a row above ${aboveM} m higher than the one before; a rest day (a night no higher than the previous one) is due after ${maxRisingNights}` });
+      breaches.push({
+        index,
+        reason: `is the ${risingNights}th night in a row above ${aboveM} m higher than the one before; a rest day (a night no higher than the previous one) is due after ${maxRisingNights}`,
+      });
     }
     previousNight = night;
   });
@@ -132,7 +147,8 @@ const leansOnRest = /\b(rest|acclimati[sz]ation)\s+days?\b|no gain in sleeping/i
 export function restDayFallsShort(breach: AcclimatisationBreach, note: string): string | undefined {
   if (breach.averageGainM === undefined || !leansOnRest.test(note)) return undefined;
   const { maxGainM } = acclimatisationRule;
-  if (breach.nights === 1) return `leans on a rest day, but no night after it is at or below this height; add the rest day or give another reason`;
+  if (breach.nights === 1)
+    return `leans on a rest day, but no night after it is at or below this height; add the rest day or give another reason`;
   if (breach.averageGainM <= maxGainM) return undefined;
   return `leans on a rest day, but the gain still averages ${breach.averageGainM} m a night over the jump and the ${breach.nights! - 1} rest night(s) after it, above the ${maxGainM} m a rest day must bring it to; add a night or a lower camp`;
 }
@@ -146,7 +162,9 @@ const timeInProse = /\b\d+(?:\.\d+)?(?:\s*(?:to|-|–|or)\s*\d+(?:\.\d+)?)?\s*(?
  * Walking figures a day's description states but its data lacks: the table, the altitude
  * chart and the API read the data, so a figure only in prose is lost to them.
  */
-export function figuresOnlyInProse(day: Pick<ItineraryDay, 'description' | 'distanceKm' | 'walkingHours'>): ('distanceKm' | 'walkingHours')[] {
+export function figuresOnlyInProse(
+  day: Pick<ItineraryDay, 'description' | 'distanceKm' | 'walkingHours'>,
+): ('distanceKm' | 'walkingHours')[] {
   const onFoot = day.description.split(/(?<=[.!?])\s+/).filter((sentence) => !byRoad.test(sentence));
   const missing: ('distanceKm' | 'walkingHours')[] = [];
   if (day.distanceKm === undefined && onFoot.some((s) => distanceInProse.test(s))) missing.push('distanceKm');

@@ -8,8 +8,14 @@ import { z } from 'astro/zod';
 import { alpineGrades, feeCategories, imfBands, isoDate, months, reference, slug } from './vocabulary.ts';
 
 export const coordinates = z.object({
-  latitude: z.number().min(26, { error: 'is south of the Indian Himalaya (expected 26 to 37)' }).max(37, { error: 'is north of the Indian Himalaya (expected 26 to 37)' }),
-  longitude: z.number().min(72, { error: 'is west of the Indian Himalaya (expected 72 to 97)' }).max(97, { error: 'is east of the Indian Himalaya (expected 72 to 97)' }),
+  latitude: z
+    .number()
+    .min(26, { error: 'is south of the Indian Himalaya (expected 26 to 37)' })
+    .max(37, { error: 'is north of the Indian Himalaya (expected 26 to 37)' }),
+  longitude: z
+    .number()
+    .min(72, { error: 'is west of the Indian Himalaya (expected 72 to 97)' })
+    .max(97, { error: 'is east of the Indian Himalaya (expected 72 to 97)' }),
 });
 
 /** Digits after the decimal point of a number as written (trailing zeros are lost in YAML). */
@@ -26,20 +32,37 @@ export function decimalsOf(value: number): number {
 export const minimumCoordinateDecimals = 3;
 
 /** The address of the reference a fact comes from; a fact without one is refused, whatever the fact. */
-const web = z.url({ error: (issue) => (issue.input === undefined ? 'is required: the full web address of the reference (one of the record\'s references) that gives it' : 'must be the full web address of one of the record\'s references') });
+const web = z.url({
+  error: (issue) =>
+    issue.input === undefined
+      ? "is required: the full web address of the reference (one of the record's references) that gives it"
+      : "must be the full web address of one of the record's references",
+});
 
 /**
  * One axis as the editor wrote it: a number, or a decimal in quotes ("33.980") when the source's
  * figure ends in zeros that YAML would drop. At least three decimals either way.
  */
 function axis(range: z.ZodNumber) {
-  return z.union([z.number(), z.string().trim().regex(/^-?\d+\.\d+$/, { error: 'must be a decimal number of degrees, for example 33.980' })]).transform((value, ctx) => {
-    const decimals = typeof value === 'string' ? value.split('.')[1]!.length : decimalsOf(value);
-    if (decimals < minimumCoordinateDecimals) {
-      ctx.addIssue({ code: 'custom', message: `is ${value}, given to ${decimals} decimal(s); a summit needs at least ${minimumCoordinateDecimals} (about 100 m): give the source's full figure, in quotes if it ends in zeros ("33.980")` });
-    }
-    return Number(value);
-  }).pipe(range);
+  return z
+    .union([
+      z.number(),
+      z
+        .string()
+        .trim()
+        .regex(/^-?\d+\.\d+$/, { error: 'must be a decimal number of degrees, for example 33.980' }),
+    ])
+    .transform((value, ctx) => {
+      const decimals = typeof value === 'string' ? value.split('.')[1]!.length : decimalsOf(value);
+      if (decimals < minimumCoordinateDecimals) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `is ${value}, given to ${decimals} decimal(s); a summit needs at least ${minimumCoordinateDecimals} (about 100 m): give the source's full figure, in quotes if it ends in zeros ("33.980")`,
+        });
+      }
+      return Number(value);
+    })
+    .pipe(range);
 }
 
 /** A position from a cited source: the address must be one of the record's references. */
@@ -59,7 +82,11 @@ export type SourcedCoordinates = z.infer<typeof sourcedCoordinates>;
 const coordinatesField = z.unknown().transform((value, ctx): 'unknown' | SourcedCoordinates => {
   if (value === 'unknown') return 'unknown';
   if (value === undefined || value === null || typeof value !== 'object') {
-    ctx.addIssue({ code: 'custom', message: 'is required: the summit\'s latitude, longitude and source (the address of one of the references), or the word unknown when no source gives the summit\'s position' });
+    ctx.addIssue({
+      code: 'custom',
+      message:
+        "is required: the summit's latitude, longitude and source (the address of one of the references), or the word unknown when no source gives the summit's position",
+    });
     return z.NEVER;
   }
   const result = sourcedCoordinates.safeParse(value);
@@ -78,17 +105,39 @@ const account = z.object({ says: z.string().trim().min(3), source: web });
 export function contestedFactOf<const F extends readonly [string, ...string[]]>(facts: F) {
   return z.object({
     fact: z.enum(facts),
-    accounts: z.array(account).min(2, { error: 'a contested fact needs at least two accounts, each from its own source' }),
+    accounts: z
+      .array(account)
+      .min(2, { error: 'a contested fact needs at least two accounts, each from its own source' }),
   });
 }
 
 export const contestedFact = contestedFactOf(contestableFacts);
 
 /** Every account of every contested fact cites one of the record's sources, and no source twice in one fact. */
-export function contestedProblems(contested: readonly { accounts: readonly { source: string }[] }[] | undefined, cited: ReadonlySet<string>, listName: 'references' | 'sources'): { path: (string | number)[]; message: string }[] {
+export function contestedProblems(
+  contested: readonly { accounts: readonly { source: string }[] }[] | undefined,
+  cited: ReadonlySet<string>,
+  listName: 'references' | 'sources',
+): { path: (string | number)[]; message: string }[] {
   return (contested ?? []).flatMap((c, i) => [
-    ...c.accounts.flatMap((a, j) => (cited.has(a.source) ? [] : [{ path: ['contested', i, 'accounts', j, 'source'], message: `${a.source} is not among the ${listName}; add it there or cite one of them` }])),
-    ...(new Set(c.accounts.map((a) => a.source)).size < c.accounts.length ? [{ path: ['contested', i, 'accounts'], message: 'two accounts cite the same source; each account of a contested fact comes from its own source' }] : []),
+    ...c.accounts.flatMap((a, j) =>
+      cited.has(a.source)
+        ? []
+        : [
+            {
+              path: ['contested', i, 'accounts', j, 'source'],
+              message: `${a.source} is not among the ${listName}; add it there or cite one of them`,
+            },
+          ],
+    ),
+    ...(new Set(c.accounts.map((a) => a.source)).size < c.accounts.length
+      ? [
+          {
+            path: ['contested', i, 'accounts'],
+            message: 'two accounts cite the same source; each account of a contested fact comes from its own source',
+          },
+        ]
+      : []),
   ]);
 }
 
@@ -99,11 +148,23 @@ export function contestedProblems(contested: readonly { accounts: readonly { sou
 export const wikidataIdPattern = /^Q[1-9]\d*$/;
 export const externalIds = {
   wikidataId: z.object({
-    id: z.string().trim().regex(wikidataIdPattern, { error: (issue) => `must be a Wikidata item id: Q followed by digits, for example Q1234 (it is ${JSON.stringify(issue.input)})` }),
+    id: z
+      .string()
+      .trim()
+      .regex(wikidataIdPattern, {
+        error: (issue) =>
+          `must be a Wikidata item id: Q followed by digits, for example Q1234 (it is ${JSON.stringify(issue.input)})`,
+      }),
     source: web,
   }),
-  osmNodeId: z.object({ id: z.number().int({ error: 'must be the number of an OpenStreetMap node, for example 806307629' }).positive(), source: web }),
-  geonamesId: z.object({ id: z.number().int({ error: 'must be the number of a GeoNames feature, for example 1270579' }).positive(), source: web }),
+  osmNodeId: z.object({
+    id: z.number().int({ error: 'must be the number of an OpenStreetMap node, for example 806307629' }).positive(),
+    source: web,
+  }),
+  geonamesId: z.object({
+    id: z.number().int({ error: 'must be the number of a GeoNames feature, for example 1270579' }).positive(),
+    source: web,
+  }),
 };
 export const externalIdFields = ['wikidataId', 'osmNodeId', 'geonamesId'] as const;
 
@@ -120,49 +181,61 @@ export const firstAscent = z.union([
   }),
 ]);
 
-export const peakContent = z.object({
-  name: z.string().min(2),
-  alternateNames: z.array(z.string()).optional(),
-  altitudeM: z.number().int({ error: (issue) => `must be a whole number of metres (it is ${String(issue.input)})` }).min(3000).max(8900),
-  range: z.string().min(2),
-  region: z.string().min(2),
-  country: z.string().min(2),
-  technicalGrade: z.enum(alpineGrades),
-  openPeak: z.boolean(),
-  /** Trekking peaks pay the IMF's flat fee instead of the altitude band; cite the list that names the peak. */
-  feeCategory: z.enum(feeCategories).default('expedition'),
-  bestMonths: z.array(z.enum(months)).optional(),
-  typicalDurationDays: z.number().int().min(1).max(90).optional(),
-  operatorTrip: slug.optional(),
-  summary: z.string().min(40),
-  /**
-   * The summit's own position from a cited source, to at least 0.001°, or the word `unknown`
-   * when no source we could read gives it (the page says so).
-   */
-  coordinates: coordinatesField,
-  /** Points outside the dataset that the summary measures from (for example a higher neighbour). */
-  landmarks: z.array(landmark).optional(),
-  firstAscent,
-  /** Facts on which the sources disagree, each with every account and its source. */
-  contested: z.array(contestedFact).optional(),
-  wikidataId: externalIds.wikidataId.optional(),
-  osmNodeId: externalIds.osmNodeId.optional(),
-  geonamesId: externalIds.geonamesId.optional(),
-  references: z.array(reference).min(1, { error: 'needs at least one reference for its facts' }),
-  lastVerified: isoDate,
-}).superRefine((peak, ctx) => {
-  const cited = new Set(peak.references.map((r) => r.url));
-  const uncited = (url: string, path: (string | number)[]) => {
-    if (!cited.has(url)) ctx.addIssue({ code: 'custom', path, message: `${url} is not among the references; add it there or cite one of them` });
-  };
-  if (peak.coordinates !== 'unknown') uncited(peak.coordinates.source, ['coordinates', 'source']);
-  peak.landmarks?.forEach((l, i) => uncited(l.coordinates.source, ['landmarks', i, 'coordinates', 'source']));
-  for (const field of externalIdFields) {
-    const given = peak[field];
-    if (given) uncited(given.source, [field, 'source']);
-  }
-  for (const { path, message } of contestedProblems(peak.contested, cited, 'references')) ctx.addIssue({ code: 'custom', path, message });
-});
+export const peakContent = z
+  .strictObject({
+    name: z.string().min(2),
+    alternateNames: z.array(z.string()).optional(),
+    altitudeM: z
+      .number()
+      .int({ error: (issue) => `must be a whole number of metres (it is ${String(issue.input)})` })
+      .min(3000)
+      .max(8900),
+    range: z.string().min(2),
+    region: z.string().min(2),
+    country: z.string().min(2),
+    technicalGrade: z.enum(alpineGrades),
+    openPeak: z.boolean(),
+    /** Trekking peaks pay the IMF's flat fee instead of the altitude band; cite the list that names the peak. */
+    feeCategory: z.enum(feeCategories).default('expedition'),
+    bestMonths: z.array(z.enum(months)).optional(),
+    typicalDurationDays: z.number().int().min(1).max(90).optional(),
+    operatorTrip: slug.optional(),
+    summary: z.string().min(40),
+    /**
+     * The summit's own position from a cited source, to at least 0.001°, or the word `unknown`
+     * when no source we could read gives it (the page says so).
+     */
+    coordinates: coordinatesField,
+    /** Points outside the dataset that the summary measures from (for example a higher neighbour). */
+    landmarks: z.array(landmark).optional(),
+    firstAscent,
+    /** Facts on which the sources disagree, each with every account and its source. */
+    contested: z.array(contestedFact).optional(),
+    wikidataId: externalIds.wikidataId.optional(),
+    osmNodeId: externalIds.osmNodeId.optional(),
+    geonamesId: externalIds.geonamesId.optional(),
+    references: z.array(reference).min(1, { error: 'needs at least one reference for its facts' }),
+    lastVerified: isoDate,
+  })
+  .superRefine((peak, ctx) => {
+    const cited = new Set(peak.references.map((r) => r.url));
+    const uncited = (url: string, path: (string | number)[]) => {
+      if (!cited.has(url))
+        ctx.addIssue({
+          code: 'custom',
+          path,
+          message: `${url} is not among the references; add it there or cite one of them`,
+        });
+    };
+    if (peak.coordinates !== 'unknown') uncited(peak.coordinates.source, ['coordinates', 'source']);
+    peak.landmarks?.forEach((l, i) => uncited(l.coordinates.source, ['landmarks', i, 'coordinates', 'source']));
+    for (const field of externalIdFields) {
+      const given = peak[field];
+      if (given) uncited(given.source, [field, 'source']);
+    }
+    for (const { path, message } of contestedProblems(peak.contested, cited, 'references'))
+      ctx.addIssue({ code: 'custom', path, message });
+  });
 export type PeakContent = z.infer<typeof peakContent>;
 
 /** The Peak fields of the contract. */
@@ -174,8 +247,19 @@ export const peakResource = z.object({
   region: z.string().describe('State or region.'),
   country: z.string().describe('Country.'),
   technicalGrade: z.enum(alpineGrades).describe('Alpine French grade, from F through TD.'),
-  imfBand: z.enum(imfBands).nullable().optional().describe('Royalty altitude band, or null where no band applies (IMF trekking peaks pay a flat fee instead).'),
-  imfRoyaltyUsdPartyOf2: z.number().int().nullable().optional().describe('Royalty in USD for a party of two, per the published schedule: the band fee, or the flat fee of an IMF trekking peak.'),
+  imfBand: z
+    .enum(imfBands)
+    .nullable()
+    .optional()
+    .describe('Royalty altitude band, or null where no band applies (IMF trekking peaks pay a flat fee instead).'),
+  imfRoyaltyUsdPartyOf2: z
+    .number()
+    .int()
+    .nullable()
+    .optional()
+    .describe(
+      'Royalty in USD for a party of two, per the published schedule: the band fee, or the flat fee of an IMF trekking peak.',
+    ),
   openPeak: z.boolean().describe("Peak is on the national mountaineering foundation's open-peak list."),
   bestMonths: z.array(z.enum(months)).optional().describe('Months the peak is normally climbed.'),
   typicalDurationDays: z.number().int().nullable().optional().describe('Typical round-trip duration in days.'),
@@ -184,41 +268,72 @@ export const peakResource = z.object({
   operatorUrl: z.url().nullable().optional().describe('Trip page when the operator runs the peak.'),
   summary: z.string().describe('One-paragraph description.'),
   lastVerified: z.iso.date().describe('Date the record was last checked against its references.'),
-  contested: z.array(z.object({
-    fact: z.enum(contestableFacts).describe('The field the sources disagree on.'),
-    accounts: z.array(z.object({
-      says: z.string().describe('What this source says, in our words.'),
-      source: reference.describe('Where it says so.'),
-    })),
-  })).optional().describe('Facts on which the sources disagree, every account with its source. The main field (altitudeM, say) keeps one value; this lists them all.'),
+  contested: z
+    .array(
+      z.object({
+        fact: z.enum(contestableFacts).describe('The field the sources disagree on.'),
+        accounts: z.array(
+          z.object({
+            says: z.string().describe('What this source says, in our words.'),
+            source: reference.describe('Where it says so.'),
+          }),
+        ),
+      }),
+    )
+    .optional()
+    .describe(
+      'Facts on which the sources disagree, every account with its source. The main field (altitudeM, say) keeps one value; this lists them all.',
+    ),
 });
 export type Peak = z.infer<typeof peakResource>;
 
 /** One record of `peak-data/peaks.json`: the Peak plus coordinates, first ascent and references. */
 export const peakRecord = peakResource.extend({
   alternateNames: z.array(z.string()).optional(),
-  coordinates: coordinates.optional().describe('Summit coordinates (WGS84), to at least 0.001°; absent when no source gives the summit\'s own position.'),
+  coordinates: coordinates
+    .optional()
+    .describe("Summit coordinates (WGS84), to at least 0.001°; absent when no source gives the summit's own position."),
   coordinatesSource: reference.optional().describe('The reference the coordinates come from.'),
-  wikidataId: z.string().regex(wikidataIdPattern).optional().describe('The Wikidata item of the same peak, where a named source gives it.'),
+  wikidataId: z
+    .string()
+    .regex(wikidataIdPattern)
+    .optional()
+    .describe('The Wikidata item of the same peak, where a named source gives it.'),
   wikidataIdSource: reference.optional().describe('The reference that gives wikidataId.'),
-  osmNodeId: z.number().int().positive().optional().describe('The OpenStreetMap node of the summit, where a named source gives it.'),
+  osmNodeId: z
+    .number()
+    .int()
+    .positive()
+    .optional()
+    .describe('The OpenStreetMap node of the summit, where a named source gives it.'),
   osmNodeIdSource: reference.optional().describe('The reference that gives osmNodeId.'),
-  geonamesId: z.number().int().positive().optional().describe('The GeoNames feature of the same peak, where a named source gives it.'),
+  geonamesId: z
+    .number()
+    .int()
+    .positive()
+    .optional()
+    .describe('The GeoNames feature of the same peak, where a named source gives it.'),
   geonamesIdSource: reference.optional().describe('The reference that gives geonamesId.'),
   firstAscent,
   references: z.array(reference),
-  feeCategory: z.enum(feeCategories).describe('How the IMF charges for the peak: the altitude-band fee (`expedition`) or the flat trekking-peak fee.'),
+  feeCategory: z
+    .enum(feeCategories)
+    .describe('How the IMF charges for the peak: the altitude-band fee (`expedition`) or the flat trekking-peak fee.'),
 });
 export type PeakRecord = z.infer<typeof peakRecord>;
 
 /** The royalty schedule of the Indian Mountaineering Foundation, kept as data with its source. */
-export const royaltySchedule = z.object({
+export const royaltySchedule = z.strictObject({
   currency: z.literal('USD'),
   effectiveFrom: isoDate,
-  partyOf2: z.object({ '<6500': z.number().int().min(0), '6501-7000': z.number().int().min(0), '7001+': z.number().int().min(0) }),
+  partyOf2: z.strictObject({
+    '<6500': z.number().int().min(0),
+    '6501-7000': z.number().int().min(0),
+    '7001+': z.number().int().min(0),
+  }),
   source: reference,
   /** The flat fee of peaks on the IMF's trekking-peak list, whatever their altitude. */
-  trekkingPeak: z.object({ partyOf2: z.number().int().min(0), source: reference, note: z.string().optional() }),
+  trekkingPeak: z.strictObject({ partyOf2: z.number().int().min(0), source: reference, note: z.string().optional() }),
   note: z.string().optional(),
 });
 export type RoyaltySchedule = z.infer<typeof royaltySchedule>;

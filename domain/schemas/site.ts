@@ -8,12 +8,14 @@ const semanticVersion = z.string().regex(/^\d+\.\d+\.\d+$/, { error: 'must be a 
 export const changeKinds = ['added', 'changed', 'deprecated', 'removed', 'fixed', 'security'] as const;
 
 /** One release of the peak dataset: its version, its date and what changed, in the editors' words. */
-export const datasetRelease = z.object({
+export const datasetRelease = z.strictObject({
   version: semanticVersion,
   date: isoDate,
-  ...Object.fromEntries(changeKinds.map((kind) => [kind, z.array(z.string().trim().min(10)).optional()])) as Record<(typeof changeKinds)[number], z.ZodOptional<z.ZodArray<z.ZodString>>>,
+  ...(Object.fromEntries(changeKinds.map((kind) => [kind, z.array(z.string().trim().min(10)).optional()])) as Record<
+    (typeof changeKinds)[number],
+    z.ZodOptional<z.ZodArray<z.ZodString>>
+  >),
 });
-export type DatasetRelease = z.infer<typeof datasetRelease>;
 
 /** Versions compared part by part: 2.10.0 comes after 2.9.0. */
 export function compareVersions(a: string, b: string): number {
@@ -22,7 +24,7 @@ export function compareVersions(a: string, b: string): number {
   return 0;
 }
 
-export const siteSettings = z.object({
+export const siteSettings = z.strictObject({
   operatorName: z.string().min(2),
   siteUrl: z.url({ error: 'must be the public origin, for example https://example.com' }),
   contactEmail: z.email({ error: 'must be an email address' }),
@@ -30,52 +32,73 @@ export const siteSettings = z.object({
    * When someone who sent an enquiry can expect a guide's call, as it reads after "A guide will
    * call you": shown on the thank-you page, in the answer and in the team's email.
    */
-  callbackPromise: z
-    .string()
-    .min(10)
-    .max(160)
-    .default('within one working day, between 9:00 and 19:00 India time'),
+  callbackPromise: z.string().min(10).max(160).default('within one working day, between 9:00 and 19:00 India time'),
   /**
    * Web domains of the operator's own pages (the host of siteUrl always counts). A record whose
    * only references are on these domains is refused: facts need an independent source.
    */
   operatorDomains: z
-    .array(z.string().regex(/^(?:[a-z0-9-]+\.)+[a-z]{2,}$/, { error: 'must be a bare domain such as example.com, without https:// or a path' }))
+    .array(
+      z.string().regex(/^(?:[a-z0-9-]+\.)+[a-z]{2,}$/, {
+        error: 'must be a bare domain such as example.com, without https:// or a path',
+      }),
+    )
     .optional(),
   /**
    * The terms of a booking, shown beside every trip's price. Each is optional: a term left out
    * is shown nowhere, rather than guessed.
    */
   booking: z
-    .object({
+    .strictObject({
       /** GST charged on the price, in percent; the total with GST is worked out from it. */
       gstPercent: z.number().min(0).max(28).optional(),
       /** Share of the price paid to confirm a seat, in percent. */
       depositPercent: z.number().int().min(1).max(100).optional(),
       /** The cancellation terms in one line; a trip's FAQ about cancelling holds them in full. */
-      cancellation: z.string().trim().min(20).max(200, { error: 'must fit in one line (at most 200 characters); the full terms belong in the trips\' FAQs' }).optional(),
+      cancellation: z
+        .string()
+        .trim()
+        .min(20)
+        .max(200, { error: "must fit in one line (at most 200 characters); the full terms belong in the trips' FAQs" })
+        .optional(),
     })
     .optional(),
   serviceName: z.string().min(3),
   description: z.string().min(20),
-  dataset: z.object({
-    name: z.string().min(3),
-    version: semanticVersion,
-    lastUpdated: isoDate,
-    license: z.literal('CC-BY-4.0'),
-    licenseUrl: z.url(),
-    /** Every release, newest first: the newest is `version` of `lastUpdated` (peak-data/CHANGELOG.md). */
-    changelog: z.array(datasetRelease).min(1, { error: 'needs at least the current release' }),
-  }).superRefine((dataset, ctx) => {
-    const [newest] = dataset.changelog;
-    if (newest && (newest.version !== dataset.version || newest.date !== dataset.lastUpdated)) {
-      ctx.addIssue({ code: 'custom', path: ['changelog', 0], message: `the newest release must be version ${dataset.version} of ${dataset.lastUpdated}, the dataset's version and date (it is ${newest.version} of ${newest.date})` });
-    }
-    dataset.changelog.forEach((release, i) => {
-      const older = dataset.changelog[i + 1];
-      if (older && compareVersions(release.version, older.version) <= 0) ctx.addIssue({ code: 'custom', path: ['changelog', i + 1, 'version'], message: `releases run newest first: ${older.version} must be lower than ${release.version}` });
-      if (!changeKinds.some((kind) => release[kind]?.length)) ctx.addIssue({ code: 'custom', path: ['changelog', i], message: `release ${release.version} must say what changed (${changeKinds.join(', ')})` });
-    });
-  }),
+  dataset: z
+    .strictObject({
+      name: z.string().min(3),
+      version: semanticVersion,
+      lastUpdated: isoDate,
+      license: z.literal('CC-BY-4.0'),
+      licenseUrl: z.url(),
+      /** Every release, newest first: the newest is `version` of `lastUpdated` (peak-data/CHANGELOG.md). */
+      changelog: z.array(datasetRelease).min(1, { error: 'needs at least the current release' }),
+    })
+    .superRefine((dataset, ctx) => {
+      const [newest] = dataset.changelog;
+      if (newest && (newest.version !== dataset.version || newest.date !== dataset.lastUpdated)) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['changelog', 0],
+          message: `the newest release must be version ${dataset.version} of ${dataset.lastUpdated}, the dataset's version and date (it is ${newest.version} of ${newest.date})`,
+        });
+      }
+      dataset.changelog.forEach((release, i) => {
+        const older = dataset.changelog[i + 1];
+        if (older && compareVersions(release.version, older.version) <= 0)
+          ctx.addIssue({
+            code: 'custom',
+            path: ['changelog', i + 1, 'version'],
+            message: `releases run newest first: ${older.version} must be lower than ${release.version}`,
+          });
+        if (!changeKinds.some((kind) => release[kind]?.length))
+          ctx.addIssue({
+            code: 'custom',
+            path: ['changelog', i],
+            message: `release ${release.version} must say what changed (${changeKinds.join(', ')})`,
+          });
+      });
+    }),
 });
 export type SiteSettings = z.infer<typeof siteSettings>;

@@ -16,19 +16,66 @@ export const difficulties = ['Easy', 'Moderate', 'Difficult', 'Very Difficult'] 
 
 /** Alpine French grades from F through TD, with the usual +/- steps. */
 export const alpineGrades = [
-  'F', 'F+', 'PD-', 'PD', 'PD+', 'AD-', 'AD', 'AD+', 'D-', 'D', 'D+', 'TD-', 'TD', 'TD+',
+  'F',
+  'F+',
+  'PD-',
+  'PD',
+  'PD+',
+  'AD-',
+  'AD',
+  'AD+',
+  'D-',
+  'D',
+  'D+',
+  'TD-',
+  'TD',
+  'TD+',
 ] as const;
 
 export const months = [
-  'January', 'February', 'March', 'April', 'May', 'June',
-  'July', 'August', 'September', 'October', 'November', 'December',
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
 ] as const;
 
 export const tags = [
-  'ladakh', 'himachal', 'uttarakhand', 'sikkim', 'first-trek', 'pass-crossing', 'summit', 'glacier',
-  'high-altitude', 'camping', 'homestays', 'snow', 'forest', 'lakes', 'meadows', 'flowers',
-  'river-crossing', 'technical', 'first-6000', 'alpine-climbing', 'winter', 'monsoon', 'autumn',
-  'spring', 'summer', 'family', 'wildlife', 'culture',
+  'ladakh',
+  'himachal',
+  'uttarakhand',
+  'sikkim',
+  'first-trek',
+  'pass-crossing',
+  'summit',
+  'glacier',
+  'high-altitude',
+  'camping',
+  'homestays',
+  'snow',
+  'forest',
+  'lakes',
+  'meadows',
+  'flowers',
+  'river-crossing',
+  'technical',
+  'first-6000',
+  'alpine-climbing',
+  'winter',
+  'monsoon',
+  'autumn',
+  'spring',
+  'summer',
+  'family',
+  'wildlife',
+  'culture',
 ] as const;
 
 export const imfBands = ['<6500', '6501-7000', '7001+'] as const;
@@ -52,12 +99,18 @@ export function listOf(values: readonly string[]): string {
  */
 export const isoDate = z.preprocess(
   (value) => (value instanceof Date && !Number.isNaN(value.getTime()) ? value.toISOString().slice(0, 10) : value),
-  z.iso.date({ error: (issue) => `"${String(issue.input)}" is not a real date; write it as YYYY-MM-DD, for example 2026-04-30` }),
+  z.iso.date({
+    error: (issue) => `"${String(issue.input)}" is not a real date; write it as YYYY-MM-DD, for example 2026-04-30`,
+  }),
 );
 
 /** A source of facts, published as a numbered reference: title, who publishes it, where. */
-export const reference = z.object({
+export const reference = z.strictObject({
   title: z.string().min(3),
-  publisher: z.string().min(2).optional().describe('Journal, body or site that publishes the source; the web address\'s host when absent.'),
+  publisher: z
+    .string()
+    .min(2)
+    .optional()
+    .describe("Journal, body or site that publishes the source; the web address's host when absent."),
   url: z.url({ error: 'must be a full web address starting with https://' }),
 });

@@ -9,13 +9,19 @@ import { createServer } from 'node:http';
 import { handleV1 } from '../../service/v1/index.ts';
 import { loadCatalogue, realContent } from '../../tests/helpers/content.ts';
 
-const deps = { catalogue: loadCatalogue(process.argv[2] ?? realContent, process.env.SITE_URL ?? 'http://127.0.0.1:4321'), departures: null };
+const deps = {
+  catalogue: loadCatalogue(process.argv[2] ?? realContent, process.env.SITE_URL ?? 'http://127.0.0.1:4321'),
+  departures: null,
+};
 const origin = `http://${process.env.HOST ?? '127.0.0.1'}:${process.env.PORT}`;
 
-createServer(async (req, res) => {
-  const response = await handleV1(new Request(origin + (req.url ?? '/'), { method: req.method ?? 'GET' }), deps);
-  const headers: Record<string, string> = {};
-  response.headers.forEach((value, name) => (headers[name] = value));
-  res.writeHead(response.status, headers);
-  res.end(Buffer.from(await response.arrayBuffer()));
-}).listen(Number(process.env.PORT), process.env.HOST ?? '127.0.0.1');
+createServer(
+  (req, res) =>
+    void (async () => {
+      const response = await handleV1(new Request(origin + (req.url ?? '/'), { method: req.method ?? 'GET' }), deps);
+      const headers: Record<string, string> = {};
+      response.headers.forEach((value, name) => (headers[name] = value));
+      res.writeHead(response.status, headers);
+      res.end(Buffer.from(await response.arrayBuffer()));
+    })(),
+).listen(Number(process.env.PORT), process.env.HOST ?? '127.0.0.1');

@@ -14,8 +14,14 @@ import { fixed, ratio, type Section } from './report.ts';
 import { record, startBenchServer, startBytesServer } from './site.ts';
 
 function departuresCli(siteDir: string, args: string[], env: Record<string, string>): void {
-  const result = spawnSync(process.execPath, [path.join(siteDir, 'scripts', 'departures.ts'), ...args], { cwd: siteDir, env: { ...process.env, ...env }, encoding: 'utf8', timeout: 120_000 });
-  if (result.status !== 0) throw new Error(`departures ${args.join(' ')} failed (${result.status}): ${result.stderr}${result.stdout}`);
+  const result = spawnSync(process.execPath, [path.join(siteDir, 'scripts', 'departures.ts'), ...args], {
+    cwd: siteDir,
+    env: { ...process.env, ...env },
+    encoding: 'utf8',
+    timeout: 120_000,
+  });
+  if (result.status !== 0)
+    throw new Error(`departures ${args.join(' ')} failed (${result.status}): ${result.stderr}${result.stdout}`);
 }
 
 export async function departuresSection(embedded: ChildServer, siteDir: string, load: LoadSettings): Promise<Section> {
@@ -33,7 +39,8 @@ export async function departuresSection(embedded: ChildServer, siteDir: string, 
     server = await startBenchServer(siteDir, { OPERATIONAL_STORAGE: 'postgres', DATABASE_URL: databaseUrl });
     const fromEmbedded = await record(embedded.url, pathname);
     const fromPostgres = await record(server.url, pathname);
-    if (fromEmbedded.status !== 200 || fromPostgres.status !== 200) throw new Error(`departures answered ${fromEmbedded.status} (embedded) and ${fromPostgres.status} (postgres)`);
+    if (fromEmbedded.status !== 200 || fromPostgres.status !== 200)
+      throw new Error(`departures answered ${fromEmbedded.status} (embedded) and ${fromPostgres.status} (postgres)`);
     const same = fromEmbedded.bodyBase64 === fromPostgres.bodyBase64;
     baseline = await startBytesServer([fromEmbedded]);
     const [e, p, b] = await interleaved(
@@ -58,10 +65,16 @@ export async function departuresSection(embedded: ChildServer, siteDir: string, 
       title: 'Live departures: embedded PGlite and PostgreSQL',
       about: `\`GET ${pathname}\` (${count} departures, ${fixed(bytes)} bytes) through \`server.ts\` on each storage, and the bytes baseline of the same answer. PostgreSQL ${postgres.port ? 'runs as a temp cluster on loopback (fsync off), ' : ''}filled by exporting the embedded store's departures and importing them with the departures CLI.`,
       header: ['Storage', 'req/s', 'Ratio to baseline', 'Server CPU µs per request', 'p50 ms', 'p99 ms'],
-      rows: [row('Embedded (PGlite, in the server process)', e), row('PostgreSQL server (node-postgres pool)', p), row('Baseline: the same bytes from memory', b)],
+      rows: [
+        row('Embedded (PGlite, in the server process)', e),
+        row('PostgreSQL server (node-postgres pool)', p),
+        row('Baseline: the same bytes from memory', b),
+      ],
       findings: [
         `PostgreSQL / embedded throughput: ${ratio(p!.rps / e!.rps)}; p99 ${fixed(p!.p99, 2)} ms against ${fixed(e!.p99, 2)} ms.`,
-        same ? 'Both storages answered byte-identical bodies.' : 'The two storages answered different bodies (see the departures export); the figures still compare the same query.',
+        same
+          ? 'Both storages answered byte-identical bodies.'
+          : 'The two storages answered different bodies (see the departures export); the figures still compare the same query.',
       ],
     };
   } finally {

@@ -6,7 +6,13 @@
  * median under 20 ms and p99 under 250 ms during a flood; resident memory at rest at most
  * 200 MiB, after each flood at most 300 MiB, and not rising from one flood to the next.
  */
-import { bystanderRun, fairnessWarmUp, measureFairness, residentMiB, type FairnessResult } from '../../tests/helpers/fairness.ts';
+import {
+  bystanderRun,
+  fairnessWarmUp,
+  measureFairness,
+  residentMiB,
+  type FairnessResult,
+} from '../../tests/helpers/fairness.ts';
 import { fixed, type Section } from './report.ts';
 import { startBenchServer } from './site.ts';
 
@@ -25,16 +31,34 @@ export async function fairnessSection(siteDir: string, slug: string, peak: strin
   const findings: string[] = [];
   try {
     // Every function loaded and the embedded store open before the clock starts, as on a running site.
-    for (const p of [...bystanderPaths, ...fairnessWarmUp(slug)]) await (await fetch(`${server.url}${p}`)).arrayBuffer();
+    for (const p of [...bystanderPaths, ...fairnessWarmUp(slug)])
+      await (await fetch(`${server.url}${p}`)).arrayBuffer();
     const pid = server.process.pid!;
     const alone = await bystanderRun(server.port, bystanderPaths, Math.min(seconds, 10));
     await pause();
     const atRest = residentMiB(pid);
-    rows.push(['Bystander alone', fixed(alone.requests), ms(alone.p50), ms(alone.p99), ms(alone.max), '—', `${fixed(atRest)} MiB (at rest)`, '—', '—']);
+    rows.push([
+      'Bystander alone',
+      fixed(alone.requests),
+      ms(alone.p50),
+      ms(alone.p99),
+      ms(alone.max),
+      '—',
+      `${fixed(atRest)} MiB (at rest)`,
+      '—',
+      '—',
+    ]);
     const results: FairnessResult[] = [];
     const settled: number[] = [];
     for (const round of floods) {
-      const result = await measureFairness({ port: server.port, pid, seconds, slug, bystanderPaths, floodAddress: `127.0.77.${round}` });
+      const result = await measureFairness({
+        port: server.port,
+        pid,
+        seconds,
+        slug,
+        bystanderPaths,
+        floodAddress: `127.0.77.${round}`,
+      });
       results.push(result);
       await pause();
       settled.push(residentMiB(pid));
@@ -52,25 +76,65 @@ export async function fairnessSection(siteDir: string, slug: string, peak: strin
         `${fixed(result.rssAfterMiB!)} MiB`,
         `${fixed(settled.at(-1)!)} MiB`,
       ]);
-      console.log(`[bench] fairness flood ${round}: bystander p50 ${ms(result.bystander.p50)} ms, p99 ${ms(result.bystander.p99)} ms; RSS ${fixed(result.rssAfterMiB!)} MiB, ${fixed(settled.at(-1)!)} MiB ${pauseSeconds} s later`);
+      console.log(
+        `[bench] fairness flood ${round}: bystander p50 ${ms(result.bystander.p50)} ms, p99 ${ms(result.bystander.p99)} ms; RSS ${fixed(result.rssAfterMiB!)} MiB, ${fixed(settled.at(-1)!)} MiB ${pauseSeconds} s later`,
+      );
     }
     const worst = (pick: (r: FairnessResult) => number) => Math.max(...results.map(pick));
-    const verdict = (value: number, goal: number, unit: string, under = true) => `${fixed(value, 1)} ${unit} against a goal ${under ? 'under' : 'of at most'} ${goal} ${unit}: ${(under ? value < goal : value <= goal) ? 'met' : 'not met'}`;
-    findings.push(`Bystander median during a flood, the worst of ${floods.length}: ${verdict(worst((r) => r.bystander.p50), fairnessGoals.p50, 'ms')}.`);
-    findings.push(`Bystander p99 during a flood, the worst of ${floods.length}: ${verdict(worst((r) => r.bystander.p99), fairnessGoals.p99, 'ms')}.`);
-    findings.push(`Resident memory at rest (embedded storage open, every function loaded): ${verdict(atRest, fairnessGoals.restMiB, 'MiB', false)}.`);
-    findings.push(`Resident memory at the end of a flood, the largest: ${verdict(worst((r) => r.rssAfterMiB!), fairnessGoals.floodMiB, 'MiB', false)}.`);
+    const verdict = (value: number, goal: number, unit: string, under = true) =>
+      `${fixed(value, 1)} ${unit} against a goal ${under ? 'under' : 'of at most'} ${goal} ${unit}: ${(under ? value < goal : value <= goal) ? 'met' : 'not met'}`;
+    findings.push(
+      `Bystander median during a flood, the worst of ${floods.length}: ${verdict(
+        worst((r) => r.bystander.p50),
+        fairnessGoals.p50,
+        'ms',
+      )}.`,
+    );
+    findings.push(
+      `Bystander p99 during a flood, the worst of ${floods.length}: ${verdict(
+        worst((r) => r.bystander.p99),
+        fairnessGoals.p99,
+        'ms',
+      )}.`,
+    );
+    findings.push(
+      `Resident memory at rest (embedded storage open, every function loaded): ${verdict(atRest, fairnessGoals.restMiB, 'MiB', false)}.`,
+    );
+    findings.push(
+      `Resident memory at the end of a flood, the largest: ${verdict(
+        worst((r) => r.rssAfterMiB!),
+        fairnessGoals.floodMiB,
+        'MiB',
+        false,
+      )}.`,
+    );
     const rising = settled.slice(1).some((v, i) => v > settled[i]! + 8);
-    findings.push(`Resident memory ${pauseSeconds} s after each flood: ${settled.map((v) => `${fixed(v)} MiB`).join(', ')}: ${rising ? 'rising from one flood to the next (more than 8 MiB)' : 'not rising from one flood to the next (within 8 MiB)'}.`);
+    findings.push(
+      `Resident memory ${pauseSeconds} s after each flood: ${settled.map((v) => `${fixed(v)} MiB`).join(', ')}: ${rising ? 'rising from one flood to the next (more than 8 MiB)' : 'not rising from one flood to the next (within 8 MiB)'}.`,
+    );
     const refused = results.every((r) => r.bystander.statuses['200'] === r.bystander.requests);
-    findings.push(refused ? 'The bystander was answered 200 every time.' : 'The bystander got answers other than 200 (see the rows).');
+    findings.push(
+      refused
+        ? 'The bystander was answered 200 every time.'
+        : 'The bystander got answers other than 200 (see the rows).',
+    );
   } finally {
     await server.stop();
   }
   return {
     title: 'Fairness and memory: one address floods unique live URLs',
     about: `A fresh \`server.ts\` (real content, embedded storage, the real counter store). The flood: ${seconds} s over 32 connections from one address, each request a live URL no one asked for before (unknown query parameters, unknown trip filters and slugs, enquiry references; \`tests/helpers/fairness.ts\`), asking for Brotli, in a worker thread. The bystander: \`${bystanderPaths.join('`, `')}\` in turn, one request at a time with 20 ms between, from addresses of its own. Resident memory (RSS) of the server process at rest (after the warm-up, the bystander alone and ${pauseSeconds} s idle), before each flood, at its end, and ${pauseSeconds} s after it.`,
-    header: ['Scenario', 'Bystander requests', 'p50 ms', 'p99 ms', 'max ms', 'Flood answered', 'RSS before', 'RSS at the end', `RSS ${pauseSeconds} s later`],
+    header: [
+      'Scenario',
+      'Bystander requests',
+      'p50 ms',
+      'p99 ms',
+      'max ms',
+      'Flood answered',
+      'RSS before',
+      'RSS at the end',
+      `RSS ${pauseSeconds} s later`,
+    ],
     rows,
     findings,
   };

@@ -19,7 +19,10 @@ export function generateCatalogue(source: string, target: string, count: number)
     const k = i % treks.length;
     const copy = Math.floor(i / treks.length) + 1;
     const slug = `${treks[k]!.replace(/\.md$/, '')}-route-${copy}`;
-    const text = texts[k]!.replace(/^name:\s*(.+)$/m, (_, name: string) => `name: ${JSON.stringify(`${name.replace(/^["']|["']$/g, '')}, route ${copy}`)}`).replace(/^priceInr:\s*(\d+)\s*$/m, (_, price: string) => {
+    const text = texts[k]!.replace(
+      /^name:\s*(.+)$/m,
+      (_, name: string) => `name: ${JSON.stringify(`${name.replace(/^["']|["']$/g, '')}, route ${copy}`)}`,
+    ).replace(/^priceInr:\s*(\d+)\s*$/m, (_, price: string) => {
       // Prices spread from 80 % to 130 % of the original, in steps of 100 rupees.
       const factor = 0.8 + ((i * 37) % 51) / 100;
       return `priceInr: ${Math.max(100, Math.round((Number(price) * factor) / 100) * 100)}`;

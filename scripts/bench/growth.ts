@@ -14,7 +14,18 @@ import { median } from './load.ts';
 import { fixed, kib, mib, ratio, type Section } from './report.ts';
 import { benchSiteUrl, startBenchServer } from './site.ts';
 
-const warmUpPaths = ['/v1/trips', '/v1/trips?type=trek', '/v1/peaks', '/v1/departures', '/treks', '/expeditions', '/departures', '/sitemap-0.xml', '/llms.txt', '/llms-full.txt'];
+const warmUpPaths = [
+  '/v1/trips',
+  '/v1/trips?type=trek',
+  '/v1/peaks',
+  '/v1/departures',
+  '/treks',
+  '/expeditions',
+  '/departures',
+  '/sitemap-0.xml',
+  '/llms.txt',
+  '/llms-full.txt',
+];
 
 const repeatBuildsUpTo = 1000;
 
@@ -31,14 +42,24 @@ export interface BuildRun {
 export function timedBuild(dir: string, timeoutMs: number): Promise<BuildRun> {
   const astro = path.join(dir, 'node_modules', 'astro', 'bin', 'astro.mjs');
   const timed = existsSync('/usr/bin/time');
-  const [file, args] = timed ? ['/usr/bin/time', ['-f', 'peak-rss-kb=%M cpu-seconds=%U+%S', process.execPath, astro, 'build']] : [process.execPath, [astro, 'build']];
+  const [file, args] = timed
+    ? ['/usr/bin/time', ['-f', 'peak-rss-kb=%M cpu-seconds=%U+%S', process.execPath, astro, 'build']]
+    : [process.execPath, [astro, 'build']];
   const started = performance.now();
-  const child = spawn(file, args, { cwd: dir, env: { ...process.env, ASTRO_TELEMETRY_DISABLED: '1', CONTENT_DIR: './content', SITE_URL: benchSiteUrl }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(file, args, {
+    cwd: dir,
+    env: { ...process.env, ASTRO_TELEMETRY_DISABLED: '1', CONTENT_DIR: './content', SITE_URL: benchSiteUrl },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   const reported: string[] = [];
   const read = (d: Buffer) => {
     output = (output + String(d)).slice(-20_000);
-    reported.push(...String(d).split('\n').filter((line) => line.includes('[pictures]')));
+    reported.push(
+      ...String(d)
+        .split('\n')
+        .filter((line) => line.includes('[pictures]')),
+    );
   };
   child.stdout.on('data', read);
   child.stderr.on('data', read);
@@ -82,7 +103,8 @@ export function catalogueCopy(trips: number): ProjectCopy {
 
 /** Removes what a build leaves (output, Astro's cache, the drawn pictures), so the next build is cold. */
 export function removeBuildLeftovers(dir: string): void {
-  for (const leftover of ['.astro', 'dist', 'node_modules/.cache']) rmSync(path.join(dir, leftover), { recursive: true, force: true });
+  for (const leftover of ['.astro', 'dist', 'node_modules/.cache'])
+    rmSync(path.join(dir, leftover), { recursive: true, force: true });
 }
 
 async function measure(trips: number, buildTimeoutMs: number): Promise<Size> {
@@ -98,8 +120,18 @@ async function measure(trips: number, buildTimeoutMs: number): Promise<Size> {
       runs.push(run);
       if (!run.ok) break;
     }
-    const build = runs.every((r) => r.ok) ? [...runs].sort((a, b) => a.seconds - b.seconds)[runs.length >> 1]! : runs.at(-1)!;
-    if (!build.ok) return { trips, build, problem: build.seconds * 1000 >= buildTimeoutMs ? `build stopped after ${fixed(build.seconds)} s` : `build failed: ${build.tail.slice(-600)}` };
+    const build = runs.every((r) => r.ok)
+      ? [...runs].sort((a, b) => a.seconds - b.seconds)[runs.length >> 1]!
+      : runs.at(-1)!;
+    if (!build.ok)
+      return {
+        trips,
+        build,
+        problem:
+          build.seconds * 1000 >= buildTimeoutMs
+            ? `build stopped after ${fixed(build.seconds)} s`
+            : `build failed: ${build.tail.slice(-600)}`,
+      };
     // Departures live in external storage in production; off here, so the figures are the catalogue's.
     const server = await startBenchServer(copy.dir, { OPERATIONAL_STORAGE: 'off' });
     try {
@@ -124,7 +156,8 @@ async function measure(trips: number, buildTimeoutMs: number): Promise<Size> {
 }
 
 /** Marginal cost per trip above the smallest catalogue. */
-const perTrip = (value: number | undefined, base: number | undefined, trips: number, baseTrips: number) => (value === undefined || base === undefined || trips === baseTrips ? NaN : (value - base) / (trips - baseTrips));
+const perTrip = (value: number | undefined, base: number | undefined, trips: number, baseTrips: number) =>
+  value === undefined || base === undefined || trips === baseTrips ? NaN : (value - base) / (trips - baseTrips);
 
 export async function growthSection(counts: number[], buildTimeoutMs: number): Promise<Section> {
   const sizes: Size[] = [];
@@ -144,17 +177,33 @@ export async function growthSection(counts: number[], buildTimeoutMs: number): P
   const mid = sizes.find((s) => s.trips === 1000);
   const top = sizes.find((s) => s.trips === 10000);
   if (mid && top) {
-    const buildRatio = perTrip(top.build.seconds, base.build.seconds, top.trips, base.trips) / perTrip(mid.build.seconds, base.build.seconds, mid.trips, base.trips);
-    const memoryRatio = perTrip(top.rssWarm, base.rssWarm, top.trips, base.trips) / perTrip(mid.rssWarm, base.rssWarm, mid.trips, base.trips);
-    const verdict = (r: number) => (!Number.isFinite(r) ? 'not measured' : r <= 1.25 ? 'no worse than linear' : 'worse than linear');
+    const buildRatio =
+      perTrip(top.build.seconds, base.build.seconds, top.trips, base.trips) /
+      perTrip(mid.build.seconds, base.build.seconds, mid.trips, base.trips);
+    const memoryRatio =
+      perTrip(top.rssWarm, base.rssWarm, top.trips, base.trips) /
+      perTrip(mid.rssWarm, base.rssWarm, mid.trips, base.trips);
+    const verdict = (r: number) =>
+      !Number.isFinite(r) ? 'not measured' : r <= 1.25 ? 'no worse than linear' : 'worse than linear';
     findings.push(`Build time per added trip at 10,000 / at 1,000: ${ratio(buildRatio)} (${verdict(buildRatio)}).`);
-    findings.push(`Server memory per added trip at 10,000 / at 1,000: ${ratio(memoryRatio)} (${verdict(memoryRatio)}).`);
+    findings.push(
+      `Server memory per added trip at 10,000 / at 1,000: ${ratio(memoryRatio)} (${verdict(memoryRatio)}).`,
+    );
   }
   for (const s of sizes) if (s.problem) findings.push(`${fixed(s.trips)} trips: ${s.problem}.`);
   return {
     title: 'Growth of the catalogue',
     about: `Generated catalogues (\`scripts/bench/generate-catalogue.ts\`: the real content plus varied copies of its treks; 23 peaks). \`astro build\` wall time of a cold build in a scratch copy (median of three up to ${fixed(repeatBuildsUpTo)} trips, one build above); the server's resident memory (RSS) at start and after serving ${warmUpPaths.map((p) => `\`${p}\``).join(', ')} twice, with departures storage off (in production they live in PostgreSQL). Per-trip figures are the marginal cost above ${fixed(base.trips)} trips. Ratios up to 1.25 are counted as linear (noise on a shared machine).`,
-    header: ['Trips', 'Build s', 'Build ms per added trip', 'Build peak RSS', 'Server RSS at start', 'Server RSS warm', 'KiB per added trip (warm)', 'One GET /v1/trips'],
+    header: [
+      'Trips',
+      'Build s',
+      'Build ms per added trip',
+      'Build peak RSS',
+      'Server RSS at start',
+      'Server RSS warm',
+      'KiB per added trip (warm)',
+      'One GET /v1/trips',
+    ],
     rows,
     findings,
   };

@@ -38,9 +38,24 @@ export function comparisonRow(label: string, server: Medians, baseline: Medians,
   ];
 }
 
-export const comparisonHeader = ['Path', 'Body bytes', 'CPU µs per request, server / baseline', 'CPU ratio', 'Server req/s', 'Baseline req/s', 'Throughput ratio', 'p50 ms server / baseline', 'p99 ms server / baseline'];
+export const comparisonHeader = [
+  'Path',
+  'Body bytes',
+  'CPU µs per request, server / baseline',
+  'CPU ratio',
+  'Server req/s',
+  'Baseline req/s',
+  'Throughput ratio',
+  'p50 ms server / baseline',
+  'p99 ms server / baseline',
+];
 
-export async function httpSection(server: ChildServer, siteDir: string, targets: Target[], load: LoadSettings): Promise<Section> {
+export async function httpSection(
+  server: ChildServer,
+  siteDir: string,
+  targets: Target[],
+  load: LoadSettings,
+): Promise<Section> {
   const recordings = [];
   for (const t of targets) {
     const r = await record(server.url, t.path);
@@ -48,7 +63,10 @@ export async function httpSection(server: ChildServer, siteDir: string, targets:
     recordings.push(r);
   }
   const baseline = await startBytesServer(recordings);
-  const handlerOnly = await startChildServer(path.join(import.meta.dirname, 'api-server.ts'), { cwd: import.meta.dirname, readyPath: '/v1/' });
+  const handlerOnly = await startChildServer(path.join(import.meta.dirname, 'api-server.ts'), {
+    cwd: import.meta.dirname,
+    readyPath: '/v1/',
+  });
   const neverLimiting = await startNeverLimitingServer(siteDir);
   await (await fetch(`${neverLimiting.url}/v1/departures`)).arrayBuffer();
   const rows: string[][] = [];
@@ -61,8 +79,14 @@ export async function httpSection(server: ChildServer, siteDir: string, targets:
         { label: 'server', url: `${server.url}${t.path}`, pids: [server.process.pid!] },
         { label: 'baseline', url: `${baseline.url}${t.path}`, pids: [baseline.process.pid!] },
       ];
-      if (t.split) contenders.push({ label: 'never-limiting', url: `${neverLimiting.url}${t.path}`, pids: [neverLimiting.process.pid!] });
-      if (t.handler) contenders.push({ label: 'handler', url: `${handlerOnly.url}${t.path}`, pids: [handlerOnly.process.pid!] });
+      if (t.split)
+        contenders.push({
+          label: 'never-limiting',
+          url: `${neverLimiting.url}${t.path}`,
+          pids: [neverLimiting.process.pid!],
+        });
+      if (t.handler)
+        contenders.push({ label: 'handler', url: `${handlerOnly.url}${t.path}`, pids: [handlerOnly.process.pid!] });
       const figures = await interleaved(contenders, load);
       const [s, b] = figures;
       const n = figures.find((f) => f.label === 'never-limiting');
@@ -70,7 +94,9 @@ export async function httpSection(server: ChildServer, siteDir: string, targets:
       const bytes = Buffer.from(recordings[i]!.bodyBase64, 'base64').length;
       rows.push(comparisonRow(`${t.label}: \`${t.path}\``, s!, b!, bytes));
       if (n) {
-        rows.push(comparisonRow('… split: the same server with a counter store that never limits (bench only)', n, b!, bytes));
+        rows.push(
+          comparisonRow('… split: the same server with a counter store that never limits (bench only)', n, b!, bytes),
+        );
         splits.push(`\`${t.path}\` ${fixed(s!.cpuUs - n.cpuUs, 1)} µs`);
       }
       if (h) {
@@ -78,7 +104,9 @@ export async function httpSection(server: ChildServer, siteDir: string, targets:
         handlerRatios.push(`\`${t.path}\` ${ratio(h.rps / b!.rps)}`);
       }
       cpuRatios.push({ label: t.path, value: s!.cpuUs / b!.cpuUs });
-      console.log(`[bench] ${t.path}: ${fixed(s!.rps)} vs ${fixed(b!.rps)} req/s, ${fixed(s!.cpuUs)} vs ${fixed(b!.cpuUs)} µs CPU per request`);
+      console.log(
+        `[bench] ${t.path}: ${fixed(s!.rps)} vs ${fixed(b!.rps)} req/s, ${fixed(s!.cpuUs)} vs ${fixed(b!.cpuUs)} µs CPU per request`,
+      );
     }
   } finally {
     await baseline.stop();
@@ -87,14 +115,24 @@ export async function httpSection(server: ChildServer, siteDir: string, targets:
   }
   return {
     title: 'Pages, Markdown twins and /v1 against the bytes baseline',
-    about:
-      `Each path through \`server.ts\` as \`npm start\` runs it (the request rules with the real in-process counter store, then a built file or a live function of \`api/\`, routed by the same table as on Vercel), against \`scripts/bench/bytes-server.ts\` answering the same status, headers and body from memory. The load comes from many client addresses (a fresh 127.x.y.z every 100 requests), so every request is counted and none refused. Uncompressed (the client sends only \`Host\`). The headline: CPU = the server process's own CPU time per request (all threads, from /proc), and CPU ratio = server / baseline, goal ${ratio(cpuGoal)} or less. Every server runs on core ${cores?.server ?? '(unpinned)'} and the load generator on core ${cores?.load ?? '(unpinned)'} (\`taskset\`), so the throughput columns say what one core of each does, not what the load generator allows. Split rows below some paths: the same server with the bench-only counter store that never limits (\`scripts/bench/counter-store.ts\`), and \`handleV1\` alone in a bare node:http server (\`scripts/bench/api-server.ts\`), each against the same baseline.`,
+    about: `Each path through \`server.ts\` as \`npm start\` runs it (the request rules with the real in-process counter store, then a built file or a live function of \`api/\`, routed by the same table as on Vercel), against \`scripts/bench/bytes-server.ts\` answering the same status, headers and body from memory. The load comes from many client addresses (a fresh 127.x.y.z every 100 requests), so every request is counted and none refused. Uncompressed (the client sends only \`Host\`). The headline: CPU = the server process's own CPU time per request (all threads, from /proc), and CPU ratio = server / baseline, goal ${ratio(cpuGoal)} or less. Every server runs on core ${cores?.server ?? '(unpinned)'} and the load generator on core ${cores?.load ?? '(unpinned)'} (\`taskset\`), so the throughput columns say what one core of each does, not what the load generator allows. Split rows below some paths: the same server with the bench-only counter store that never limits (\`scripts/bench/counter-store.ts\`), and \`handleV1\` alone in a bare node:http server (\`scripts/bench/api-server.ts\`), each against the same baseline.`,
     header: comparisonHeader,
     rows,
     findings: [
-      ...cpuRatios.map((g) => `\`${g.label}\`: ${ratio(g.value)}× the baseline's CPU per request, goal ${ratio(cpuGoal)}× or less: ${g.value <= cpuGoal ? 'met' : 'not met'}.`),
-      ...(splits.length ? [`The real counter store costs, in server CPU per request: ${splits.join(', ')} (the never-limiting store still runs the rest of the rules).`] : []),
-      ...(handlerRatios.length ? [`handleV1 alone, without the request rules and the host, reaches ${handlerRatios.join(', ')} of the baseline.`] : []),
+      ...cpuRatios.map(
+        (g) =>
+          `\`${g.label}\`: ${ratio(g.value)}× the baseline's CPU per request, goal ${ratio(cpuGoal)}× or less: ${g.value <= cpuGoal ? 'met' : 'not met'}.`,
+      ),
+      ...(splits.length
+        ? [
+            `The real counter store costs, in server CPU per request: ${splits.join(', ')} (the never-limiting store still runs the rest of the rules).`,
+          ]
+        : []),
+      ...(handlerRatios.length
+        ? [
+            `handleV1 alone, without the request rules and the host, reaches ${handlerRatios.join(', ')} of the baseline.`,
+          ]
+        : []),
     ],
   };
 }

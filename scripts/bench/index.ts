@@ -29,7 +29,17 @@ import { vercelSection } from './vercel-bundles.ts';
 import { pinLoadGenerator } from './processes.ts';
 import { tripBySlug } from '../../domain/catalogue/index.ts';
 
-const allSections = ['http', 'nginx', 'fairness', 'rules', 'departures', 'growth', 'rebuild', 'weight', 'vercel'] as const;
+const allSections = [
+  'http',
+  'nginx',
+  'fairness',
+  'rules',
+  'departures',
+  'growth',
+  'rebuild',
+  'weight',
+  'vercel',
+] as const;
 type SectionName = (typeof allSections)[number];
 
 const { values } = parseArgs({
@@ -51,7 +61,11 @@ if (unknown.length) {
   console.error(`Unknown section ${unknown.join(', ')}; sections: ${allSections.join(', ')}`);
   process.exit(1);
 }
-const load: LoadSettings = { seconds: Number(values.seconds), rounds: Number(values.rounds), connections: Number(values.connections) };
+const load: LoadSettings = {
+  seconds: Number(values.seconds),
+  rounds: Number(values.rounds),
+  connections: Number(values.connections),
+};
 const growthCounts = values.growth.split(',').map(Number);
 const rebuildCounts = values.rebuild.split(',').map(Number);
 
@@ -83,7 +97,11 @@ const targets: Target[] = [
   { label: 'Service index (static file)', path: '/v1/' },
   { label: 'Trip list (static file)', path: '/v1/trips', handler: true, split: true },
   { label: 'One trip (static file)', path: `/v1/trips/${trek.trip.slug}` },
-  { label: 'Trip list, filtered (catalogue function)', path: `/v1/trips?type=trek&maxPriceInr=${maxPrice}`, handler: true },
+  {
+    label: 'Trip list, filtered (catalogue function)',
+    path: `/v1/trips?type=trek&maxPriceInr=${maxPrice}`,
+    handler: true,
+  },
   { label: 'Peak list (static file)', path: '/v1/peaks' },
   { label: 'One peak (static file)', path: `/v1/peaks/${peak.id}`, split: true },
   { label: 'Departures (departures function, live)', path: '/v1/departures' },
@@ -113,7 +131,11 @@ const sections: Section[] = [];
 let site: BuiltSite | undefined;
 let server: ChildServer | undefined;
 try {
-  if (only.some((s) => s === 'http' || s === 'nginx' || s === 'fairness' || s === 'rules' || s === 'departures' || s === 'weight')) {
+  if (
+    only.some(
+      (s) => s === 'http' || s === 'nginx' || s === 'fairness' || s === 'rules' || s === 'departures' || s === 'weight',
+    )
+  ) {
     console.log('[bench] building the real content');
     site = buildSite();
     server = await startBenchServer(site.copy.dir);
@@ -123,13 +145,23 @@ try {
   for (const name of only) {
     console.log(`[bench] ${name}`);
     if (name === 'http') sections.push(await httpSection(server!, site!.copy.dir, targets, load));
-    if (name === 'nginx') sections.push(await nginxSection(server!, site!.copy.dir, nginxTargets(site!.copy.dir), load, goal));
-    if (name === 'fairness') sections.push(await fairnessSection(site!.copy.dir, trek.trip.slug, peak.id, Number(values['fairness-seconds'])));
+    if (name === 'nginx')
+      sections.push(await nginxSection(server!, site!.copy.dir, nginxTargets(site!.copy.dir), load, goal));
+    if (name === 'fairness')
+      sections.push(await fairnessSection(site!.copy.dir, trek.trip.slug, peak.id, Number(values['fairness-seconds'])));
     if (name === 'rules') sections.push(await rulesSection(server!, site!.copy.dir, '/', load));
     if (name === 'departures') sections.push(await departuresSection(server!, site!.copy.dir, load));
-    if (name === 'weight') sections.push(await pageWeightSection(server!, [{ label: 'Home', path: '/' }, { label: 'Trip', path: trek.path }]));
-    if (name === 'growth') sections.push(await growthSection(growthCounts, Number(values['build-timeout-minutes']) * 60_000));
-    if (name === 'rebuild') sections.push(await rebuildSection(rebuildCounts, Number(values['build-timeout-minutes']) * 60_000));
+    if (name === 'weight')
+      sections.push(
+        await pageWeightSection(server!, [
+          { label: 'Home', path: '/' },
+          { label: 'Trip', path: trek.path },
+        ]),
+      );
+    if (name === 'growth')
+      sections.push(await growthSection(growthCounts, Number(values['build-timeout-minutes']) * 60_000));
+    if (name === 'rebuild')
+      sections.push(await rebuildSection(rebuildCounts, Number(values['build-timeout-minutes']) * 60_000));
     if (name === 'vercel') sections.push(vercelSection());
   }
 } finally {

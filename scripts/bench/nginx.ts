@@ -24,12 +24,21 @@ const candidates = ['/usr/sbin/nginx', '/usr/bin/nginx'];
 export function nginxBinary(): { binary: string | null; note: string } {
   const found = () => candidates.find((file) => existsSync(file)) ?? null;
   if (found()) return { binary: found(), note: '' };
-  if (process.getuid?.() !== 0) return { binary: null, note: 'nginx is not installed and the bench is not running as root to install it (apt-get install nginx-light)' };
+  if (process.getuid?.() !== 0)
+    return {
+      binary: null,
+      note: 'nginx is not installed and the bench is not running as root to install it (apt-get install nginx-light)',
+    };
   console.log('[bench] installing nginx-light from Debian');
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
   spawnSync('apt-get', ['update', '-qq'], { stdio: 'inherit', env });
-  const installed = spawnSync('apt-get', ['install', '-y', '-qq', '--no-install-recommends', 'nginx-light'], { stdio: 'inherit', env });
-  return found() ? { binary: found(), note: '' } : { binary: null, note: `apt-get install nginx-light failed (exit ${installed.status})` };
+  const installed = spawnSync('apt-get', ['install', '-y', '-qq', '--no-install-recommends', 'nginx-light'], {
+    stdio: 'inherit',
+    env,
+  });
+  return found()
+    ? { binary: found(), note: '' }
+    : { binary: null, note: `apt-get install nginx-light failed (exit ${installed.status})` };
 }
 
 export function nginxVersion(binary: string): string {
@@ -111,7 +120,9 @@ ${headers}
     } catch {
       if (master.exitCode !== null || i > 100) {
         await stop();
-        throw new Error(`nginx did not start: ${errors}${existsSync(path.join(dir, 'error.log')) ? readFileSync(path.join(dir, 'error.log'), 'utf8') : ''}`);
+        throw new Error(
+          `nginx did not start: ${errors}${existsSync(path.join(dir, 'error.log')) ? readFileSync(path.join(dir, 'error.log'), 'utf8') : ''}`,
+        );
       }
       await new Promise((r) => setTimeout(r, 100));
     }
@@ -141,9 +152,23 @@ export interface NginxTarget {
   path: string;
 }
 
-export async function nginxSection(server: ChildServer, siteDir: string, targets: NginxTarget[], load: LoadSettings, goal: number): Promise<Section> {
+export async function nginxSection(
+  server: ChildServer,
+  siteDir: string,
+  targets: NginxTarget[],
+  load: LoadSettings,
+  goal: number,
+): Promise<Section> {
   const title = 'Pages and files against nginx';
-  const header = [...comparisonHeader.slice(0, 2), 'Server req/s', 'nginx req/s', 'Ratio', 'CPU µs per request, server / nginx', 'p50 ms server / nginx', 'p99 ms server / nginx'];
+  const header = [
+    ...comparisonHeader.slice(0, 2),
+    'Server req/s',
+    'nginx req/s',
+    'Ratio',
+    'CPU µs per request, server / nginx',
+    'p50 ms server / nginx',
+    'p99 ms server / nginx',
+  ];
   const { binary, note } = nginxBinary();
   if (!binary) return { title, about: `Not measured: ${note}.`, header, rows: [], findings: [] };
   const nginx = await startNginx(binary, siteDir);
@@ -155,7 +180,8 @@ export async function nginxSection(server: ChildServer, siteDir: string, targets
       const bytes = (await served.arrayBuffer()).byteLength;
       const fromNginx = await fetch(`${nginx.url}${t.path}`);
       await fromNginx.arrayBuffer();
-      if (served.status !== 200 || fromNginx.status !== 200) throw new Error(`${t.path}: server.ts ${served.status}, nginx ${fromNginx.status}`);
+      if (served.status !== 200 || fromNginx.status !== 200)
+        throw new Error(`${t.path}: server.ts ${served.status}, nginx ${fromNginx.status}`);
       const [s, n] = await interleaved(
         [
           { label: 'server', url: `${server.url}${t.path}`, pids: [server.process.pid!] },
@@ -165,9 +191,16 @@ export async function nginxSection(server: ChildServer, siteDir: string, targets
       );
       rows.push(comparisonRow(`${t.label}: \`${t.path}\``, s!, n!, bytes));
       const value = s!.rps / n!.rps;
-      const bound = n!.cpuShare < 0.85 ? ` (nginx used ${fixed(n!.cpuShare * 100)} % of a core: the load generator, not nginx, set its pace)` : '';
-      findings.push(`\`${t.path}\`: ${ratio(value)} of nginx, goal ${ratio(goal)}: ${value >= goal ? 'met' : `not met, ${ratio(goal - value)} short`}${bound}.`);
-      console.log(`[bench] ${t.path}: ${fixed(s!.rps)} vs nginx ${fixed(n!.rps)} req/s, ${fixed(s!.cpuUs)} vs ${fixed(n!.cpuUs)} µs CPU per request`);
+      const bound =
+        n!.cpuShare < 0.85
+          ? ` (nginx used ${fixed(n!.cpuShare * 100)} % of a core: the load generator, not nginx, set its pace)`
+          : '';
+      findings.push(
+        `\`${t.path}\`: ${ratio(value)} of nginx, goal ${ratio(goal)}: ${value >= goal ? 'met' : `not met, ${ratio(goal - value)} short`}${bound}.`,
+      );
+      console.log(
+        `[bench] ${t.path}: ${fixed(s!.rps)} vs nginx ${fixed(n!.rps)} req/s, ${fixed(s!.cpuUs)} vs ${fixed(n!.cpuUs)} µs CPU per request`,
+      );
     }
   } finally {
     await nginx.stop();

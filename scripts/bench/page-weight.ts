@@ -18,7 +18,11 @@ function get(url: string, acceptEncoding?: string): Promise<Fetched> {
     const req = request(url, { headers: acceptEncoding ? { 'Accept-Encoding': acceptEncoding } : {} }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => (res.statusCode === 200 ? resolve({ body: Buffer.concat(chunks), encoding: String(res.headers['content-encoding'] ?? 'identity') }) : reject(new Error(`${url}: ${res.statusCode}`))));
+      res.on('end', () =>
+        res.statusCode === 200
+          ? resolve({ body: Buffer.concat(chunks), encoding: String(res.headers['content-encoding'] ?? 'identity') })
+          : reject(new Error(`${url}: ${res.statusCode}`)),
+      );
     });
     req.on('error', reject);
     req.end();
@@ -64,7 +68,10 @@ async function weigh(origin: string, paths: string[]): Promise<Weight> {
   return w;
 }
 
-export async function pageWeightSection(server: ChildServer, pages: { label: string; path: string }[]): Promise<Section> {
+export async function pageWeightSection(
+  server: ChildServer,
+  pages: { label: string; path: string }[],
+): Promise<Section> {
   const rows: string[][] = [];
   const findings: string[] = [];
   for (const page of pages) {
@@ -75,16 +82,35 @@ export async function pageWeightSection(server: ChildServer, pages: { label: str
       ['CSS', await weigh(server.url, assets.css)],
       ['JS', await weigh(server.url, assets.js)],
     ];
-    const total = parts.reduce<Weight>((t, [, w]) => ({ files: t.files + w.files, raw: t.raw + w.raw, gzip: t.gzip + w.gzip, br: t.br + w.br, served: t.served + w.served }), { files: 0, raw: 0, gzip: 0, br: 0, served: 0 });
+    const total = parts.reduce<Weight>(
+      (t, [, w]) => ({
+        files: t.files + w.files,
+        raw: t.raw + w.raw,
+        gzip: t.gzip + w.gzip,
+        br: t.br + w.br,
+        served: t.served + w.served,
+      }),
+      { files: 0, raw: 0, gzip: 0, br: 0, served: 0 },
+    );
     for (const [part, w] of [...parts, ['Total', total] as [string, Weight]]) {
-      rows.push([`${page.label} \`${page.path}\`: ${part}`, String(w.files), fixed(w.raw), fixed(w.gzip), fixed(w.br), fixed(w.served)]);
+      rows.push([
+        `${page.label} \`${page.path}\`: ${part}`,
+        String(w.files),
+        fixed(w.raw),
+        fixed(w.gzip),
+        fixed(w.br),
+        fixed(w.served),
+      ]);
     }
     const served = (await get(`${server.url}${page.path}`, 'br, gzip')).encoding;
-    findings.push(`${page.label}: ${fixed(total.br)} bytes with Brotli in ${total.files} files; the HTML is served ${served === 'identity' ? 'uncompressed' : `with ${served}`}.`);
+    findings.push(
+      `${page.label}: ${fixed(total.br)} bytes with Brotli in ${total.files} files; the HTML is served ${served === 'identity' ? 'uncompressed' : `with ${served}`}.`,
+    );
   }
   return {
     title: 'Page weight',
-    about: 'Bytes of each page and of the same-origin CSS and JavaScript it loads, raw and compressed here (gzip level 9, Brotli quality 11), and as the local server sends them to a client that accepts `br, gzip`.',
+    about:
+      'Bytes of each page and of the same-origin CSS and JavaScript it loads, raw and compressed here (gzip level 9, Brotli quality 11), and as the local server sends them to a client that accepts `br, gzip`.',
     header: ['Page and part', 'Files', 'Raw bytes', 'gzip', 'Brotli', 'As served'],
     rows,
     findings,

@@ -53,7 +53,14 @@ export async function startChildServer(script: string, options: ChildServerOptio
   const [command, args] = onServerCore(process.execPath, [script, ...(options.args ?? [])]);
   const child = spawn(command, args, {
     cwd: options.cwd,
-    env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), DATA_DIR: dataDir, ASTRO_TELEMETRY_DISABLED: '1', ...options.env },
+    env: {
+      ...process.env,
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      ASTRO_TELEMETRY_DISABLED: '1',
+      ...options.env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

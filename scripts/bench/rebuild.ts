@@ -37,7 +37,13 @@ function editOneTrip(contentDir: string): string {
     .find((f) => /^type:\s*trek\s*$/m.test(readFileSync(path.join(tripsDir, f), 'utf8')));
   if (!file) throw new Error(`no trek to edit in ${tripsDir}`);
   const target = path.join(tripsDir, file);
-  writeFileSync(target, readFileSync(target, 'utf8').replace(/^name:\s*"?(.+?)"?\s*$/m, (_, name: string) => `name: ${JSON.stringify(`${name} (new route)`)}`));
+  writeFileSync(
+    target,
+    readFileSync(target, 'utf8').replace(
+      /^name:\s*"?(.+?)"?\s*$/m,
+      (_, name: string) => `name: ${JSON.stringify(`${name} (new route)`)}`,
+    ),
+  );
   return file;
 }
 
@@ -86,8 +92,10 @@ export async function rebuildSection(counts: number[], buildTimeoutMs: number): 
   const sizes: Size[] = [];
   for (const n of counts) sizes.push(await measure(n, buildTimeoutMs));
   const share = (s: Size) => (s.rebuild && s.coldAfter ? s.rebuild.seconds / s.coldAfter.seconds : NaN);
-  const cpuShare = (s: Size) => (s.rebuild?.cpuSeconds && s.coldAfter?.cpuSeconds ? s.rebuild.cpuSeconds / s.coldAfter.cpuSeconds : NaN);
-  const seconds = (run: BuildRun | undefined) => (run?.ok ? `${fixed(run.seconds, 1)} (${run.cpuSeconds === null ? 'n/a' : fixed(run.cpuSeconds, 1)})` : '—');
+  const cpuShare = (s: Size) =>
+    s.rebuild?.cpuSeconds && s.coldAfter?.cpuSeconds ? s.rebuild.cpuSeconds / s.coldAfter.cpuSeconds : NaN;
+  const seconds = (run: BuildRun | undefined) =>
+    run?.ok ? `${fixed(run.seconds, 1)} (${run.cpuSeconds === null ? 'n/a' : fixed(run.cpuSeconds, 1)})` : '—';
   const rows = sizes.map((s) => [
     fixed(s.trips),
     seconds(s.cold),
@@ -101,17 +109,33 @@ export async function rebuildSection(counts: number[], buildTimeoutMs: number): 
   const goal = sizes.find((s) => s.trips === 1000);
   if (goal && Number.isFinite(share(goal))) {
     const met = share(goal) <= 0.2 ? 'met' : 'not met';
-    findings.push(`1,000 trips: a rebuild after editing one trip took ${fixed(share(goal) * 100)} % of the cold build run right after it (${fixed(cpuShare(goal) * 100)} % of its CPU time); goal at most 20 %: ${met}.`);
+    findings.push(
+      `1,000 trips: a rebuild after editing one trip took ${fixed(share(goal) * 100)} % of the cold build run right after it (${fixed(cpuShare(goal) * 100)} % of its CPU time); goal at most 20 %: ${met}.`,
+    );
   }
   for (const s of sizes) {
-    if (s.differing?.length) findings.push(`${fixed(s.trips)} trips: the rebuild differs from a cold build in ${s.differing.slice(0, 5).join(', ')}${s.differing.length > 5 ? ', …' : ''}.`);
-    else if (s.differing) findings.push(`${fixed(s.trips)} trips: the rebuild wrote the same bytes as a cold build in all ${fixed(s.files ?? 0)} files of dist/site.`);
+    if (s.differing?.length)
+      findings.push(
+        `${fixed(s.trips)} trips: the rebuild differs from a cold build in ${s.differing.slice(0, 5).join(', ')}${s.differing.length > 5 ? ', …' : ''}.`,
+      );
+    else if (s.differing)
+      findings.push(
+        `${fixed(s.trips)} trips: the rebuild wrote the same bytes as a cold build in all ${fixed(s.files ?? 0)} files of dist/site.`,
+      );
     if (s.problem) findings.push(`${fixed(s.trips)} trips: ${s.problem}.`);
   }
   return {
     title: 'Rebuild after one edit',
     about: `Generated catalogues as above. In a scratch copy with a \`node_modules\` of its own: a cold build (no \`node_modules/.cache\`, no \`.astro\`, no \`dist\`), then one trek renamed (its page, its social card and every list change) and the site rebuilt, as a deploy does, without the last \`dist\` but with the caches the cold build left (the social cards in \`node_modules/.cache/pictures\`, the content store and the optimised photographs in \`.astro/cache\`), then a cold build of the same edited content run right after it. Wall time of \`astro build\`, CPU time (user + system, from /usr/bin/time) in brackets; the share compares the rebuild with the cold build after it. Every file of the two \`dist/site\` folders is compared by its sha256.`,
-    header: ['Trips', 'Cold build s (CPU s)', 'One-edit rebuild s (CPU s)', 'Cold build of the edit s (CPU s)', 'Rebuild / cold (CPU)', 'Social cards drawn (cold / rebuild)', 'Files differing from the cold build'],
+    header: [
+      'Trips',
+      'Cold build s (CPU s)',
+      'One-edit rebuild s (CPU s)',
+      'Cold build of the edit s (CPU s)',
+      'Rebuild / cold (CPU)',
+      'Social cards drawn (cold / rebuild)',
+      'Files differing from the cold build',
+    ],
     rows,
     findings,
   };

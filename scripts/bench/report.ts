@@ -17,7 +17,10 @@ export function table(header: string[], rows: string[][]): string {
   return [line(header), line(header.map((_, i) => (i === 0 ? '---' : '---:'))), ...rows.map(line)].join('\n');
 }
 
-export const fixed = (n: number, digits = 0) => (Number.isFinite(n) ? n.toLocaleString('en-GB', { minimumFractionDigits: digits, maximumFractionDigits: digits }) : 'n/a');
+export const fixed = (n: number, digits = 0) =>
+  Number.isFinite(n)
+    ? n.toLocaleString('en-GB', { minimumFractionDigits: digits, maximumFractionDigits: digits })
+    : 'n/a';
 export const ratio = (n: number) => (Number.isFinite(n) ? n.toFixed(2) : 'n/a');
 export const kib = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
 export const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
@@ -55,11 +58,17 @@ export function keptNotes(previous: string | null): string {
   return start >= 0 && end > start ? previous.slice(start, end + notesEnd.length) : `${notesStart}\n${notesEnd}`;
 }
 
-export function renderReport(facts: MachineFacts, settings: string, sections: Section[], notes: string, loadAtEnd: string): string {
+export function renderReport(
+  facts: MachineFacts,
+  settings: string,
+  sections: Section[],
+  notes: string,
+  loadAtEnd: string,
+): string {
   const parts = [
     '# Benchmarks',
     '',
-    'Produced by `npm run bench` (scripts/bench/). Every throughput and latency figure is measured in the same run, on the same machine, as its baseline, with the raw medians beside the ratio. Servers run as child processes on 127.0.0.1 and the bench process loads them over keep-alive connections from many loopback client addresses (`tests/helpers/loopback-load.ts`; a connection moves to a fresh 127.x.y.z every 100 requests, so per-client quotas are counted and never reached); candidate and baseline runs are interleaved in rounds (the order rotating) and the medians of the rounds are reported, because the machine is shared. Each server\'s own CPU time per request is read from /proc beside its throughput; it is the headline figure, as the ratio to the same bytes sent by a bare node:http server. Every server runs pinned to one core and the load generator to the other (`taskset`).',
+    "Produced by `npm run bench` (scripts/bench/). Every throughput and latency figure is measured in the same run, on the same machine, as its baseline, with the raw medians beside the ratio. Servers run as child processes on 127.0.0.1 and the bench process loads them over keep-alive connections from many loopback client addresses (`tests/helpers/loopback-load.ts`; a connection moves to a fresh 127.x.y.z every 100 requests, so per-client quotas are counted and never reached); candidate and baseline runs are interleaved in rounds (the order rotating) and the medians of the rounds are reported, because the machine is shared. Each server's own CPU time per request is read from /proc beside its throughput; it is the headline figure, as the ratio to the same bytes sent by a bare node:http server. Every server runs pinned to one core and the load generator to the other (`taskset`).",
     '',
     `- Date: ${facts.date}`,
     `- Machine: ${facts.cpus}, ${facts.memory} memory, load average ${facts.loadAtStart} at start and ${loadAtEnd} at end`,

@@ -24,7 +24,10 @@ async function timeBatch(serve: (i: number) => Promise<void>, offset: number): P
 }
 
 /** Microseconds per request for each side, medians of interleaved batches. */
-export async function rulesInProcess(paths: string[], rounds = 15): Promise<{ path: string; handler: number; withRules: number }[]> {
+export async function rulesInProcess(
+  paths: string[],
+  rounds = 15,
+): Promise<{ path: string; handler: number; withRules: number }[]> {
   const deps = { catalogue: loadCatalogue(realContent, benchSiteUrl), departures: null };
   const limiter = createRateLimiter(apiRateLimit, new MemoryCounterStore());
   const results = [];
@@ -40,7 +43,12 @@ export async function rulesInProcess(paths: string[], rounds = 15): Promise<{ pa
       client += 1;
       const request = new Request(url);
       const socketAddress = `10.${(client >> 16) & 255}.${(client >> 8) & 255}.${client & 255}`;
-      const outcome = await applyRules(request, { siteUrl: benchSiteUrl, apiLimiter: limiter, trustProxy: 'none', socketAddress });
+      const outcome = await applyRules(request, {
+        siteUrl: benchSiteUrl,
+        apiLimiter: limiter,
+        trustProxy: 'none',
+        socketAddress,
+      });
       if (outcome.kind !== 'continue') throw new Error(`${pathname}: refused by the rules`);
       const response = await handleV1(request, deps);
       if (response.status !== 200) throw new Error(`${pathname}: ${response.status}`);
@@ -64,8 +72,16 @@ export async function rulesInProcess(paths: string[], rounds = 15): Promise<{ pa
   return results;
 }
 
-export async function rulesSection(server: ChildServer, siteDir: string, staticPath: string, load: LoadSettings): Promise<Section> {
-  const micro = await rulesInProcess(['/v1/trips', '/v1/peaks/' + (loadCatalogue(realContent, benchSiteUrl).peaks[0]?.id ?? '')]);
+export async function rulesSection(
+  server: ChildServer,
+  siteDir: string,
+  staticPath: string,
+  load: LoadSettings,
+): Promise<Section> {
+  const micro = await rulesInProcess([
+    '/v1/trips',
+    '/v1/peaks/' + (loadCatalogue(realContent, benchSiteUrl).peaks[0]?.id ?? ''),
+  ]);
   const bare = await startChildServer(path.join(siteDir, 'scripts', 'bench', 'static-server.ts'), { cwd: siteDir });
   let http;
   try {
@@ -80,7 +96,13 @@ export async function rulesSection(server: ChildServer, siteDir: string, staticP
     await bare.stop();
   }
   const [s, b] = http;
-  const bytes = Number((await fetch(`${server.url}${staticPath}`, { headers: { 'Accept-Encoding': 'identity' } }).then((r) => r.arrayBuffer())).byteLength);
+  const bytes = Number(
+    (
+      await fetch(`${server.url}${staticPath}`, { headers: { 'Accept-Encoding': 'identity' } }).then((r) =>
+        r.arrayBuffer(),
+      )
+    ).byteLength,
+  );
   const rows = micro.map((m) => [
     `(a) in process: \`${m.path}\`, µs per request`,
     `${fixed(m.withRules, 1)} µs (${fixed(1e6 / m.withRules)} req/s)`,

@@ -33,7 +33,9 @@ export function buildSite(content = realContent, env: Record<string, string> = {
 
 /** The Node options `npm run serve` and `npm start` give the server (package.json), so the bench runs the host as it is run. */
 export function serveNodeOptions(dir: string): string {
-  const scripts = (JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
+  const scripts = (
+    JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as { scripts: Record<string, string> }
+  ).scripts;
   return (scripts.serve ?? '')
     .split(/\s+/)
     .filter((word) => word.startsWith('--'))
@@ -68,7 +70,12 @@ export function record(origin: string, pathname: string, headers: Record<string,
           const name = res.rawHeaders[i]!;
           if (!hopByHop.has(name.toLowerCase())) pairs.push([name, res.rawHeaders[i + 1]!]);
         }
-        resolve({ path: pathname, status: res.statusCode ?? 0, headers: pairs, bodyBase64: Buffer.concat(chunks).toString('base64') });
+        resolve({
+          path: pathname,
+          status: res.statusCode ?? 0,
+          headers: pairs,
+          bodyBase64: Buffer.concat(chunks).toString('base64'),
+        });
       });
       res.on('error', reject);
     });
@@ -82,7 +89,11 @@ export async function startBytesServer(recordings: Recording[]): Promise<ChildSe
   const dir = mkdtempSync(path.join(tmpdir(), 'bench-bytes-'));
   const file = path.join(dir, 'recordings.json');
   writeFileSync(file, JSON.stringify(recordings));
-  const server = await startChildServer(path.join(import.meta.dirname, 'bytes-server.ts'), { cwd: dir, args: [file], readyPath: recordings[0]?.path ?? '/' });
+  const server = await startChildServer(path.join(import.meta.dirname, 'bytes-server.ts'), {
+    cwd: dir,
+    args: [file],
+    readyPath: recordings[0]?.path ?? '/',
+  });
   return {
     ...server,
     stop: async () => {

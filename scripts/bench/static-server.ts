@@ -10,9 +10,12 @@ import { StaticFiles } from '../../service/host/static-files.ts';
 
 const files = new StaticFiles(path.resolve(import.meta.dirname, '..', '..', 'dist', 'site'));
 
-createServer(async (req, res) => {
-  const pathname = new URL(req.url ?? '/', 'http://localhost').pathname;
-  if (await files.serve(pathname, req, res)) return;
-  res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' });
-  res.end('Not found\n');
-}).listen(Number(process.env.PORT), process.env.HOST ?? '127.0.0.1');
+createServer(
+  (req, res) =>
+    void (async () => {
+      const pathname = new URL(req.url ?? '/', 'http://localhost').pathname;
+      if (await files.serve(pathname, req, res)) return;
+      res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' });
+      res.end('Not found\n');
+    })(),
+).listen(Number(process.env.PORT), process.env.HOST ?? '127.0.0.1');

@@ -39,7 +39,11 @@ export function importMs(output: BuildOutput, name: string, runs = 9): number {
   const { handler } = JSON.parse(readFileSync(path.join(func, '.vc-config.json'), 'utf8')) as { handler: string };
   const script = `const t = performance.now(); await import(${JSON.stringify(pathToFileURL(path.join(func, handler)).href)}); console.log(performance.now() - t);`;
   const times = Array.from({ length: runs }, () => {
-    const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: func, encoding: 'utf8', env: { PATH: process.env.PATH ?? '' } });
+    const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+      cwd: func,
+      encoding: 'utf8',
+      env: { PATH: process.env.PATH ?? '' },
+    });
     if (run.status !== 0) throw new Error(`importing ${name} failed: ${run.stderr}`);
     return Number(run.stdout.trim());
   }).sort((a, b) => a - b);

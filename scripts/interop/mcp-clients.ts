@@ -15,14 +15,25 @@ type Content = { type: string; text?: string; uri?: string; mimeType?: string };
 
 /** What the tests ask of a client; both SDKs' clients answer it. */
 export interface McpClient {
-  listTools(): Promise<{ tools: { name: string; inputSchema: Record<string, unknown>; annotations?: { readOnlyHint?: boolean } }[] }>;
-  callTool(params: { name: string; arguments: Record<string, unknown> }): Promise<{ isError?: boolean; structuredContent?: unknown; content: Content[] }>;
+  listTools(): Promise<{
+    tools: { name: string; inputSchema: Record<string, unknown>; annotations?: { readOnlyHint?: boolean } }[];
+  }>;
+  callTool(params: {
+    name: string;
+    arguments: Record<string, unknown>;
+  }): Promise<{ isError?: boolean; structuredContent?: unknown; content: Content[] }>;
   listResources(): Promise<{ resources: { uri: string; name: string; title?: string; mimeType?: string }[] }>;
   listResourceTemplates(): Promise<{ resourceTemplates: { uriTemplate: string; name: string }[] }>;
   readResource(params: { uri: string }): Promise<{ contents: { uri: string; mimeType?: string; text?: string }[] }>;
   listPrompts(): Promise<{ prompts: { name: string; arguments?: { name: string; required?: boolean }[] }[] }>;
-  getPrompt(params: { name: string; arguments?: Record<string, string> }): Promise<{ messages: { role: string; content: Content }[] }>;
-  complete(params: { ref: { type: string; uri?: string; name?: string }; argument: { name: string; value: string } }): Promise<{ completion: { values: string[] } }>;
+  getPrompt(params: {
+    name: string;
+    arguments?: Record<string, string>;
+  }): Promise<{ messages: { role: string; content: Content }[] }>;
+  complete(params: {
+    ref: { type: string; uri?: string; name?: string };
+    argument: { name: string; value: string };
+  }): Promise<{ completion: { values: string[] } }>;
   close(): Promise<void>;
 }
 
@@ -35,9 +46,16 @@ export interface Connected {
 type Fetch = (url: string | URL, init?: RequestInit) => Promise<Response>;
 
 /** Connects the official client for `revision` to `url`, over `fetch` when given (in process), with `headers` on every request. */
-export async function connect(revision: Revision, url: string, options: { fetch?: Fetch; headers?: Record<string, string> } = {}): Promise<Connected> {
+export async function connect(
+  revision: Revision,
+  url: string,
+  options: { fetch?: Fetch; headers?: Record<string, string> } = {},
+): Promise<Connected> {
   const info = { name: `catalogue-tests-${revision}`, version: '1.0.0' };
-  const transportOptions = { ...(options.fetch ? { fetch: options.fetch } : {}), ...(options.headers ? { requestInit: { headers: options.headers } } : {}) };
+  const transportOptions = {
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+    ...(options.headers ? { requestInit: { headers: options.headers } } : {}),
+  };
   if (revision === '2025-11-25') {
     const client = new SdkClient(info);
     const transport = new SdkTransport(new URL(url), transportOptions);

@@ -8,7 +8,14 @@
  * about a hundred.
  */
 import path from 'node:path';
-import { applicableScenarios, conformanceCli, conformanceProblems, conformanceVersion, conformanceVersionAt, runConformance } from './conformance.ts';
+import {
+  applicableScenarios,
+  conformanceCli,
+  conformanceProblems,
+  conformanceVersion,
+  conformanceVersionAt,
+  runConformance,
+} from './conformance.ts';
 import { connect, revisions } from './mcp-clients.ts';
 
 /** The suite's first release with 2026-07-28 scenarios, installed into the scratch folder (the project pins the released 0.1.x). */
@@ -32,7 +39,7 @@ async function freshQuota(origin: string): Promise<void> {
 }
 
 async function officialClients(ctx: Context): Promise<void> {
-  const trips = await (await fetch(`${ctx.origin}/v1/trips`)).json();
+  const trips: unknown = await (await fetch(`${ctx.origin}/v1/trips`)).json();
   for (const revision of revisions) {
     const { client, negotiated } = await connect(revision, `${ctx.origin}/mcp`);
     try {
@@ -41,7 +48,8 @@ async function officialClients(ctx: Context): Promise<void> {
       const same = JSON.stringify(called.structuredContent) === JSON.stringify(trips);
       const { resources } = await client.listResources();
       const { prompts } = await client.listPrompts();
-      const tool = revision === '2025-11-25' ? '@modelcontextprotocol/sdk 1.x client' : '@modelcontextprotocol/client 2.x';
+      const tool =
+        revision === '2025-11-25' ? '@modelcontextprotocol/sdk 1.x client' : '@modelcontextprotocol/client 2.x';
       ctx.report(
         `MCP ${revision} through ${tool}`,
         negotiated === revision && same && tools.length > 0 && resources.length > 0 && prompts.length === 2,
@@ -60,7 +68,9 @@ async function releasedSuite(ctx: Context): Promise<void> {
   ctx.report(
     `MCP 2025-11-25 and 2025-06-18: conformance suite ${conformanceVersion} (all server scenarios)`,
     problems.length === 0,
-    problems.length === 0 ? `${applicableScenarios.length} applicable scenarios pass (${applicableScenarios.join(', ')}); the others fail only for their documented reasons (docs/agents.md)` : problems.join('; '),
+    problems.length === 0
+      ? `${applicableScenarios.length} applicable scenarios pass (${applicableScenarios.join(', ')}); the others fail only for their documented reasons (docs/agents.md)`
+      : problems.join('; '),
   );
 }
 

@@ -23,7 +23,12 @@ export interface Crash {
 }
 
 /** Kills `server` (SIGKILL), squats on its pid, and starts `dir`'s server.ts again with `env` on the same port. */
-export async function crashWithSquatter(server: RunningServer, dir: string, env: Record<string, string>, dataDir: string): Promise<Crash> {
+export async function crashWithSquatter(
+  server: RunningServer,
+  dir: string,
+  env: Record<string, string>,
+  dataDir: string,
+): Promise<Crash> {
   const pid = server.process.pid!;
   const exited = new Promise((resolve) => server.process.once('exit', resolve));
   server.process.kill('SIGKILL');
@@ -37,7 +42,13 @@ export async function crashWithSquatter(server: RunningServer, dir: string, env:
   });
   const restarted = await whenServing(child, server.port, mkdtempSync(path.join(tmpdir(), 'soak-restart-')));
   const started = Date.now();
-  while ((await fetch(`${restarted.url}/v1/departures`).then((r) => r.status, () => 0)) !== 200 && Date.now() - started < 60_000) {
+  while (
+    (await fetch(`${restarted.url}/v1/departures`).then(
+      (r) => r.status,
+      () => 0,
+    )) !== 200 &&
+    Date.now() - started < 60_000
+  ) {
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   return { server: restarted, squatter, how, killedAt, takenBackMs: Date.now() - started };

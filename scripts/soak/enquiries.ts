@@ -30,15 +30,30 @@ export interface Accounting {
 }
 
 /** POSTs one JSON body to `path` from `address`, with `headers` (a Host or Origin of a test's choosing). */
-export function post(origin: string, path: string, address: string, body: string, headers: Record<string, string> = {}): Promise<{ status: EnquiryAnswer['status']; text: string }> {
+export function post(
+  origin: string,
+  path: string,
+  address: string,
+  body: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: EnquiryAnswer['status']; text: string }> {
   return new Promise((resolve) => {
-    const req = request(`${origin}${path}`, { method: 'POST', localAddress: address, timeout: 20_000, headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body), ...headers } }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (d: string) => (text += d));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
-      res.on('error', () => resolve({ status: 'error', text }));
-    });
+    const req = request(
+      `${origin}${path}`,
+      {
+        method: 'POST',
+        localAddress: address,
+        timeout: 20_000,
+        headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body), ...headers },
+      },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (d: string) => (text += d));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+        res.on('error', () => resolve({ status: 'error', text }));
+      },
+    );
     req.on('timeout', () => {
       req.destroy();
       resolve({ status: 'timeout', text: '' });
@@ -56,7 +71,13 @@ export async function sendEnquiry(origin: string, block: number, note: string): 
   const address = `127.${block}.${Math.floor(sent / 250) % 250}.${1 + (sent % 250)}`;
   const at = Date.now();
   const message = `${note} #${sent}`;
-  const body = JSON.stringify({ tripSlug: 'hampta-pass-trek', name: 'Soak Enquirer', phone: '+91 98765 43210', groupSize: 2, message });
+  const body = JSON.stringify({
+    tripSlug: 'hampta-pass-trek',
+    name: 'Soak Enquirer',
+    phone: '+91 98765 43210',
+    groupSize: 2,
+    message,
+  });
   const { status, text } = await post(origin, '/api/bookings', address, body);
   let id: string | undefined;
   try {
@@ -68,7 +89,14 @@ export async function sendEnquiry(origin: string, block: number, note: string): 
 }
 
 /** Enquiries every `gapMs` until `done()`, into `answers`. */
-export async function enquiryClient(origin: () => string, block: number, note: string, gapMs: number, done: () => boolean, answers: EnquiryAnswer[]): Promise<void> {
+export async function enquiryClient(
+  origin: () => string,
+  block: number,
+  note: string,
+  gapMs: number,
+  done: () => boolean,
+  answers: EnquiryAnswer[],
+): Promise<void> {
   while (!done()) {
     answers.push(await sendEnquiry(origin(), block, note));
     await new Promise((resolve) => setTimeout(resolve, gapMs));

@@ -23,8 +23,21 @@ export async function rebindingAttempts(origin: () => string, done: () => boolea
     const address = `127.0.14.${1 + (i % 250)}`;
     const attempts: [string, string, Record<string, string>][] = [
       ['/api/bookings', JSON.stringify(enquiry), foreign],
-      ['/api/bookings', new URLSearchParams({ ...enquiry, groupSize: '2' }).toString(), { ...foreign, 'Content-Type': 'application/x-www-form-urlencoded' }],
-      ['/mcp', JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'send_enquiry', arguments: enquiry } }), { ...foreign, Accept: 'application/json, text/event-stream' }],
+      [
+        '/api/bookings',
+        new URLSearchParams({ ...enquiry, groupSize: '2' }).toString(),
+        { ...foreign, 'Content-Type': 'application/x-www-form-urlencoded' },
+      ],
+      [
+        '/mcp',
+        JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'tools/call',
+          params: { name: 'send_enquiry', arguments: enquiry },
+        }),
+        { ...foreign, Accept: 'application/json, text/event-stream' },
+      ],
     ];
     for (const [path, body, headers] of attempts) {
       const { status } = await post(origin(), path, address, body, headers);

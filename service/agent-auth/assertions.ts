@@ -5,7 +5,15 @@
  * their keys fetched from their JWK Set, asymmetric algorithms only, explicit `typ`, our
  * resource as audience, and a small clock skew.
  */
-import { createRemoteJWKSet, decodeJwt, decodeProtectedHeader, errors, jwtVerify, type JWTPayload, type JWTVerifyGetKey } from 'jose';
+import {
+  createRemoteJWKSet,
+  decodeJwt,
+  decodeProtectedHeader,
+  errors,
+  jwtVerify,
+  type JWTPayload,
+  type JWTVerifyGetKey,
+} from 'jose';
 import { lifetimes, tokenTypes } from './metadata.ts';
 import type { RefusalReason } from './oauth-response.ts';
 import type { TrustedIssuer } from '../config.ts';
@@ -63,8 +71,12 @@ function normalizeTyp(typ: unknown): string | null {
 }
 
 /** Checks that do not need a key, so forged tokens are refused before any fetch. */
-function precheck(token: unknown, typ: string): { issuer: string; issuerKeys: (issuers: TrustedIssuers) => JWTVerifyGetKey } {
-  if (typeof token !== 'string' || token.length > maxAssertionLength) throw new AssertionRefused('malformed_token', 'The assertion must be a compact JWT of at most 8 KiB.');
+function precheck(
+  token: unknown,
+  typ: string,
+): { issuer: string; issuerKeys: (issuers: TrustedIssuers) => JWTVerifyGetKey } {
+  if (typeof token !== 'string' || token.length > maxAssertionLength)
+    throw new AssertionRefused('malformed_token', 'The assertion must be a compact JWT of at most 8 KiB.');
   let header: ReturnType<typeof decodeProtectedHeader>;
   let payload: JWTPayload;
   try {
@@ -74,17 +86,26 @@ function precheck(token: unknown, typ: string): { issuer: string; issuerKeys: (i
     throw new AssertionRefused('malformed_token', 'The assertion is not a readable JWT.');
   }
   if (typeof header.alg !== 'string' || !assertionAlgorithms.includes(header.alg)) {
-    throw new AssertionRefused('unsupported_algorithm', `Algorithm ${String(header.alg)} is not accepted; use one of ${assertionAlgorithms.join(', ')}.`);
+    throw new AssertionRefused(
+      'unsupported_algorithm',
+      `Algorithm ${String(header.alg)} is not accepted; use one of ${assertionAlgorithms.join(', ')}.`,
+    );
   }
-  if (normalizeTyp(header.typ) !== typ) throw new AssertionRefused('invalid_type', `The JWT header "typ" must be ${typ}.`);
-  if (!compactJws.test(token)) throw new AssertionRefused('malformed_token', 'The assertion is not a signed compact JWT.');
+  if (normalizeTyp(header.typ) !== typ)
+    throw new AssertionRefused('invalid_type', `The JWT header "typ" must be ${typ}.`);
+  if (!compactJws.test(token))
+    throw new AssertionRefused('malformed_token', 'The assertion is not a signed compact JWT.');
   const issuer = payload.iss;
   if (typeof issuer !== 'string' || !issuer) throw new AssertionRefused('missing_claim', 'The assertion has no "iss".');
   return {
     issuer,
     issuerKeys: (issuers) => {
       const keys = issuers.keysOf(issuer);
-      if (!keys) throw new AssertionRefused('issuer_not_enabled', `The issuer ${issuer} is not trusted by this site; see trusted_issuers in the authorization server metadata.`);
+      if (!keys)
+        throw new AssertionRefused(
+          'issuer_not_enabled',
+          `The issuer ${issuer} is not trusted by this site; see trusted_issuers in the authorization server metadata.`,
+        );
       return keys;
     },
   };
@@ -93,21 +114,41 @@ function precheck(token: unknown, typ: string): { issuer: string; issuerKeys: (i
 /** Translates jose's verdicts into refusal reasons; a key set fetch failure is IssuerUnreachable. */
 export function refusalOf(error: unknown): Error {
   if (error instanceof AssertionRefused) return error;
-  if (error instanceof errors.JWTExpired) return new AssertionRefused('credential_expired', 'The assertion has expired or was issued too long ago.');
+  if (error instanceof errors.JWTExpired)
+    return new AssertionRefused('credential_expired', 'The assertion has expired or was issued too long ago.');
   if (error instanceof errors.JWTClaimValidationFailed) {
-    if (error.reason === 'missing') return new AssertionRefused('missing_claim', `The assertion has no "${error.claim}".`);
-    if (error.claim === 'aud') return new AssertionRefused('audience_mismatch', 'The assertion "aud" must be this site\'s resource (see /.well-known/oauth-protected-resource).');
-    if (error.claim === 'iat' || error.claim === 'nbf') return new AssertionRefused('issued_in_future', 'The assertion is dated in the future.');
-    if (error.claim === 'typ') return new AssertionRefused('invalid_type', 'The JWT header "typ" is not the expected one.');
-    if (error.claim === 'iss') return new AssertionRefused('issuer_not_enabled', 'The assertion issuer is not trusted.');
+    if (error.reason === 'missing')
+      return new AssertionRefused('missing_claim', `The assertion has no "${error.claim}".`);
+    if (error.claim === 'aud')
+      return new AssertionRefused(
+        'audience_mismatch',
+        'The assertion "aud" must be this site\'s resource (see /.well-known/oauth-protected-resource).',
+      );
+    if (error.claim === 'iat' || error.claim === 'nbf')
+      return new AssertionRefused('issued_in_future', 'The assertion is dated in the future.');
+    if (error.claim === 'typ')
+      return new AssertionRefused('invalid_type', 'The JWT header "typ" is not the expected one.');
+    if (error.claim === 'iss')
+      return new AssertionRefused('issuer_not_enabled', 'The assertion issuer is not trusted.');
     return new AssertionRefused('malformed_token', `The assertion claim "${error.claim}" is invalid.`);
   }
-  if (error instanceof errors.JOSEAlgNotAllowed || error instanceof errors.JOSENotSupported) return new AssertionRefused('unsupported_algorithm', 'The assertion algorithm is not accepted.');
-  if (error instanceof errors.JWSSignatureVerificationFailed || error instanceof errors.JWKSNoMatchingKey || error instanceof errors.JWKSMultipleMatchingKeys) {
-    return new AssertionRefused('invalid_signature', 'The assertion signature does not verify against the issuer\'s published keys.');
+  if (error instanceof errors.JOSEAlgNotAllowed || error instanceof errors.JOSENotSupported)
+    return new AssertionRefused('unsupported_algorithm', 'The assertion algorithm is not accepted.');
+  if (
+    error instanceof errors.JWSSignatureVerificationFailed ||
+    error instanceof errors.JWKSNoMatchingKey ||
+    error instanceof errors.JWKSMultipleMatchingKeys
+  ) {
+    return new AssertionRefused(
+      'invalid_signature',
+      "The assertion signature does not verify against the issuer's published keys.",
+    );
   }
-  if (error instanceof errors.JWSInvalid || error instanceof errors.JWTInvalid || error instanceof errors.JWKInvalid) return new AssertionRefused('malformed_token', 'The assertion is not a valid JWT.');
-  return new IssuerUnreachable(`The issuer's key set could not be read: ${error instanceof Error ? error.message : String(error)}`);
+  if (error instanceof errors.JWSInvalid || error instanceof errors.JWTInvalid || error instanceof errors.JWKInvalid)
+    return new AssertionRefused('malformed_token', 'The assertion is not a valid JWT.');
+  return new IssuerUnreachable(
+    `The issuer's key set could not be read: ${error instanceof Error ? error.message : String(error)}`,
+  );
 }
 
 export interface IdJagClaims {
@@ -134,9 +175,14 @@ export async function verifyIdJag(token: unknown, ctx: VerifyContext): Promise<I
       currentDate: new Date(ctx.nowMs),
     });
     const { sub, jti, exp, iat } = payload as Required<Pick<JWTPayload, 'sub' | 'jti' | 'exp' | 'iat'>>;
-    if (exp - iat > lifetimes.idJagMaxLifetimeSeconds) throw new AssertionRefused('lifetime_too_long', `An ID-JAG may live at most ${lifetimes.idJagMaxLifetimeSeconds} seconds.`);
+    if (exp - iat > lifetimes.idJagMaxLifetimeSeconds)
+      throw new AssertionRefused(
+        'lifetime_too_long',
+        `An ID-JAG may live at most ${lifetimes.idJagMaxLifetimeSeconds} seconds.`,
+      );
     const clientId = payload.client_id;
-    if (typeof clientId !== 'string' || !clientId) throw new AssertionRefused('missing_claim', 'The assertion has no "client_id".');
+    if (typeof clientId !== 'string' || !clientId)
+      throw new AssertionRefused('missing_claim', 'The assertion has no "client_id".');
     if (!sub || !jti) throw new AssertionRefused('missing_claim', 'The assertion "sub" and "jti" must not be empty.');
     const email = typeof payload.email === 'string' && payload.email_verified === true ? payload.email : null;
     return { issuer, subject: sub, clientId, jti, expiresAt: new Date(exp * 1000), email };
@@ -174,7 +220,8 @@ export async function verifySecurityEvent(token: unknown, ctx: VerifyContext): P
       currentDate: new Date(ctx.nowMs),
     });
     const events = payload.events;
-    if (!events || typeof events !== 'object' || Array.isArray(events)) throw new AssertionRefused('missing_claim', 'The security event token has no "events" object.');
+    if (!events || typeof events !== 'object' || Array.isArray(events))
+      throw new AssertionRefused('missing_claim', 'The security event token has no "events" object.');
     const subId = payload.sub_id;
     return {
       issuer,
@@ -182,7 +229,8 @@ export async function verifySecurityEvent(token: unknown, ctx: VerifyContext): P
       issuedAt: new Date((payload.iat ?? 0) * 1000),
       events: events as Record<string, Record<string, unknown>>,
       subject: typeof payload.sub === 'string' && payload.sub ? payload.sub : null,
-      subjectId: subId && typeof subId === 'object' && !Array.isArray(subId) ? (subId as Record<string, unknown>) : null,
+      subjectId:
+        subId && typeof subId === 'object' && !Array.isArray(subId) ? (subId as Record<string, unknown>) : null,
     };
   } catch (error) {
     throw refusalOf(error);

@@ -28,7 +28,10 @@ function authMdValues(input: MetadataInput) {
     as: authorizationServerMetadata(input),
     at: (p: string) => `${input.siteUrl}${p}`,
     claimGrant: claimGrantType(input.siteUrl),
-    issuers: input.trustedIssuers.length > 0 ? input.trustedIssuers.map((i) => `\`${i}\``).join(', ') : 'none configured at the moment',
+    issuers:
+      input.trustedIssuers.length > 0
+        ? input.trustedIssuers.map((i) => `\`${i}\``).join(', ')
+        : 'none configured at the moment',
   };
 }
 
@@ -38,9 +41,9 @@ type AuthMdValues = ReturnType<typeof authMdValues>;
 function methods(input: MetadataInput, issuers: string): string[] {
   return [
     `1. **You can get an ID-JAG for the user from a trusted identity provider** (${issuers}): use \`identity_assertion\` with \`${idJagAssertionType}\`. No person needs to confirm here.`,
-    '2. **You only have the user\'s email address**: use `identity_assertion` with `verified_email`. A person confirms on this site\'s claim page (no email is sent).',
+    "2. **You only have the user's email address**: use `identity_assertion` with `verified_email`. A person confirms on this site's claim page (no email is sent).",
     input.anonymousEnabled
-      ? '3. **You have neither**: use `anonymous`. No consent step: the answer\'s `identity_assertion` exchanges for an access token at once. Its `claim` block is optional: a person may attach the registration later.'
+      ? "3. **You have neither**: use `anonymous`. No consent step: the answer's `identity_assertion` exchanges for an access token at once. Its `claim` block is optional: a person may attach the registration later."
       : '3. Anonymous registration is switched off here (`anonymous_not_enabled`).',
   ];
 }

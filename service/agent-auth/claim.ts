@@ -22,13 +22,26 @@ export function handleClaimRestart(request: Request, deps: AgentAuthDeps, client
     const limited = await overLimit(deps.limiters.claimAttempt, client);
     if (limited) return limited;
     const parsed = restartBody.safeParse(await readJsonObject(request));
-    if (!parsed.success) return oauthError('invalid_request', 'Send {"claim_token": "<the claim_token from registration>"}.');
+    if (!parsed.success)
+      return oauthError('invalid_request', 'Send {"claim_token": "<the claim_token from registration>"}.');
     const found = await deps.registry.findByClaimToken(parsed.data.claim_token);
     const now = new Date(deps.clock());
-    if (!found || found.claim.expiresAt <= now) return oauthError('expired_token', 'This claim token is unknown or has lapsed; register again.');
-    if (found.registration.status === 'revoked') return oauthError('invalid_grant', 'This registration was revoked; register again.', { reason: 'registration_revoked' });
-    if (found.claim.confirmedAt) return oauthError('invalid_request', 'A person already confirmed this registration; poll the token endpoint with the claim grant.');
-    const { userCode, claim } = await deps.registry.renewUserCode(found.registration.id, deps.claimWindow.userCodeSeconds, now);
+    if (!found || found.claim.expiresAt <= now)
+      return oauthError('expired_token', 'This claim token is unknown or has lapsed; register again.');
+    if (found.registration.status === 'revoked')
+      return oauthError('invalid_grant', 'This registration was revoked; register again.', {
+        reason: 'registration_revoked',
+      });
+    if (found.claim.confirmedAt)
+      return oauthError(
+        'invalid_request',
+        'A person already confirmed this registration; poll the token endpoint with the claim grant.',
+      );
+    const { userCode, claim } = await deps.registry.renewUserCode(
+      found.registration.id,
+      deps.claimWindow.userCodeSeconds,
+      now,
+    );
     return oauthJson({
       registration_id: found.registration.id,
       status: 'pending',
@@ -59,10 +72,15 @@ export type ClaimPageOutcome =
   | { kind: 'unavailable' };
 
 /** The claim page's POST: one code typed by a person. */
-export async function confirmOnClaimPage(request: Request, deps: AgentAuthDeps, client: ClientContext): Promise<ClaimPageOutcome> {
+export async function confirmOnClaimPage(
+  request: Request,
+  deps: AgentAuthDeps,
+  client: ClientContext,
+): Promise<ClaimPageOutcome> {
   if (!isSameOriginPost(request, deps.siteUrl)) return { kind: 'cross_origin' };
   const limited = await overLimit(deps.limiters.claimAttempt, client);
-  if (limited) return { kind: 'too_many_attempts', retryAfterSeconds: Number(limited.headers.get('Retry-After') ?? '60') };
+  if (limited)
+    return { kind: 'too_many_attempts', retryAfterSeconds: Number(limited.headers.get('Retry-After') ?? '60') };
   let typed: string;
   try {
     typed = (await readForm(request, 2048)).get('user_code') ?? '';

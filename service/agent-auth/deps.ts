@@ -19,9 +19,24 @@ import { clientQuotaKey } from '../rules/client-ip.ts';
  * across every instance.
  */
 export const agentAuthLimits = {
-  registration: { name: 'agent-registration', requests: 20, windowSeconds: 600, scope: 'client IP, POST /agent/auth and /agent/identity' },
-  claimAttempt: { name: 'agent-claim', requests: 10, windowSeconds: 60, scope: 'client IP, POST /agent/claim and /agent/identity/claim' },
-  token: { name: 'agent-token', requests: 120, windowSeconds: 60, scope: 'client IP, POST /oauth/token and /oauth/revoke' },
+  registration: {
+    name: 'agent-registration',
+    requests: 20,
+    windowSeconds: 600,
+    scope: 'client IP, POST /agent/auth and /agent/identity',
+  },
+  claimAttempt: {
+    name: 'agent-claim',
+    requests: 10,
+    windowSeconds: 60,
+    scope: 'client IP, POST /agent/claim and /agent/identity/claim',
+  },
+  token: {
+    name: 'agent-token',
+    requests: 120,
+    windowSeconds: 60,
+    scope: 'client IP, POST /oauth/token and /oauth/revoke',
+  },
   credential: { name: 'agent-credential', requests: 120, windowSeconds: 60, scope: 'client IP, GET /agent/credential' },
   events: { name: 'agent-events', requests: 60, windowSeconds: 60, scope: 'client IP, POST /agent/event/notify' },
 } satisfies Record<string, RateLimitPolicy>;

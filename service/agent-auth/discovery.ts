@@ -5,7 +5,12 @@
  */
 import { cachePolicy } from '../http/cache-policy.ts';
 import { renderAuthMd } from './auth-md.ts';
-import { agentAuthPaths, authorizationServerMetadata, protectedResourceMetadata, type MetadataInput } from './metadata.ts';
+import {
+  agentAuthPaths,
+  authorizationServerMetadata,
+  protectedResourceMetadata,
+  type MetadataInput,
+} from './metadata.ts';
 import { markdownTokensHeader } from '../markdown/tokens.ts';
 import { methodNotAllowed } from './oauth-response.ts';
 import type { SigningKeys } from './signing-keys.ts';
@@ -18,10 +23,14 @@ const shared = {
 
 function document(request: Request, body: string, mediaType: string, headers: Record<string, string> = {}): Response {
   if (request.method !== 'GET' && request.method !== 'HEAD') return methodNotAllowed('GET');
-  return new Response(request.method === 'HEAD' ? null : body, { status: 200, headers: { 'Content-Type': mediaType, ...shared, ...headers } });
+  return new Response(request.method === 'HEAD' ? null : body, {
+    status: 200,
+    headers: { 'Content-Type': mediaType, ...shared, ...headers },
+  });
 }
 
-const json = (request: Request, value: unknown) => document(request, `${JSON.stringify(value, null, 2)}\n`, 'application/json; charset=utf-8');
+const json = (request: Request, value: unknown) =>
+  document(request, `${JSON.stringify(value, null, 2)}\n`, 'application/json; charset=utf-8');
 
 export function handleProtectedResourceMetadata(request: Request, input: MetadataInput): Response {
   return json(request, protectedResourceMetadata(input));

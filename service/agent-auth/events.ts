@@ -22,7 +22,13 @@ function deliveryError(err: DeliveryError, description: string, status = 400): R
 function deliveryErrorOf(reason: RefusalReason): DeliveryError {
   if (reason === 'issuer_not_enabled') return 'invalid_issuer';
   if (reason === 'audience_mismatch') return 'invalid_audience';
-  if (reason === 'invalid_signature' || reason === 'unsupported_algorithm' || reason === 'credential_expired' || reason === 'issued_in_future') return 'authentication_failed';
+  if (
+    reason === 'invalid_signature' ||
+    reason === 'unsupported_algorithm' ||
+    reason === 'credential_expired' ||
+    reason === 'issued_in_future'
+  )
+    return 'authentication_failed';
   return 'invalid_request';
 }
 
@@ -49,22 +55,35 @@ export function handleSecurityEvent(request: Request, deps: AgentAuthDeps, clien
     let event: SecurityEvent;
     try {
       const token = await readSecurityEventToken(request);
-      event = await verifySecurityEvent(token, { issuers: deps.issuers, audiences: resourceAudiences(deps.siteUrl), nowMs: deps.clock() });
+      event = await verifySecurityEvent(token, {
+        issuers: deps.issuers,
+        audiences: resourceAudiences(deps.siteUrl),
+        nowMs: deps.clock(),
+      });
     } catch (error) {
       if (error instanceof BodyError) return deliveryError('invalid_request', error.message, error.status);
       if (error instanceof AssertionRefused) return deliveryError(deliveryErrorOf(error.reason), error.message);
       throw error;
     }
-    const revocations = Object.entries(event.events).filter(([type]) => (revocationEvents as readonly string[]).includes(type));
+    const revocations = Object.entries(event.events).filter(([type]) =>
+      (revocationEvents as readonly string[]).includes(type),
+    );
     // Unknown event types are ignored (RFC 8417 §2.2); the delivery itself succeeded.
     if (revocations.length === 0) return new Response(null, { status: 202 });
-    const subjects = revocations.map(([, payload]) => subjectOf(event, payload && typeof payload === 'object' ? payload : {}));
-    if (subjects.some((s) => s === null)) return deliveryError('invalid_request', 'The revocation event names no subject (sub, sub_id or the event subject).');
+    const subjects = revocations.map(([, payload]) =>
+      subjectOf(event, payload && typeof payload === 'object' ? payload : {}),
+    );
+    if (subjects.some((s) => s === null))
+      return deliveryError(
+        'invalid_request',
+        'The revocation event names no subject (sub, sub_id or the event subject).',
+      );
     // A repeated delivery (same jti) is accepted without acting twice.
     const expires = new Date(event.issuedAt.getTime() + 2 * 24 * 60 * 60 * 1000);
     if (await deps.registry.useAssertionId(event.issuer, `set:${event.jti}`, expires)) {
       const now = new Date(deps.clock());
-      for (const subject of new Set(subjects as string[])) await deps.registry.revokeSubject(event.issuer, subject, now);
+      for (const subject of new Set(subjects as string[]))
+        await deps.registry.revokeSubject(event.issuer, subject, now);
     }
     return new Response(null, { status: 202 });
   });

@@ -21,7 +21,9 @@ export async function guarded(label: string, work: () => Promise<Response>): Pro
     // Storage down or misconfigured: say so once a minute, not once a request.
     if (Date.now() - lastLoggedAt > 60_000) {
       lastLoggedAt = Date.now();
-      console.error(`[agent-auth] ${label}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+      console.error(
+        `[agent-auth] ${label}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+      );
     }
     return unavailable();
   }

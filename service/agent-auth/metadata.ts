@@ -73,8 +73,15 @@ export const lifetimes = {
  * namespace allows letters, digits and hyphens, at most 32 characters).
  */
 export function claimGrantType(siteUrl: string): string {
-  const host = new URL(siteUrl).hostname.replace(/^www\./, '').replace(/[^a-z0-9]+/gi, '-').toLowerCase();
-  const nid = host.replace(/^-+|-+$/g, '').slice(0, 32).replace(/-+$/, '') || 'site';
+  const host = new URL(siteUrl).hostname
+    .replace(/^www\./, '')
+    .replace(/[^a-z0-9]+/gi, '-')
+    .toLowerCase();
+  const nid =
+    host
+      .replace(/^-+|-+$/g, '')
+      .slice(0, 32)
+      .replace(/-+$/, '') || 'site';
   return `urn:${nid.length < 2 ? `${nid}-site` : nid}:agent-auth:grant-type:claim`;
 }
 
@@ -146,5 +153,3 @@ export function authorizationServerMetadata(input: MetadataInput) {
     },
   };
 }
-
-export type AuthorizationServerMetadata = ReturnType<typeof authorizationServerMetadata>;

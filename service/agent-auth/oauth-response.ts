@@ -55,7 +55,12 @@ export function oauthJson(body: unknown, status = 200, headers: Record<string, s
 }
 
 export function oauthError(error: OAuthErrorCode, description: string, init: OAuthErrorInit = {}): Response {
-  const body = { error, error_description: description, ...(init.reason ? { reason: init.reason } : {}), ...init.extra };
+  const body = {
+    error,
+    error_description: description,
+    ...(init.reason ? { reason: init.reason } : {}),
+    ...init.extra,
+  };
   return oauthJson(body, init.status ?? 400, init.headers);
 }
 
@@ -67,20 +72,32 @@ export function resourceMetadataUrl(siteUrl: string): string {
 export function unauthorized(siteUrl: string, description: string, tokenPresent: boolean): Response {
   const params = [`resource_metadata="${resourceMetadataUrl(siteUrl)}"`];
   if (tokenPresent) params.push('error="invalid_token"', `error_description="${description.replace(/["\\]/g, '')}"`);
-  return oauthError('invalid_token', description, { status: 401, headers: { 'WWW-Authenticate': `Bearer ${params.join(', ')}` } });
-}
-
-export function methodNotAllowed(allowed: string): Response {
-  return oauthError('invalid_request', `Use ${allowed} on this endpoint.`, { status: 405, headers: { Allow: allowed } });
-}
-
-export function rateLimited(retryAfterSeconds: number): Response {
-  return oauthError('rate_limited', `Too many requests from this address; wait ${retryAfterSeconds} seconds and retry.`, {
-    status: 429,
-    headers: { 'Retry-After': String(retryAfterSeconds) },
+  return oauthError('invalid_token', description, {
+    status: 401,
+    headers: { 'WWW-Authenticate': `Bearer ${params.join(', ')}` },
   });
 }
 
-export function unavailable(description = 'Agent registration is unavailable right now; the public API works without it.'): Response {
+export function methodNotAllowed(allowed: string): Response {
+  return oauthError('invalid_request', `Use ${allowed} on this endpoint.`, {
+    status: 405,
+    headers: { Allow: allowed },
+  });
+}
+
+export function rateLimited(retryAfterSeconds: number): Response {
+  return oauthError(
+    'rate_limited',
+    `Too many requests from this address; wait ${retryAfterSeconds} seconds and retry.`,
+    {
+      status: 429,
+      headers: { 'Retry-After': String(retryAfterSeconds) },
+    },
+  );
+}
+
+export function unavailable(
+  description = 'Agent registration is unavailable right now; the public API works without it.',
+): Response {
   return oauthError('temporarily_unavailable', description, { status: 503, headers: { 'Retry-After': '30' } });
 }

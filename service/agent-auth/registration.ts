@@ -9,12 +9,21 @@ import { z } from 'astro/zod';
 import { AssertionRefused, verifyIdJag } from './assertions.ts';
 import { overLimit, type AgentAuthDeps, type ClientContext } from './deps.ts';
 import { guarded } from './guard.ts';
-import { agentAuthPaths, claimGrantType, idJagAssertionType, publicReadScope, resourceAudiences, verifiedEmailAssertionType } from './metadata.ts';
+import {
+  agentAuthPaths,
+  claimGrantType,
+  idJagAssertionType,
+  publicReadScope,
+  resourceAudiences,
+  verifiedEmailAssertionType,
+} from './metadata.ts';
 import { methodNotAllowed, oauthError, oauthJson } from './oauth-response.ts';
 import type { Claim, ClaimSecrets, Registration, RegistrationKind } from './registry.ts';
 import { readJsonObject } from './request-body.ts';
 
-const credentialType = z.literal('access_token', { error: 'requested_credential_type: only "access_token" is issued here' }).optional();
+const credentialType = z
+  .literal('access_token', { error: 'requested_credential_type: only "access_token" is issued here' })
+  .optional();
 
 const registrationBody = z.discriminatedUnion(
   'type',
@@ -25,7 +34,10 @@ const registrationBody = z.discriminatedUnion(
       assertion_type: z.enum([idJagAssertionType, verifiedEmailAssertionType], {
         error: `assertion_type must be "${idJagAssertionType}" or "${verifiedEmailAssertionType}"`,
       }),
-      assertion: z.string({ error: 'assertion must be a string' }).min(1, { error: 'assertion must not be empty' }).max(8192, { error: 'assertion is too long' }),
+      assertion: z
+        .string({ error: 'assertion must be a string' })
+        .min(1, { error: 'assertion must not be empty' })
+        .max(8192, { error: 'assertion is too long' }),
       requested_credential_type: credentialType,
     }),
   ],
@@ -56,7 +68,11 @@ export function claimBlock(deps: AgentAuthDeps, userCode: string, claim: Claim, 
   };
 }
 
-async function registeredResponse(deps: AgentAuthDeps, registration: Registration, openClaim: (ClaimSecrets & { claim: Claim }) | null): Promise<Response> {
+async function registeredResponse(
+  deps: AgentAuthDeps,
+  registration: Registration,
+  openClaim: (ClaimSecrets & { claim: Claim }) | null,
+): Promise<Response> {
   const nowMs = deps.clock();
   const assertion = await deps.tokens.identityAssertion(registration, nowMs);
   const body: Record<string, unknown> = {
@@ -81,7 +97,12 @@ async function registeredResponse(deps: AgentAuthDeps, registration: Registratio
 }
 
 /** A registration with an open claim: `active` when the claim is optional (anonymous), `pending` when it gates the exchange. */
-async function registerWithClaim(deps: AgentAuthDeps, kind: RegistrationKind, status: 'active' | 'pending', emailHint?: string): Promise<Response> {
+async function registerWithClaim(
+  deps: AgentAuthDeps,
+  kind: RegistrationKind,
+  status: 'active' | 'pending',
+  emailHint?: string,
+): Promise<Response> {
   const now = new Date(deps.clock());
   const registration = await deps.registry.register({ kind, status, emailHint }, now);
   const pending = await deps.registry.openClaim(registration.id, deps.claimWindow, now);
@@ -99,10 +120,19 @@ async function registerWithIdJag(deps: AgentAuthDeps, assertion: string): Promis
   }
   // Recorded only after the signature verified, so forged tokens cannot burn real ids.
   if (!(await deps.registry.useAssertionId(claims.issuer, claims.jti, claims.expiresAt))) {
-    return oauthError('invalid_grant', 'This ID-JAG was already used; mint a fresh one with a new jti.', { reason: 'replay_detected' });
+    return oauthError('invalid_grant', 'This ID-JAG was already used; mint a fresh one with a new jti.', {
+      reason: 'replay_detected',
+    });
   }
   const registration = await deps.registry.register(
-    { kind: 'identity_assertion', status: 'active', issuer: claims.issuer, subject: claims.subject, clientId: claims.clientId, emailHint: claims.email ?? undefined },
+    {
+      kind: 'identity_assertion',
+      status: 'active',
+      issuer: claims.issuer,
+      subject: claims.subject,
+      clientId: claims.clientId,
+      emailHint: claims.email ?? undefined,
+    },
     new Date(nowMs),
   );
   return registeredResponse(deps, registration, null);
@@ -118,13 +148,17 @@ export function handleRegistration(request: Request, deps: AgentAuthDeps, client
     const body = parsed.data;
     if (body.type === 'anonymous') {
       if (!deps.anonymousEnabled) {
-        return oauthError('anonymous_not_enabled', 'Anonymous registration is not enabled here; register with an identity assertion, or use the public API, which needs no credential.');
+        return oauthError(
+          'anonymous_not_enabled',
+          'Anonymous registration is not enabled here; register with an identity assertion, or use the public API, which needs no credential.',
+        );
       }
       return registerWithClaim(deps, 'anonymous', 'active');
     }
     if (body.assertion_type === verifiedEmailAssertionType) {
       const email = z.email().max(254).safeParse(body.assertion);
-      if (!email.success) return oauthError('invalid_request', 'For verified_email the assertion must be an email address.');
+      if (!email.success)
+        return oauthError('invalid_request', 'For verified_email the assertion must be an email address.');
       // No email is sent: a person confirms on the claim page, so the address stays a hint.
       return registerWithClaim(deps, 'verified_email', 'pending', email.data);
     }

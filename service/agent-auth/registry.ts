@@ -58,7 +58,8 @@ interface ClaimRow {
 }
 
 const registrationColumns = 'r.id, r.kind, r.status, r.issuer, r.subject, r.client_id, r.created_at';
-const claimColumns = 'c.registration_id, c.user_code_expires_at, c.expires_at, c.interval_seconds, c.last_polled_at, c.confirmed_at, c.redeemed_at';
+const claimColumns =
+  'c.registration_id, c.user_code_expires_at, c.expires_at, c.interval_seconds, c.last_polled_at, c.confirmed_at, c.redeemed_at';
 
 function toRegistration(row: RegistrationRow): Registration {
   return {
@@ -158,7 +159,16 @@ export class AgentRegistry {
       `INSERT INTO agent_registrations AS r (id, kind, status, issuer, subject, client_id, email_hint, created_at, confirmed_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, CASE WHEN $3 = 'active' THEN $8::timestamptz END)
        RETURNING ${registrationColumns}`,
-      [token('reg_', 18), input.kind, input.status, input.issuer ?? null, input.subject ?? null, input.clientId ?? null, input.emailHint ?? null, now],
+      [
+        token('reg_', 18),
+        input.kind,
+        input.status,
+        input.issuer ?? null,
+        input.subject ?? null,
+        input.clientId ?? null,
+        input.emailHint ?? null,
+        now,
+      ],
     );
     const row = rows[0];
     if (!row) throw new Error('registration insert returned nothing');
@@ -188,12 +198,18 @@ export class AgentRegistry {
 
   async findRegistration(id: string): Promise<Registration | null> {
     await this.ready();
-    const { rows } = await this.#sql.query<RegistrationRow>(`SELECT ${registrationColumns} FROM agent_registrations r WHERE r.id = $1`, [id]);
+    const { rows } = await this.#sql.query<RegistrationRow>(
+      `SELECT ${registrationColumns} FROM agent_registrations r WHERE r.id = $1`,
+      [id],
+    );
     return rows[0] ? toRegistration(rows[0]) : null;
   }
 
   async findClaimOf(registrationId: string): Promise<Claim | null> {
-    const { rows } = await this.#sql.query<ClaimRow>(`SELECT ${claimColumns} FROM agent_claims c WHERE c.registration_id = $1`, [registrationId]);
+    const { rows } = await this.#sql.query<ClaimRow>(
+      `SELECT ${claimColumns} FROM agent_claims c WHERE c.registration_id = $1`,
+      [registrationId],
+    );
     return rows[0] ? toClaim(rows[0]) : null;
   }
 
@@ -208,7 +224,11 @@ export class AgentRegistry {
   }
 
   /** A new user code for an open claim (the old one stops working). */
-  async renewUserCode(registrationId: string, userCodeSeconds: number, now: Date): Promise<{ userCode: string; claim: Claim }> {
+  async renewUserCode(
+    registrationId: string,
+    userCodeSeconds: number,
+    now: Date,
+  ): Promise<{ userCode: string; claim: Claim }> {
     const userCode = newUserCode();
     const { rows } = await this.#sql.query<ClaimRow>(
       `UPDATE agent_claims c SET user_code_hash = $2, user_code_expires_at = $3 WHERE c.registration_id = $1 RETURNING ${claimColumns}`,
@@ -244,14 +264,25 @@ export class AgentRegistry {
    * Records a poll of the claim grant and returns the claim as it was before it. A poll sooner
    * than the interval adds 5 seconds to it (RFC 8628 §3.5), up to a minute.
    */
-  async recordPoll(registrationId: string, now: Date): Promise<{ before: Claim; tooSoon: boolean; intervalSeconds: number } | null> {
+  async recordPoll(
+    registrationId: string,
+    now: Date,
+  ): Promise<{ before: Claim; tooSoon: boolean; intervalSeconds: number } | null> {
     return this.#sql.transaction(async (tx) => {
-      const { rows } = await tx.query<ClaimRow>(`SELECT ${claimColumns} FROM agent_claims c WHERE c.registration_id = $1 FOR UPDATE`, [registrationId]);
+      const { rows } = await tx.query<ClaimRow>(
+        `SELECT ${claimColumns} FROM agent_claims c WHERE c.registration_id = $1 FOR UPDATE`,
+        [registrationId],
+      );
       if (!rows[0]) return null;
       const before = toClaim(rows[0]);
-      const tooSoon = before.lastPolledAt !== null && now.getTime() - before.lastPolledAt.getTime() < before.intervalSeconds * 1000;
+      const tooSoon =
+        before.lastPolledAt !== null && now.getTime() - before.lastPolledAt.getTime() < before.intervalSeconds * 1000;
       const intervalSeconds = tooSoon ? Math.min(before.intervalSeconds + 5, 60) : before.intervalSeconds;
-      await tx.query('UPDATE agent_claims SET last_polled_at = $2, interval_seconds = $3 WHERE registration_id = $1', [registrationId, now, intervalSeconds]);
+      await tx.query('UPDATE agent_claims SET last_polled_at = $2, interval_seconds = $3 WHERE registration_id = $1', [
+        registrationId,
+        now,
+        intervalSeconds,
+      ]);
       return { before, tooSoon, intervalSeconds };
     });
   }
@@ -286,7 +317,10 @@ export class AgentRegistry {
 
   async revokeAccessToken(jti: string, expiresAt: Date): Promise<void> {
     await this.ready();
-    await this.#sql.query('INSERT INTO agent_revoked_tokens (jti, expires_at) VALUES ($1, $2) ON CONFLICT DO NOTHING', [jti, expiresAt]);
+    await this.#sql.query('INSERT INTO agent_revoked_tokens (jti, expires_at) VALUES ($1, $2) ON CONFLICT DO NOTHING', [
+      jti,
+      expiresAt,
+    ]);
   }
 
   async isAccessTokenRevoked(jti: string): Promise<boolean> {

@@ -42,7 +42,8 @@ export async function readBodyText(request: Request, limit = maxBodyBytes): Prom
 /** A JSON object body (Content-Type application/json). */
 export async function readJsonObject(request: Request): Promise<Record<string, unknown>> {
   const type = mediaType(request);
-  if (type !== 'application/json' && !type.endsWith('+json')) throw new BodyError(415, 'Send the body as application/json.');
+  if (type !== 'application/json' && !type.endsWith('+json'))
+    throw new BodyError(415, 'Send the body as application/json.');
   const text = await readBodyText(request);
   let value: unknown;
   try {
@@ -50,7 +51,8 @@ export async function readJsonObject(request: Request): Promise<Record<string, u
   } catch {
     throw new BodyError(400, 'The body is not valid JSON.');
   }
-  if (!value || typeof value !== 'object' || Array.isArray(value)) throw new BodyError(400, 'The body must be a JSON object.');
+  if (!value || typeof value !== 'object' || Array.isArray(value))
+    throw new BodyError(400, 'The body must be a JSON object.');
   return value as Record<string, unknown>;
 }
 
@@ -59,7 +61,8 @@ export async function readJsonObject(request: Request): Promise<Record<string, u
  * a parameter (RFC 6749 §3.2), so a repeated one is refused rather than guessed.
  */
 export async function readForm(request: Request, limit = maxBodyBytes): Promise<Map<string, string>> {
-  if (mediaType(request) !== 'application/x-www-form-urlencoded') throw new BodyError(415, 'Send the body as application/x-www-form-urlencoded.');
+  if (mediaType(request) !== 'application/x-www-form-urlencoded')
+    throw new BodyError(415, 'Send the body as application/x-www-form-urlencoded.');
   const params = new URLSearchParams(await readBodyText(request, limit));
   const form = new Map<string, string>();
   for (const [name, value] of params) {
@@ -71,6 +74,7 @@ export async function readForm(request: Request, limit = maxBodyBytes): Promise<
 
 /** A security event token body (application/secevent+jwt, RFC 8935 §2). */
 export async function readSecurityEventToken(request: Request): Promise<string> {
-  if (mediaType(request) !== 'application/secevent+jwt') throw new BodyError(415, 'Send the security event token as application/secevent+jwt.');
+  if (mediaType(request) !== 'application/secevent+jwt')
+    throw new BodyError(415, 'Send the security event token as application/secevent+jwt.');
   return (await readBodyText(request)).trim();
 }

@@ -23,7 +23,8 @@ async function revoke(token: string, hint: string | undefined, deps: AgentAuthDe
     return true;
   };
   // The hint only orders the attempts (RFC 7009 §2.1).
-  const order = hint === 'identity_assertion' ? [asIdentityAssertion, asAccessToken] : [asAccessToken, asIdentityAssertion];
+  const order =
+    hint === 'identity_assertion' ? [asIdentityAssertion, asAccessToken] : [asAccessToken, asIdentityAssertion];
   for (const attempt of order) if (await attempt()) return;
 }
 

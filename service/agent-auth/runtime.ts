@@ -32,7 +32,11 @@ function retried<T>(open: () => Promise<T>): () => Promise<T> {
 }
 
 /** Throws SettingsError when an AGENT_* setting is wrong; callers answer 503 and log it. */
-export function agentAuthRuntime(settings: Settings, resourceName: string, counters: () => Promise<CounterStore>): AgentAuthRuntime {
+export function agentAuthRuntime(
+  settings: Settings,
+  resourceName: string,
+  counters: () => Promise<CounterStore>,
+): AgentAuthRuntime {
   const agent = settings.agentAuth;
   if (agent instanceof SettingsError) throw agent;
   const issuers = new TrustedIssuers(agent.trustedIssuers);

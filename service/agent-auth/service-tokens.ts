@@ -32,7 +32,13 @@ export class ServiceTokens {
   }
 
   /** Signs a token for a registration: our issuer and audience, the one scope, a fixed lifetime. */
-  async #issue(registration: Registration, typ: string, lifetimeSeconds: number, nowMs: number, extra: JWTPayload = {}): Promise<IssuedToken> {
+  async #issue(
+    registration: Registration,
+    typ: string,
+    lifetimeSeconds: number,
+    nowMs: number,
+    extra: JWTPayload = {},
+  ): Promise<IssuedToken> {
     const claims: JWTPayload = {
       iss: this.#issuer,
       sub: registration.id,
@@ -46,12 +52,19 @@ export class ServiceTokens {
   }
 
   identityAssertion(registration: Registration, nowMs: number): Promise<IssuedToken> {
-    return this.#issue(registration, tokenTypes.idJag, lifetimes.identityAssertionSeconds, nowMs, { registration_type: registration.kind });
+    return this.#issue(registration, tokenTypes.idJag, lifetimes.identityAssertionSeconds, nowMs, {
+      registration_type: registration.kind,
+    });
   }
 
   /** The registration id of one of our identity assertions; throws jose's errors otherwise. */
   async verifyIdentityAssertion(token: string, nowMs: number): Promise<string> {
-    const payload = await this.#keys.verify(token, { typ: tokenTypes.idJag, issuer: this.#issuer, audience: this.#issuer, nowMs });
+    const payload = await this.#keys.verify(token, {
+      typ: tokenTypes.idJag,
+      issuer: this.#issuer,
+      audience: this.#issuer,
+      nowMs,
+    });
     return payload.sub ?? '';
   }
 
@@ -60,7 +73,12 @@ export class ServiceTokens {
   }
 
   async verifyAccessToken(token: string, nowMs: number): Promise<AccessTokenClaims> {
-    const payload = await this.#keys.verify(token, { typ: tokenTypes.accessToken, issuer: this.#issuer, audience: this.#issuer, nowMs });
+    const payload = await this.#keys.verify(token, {
+      typ: tokenTypes.accessToken,
+      issuer: this.#issuer,
+      audience: this.#issuer,
+      nowMs,
+    });
     return {
       registrationId: payload.sub ?? '',
       jti: payload.jti ?? '',

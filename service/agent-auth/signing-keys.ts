@@ -7,7 +7,17 @@
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { calculateJwkThumbprint, createLocalJWKSet, exportJWK, generateKeyPair, importJWK, jwtVerify, SignJWT, type JWK, type JWTPayload } from 'jose';
+import {
+  calculateJwkThumbprint,
+  createLocalJWKSet,
+  exportJWK,
+  generateKeyPair,
+  importJWK,
+  jwtVerify,
+  SignJWT,
+  type JWK,
+  type JWTPayload,
+} from 'jose';
 import { SettingsError } from '../config.ts';
 
 /** Asymmetric algorithms only: a shared secret could never be published at jwks_uri. */
@@ -21,10 +31,17 @@ export interface SigningKeys {
   /** Signs `claims` with the current key; sets iat, exp and a fresh jti. */
   sign(claims: JWTPayload, options: { typ: string; lifetimeSeconds: number; nowMs: number }): Promise<string>;
   /** Verifies a token this site signed (any published key); throws jose's errors. */
-  verify(token: string, options: { typ: string; issuer: string; audience: string | string[]; nowMs: number }): Promise<JWTPayload>;
+  verify(
+    token: string,
+    options: { typ: string; issuer: string; audience: string | string[]; nowMs: number },
+  ): Promise<JWTPayload>;
 }
 
-const publicMembers: Record<string, string[]> = { EC: ['kty', 'crv', 'x', 'y'], OKP: ['kty', 'crv', 'x'], RSA: ['kty', 'n', 'e'] };
+const publicMembers: Record<string, string[]> = {
+  EC: ['kty', 'crv', 'x', 'y'],
+  OKP: ['kty', 'crv', 'x'],
+  RSA: ['kty', 'n', 'e'],
+};
 
 function algorithmOf(jwk: JWK): SigningAlgorithm | null {
   if (jwk.alg) return (signingAlgorithms as readonly string[]).includes(jwk.alg) ? (jwk.alg as SigningAlgorithm) : null;
@@ -37,8 +54,12 @@ function algorithmOf(jwk: JWK): SigningAlgorithm | null {
 async function publicJwk(jwk: JWK, setting: string): Promise<JWK & { kid: string; alg: SigningAlgorithm }> {
   const alg = algorithmOf(jwk);
   const members = publicMembers[jwk.kty ?? ''];
-  if (!alg || !members) throw new SettingsError(`Invalid settings:\n- ${setting}: keys must be EC P-256 (ES256), Ed25519 (EdDSA) or RSA (RS256)`);
-  if (jwk.kty === 'RSA' && (jwk.n?.length ?? 0) < 342) throw new SettingsError(`Invalid settings:\n- ${setting}: RSA keys must be at least 2048 bits`);
+  if (!alg || !members)
+    throw new SettingsError(
+      `Invalid settings:\n- ${setting}: keys must be EC P-256 (ES256), Ed25519 (EdDSA) or RSA (RS256)`,
+    );
+  if (jwk.kty === 'RSA' && (jwk.n?.length ?? 0) < 342)
+    throw new SettingsError(`Invalid settings:\n- ${setting}: RSA keys must be at least 2048 bits`);
   const picked = Object.fromEntries(members.map((m) => [m, (jwk as Record<string, unknown>)[m]])) as JWK;
   const kid = jwk.kid ?? (await calculateJwkThumbprint(picked));
   return { ...picked, kid, alg, use: 'sig' };
@@ -54,7 +75,11 @@ function parseJson(text: string, setting: string): unknown {
 
 /** A JWK, an array of JWKs, or a JWK Set. */
 function jwkList(value: unknown, setting: string): JWK[] {
-  const list = Array.isArray(value) ? value : value && typeof value === 'object' && 'keys' in value ? (value as { keys: unknown }).keys : [value];
+  const list = Array.isArray(value)
+    ? value
+    : value && typeof value === 'object' && 'keys' in value
+      ? value.keys
+      : [value];
   if (!Array.isArray(list) || list.some((k) => !k || typeof k !== 'object')) {
     throw new SettingsError(`Invalid settings:\n- ${setting}: must be a JWK, an array of JWKs or a JWK Set`);
   }
@@ -63,10 +88,12 @@ function jwkList(value: unknown, setting: string): JWK[] {
 
 export async function createSigningKeys(privateJwk: JWK, previous: JWK[] = []): Promise<SigningKeys> {
   const current = await publicJwk(privateJwk, 'AGENT_SIGNING_KEY');
-  if (typeof privateJwk.d !== 'string') throw new SettingsError('Invalid settings:\n- AGENT_SIGNING_KEY: must be a private JWK (with "d")');
+  if (typeof privateJwk.d !== 'string')
+    throw new SettingsError('Invalid settings:\n- AGENT_SIGNING_KEY: must be a private JWK (with "d")');
   const retired = await Promise.all(previous.map((k) => publicJwk(k, 'AGENT_SIGNING_KEYS_PREVIOUS')));
   const keys = [current, ...retired.filter((k) => k.kid !== current.kid)];
-  if (new Set(keys.map((k) => k.kid)).size !== keys.length) throw new SettingsError('Invalid settings:\n- AGENT_SIGNING_KEYS_PREVIOUS: two keys share a kid');
+  if (new Set(keys.map((k) => k.kid)).size !== keys.length)
+    throw new SettingsError('Invalid settings:\n- AGENT_SIGNING_KEYS_PREVIOUS: two keys share a kid');
   const privateKey = await importJWK({ ...privateJwk, alg: current.alg }, current.alg);
   const keySet = createLocalJWKSet({ keys });
   const algorithms = [...new Set(keys.map((k) => k.alg))];
@@ -102,7 +129,12 @@ export async function createSigningKeys(privateJwk: JWK, previous: JWK[] = []): 
 export async function generateSigningJwk(): Promise<JWK> {
   const { privateKey } = await generateKeyPair('ES256', { extractable: true });
   const jwk = await exportJWK(privateKey);
-  const kid = await calculateJwkThumbprint({ kty: jwk.kty ?? 'EC', crv: jwk.crv ?? '', x: jwk.x ?? '', y: jwk.y ?? '' });
+  const kid = await calculateJwkThumbprint({
+    kty: jwk.kty ?? 'EC',
+    crv: jwk.crv ?? '',
+    x: jwk.x ?? '',
+    y: jwk.y ?? '',
+  });
   return { ...jwk, kid, alg: 'ES256', use: 'sig' };
 }
 
@@ -134,14 +166,18 @@ export interface KeySource {
 }
 
 export async function loadSigningKeys(source: KeySource): Promise<SigningKeys> {
-  const previous = source.previousKeys ? jwkList(parseJson(source.previousKeys, 'AGENT_SIGNING_KEYS_PREVIOUS'), 'AGENT_SIGNING_KEYS_PREVIOUS') : [];
+  const previous = source.previousKeys
+    ? jwkList(parseJson(source.previousKeys, 'AGENT_SIGNING_KEYS_PREVIOUS'), 'AGENT_SIGNING_KEYS_PREVIOUS')
+    : [];
   if (source.signingKey) {
     const [key] = jwkList(parseJson(source.signingKey, 'AGENT_SIGNING_KEY'), 'AGENT_SIGNING_KEY');
     if (!key) throw new SettingsError('Invalid settings:\n- AGENT_SIGNING_KEY: holds no key');
     return createSigningKeys(key, previous);
   }
   if (source.requireConfiguredKey) {
-    throw new SettingsError('Invalid settings:\n- AGENT_SIGNING_KEY: required when DEPLOY_TARGET=vercel (instances cannot share a generated key)');
+    throw new SettingsError(
+      'Invalid settings:\n- AGENT_SIGNING_KEY: required when DEPLOY_TARGET=vercel (instances cannot share a generated key)',
+    );
   }
   return createSigningKeys(await localSigningJwk(source.dataDir), previous);
 }

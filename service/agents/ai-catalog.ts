@@ -34,7 +34,8 @@ export function buildAiCatalog(catalogue: Catalogue) {
       }),
       entry('api', 'booking-enquiries', 'application/vnd.oai.openapi+json;version=3.1', {
         displayName: 'Booking enquiries',
-        description: "POST /api/bookings: send a person's booking enquiry, with their consent; a guide calls them back. Nothing is booked.",
+        description:
+          "POST /api/bookings: send a person's booking enquiry, with their consent; a guide calls them back. Nothing is booked.",
         url: `${site}${enquiryOpenApiPath}`,
         version: '1',
         tags: ['api', 'openapi', 'enquiry', 'action'],

@@ -39,7 +39,11 @@ export function buildApiCatalog(catalogue: Catalogue) {
       // The open peak dataset: each of its files (RFC 6573 item), its Data Package and its licence.
       {
         anchor: `${site}${peakDataDir}`,
-        item: peakDataFileList.map((file) => ({ href: `${site}${file.path}`, type: file.mediaType, title: file.format })),
+        item: peakDataFileList.map((file) => ({
+          href: `${site}${file.path}`,
+          type: file.mediaType,
+          title: file.format,
+        })),
         describedby: [{ href: `${site}${peakDataFiles.dataPackage.path}`, type: peakDataFiles.dataPackage.mediaType }],
         license: [{ href: catalogue.site.dataset.licenseUrl }],
         'service-doc': [{ href: `${site}${peakDataDir}`, type: 'text/html' }],

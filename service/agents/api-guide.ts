@@ -16,7 +16,9 @@ export function operationLine(op: Operation): string {
 }
 
 function operationSection(op: Operation, catalogue: Catalogue, level: number): string[] {
-  const params = Object.entries(op.query).map(([name, param]) => `- \`${name}\`: ${param.description} Use ${param.accepted}.`);
+  const params = Object.entries(op.query).map(
+    ([name, param]) => `- \`${name}\`: ${param.description} Use ${param.accepted}.`,
+  );
   const path = op.pathParam ? [`- \`${op.pathParam.name}\` (in the path): ${op.pathParam.description}`] : [];
   const errors = op.errors.map((code) => `\`${code}\` (${errorCodes[code]})`);
   return [
@@ -26,7 +28,9 @@ function operationSection(op: Operation, catalogue: Catalogue, level: number): s
     '',
     `URL: ${catalogue.siteUrl}/v1${op.path === '/' ? '/' : op.path}`,
     '',
-    ...(params.length + path.length > 0 ? ['Parameters (all optional unless in the path; filters combine with AND):', '', ...path, ...params, ''] : []),
+    ...(params.length + path.length > 0
+      ? ['Parameters (all optional unless in the path; filters combine with AND):', '', ...path, ...params, '']
+      : []),
     ...(errors.length > 0 ? [`Errors: ${errors.join(', ')}.`, ''] : []),
   ];
 }

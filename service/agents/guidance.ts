@@ -85,7 +85,8 @@ export function agentGuidance(catalogue: Catalogue) {
         preferredDeparture: 'Optional: the departure `id` from /v1/departures, or dates wanted as text.',
         message: 'Optional: questions.',
       },
-      consent: 'Send an enquiry only when the person has explicitly asked you to, for that trip and group, and given you their own name and phone number to share. Show them what you will send first.',
+      consent:
+        'Send an enquiry only when the person has explicitly asked you to, for that trip and group, and given you their own name and phone number to share. Show them what you will send first.',
       sendToTripPage:
         "Send the person to the trip page's enquiry form (the trip's `url` plus #enquiry-form) instead when they have not asked you to send it, when you lack their own name, phone number or consent, when they want to choose dates from the live list themselves, or when they would rather send it themselves.",
       outcomes: {
@@ -98,7 +99,7 @@ export function agentGuidance(catalogue: Catalogue) {
       seatsConfirmedBy: 'a human guide, never the API',
     },
     mustNot: [
-      'Book, reserve or send an enquiry on someone\'s behalf without their explicit consent.',
+      "Book, reserve or send an enquiry on someone's behalf without their explicit consent.",
       'Say a seat is booked or held: an enquiry only reaches the team, and a guide confirms seats.',
       'Invent availability, dates, prices or seat counts: quote only what the departures endpoint or departures.md returned, and when.',
       'Use peak data without the CC-BY-4.0 attribution and a link back to the dataset.',
@@ -127,7 +128,7 @@ export function agentInstructionsMarkdown(catalogue: Catalogue): string {
     `> ${catalogue.site.description.trim()}`,
     '',
     'You are welcome to read, compare and quote everything here. The catalogue is read-only and needs no key; ' +
-      "a booking enquiry is the only thing you can send, and only for a person, with their own details and consent.",
+      'a booking enquiry is the only thing you can send, and only for a person, with their own details and consent.',
     '',
     '## Start here',
     '',

@@ -17,7 +17,10 @@ export function tripSection(catalogue: Catalogue, page: TripPage): string {
   const lines = tripMarkdown(catalogue, page, { state: 'live', departures: [] }).split('\n');
   const start = lines.indexOf('## Departures');
   const end = lines.findIndex((line, i) => i > start && /^#{1,2} /.test(line));
-  if (start < 0 || end < 0) throw new Error('service/markdown/trip.ts no longer has a "## Departures" section followed by another; update tripSection in service/agents/llms-full.ts');
+  if (start < 0 || end < 0)
+    throw new Error(
+      'service/markdown/trip.ts no longer has a "## Departures" section followed by another; update tripSection in service/agents/llms-full.ts',
+    );
   const pointer = `Not in this file, because dates and seats change by the minute: read ${catalogue.siteUrl}/v1/departures?trip=${page.trip.slug} or ${page.trip.markdownUrl}.`;
   lines.splice(start + 1, end - start - 1, '', pointer, '');
   return lines.map((line) => (/^#{1,4} /.test(line) ? `##${line}` : line)).join('\n');

@@ -21,7 +21,9 @@ function linkLine(link: Link): string {
 
 function tripNotes({ trip }: TripPage): string {
   const parts = [
-    trip.type === 'expedition' && trip.alpineGrade ? `${trip.difficulty} expedition, grade ${trip.alpineGrade}` : `${trip.difficulty} ${trip.type}`,
+    trip.type === 'expedition' && trip.alpineGrade
+      ? `${trip.difficulty} expedition, grade ${trip.alpineGrade}`
+      : `${trip.difficulty} ${trip.type}`,
     trip.durationDays != null ? `${trip.durationDays} days` : undefined,
     trip.summitAltitudeM != null ? `up to ${formatMetres(trip.summitAltitudeM)}` : undefined,
     trip.region,
@@ -43,17 +45,39 @@ export function buildLlmsTxt(catalogue: Catalogue): string {
   const section = (title: string, links: Link[]) => [`## ${title}`, '', ...links.map(linkLine), ''];
 
   const typeOrder = { trek: 0, expedition: 1 };
-  const trips = [...catalogue.trips].sort((a, b) => typeOrder[a.trip.type] - typeOrder[b.trip.type] || a.trip.name.localeCompare(b.trip.name));
+  const trips = [...catalogue.trips].sort(
+    (a, b) => typeOrder[a.trip.type] - typeOrder[b.trip.type] || a.trip.name.localeCompare(b.trip.name),
+  );
   const api: Link[] = [
     file('/openapi.json'),
-    { name: 'Service index', url: `${site}/v1/`, notes: 'Every operation, file, rate limit and licence term of the JSON API (GET, no key).' },
-    { name: 'Developer page', url: `${site}/developers`, notes: 'The API reference for people, with examples and the error and rate-limit rules.' },
-    file('/mcp/server-card', 'MCP server', `Server card of the streamable HTTP MCP endpoint at ${site}/mcp: the API's operations as tools (and send_enquiry), trips, peaks and the dataset as resources.`),
-    file(enquiryOpenApiPath, 'Booking enquiry (OpenAPI)', `POST ${site}/api/bookings, the one action here: a person's booking enquiry, sent with their consent; a guide calls them back.`),
+    {
+      name: 'Service index',
+      url: `${site}/v1/`,
+      notes: 'Every operation, file, rate limit and licence term of the JSON API (GET, no key).',
+    },
+    {
+      name: 'Developer page',
+      url: `${site}/developers`,
+      notes: 'The API reference for people, with examples and the error and rate-limit rules.',
+    },
+    file(
+      '/mcp/server-card',
+      'MCP server',
+      `Server card of the streamable HTTP MCP endpoint at ${site}/mcp: the API's operations as tools (and send_enquiry), trips, peaks and the dataset as resources.`,
+    ),
+    file(
+      enquiryOpenApiPath,
+      'Booking enquiry (OpenAPI)',
+      `POST ${site}/api/bookings, the one action here: a person's booking enquiry, sent with their consent; a guide calls them back.`,
+    ),
   ];
   const dataset: Link[] = [
     ...peakDataFileList.map((f) => file(f.path)),
-    { name: 'Peaks API', url: `${site}/v1/peaks`, notes: `The same peaks, filterable (openPeak, firstSixThousanderCandidate, operatorOperated, maxAltitudeM). Attribution: ${catalogue.attribution}` },
+    {
+      name: 'Peaks API',
+      url: `${site}/v1/peaks`,
+      notes: `The same peaks, filterable (openPeak, firstSixThousanderCandidate, operatorOperated, maxAltitudeM). Attribution: ${catalogue.attribution}`,
+    },
   ];
   const agentFiles: Link[] = [
     file('/agent-instructions.md'),
@@ -61,7 +85,9 @@ export function buildLlmsTxt(catalogue: Catalogue): string {
     file('/departures.md'),
     file('/agent-skills/index.json'),
   ];
-  const optional = siteFiles.filter((f) => !linked.has(f.path) && f.path !== '/llms.txt').map((f) => ({ name: f.title, url: siteFileUrl(site, f), notes: f.description }));
+  const optional = siteFiles
+    .filter((f) => !linked.has(f.path) && f.path !== '/llms.txt')
+    .map((f) => ({ name: f.title, url: siteFileUrl(site, f), notes: f.description }));
 
   return [
     `# ${catalogue.site.operatorName}: Himalayan treks, expeditions and peak data`,
@@ -74,7 +100,10 @@ export function buildLlmsTxt(catalogue: Catalogue): string {
       `One thing can be sent: a booking enquiry for a person (${site}${enquiryOpenApiPath}, or the MCP tool send_enquiry), only with their own name and phone number and their explicit consent; otherwise send them to the trip page's form. ` +
       'Where numbers disagree, the trip page is authoritative.',
     '',
-    ...section('Trips', trips.map((page) => ({ name: page.trip.name, url: page.trip.markdownUrl, notes: tripNotes(page) }))),
+    ...section(
+      'Trips',
+      trips.map((page) => ({ name: page.trip.name, url: page.trip.markdownUrl, notes: tripNotes(page) })),
+    ),
     ...section('API', api),
     ...section('Dataset', dataset),
     ...section('Agent files', agentFiles),

@@ -17,7 +17,9 @@ export const peakDatasetFile = z.object({
   publisher: z.object({ name: z.string(), url: z.url() }),
   url: z.url().describe('The dataset page on the canonical site.'),
   contact: z.email(),
-  royaltySchedule: royaltySchedule.describe('The schedule imfBand and imfRoyaltyUsdPartyOf2 are derived from, with its source.'),
+  royaltySchedule: royaltySchedule.describe(
+    'The schedule imfBand and imfRoyaltyUsdPartyOf2 are derived from, with its source.',
+  ),
   count: z.number().int(),
   peaks: z.array(peakRecord),
 });

@@ -10,8 +10,22 @@ import type { Catalogue } from '../../domain/catalogue/index.ts';
 
 /** The AI crawlers agent-readiness checks look for, and the other known AI crawlers. */
 export const aiCrawlers = [
-  'GPTBot', 'OAI-SearchBot', 'Google-Extended', 'CCBot', 'anthropic-ai', 'ClaudeBot', 'Claude-Web', 'Bytespider',
-  'PerplexityBot', 'cohere-ai', 'Applebot-Extended', 'Amazonbot', 'meta-externalagent', 'FacebookBot', 'omgilibot', 'Diffbot',
+  'GPTBot',
+  'OAI-SearchBot',
+  'Google-Extended',
+  'CCBot',
+  'anthropic-ai',
+  'ClaudeBot',
+  'Claude-Web',
+  'Bytespider',
+  'PerplexityBot',
+  'cohere-ai',
+  'Applebot-Extended',
+  'Amazonbot',
+  'meta-externalagent',
+  'FacebookBot',
+  'omgilibot',
+  'Diffbot',
 ] as const;
 
 /** Assistants' fetchers that act for a person in a conversation: they may register and enquire as auth.md says. */

@@ -6,7 +6,13 @@
  * One document, served at every address in service/site-files.ts.
  */
 import type { Catalogue } from '../../domain/catalogue/index.ts';
-import { mcpEndpointUrl, mcpProtocolVersions, mcpServerName, mcpServerTitle, mcpServerVersion } from '../mcp/server-info.ts';
+import {
+  mcpEndpointUrl,
+  mcpProtocolVersions,
+  mcpServerName,
+  mcpServerTitle,
+  mcpServerVersion,
+} from '../mcp/server-info.ts';
 
 export const serverCardSchemaUrl = 'https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json';
 
@@ -18,6 +24,12 @@ export function buildServerCard(catalogue: Catalogue) {
     version: mcpServerVersion,
     description: 'Himalayan treks, expeditions, live departures, open peak data; send a booking enquiry.',
     websiteUrl: `${catalogue.siteUrl}/developers`,
-    remotes: [{ type: 'streamable-http' as const, url: mcpEndpointUrl(catalogue), supportedProtocolVersions: [...mcpProtocolVersions] }],
+    remotes: [
+      {
+        type: 'streamable-http' as const,
+        url: mcpEndpointUrl(catalogue),
+        supportedProtocolVersions: [...mcpProtocolVersions],
+      },
+    ],
   };
 }

@@ -38,7 +38,12 @@ function formNumber(value: unknown): unknown {
 export async function readEnquiryBody(request: Request, maxBytes = maxBodyBytes): Promise<BodyRead> {
   const format = bodyFormat(request.headers.get('Content-Type'));
   if (!format) {
-    return { ok: false, format, message: 'Send the enquiry as JSON (Content-Type: application/json) or as a web form (application/x-www-form-urlencoded).' };
+    return {
+      ok: false,
+      format,
+      message:
+        'Send the enquiry as JSON (Content-Type: application/json) or as a web form (application/x-www-form-urlencoded).',
+    };
   }
   const tooLarge = `The enquiry is too large: the limit is ${Math.round(maxBytes / 1024)} KB. Shorten the message and send it again.`;
   const declared = Number(request.headers.get('Content-Length'));
@@ -48,7 +53,11 @@ export async function readEnquiryBody(request: Request, maxBytes = maxBodyBytes)
   try {
     bytes = await readCappedBytes(request, maxBytes);
   } catch {
-    return { ok: false, format, message: 'The enquiry could not be read: the connection ended before the whole body arrived.' };
+    return {
+      ok: false,
+      format,
+      message: 'The enquiry could not be read: the connection ended before the whole body arrived.',
+    };
   }
   if (!bytes) return { ok: false, format, message: tooLarge };
   let text: string;
@@ -68,10 +77,19 @@ export async function readEnquiryBody(request: Request, maxBytes = maxBodyBytes)
   try {
     parsed = JSON.parse(text);
   } catch {
-    return { ok: false, format, message: 'The enquiry is not valid JSON. Send one JSON object such as {"tripSlug": "…", "name": "…", "phone": "…", "groupSize": 2}.' };
+    return {
+      ok: false,
+      format,
+      message:
+        'The enquiry is not valid JSON. Send one JSON object such as {"tripSlug": "…", "name": "…", "phone": "…", "groupSize": 2}.',
+    };
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-    return { ok: false, format, message: 'The enquiry must be one JSON object with the fields tripSlug, name, phone and groupSize.' };
+    return {
+      ok: false,
+      format,
+      message: 'The enquiry must be one JSON object with the fields tripSlug, name, phone and groupSize.',
+    };
   }
   return { ok: true, format, fields: parsed as Record<string, unknown> };
 }

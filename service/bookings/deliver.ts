@@ -28,11 +28,18 @@ export async function deliverEnquiry(id: string, { enquiries, mailer, clock }: D
   const enquiry = await enquiries.beginAttempt(id, clock());
   if (!enquiry) return { state: 'skipped' };
   const email = composeEnquiryEmail(enquiry);
-  const result = await mailer.send({ ...email, reference: enquiry.id, idempotencyKey: enquiry.idempotencyKey, replyTo: enquiry.email ?? undefined });
+  const result = await mailer.send({
+    ...email,
+    reference: enquiry.id,
+    idempotencyKey: enquiry.idempotencyKey,
+    replyTo: enquiry.email ?? undefined,
+  });
   if (result.ok) {
     await enquiries.markDelivered(enquiry.id, clock(), result.ref).catch((error: unknown) => {
       // The team has the email; a later retry resends with the same key, which the mail service ignores.
-      log(`${enquiry.id} delivered (${result.ref}) but not recorded: ${error instanceof Error ? error.message : String(error)}`);
+      log(
+        `${enquiry.id} delivered (${result.ref}) but not recorded: ${error instanceof Error ? error.message : String(error)}`,
+      );
     });
     return { state: 'delivered', enquiry, ref: result.ref };
   }

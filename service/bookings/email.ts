@@ -46,7 +46,9 @@ export function composeEnquiryEmail(enquiry: StoredEnquiry): EnquiryEmail {
     ['Received', receivedAt(enquiry.createdAt)],
     ['Reference', enquiry.id],
   ];
-  const callBack = ['Call back to confirm seats: nothing is booked until a guide confirms.', promised(enquiry)].filter(Boolean).join(' ');
+  const callBack = ['Call back to confirm seats: nothing is booked until a guide confirms.', promised(enquiry)]
+    .filter(Boolean)
+    .join(' ');
   const message = enquiry.message ?? '(no message)';
   const subject = `Enquiry: ${context.tripName}, ${people(enquiry.groupSize)}, ${enquiry.name}`.slice(0, 200);
 
@@ -67,7 +69,10 @@ export function composeEnquiryEmail(enquiry: StoredEnquiry): EnquiryEmail {
     '<!doctype html><html lang="en"><body style="font-family:system-ui,sans-serif;line-height:1.5">',
     `<p><strong>New booking enquiry for ${escapeHtml(context.tripName)}.</strong><br>${escapeHtml(callBack)}</p>`,
     '<table cellpadding="4" style="border-collapse:collapse">',
-    ...rows.map(([label, value]) => `<tr><th align="left" valign="top">${escapeHtml(label)}</th><td>${escapeHtml(value)}</td></tr>`),
+    ...rows.map(
+      ([label, value]) =>
+        `<tr><th align="left" valign="top">${escapeHtml(label)}</th><td>${escapeHtml(value)}</td></tr>`,
+    ),
     '</table>',
     '<p><strong>Message</strong></p>',
     `<p style="white-space:pre-wrap">${escapeHtml(message)}</p>`,

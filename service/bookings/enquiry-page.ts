@@ -53,11 +53,16 @@ function otherDates(page: TripPage, open: readonly Departure[], except: string |
 /** Why the departure named in the address is not filled in, or nothing when it is. */
 function notChosenSentence(page: TripPage, wanted: string | undefined, found: Departure | undefined): string {
   if (!wanted) return '';
-  if (!found) return `That departure of ${page.trip.name} is no longer on sale. Choose another date below, or tell us the dates you have in mind.`;
+  if (!found)
+    return `That departure of ${page.trip.name} is no longer on sale. Choose another date below, or tell us the dates you have in mind.`;
   return `The departure of ${dateRange(found)} is ${statusLabel[found.status].toLowerCase()}, so it is not open for enquiries. Choose another date below, or ask us about a waiting list.`;
 }
 
-export function enquiryPage(page: TripPage, live: LiveDepartures, options: { departureId?: string | undefined; now: Date }): EnquiryPage {
+export function enquiryPage(
+  page: TripPage,
+  live: LiveDepartures,
+  options: { departureId?: string | undefined; now: Date },
+): EnquiryPage {
   const { departureId: wanted, now } = options;
   const departures = live.state === 'live' ? live.departures.filter((d) => d.tripSlug === page.trip.slug) : [];
   const found = wanted ? departures.find((d) => d.id === wanted) : undefined;

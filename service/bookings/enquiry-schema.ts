@@ -52,8 +52,10 @@ function text(field: TextField, refusal: { missing: string; notText: string }, m
 /** At most the field's limit in characters (code points, as JSON Schema's maxLength counts them). */
 function withinLimit<T extends z.ZodString>(schema: T, field: LimitedField): T {
   return schema
-    .refine((value) => charCount(value) <= textLimits[field], { error: (issue) => tooLongMessage(field, charCount(String(issue.input))) })
-    .meta({ maxLength: textLimits[field] }) as T;
+    .refine((value) => charCount(value) <= textLimits[field], {
+      error: (issue) => tooLongMessage(field, charCount(String(issue.input))),
+    })
+    .meta({ maxLength: textLimits[field] });
 }
 
 function required(schema: z.ZodString, missing: string): z.ZodString {
@@ -83,19 +85,20 @@ function build(catalogue: Catalogue, trip: TripPage | undefined) {
     tripSlug: text('tripSlug', { missing: missingSlug, notText: missingSlug })
       .refine((value) => value !== '', { error: missingSlug, abort: true })
       .refine((value) => slugs.includes(value), {
-        error: (issue) => `We have no published trip called "${String(issue.input).slice(0, 60)}". Pick a trip from the catalogue.`,
+        error: (issue) =>
+          `We have no published trip called "${String(issue.input).slice(0, 60)}". Pick a trip from the catalogue.`,
       })
       .meta({ enum: slugs, description: 'The trip: a `slug` from GET /v1/trips.' }),
-    name: withinLimit(
-      required(text('name', m.name), m.name.missing),
-      'name',
-    ).meta({ pattern: '\\S', description: "The person's own name, as they gave it." }),
-    phone: withinLimit(
-      required(text('phone', m.phone), m.phone.missing),
-      'phone',
-    )
+    name: withinLimit(required(text('name', m.name), m.name.missing), 'name').meta({
+      pattern: '\\S',
+      description: "The person's own name, as they gave it.",
+    }),
+    phone: withinLimit(required(text('phone', m.phone), m.phone.missing), 'phone')
       .refine((value) => phonePattern.test(value), { error: m.phone.invalid })
-      .meta({ pattern: phonePattern.source, description: `Their phone number, with the country code: ${enquiryBounds.phoneDigitsMin} to ${enquiryBounds.phoneDigitsMax} digits. A guide calls it back.` }),
+      .meta({
+        pattern: phonePattern.source,
+        description: `Their phone number, with the country code: ${enquiryBounds.phoneDigitsMin} to ${enquiryBounds.phoneDigitsMax} digits. A guide calls it back.`,
+      }),
     email: withinLimit(optional('email', m.email.notText), 'email')
       .refine((value) => value === '' || emailAddress.safeParse(value).success, { error: m.email.invalid })
       .meta({ format: 'email' })
@@ -106,7 +109,9 @@ function build(catalogue: Catalogue, trip: TripPage | undefined) {
       .int({ error: (issue) => (isAbsent(issue.input) ? m.groupSize.missing : groupRefusal) })
       .min(1, group)
       .max(cap, group)
-      .describe(`How many people are coming: 1 to the trip's group-size cap (${trip ? cap : `at most ${cap} on any trip`}), and no more than the seats left on the departure \`preferredDeparture\` names.`),
+      .describe(
+        `How many people are coming: 1 to the trip's group-size cap (${trip ? cap : `at most ${cap} on any trip`}), and no more than the seats left on the departure \`preferredDeparture\` names.`,
+      ),
     preferredDeparture: withinLimit(optional('preferredDeparture', m.preferredDeparture.notText), 'preferredDeparture')
       .nullable()
       .optional()
@@ -118,7 +123,9 @@ function build(catalogue: Catalogue, trip: TripPage | undefined) {
       .optional()
       .describe('Optional: their questions, in their words. Line breaks are kept.'),
     [honeypotField]: z
-      .union([z.literal(''), z.null()], { error: `The "${honeypotField}" field must be left empty. It is there to catch automated spam.` })
+      .union([z.literal(''), z.null()], {
+        error: `The "${honeypotField}" field must be left empty. It is there to catch automated spam.`,
+      })
       .optional()
       .describe('Leave out (or empty): a trap for automated spam in the web form; any other value is refused.'),
   });
@@ -159,14 +166,20 @@ const fieldOrder: readonly EnquiryField[] = [...enquiryFields, honeypotField];
  * ignored. `departures` are the trip's departures as read when the enquiry arrived: a group
  * larger than the seats left on the date it names is refused (seats.ts).
  */
-export function checkEnquiry(input: Record<string, unknown>, catalogue: Catalogue, departures: readonly Departure[] = []): EnquiryCheck {
+export function checkEnquiry(
+  input: Record<string, unknown>,
+  catalogue: Catalogue,
+  departures: readonly Departure[] = [],
+): EnquiryCheck {
   const slug = typeof input.tripSlug === 'string' ? cleanText(input.tripSlug) : '';
   const trip = tripBySlug(catalogue, slug);
   const parsed = enquiryRequestSchema(catalogue, trip).safeParse(input);
   const errors = parsed.success ? [] : firstPerField(parsed.error.issues);
   const { groupSize, preferredDeparture } = input;
   const seats =
-    typeof groupSize === 'number' && typeof preferredDeparture === 'string' && !errors.some((e) => e.field === 'groupSize')
+    typeof groupSize === 'number' &&
+    typeof preferredDeparture === 'string' &&
+    !errors.some((e) => e.field === 'groupSize')
       ? seatsRefusal(groupSize, preferredDeparture, departures)
       : null;
   if (seats) {
@@ -177,6 +190,14 @@ export function checkEnquiry(input: Record<string, unknown>, catalogue: Catalogu
   const { tripSlug, name, phone, email, message } = parsed.data;
   return {
     ok: true,
-    enquiry: { tripSlug, name, phone, email: email || null, groupSize: parsed.data.groupSize, preferredDeparture: parsed.data.preferredDeparture || null, message: message || null },
+    enquiry: {
+      tripSlug,
+      name,
+      phone,
+      email: email || null,
+      groupSize: parsed.data.groupSize,
+      preferredDeparture: parsed.data.preferredDeparture || null,
+      message: message || null,
+    },
   };
 }

@@ -23,7 +23,15 @@ export const enquiryBounds = {
 /** The honeypot: hidden from people and assistive technology, so only robots fill it in. */
 export const honeypotField = 'website';
 
-export const enquiryFields = ['tripSlug', 'name', 'phone', 'email', 'groupSize', 'preferredDeparture', 'message'] as const;
+export const enquiryFields = [
+  'tripSlug',
+  'name',
+  'phone',
+  'email',
+  'groupSize',
+  'preferredDeparture',
+  'message',
+] as const;
 export type EnquiryField = (typeof enquiryFields)[number] | typeof honeypotField;
 
 /** A checked enquiry, ready to store. */
@@ -113,7 +121,8 @@ export function charCount(text: string): number {
 /** The group-size cap in a trip's published text ("Up to 12 trekkers" → 12), else 12. */
 export function groupSizeCap(groupSizeText: string | undefined): number {
   if (!groupSizeText) return enquiryBounds.defaultGroupCap;
-  const stated = /\b(?:up\s+to|max(?:imum)?|at\s+most)\s*(\d{1,3})\b/i.exec(groupSizeText) ?? /\b(\d{1,3})\b/.exec(groupSizeText);
+  const stated =
+    /\b(?:up\s+to|max(?:imum)?|at\s+most)\s*(\d{1,3})\b/i.exec(groupSizeText) ?? /\b(\d{1,3})\b/.exec(groupSizeText);
   const cap = stated ? Number(stated[1]) : Number.NaN;
   return Number.isInteger(cap) && cap >= 1 ? cap : enquiryBounds.defaultGroupCap;
 }
@@ -143,8 +152,8 @@ export function directionControlIn(value: string): string | null {
 export function cleanText(value: string, multiline = false): string {
   const normalised = value.replace(meaninglessInvisible, '').normalize('NFC').replace(/\r\n?/g, '\n');
   const withoutControls = multiline
-    ? normalised.replace(/[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u2028\u2029]/g, '')
-    : normalised.replace(/[\u0000-\u001F\u007F-\u009F\u2028\u2029]+/g, ' ').replace(/\s+/g, ' ');
+    ? normalised.replace(/[[\p{Cc}\u2028\u2029]--[\t\n]]/gv, '')
+    : normalised.replace(/[\p{Cc}\u2028\u2029]+/gu, ' ').replace(/\s+/g, ' ');
   return withoutControls.trim();
 }
 
@@ -154,7 +163,9 @@ export function cleanText(value: string, multiline = false): string {
  * JSON Schema (the OpenAPI document) and the form's `pattern` carry it too; the characters that
  * a browser's `pattern` (read with the `v` flag) wants escaped in a class are escaped.
  */
-export const phonePattern = new RegExp(`^(?=(?:[^0-9]*[0-9]){${enquiryBounds.phoneDigitsMin},${enquiryBounds.phoneDigitsMax}}[^0-9]*$)[\\s\\(]*\\+?[0-9\\s\\(\\)\\.\\-]+$`);
+export const phonePattern = new RegExp(
+  `^(?=(?:[^0-9]*[0-9]){${enquiryBounds.phoneDigitsMin},${enquiryBounds.phoneDigitsMax}}[^0-9]*$)[\\s\\(]*\\+?[0-9\\s\\(\\)\\.\\-]+$`,
+);
 
 /**
  * An email address as Zod's `z.email()` accepts it (the same expression, with `-` escaped in

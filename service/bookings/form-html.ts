@@ -95,7 +95,11 @@ function label(field: FormField, required: boolean): SafeHtml {
   return html`<label for="${fieldId(field)}">${formFieldLabels[field]} ${required ? html`<span aria-hidden="true">*</span>` : '(optional)'}</label>`;
 }
 
-function field(name: FormField, state: FieldState, parts: { required: boolean; control: SafeHtml; hint?: string | SafeHtml | undefined; attributes?: SafeHtml }): SafeHtml {
+function field(
+  name: FormField,
+  state: FieldState,
+  parts: { required: boolean; control: SafeHtml; hint?: string | SafeHtml | undefined; attributes?: SafeHtml },
+): SafeHtml {
   return html`<div class="field"${parts.attributes ?? ''}>
 ${label(name, parts.required)}
 ${parts.control}
@@ -110,7 +114,9 @@ export function enquiryFormHtml(options: EnquiryFormOptions): SafeHtml {
   const heading = options.heading ?? 'Ask a guide to call you';
   const cap = groupSizeCap(trip.groupSize);
   const s = (f: FormField) => stateOf(options, f);
-  const [name, phone, email, groupSize, dates, message] = (['name', 'phone', 'email', 'groupSize', 'preferredDeparture', 'message'] as const).map(s) as [FieldState, FieldState, FieldState, FieldState, FieldState, FieldState];
+  const [name, phone, email, groupSize, dates, message] = (
+    ['name', 'phone', 'email', 'groupSize', 'preferredDeparture', 'message'] as const
+  ).map(s) as [FieldState, FieldState, FieldState, FieldState, FieldState, FieldState];
 
   return html`<form id="enquiry-form" class="enquiry" method="post" action="/api/bookings" aria-labelledby="enquiry-title" data-enquiry>
 ${level === 2 ? html`<h2 id="enquiry-title">${heading}</h2>` : html`<h3 id="enquiry-title">${heading}</h3>`}

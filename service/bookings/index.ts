@@ -50,7 +50,11 @@ function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-export async function handleBookingEnquiry(request: Request, deps: BookingDeps, context: BookingRequestContext): Promise<Response> {
+export async function handleBookingEnquiry(
+  request: Request,
+  deps: BookingDeps,
+  context: BookingRequestContext,
+): Promise<Response> {
   if (request.method !== 'POST') {
     return jsonAnswer({
       kind: 'error',
@@ -65,7 +69,12 @@ export async function handleBookingEnquiry(request: Request, deps: BookingDeps, 
   return format === 'form' ? htmlAnswer(answer, deps.catalogue, deps.page) : jsonAnswer(answer);
 }
 
-async function answerEnquiry(request: Request, format: BodyFormat | null, deps: BookingDeps, context: BookingRequestContext): Promise<BookingAnswer> {
+async function answerEnquiry(
+  request: Request,
+  format: BodyFormat | null,
+  deps: BookingDeps,
+  context: BookingRequestContext,
+): Promise<BookingAnswer> {
   // A page of another site (or of a name rebound to this server) is refused whatever it sends,
   // and before counting: a refusal a third party can cause must not spend the visitor's quota.
   if (sentFromAnotherSite(request, deps.catalogue.siteUrl)) {
@@ -95,7 +104,11 @@ async function withWhatWasTyped(limited: BookingAnswer, request: Request): Promi
  * An enquiry sent for a person by an agent (the MCP tool): the same count against the sender's
  * address, checks, store and delivery as a POST, and the same answers.
  */
-export async function takeEnquiry(fields: Record<string, unknown>, deps: EnquiryDeps, context: BookingRequestContext): Promise<BookingAnswer> {
+export async function takeEnquiry(
+  fields: Record<string, unknown>,
+  deps: EnquiryDeps,
+  context: BookingRequestContext,
+): Promise<BookingAnswer> {
   return (await countEnquiry(deps, context)) ?? acceptEnquiry(fields, deps);
 }
 
@@ -146,7 +159,10 @@ async function acceptEnquiry(values: Record<string, unknown>, deps: EnquiryDeps)
   const tripSlug = typeof values.tripSlug === 'string' ? values.tripSlug : undefined;
   if (!check.ok) {
     const [first] = check.errors;
-    const message = check.errors.length === 1 && first ? first.message : `${check.errors.length} fields need another look. ${first?.message ?? ''}`.trim();
+    const message =
+      check.errors.length === 1 && first
+        ? first.message
+        : `${check.errors.length} fields need another look. ${first?.message ?? ''}`.trim();
     return { kind: 'error', code: 'invalid_enquiry', message, fields: check.errors, tripSlug, values };
   }
 
@@ -163,7 +179,11 @@ async function acceptEnquiry(values: Record<string, unknown>, deps: EnquiryDeps)
   let stored: StoredEnquiry;
   try {
     const trip = { name: page?.trip.name ?? check.enquiry.tripSlug, url: page?.trip.url ?? deps.catalogue.siteUrl };
-    stored = await deps.enquiries.add(check.enquiry, { trip, callbackPromise: deps.catalogue.site.callbackPromise }, deps.clock());
+    stored = await deps.enquiries.add(
+      check.enquiry,
+      { trip, callbackPromise: deps.catalogue.site.callbackPromise },
+      deps.clock(),
+    );
   } catch (error) {
     console.error(`[enquiries] could not store an enquiry: ${errorMessage(error)}`);
     return {
@@ -175,7 +195,11 @@ async function acceptEnquiry(values: Record<string, unknown>, deps: EnquiryDeps)
     };
   }
 
-  const outcome = await deliverEnquiry(stored.id, { enquiries: deps.enquiries, mailer: deps.mailer, clock: deps.clock }).catch((error: unknown) => {
+  const outcome = await deliverEnquiry(stored.id, {
+    enquiries: deps.enquiries,
+    mailer: deps.mailer,
+    clock: deps.clock,
+  }).catch((error: unknown) => {
     // Storage failed between keeping the enquiry and sending it: it stays pending for `retry --all`.
     console.error(`[enquiries] ${stored.id} stored but not attempted: ${errorMessage(error)}`);
     return { state: 'failed', reason: 'upstream' } as const;

@@ -61,18 +61,36 @@ export class ResendMailer implements Mailer {
     return { ok: false, reason: 'upstream', detail };
   }
 
-  async #attempt(email: OutgoingEmail, signal: AbortSignal): Promise<{ ok: true; ref: string } | { ok: false; connectionFailed: boolean; detail: string }> {
+  async #attempt(
+    email: OutgoingEmail,
+    signal: AbortSignal,
+  ): Promise<{ ok: true; ref: string } | { ok: false; connectionFailed: boolean; detail: string }> {
     try {
       const { data, error } = await this.#client.emails.send(
-        { from: this.#from, to: [this.#to], subject: email.subject, text: email.text, html: email.html, ...(email.replyTo ? { replyTo: email.replyTo } : {}) },
+        {
+          from: this.#from,
+          to: [this.#to],
+          subject: email.subject,
+          text: email.text,
+          html: email.html,
+          ...(email.replyTo ? { replyTo: email.replyTo } : {}),
+        },
         { idempotencyKey: email.idempotencyKey, signal },
       );
       if (data && !error) return { ok: true, ref: `resend:${data.id}` };
       const statusCode = error && 'statusCode' in error ? error.statusCode : null;
       const status = statusCode ? `HTTP ${String(statusCode)}` : 'no answer';
-      return { ok: false, connectionFailed: !statusCode, detail: `Resend: ${status}: ${error?.message ?? 'empty response'}` };
+      return {
+        ok: false,
+        connectionFailed: !statusCode,
+        detail: `Resend: ${status}: ${error?.message ?? 'empty response'}`,
+      };
     } catch (error) {
-      return { ok: false, connectionFailed: true, detail: `Resend: ${error instanceof Error ? error.message : String(error)}` };
+      return {
+        ok: false,
+        connectionFailed: true,
+        detail: `Resend: ${error instanceof Error ? error.message : String(error)}`,
+      };
     }
   }
 }
@@ -138,7 +156,11 @@ export class OutboxMailer implements Mailer {
       });
       return { ok: true, ref: `outbox:${file}` };
     } catch (error) {
-      return { ok: false, reason: 'unavailable', detail: `outbox ${this.#dir}: ${error instanceof Error ? error.message : String(error)}` };
+      return {
+        ok: false,
+        reason: 'unavailable',
+        detail: `outbox ${this.#dir}: ${error instanceof Error ? error.message : String(error)}`,
+      };
     } finally {
       await unlink(partial).catch(() => undefined);
     }
@@ -161,13 +183,19 @@ export class UnconfiguredMailer implements Mailer {
  * On a serverless host the outbox would vanish with the instance, so there mail without
  * RESEND_API_KEY counts as not configured and enquiries stay stored until it is.
  */
-export function mailerFromSettings(settings: Settings, options: { contactEmail: string; timeoutMs?: number; serverless?: boolean }): Mailer {
+export function mailerFromSettings(
+  settings: Settings,
+  options: { contactEmail: string; timeoutMs?: number; serverless?: boolean },
+): Mailer {
   if (!settings.RESEND_API_KEY && options.serverless) {
     return new UnconfiguredMailer('RESEND_API_KEY is not set, and a serverless host keeps no local outbox');
   }
   if (settings.RESEND_API_KEY) {
     const missing = (['BOOKING_EMAIL_TO', 'BOOKING_EMAIL_FROM'] as const).filter((name) => !settings[name]);
-    if (missing.length > 0) return new UnconfiguredMailer(`RESEND_API_KEY is set but ${missing.join(' and ')} ${missing.length > 1 ? 'are' : 'is'} not`);
+    if (missing.length > 0)
+      return new UnconfiguredMailer(
+        `RESEND_API_KEY is set but ${missing.join(' and ')} ${missing.length > 1 ? 'are' : 'is'} not`,
+      );
     return new ResendMailer({
       apiKey: settings.RESEND_API_KEY,
       baseUrl: settings.RESEND_BASE_URL,

@@ -28,7 +28,12 @@ export function requestExamples(catalogue: Catalogue): Record<string, Example> {
     minimal: { summary: 'The required fields', value: minimal },
     full: {
       summary: 'With an email address, the dates wanted and a question',
-      value: { ...minimal, email: 'asha.rao@example.com', preferredDeparture: 'October 2026', message: 'Two of us are vegetarian. Is a rest day possible?' },
+      value: {
+        ...minimal,
+        email: 'asha.rao@example.com',
+        preferredDeparture: 'October 2026',
+        message: 'Two of us are vegetarian. Is a rest day possible?',
+      },
     },
   };
 }
@@ -43,11 +48,28 @@ const noMail: Mailer = {
 const exhausted: CounterStore = { hit: async () => ({ count: bookingRateLimit.requests + 1, resetMs: 7 * 60_000 }) };
 
 function deps(catalogue: Catalogue, overrides: Partial<BookingDeps> = {}): BookingDeps {
-  return { catalogue, enquiries: null, mailer: noMail, limiter: null, departures: null, clock: () => new Date(`${catalogue.site.dataset.lastUpdated}T04:30:00Z`), page: () => '', ...overrides };
+  return {
+    catalogue,
+    enquiries: null,
+    mailer: noMail,
+    limiter: null,
+    departures: null,
+    clock: () => new Date(`${catalogue.site.dataset.lastUpdated}T04:30:00Z`),
+    page: () => '',
+    ...overrides,
+  };
 }
 
-async function answer(catalogue: Catalogue, body: unknown, overrides: Partial<BookingDeps> = {}): Promise<{ status: number; body: unknown; headers: Headers }> {
-  const request = new Request(`${catalogue.siteUrl}/api/bookings`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: typeof body === 'string' ? body : JSON.stringify(body) });
+async function answer(
+  catalogue: Catalogue,
+  body: unknown,
+  overrides: Partial<BookingDeps> = {},
+): Promise<{ status: number; body: unknown; headers: Headers }> {
+  const request = new Request(`${catalogue.siteUrl}/api/bookings`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
   const response = await handleBookingEnquiry(request, deps(catalogue, overrides), { clientIp: '203.0.113.7' });
   return { status: response.status, body: await response.json(), headers: response.headers };
 }
@@ -75,7 +97,10 @@ function exampleEnquiry(catalogue: Catalogue): StoredEnquiry {
 }
 
 export async function receivedExample(catalogue: Catalogue): Promise<Example> {
-  return { summary: 'Received: the team has it and a guide calls back', value: await jsonAnswer({ kind: 'received', enquiry: exampleEnquiry(catalogue) }).json() };
+  return {
+    summary: 'Received: the team has it and a guide calls back',
+    value: await jsonAnswer({ kind: 'received', enquiry: exampleEnquiry(catalogue) }).json(),
+  };
 }
 
 /** Refusals of single fields, and of a body that is not an enquiry at all. */
@@ -86,7 +111,11 @@ export async function invalidExamples(catalogue: Catalogue): Promise<Record<stri
     ['phone', 'A phone number that is not one', { ...valid, phone: 'call me' }],
     ['group_size', "More people than the trip's group-size cap", { ...valid, groupSize: 40 }],
     ['unknown_trip', 'A trip that is not published', { ...valid, tripSlug: 'no-such-trip' }],
-    ['several_fields', 'Several fields at once: each is named', { tripSlug: valid.tripSlug, phone: '12345', groupSize: 0 }],
+    [
+      'several_fields',
+      'Several fields at once: each is named',
+      { tripSlug: valid.tripSlug, phone: '12345', groupSize: 0 },
+    ],
     ['not_json', 'A body that is not JSON', '{"tripSlug": '],
   ];
   const examples: Record<string, Example> = {};
@@ -95,26 +124,45 @@ export async function invalidExamples(catalogue: Catalogue): Promise<Record<stri
 }
 
 export async function rateLimitedExample(catalogue: Catalogue): Promise<{ example: Example; retryAfter: string }> {
-  const limited = await answer(catalogue, requestExamples(catalogue).minimal!.value, { limiter: createRateLimiter(bookingRateLimit, exhausted) });
+  const limited = await answer(catalogue, requestExamples(catalogue).minimal!.value, {
+    limiter: createRateLimiter(bookingRateLimit, exhausted),
+  });
   if (limited.status !== 429) throw new Error(`an exhausted enquiry quota answered ${limited.status}`);
-  return { example: { summary: 'The enquiry quota of this address is used up', value: limited.body }, retryAfter: limited.headers.get('Retry-After') ?? '' };
+  return {
+    example: { summary: 'The enquiry quota of this address is used up', value: limited.body },
+    retryAfter: limited.headers.get('Retry-After') ?? '',
+  };
 }
 
 /** 502 and 503: kept but not delivered (the reference is in the answer), or not taken at all. */
 export async function failureExamples(catalogue: Catalogue): Promise<Record<502 | 503, Record<string, Example>>> {
   const contact = catalogue.site.contactEmail;
   const saved = exampleEnquiry(catalogue);
-  const error = async (code: BookingErrorCode, message: string, withSaved: boolean) =>
-    jsonAnswer({ kind: 'error', code, message, ...(withSaved ? { saved: { ...saved, deliveryState: 'failed' as const } } : {}) }).json();
+  const error = async (code: BookingErrorCode, message: string, withSaved: boolean): Promise<unknown> =>
+    jsonAnswer({
+      kind: 'error',
+      code,
+      message,
+      ...(withSaved ? { saved: { ...saved, deliveryState: 'failed' as const } } : {}),
+    }).json();
   const off = await answer(catalogue, requestExamples(catalogue).minimal!.value);
   return {
     502: {
-      storage_error: { summary: 'The enquiry could not be stored: nothing was kept, send it again later', value: await error('storage_error', refusals.notStored(contact), false) },
-      delivery_failed: { summary: 'Stored, but mail failed: it is sent later, do not send it again', value: await error('delivery_failed', refusals.notDelivered(saved, contact), true) },
+      storage_error: {
+        summary: 'The enquiry could not be stored: nothing was kept, send it again later',
+        value: await error('storage_error', refusals.notStored(contact), false),
+      },
+      delivery_failed: {
+        summary: 'Stored, but mail failed: it is sent later, do not send it again',
+        value: await error('delivery_failed', refusals.notDelivered(saved, contact), true),
+      },
     },
     503: {
       enquiries_unavailable: { summary: 'This deployment takes no online enquiries', value: off.body },
-      delivery_unavailable: { summary: 'Stored, but mail is not set up: it is sent later, do not send it again', value: await error('delivery_unavailable', refusals.notDelivered(saved, contact), true) },
+      delivery_unavailable: {
+        summary: 'Stored, but mail is not set up: it is sent later, do not send it again',
+        value: await error('delivery_unavailable', refusals.notDelivered(saved, contact), true),
+      },
     },
   };
 }

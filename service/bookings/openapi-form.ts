@@ -19,23 +19,46 @@ function withoutNull(schema: Json): Json {
 
 /** Whether an empty text fits the schema as it stands (no format, pattern, minimum length or fixed value excludes it). */
 function takesEmptyText(schema: Json): boolean {
-  return schema.format === undefined && schema.pattern === undefined && !((schema.minLength as number) > 0) && schema.enum === undefined && (schema.const === undefined || schema.const === '');
+  return (
+    schema.format === undefined &&
+    schema.pattern === undefined &&
+    !((schema.minLength as number) > 0) &&
+    schema.enum === undefined &&
+    (schema.const === undefined || schema.const === '')
+  );
 }
 
 function formField(schema: Json, required: boolean): Json {
   const field = withoutNull(schema);
   if (field.type === 'integer' || field.type === 'number') {
     const { description } = field;
-    return { type: 'string', pattern: formNumberPattern.source, ...(description ? { description: `${description} In the form: the number in digits.` } : {}) };
+    return {
+      type: 'string',
+      pattern: formNumberPattern.source,
+      ...(typeof description === 'string' ? { description: `${description} In the form: the number in digits.` } : {}),
+    };
   }
   if (required || takesEmptyText(field)) return field;
   const { description, ...rest } = field;
-  return { ...(description ? { description: `${description} Left blank in the form: empty.` } : {}), anyOf: [rest, { type: 'string', maxLength: 0 }] };
+  return {
+    ...(typeof description === 'string' ? { description: `${description} Left blank in the form: empty.` } : {}),
+    anyOf: [rest, { type: 'string', maxLength: 0 }],
+  };
 }
 
 /** The form's fields, from the JSON request schema (its `properties` and `required`). */
 export function formRequestSchema(json: Json): Json {
   const required = (json.required as string[] | undefined) ?? [];
-  const properties = Object.fromEntries(Object.entries(json.properties as Record<string, Json>).map(([name, schema]) => [name, formField(schema, required.includes(name))]));
-  return { type: 'object', properties, required, description: 'The same fields as the JSON body, as the web form posts them: every value is text.' };
+  const properties = Object.fromEntries(
+    Object.entries(json.properties as Record<string, Json>).map(([name, schema]) => [
+      name,
+      formField(schema, required.includes(name)),
+    ]),
+  );
+  return {
+    type: 'object',
+    properties,
+    required,
+    description: 'The same fields as the JSON body, as the web form posts them: every value is text.',
+  };
 }

@@ -11,7 +11,13 @@ import { jsonSchemaComponents } from '../http/json-schema.ts';
 import { bookingRateLimit } from '../rules/policy.ts';
 import { enquiryRequestSchema } from './enquiry-schema.ts';
 import { maxBodyBytes } from './body.ts';
-import { failureExamples, invalidExamples, rateLimitedExample, receivedExample, requestExamples } from './openapi-examples.ts';
+import {
+  failureExamples,
+  invalidExamples,
+  rateLimitedExample,
+  receivedExample,
+  requestExamples,
+} from './openapi-examples.ts';
 import { formRequestSchema } from './openapi-form.ts';
 import { bookingErrorBody, enquiryReceivedBody, thankYouPath, type BookingErrorCode } from './responses.ts';
 import { cachePolicy } from '../http/cache-policy.ts';
@@ -23,19 +29,37 @@ export const enquiryOperationId = 'sendEnquiry';
 const schemaRef = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 
 /** The answer to the web form: a page of the site, in its frame, saying what went wrong and showing the form again. */
-const htmlPage = (what: string) => ({ 'text/html': { schema: { type: 'string', description: `An HTML page of the site: ${what}` } } });
+const htmlPage = (what: string) => ({
+  'text/html': { schema: { type: 'string', description: `An HTML page of the site: ${what}` } },
+});
 
 /**
  * The error body narrowed to the codes one status carries, as JSON (to a JSON body) and, where
  * the web form can meet it, as a page (`html`).
  */
-function errorResponse(description: string, codes: BookingErrorCode[], examples: Record<string, unknown>, options: { headers?: Json; html?: string } = {}): Json {
+function errorResponse(
+  description: string,
+  codes: BookingErrorCode[],
+  examples: Record<string, unknown>,
+  options: { headers?: Json; html?: string } = {},
+): Json {
   return {
     description,
     headers: { 'Cache-Control': { $ref: '#/components/headers/CacheControl' }, ...options.headers },
     content: {
       'application/json': {
-        schema: { allOf: [schemaRef('EnquiryError'), { type: 'object', properties: { error: { type: 'object', properties: { code: { enum: codes } }, additionalProperties: true } }, additionalProperties: true }] },
+        schema: {
+          allOf: [
+            schemaRef('EnquiryError'),
+            {
+              type: 'object',
+              properties: {
+                error: { type: 'object', properties: { code: { enum: codes } }, additionalProperties: true },
+              },
+              additionalProperties: true,
+            },
+          ],
+        },
         examples,
       },
       ...(options.html ? htmlPage(options.html) : {}),
@@ -78,7 +102,12 @@ export async function buildEnquiryOpenApiDocument(catalogue: Catalogue): Promise
     servers: [{ url: siteUrl, description: 'This deployment' }],
     // No key: the quota per address and the person's consent are what guard it.
     security: [],
-    tags: [{ name: 'Enquiries', description: 'Booking enquiries: a guide calls the person back; nothing is booked by the API.' }],
+    tags: [
+      {
+        name: 'Enquiries',
+        description: 'Booking enquiries: a guide calls the person back; nothing is booked by the API.',
+      },
+    ],
     paths: {
       '/api/bookings': {
         post: {
@@ -98,36 +127,64 @@ export async function buildEnquiryOpenApiDocument(catalogue: Catalogue): Promise
           },
           responses: {
             201: {
-              description: 'The enquiry reached the team. `next` says what happens now, in a sentence to pass on; `enquiry.id` is its reference.',
+              description:
+                'The enquiry reached the team. `next` says what happens now, in a sentence to pass on; `enquiry.id` is its reference.',
               headers: { 'Cache-Control': { $ref: '#/components/headers/CacheControl' } },
-              content: { 'application/json': { schema: schemaRef('EnquiryReceived'), examples: { received: await receivedExample(catalogue) } } },
-            },
-            303: {
-              description: 'To the web form: the enquiry reached the team; the browser goes on to its page, which says what happens next.',
-              headers: {
-                'Cache-Control': { $ref: '#/components/headers/CacheControl' },
-                Location: { description: "The enquiry's page: its reference is the only thing in the address.", required: true, schema: { type: 'string', pattern: `^${thankYouPath}\\?ref=` } },
+              content: {
+                'application/json': {
+                  schema: schemaRef('EnquiryReceived'),
+                  examples: { received: await receivedExample(catalogue) },
+                },
               },
             },
-            400: errorResponse('`invalid_enquiry`: a field is missing or wrong (`field` is the first, `fields` names each with its own sentence), or the body is not one JSON object. Nothing was kept.', ['invalid_enquiry'], await invalidExamples(catalogue), {
-              html: 'each field to fix named once, the form again with what was typed and each problem next to its field.',
-            }),
+            303: {
+              description:
+                'To the web form: the enquiry reached the team; the browser goes on to its page, which says what happens next.',
+              headers: {
+                'Cache-Control': { $ref: '#/components/headers/CacheControl' },
+                Location: {
+                  description: "The enquiry's page: its reference is the only thing in the address.",
+                  required: true,
+                  schema: { type: 'string', pattern: `^${thankYouPath}\\?ref=` },
+                },
+              },
+            },
+            400: errorResponse(
+              '`invalid_enquiry`: a field is missing or wrong (`field` is the first, `fields` names each with its own sentence), or the body is not one JSON object. Nothing was kept.',
+              ['invalid_enquiry'],
+              await invalidExamples(catalogue),
+              {
+                html: 'each field to fix named once, the form again with what was typed and each problem next to its field.',
+              },
+            ),
             403: {
               description: '`cross_site_form`: the web form was posted from a page of another site. Nothing was kept.',
               headers: { 'Cache-Control': { $ref: '#/components/headers/CacheControl' } },
-              content: htmlPage('the form can only be sent from the site\'s own trip pages.'),
+              content: htmlPage("the form can only be sent from the site's own trip pages."),
             },
             429: errorResponse(
               `\`rate_limited\`: more than ${bookingRateLimit.requests} enquiries in ${bookingRateLimit.windowSeconds / 60} minutes from this address. Wait as \`Retry-After\` says. Nothing was kept.`,
               ['rate_limited'],
               { rate_limited: limited.example },
-              { headers: { 'Retry-After': { description: 'Seconds until this address may send again.', required: true, schema: seconds, example: Number(limited.retryAfter) } }, html: 'how long to wait, and the contact address.' },
+              {
+                headers: {
+                  'Retry-After': {
+                    description: 'Seconds until this address may send again.',
+                    required: true,
+                    schema: seconds,
+                    example: Number(limited.retryAfter),
+                  },
+                },
+                html: 'how long to wait, and the contact address.',
+              },
             ),
             502: errorResponse(
               '`storage_error`: the enquiry could not be kept; nothing was sent, try again later. `delivery_failed`: it was kept (see `enquiry`) but mail failed; it is delivered later, so do not send it again.',
               ['storage_error', 'delivery_failed'],
               failures[502],
-              { html: 'that the enquiry was not kept, or that it was kept and will be sent later, with its reference.' },
+              {
+                html: 'that the enquiry was not kept, or that it was kept and will be sent later, with its reference.',
+              },
             ),
             503: errorResponse(
               '`enquiries_unavailable`: this deployment takes no online enquiries; give the person the contact address. `delivery_unavailable`: kept (see `enquiry`) but mail is not set up; it is delivered later, so do not send it again.',
@@ -146,7 +203,11 @@ export async function buildEnquiryOpenApiDocument(catalogue: Catalogue): Promise
         ...jsonSchemaComponents({ EnquiryReceived: enquiryReceivedBody, EnquiryError: bookingErrorBody }, 'output'),
       },
       headers: {
-        CacheControl: { description: 'Answers are never stored by caches.', required: true, schema: { type: 'string', const: cachePolicy.never } },
+        CacheControl: {
+          description: 'Answers are never stored by caches.',
+          required: true,
+          schema: { type: 'string', const: cachePolicy.never },
+        },
       },
     },
   };

@@ -20,7 +20,13 @@ export function thankYouHref(enquiry: Pick<StoredEnquiry, 'id'>): string {
 }
 
 /** Writes a live page into the site's frame (service/functions/page-shell.ts on the hosts). */
-export type PageWriter = (page: { title: string; description: string; canonicalPath: string; noindex: true; main: SafeHtml }) => string;
+export type PageWriter = (page: {
+  title: string;
+  description: string;
+  canonicalPath: string;
+  noindex: true;
+  main: SafeHtml;
+}) => string;
 
 export type BookingErrorCode =
   | 'invalid_enquiry'
@@ -44,27 +50,46 @@ export const bookingErrorStatus: Record<BookingErrorCode, number> = {
 };
 
 /** The JSON bodies, as schemas: `jsonAnswer` writes them, the OpenAPI document and the MCP tool describe them. */
-const reference = z.string().regex(enquiryIdPattern).describe('The enquiry\'s reference: quote it to the team; the person\'s page of it is /enquiry-sent?ref=<reference>.');
+const reference = z
+  .string()
+  .regex(enquiryIdPattern)
+  .describe("The enquiry's reference: quote it to the team; the person's page of it is /enquiry-sent?ref=<reference>.");
 
 export const enquiryReceivedBody = z.object({
   enquiry: z.object({ id: reference, status: z.literal('received'), tripSlug: z.string() }),
-  callbackPromise: z.string().nullable().describe('When a guide calls back, as the site promises it ("within one working day, …"); null when none is published.'),
-  next: z.string().describe('What happens next, in a sentence to pass on to the person: a guide calls to confirm seats and dates; nothing is booked until then.'),
+  callbackPromise: z
+    .string()
+    .nullable()
+    .describe(
+      'When a guide calls back, as the site promises it ("within one working day, …"); null when none is published.',
+    ),
+  next: z
+    .string()
+    .describe(
+      'What happens next, in a sentence to pass on to the person: a guide calls to confirm seats and dates; nothing is booked until then.',
+    ),
 });
 
 const fieldName = z.enum([...enquiryFields, honeypotField]);
 
 export const bookingErrorBody = z.object({
   error: z.object({
-    code: z.enum(Object.keys(bookingErrorStatus) as [BookingErrorCode, ...BookingErrorCode[]]).describe('Stable code; branch on it, not on the message.'),
+    code: z
+      .enum(Object.keys(bookingErrorStatus) as [BookingErrorCode, ...BookingErrorCode[]])
+      .describe('Stable code; branch on it, not on the message.'),
     message: z.string().describe('What went wrong and what to do, in plain language.'),
     field: fieldName.optional().describe('The first field refused (400 `invalid_enquiry` only).'),
-    fields: z.array(z.object({ field: fieldName, message: z.string() })).optional().describe('Every field refused, one message each, in the order the form shows them.'),
+    fields: z
+      .array(z.object({ field: fieldName, message: z.string() }))
+      .optional()
+      .describe('Every field refused, one message each, in the order the form shows them.'),
   }),
   enquiry: z
     .object({ id: reference, status: z.literal('saved'), tripSlug: z.string() })
     .optional()
-    .describe('Present when the enquiry was kept but could not be delivered yet: it is sent later, so it must not be sent again.'),
+    .describe(
+      'Present when the enquiry was kept but could not be delivered yet: it is sent later, so it must not be sent again.',
+    ),
   next: z.string().optional(),
 });
 
@@ -89,8 +114,10 @@ export type BookingAnswer =
 
 /** What the person is told when the enquiry could not be taken or passed on, wherever it came from. */
 export const refusals = {
-  enquiriesOff: (contact: string) => `Online enquiries are switched off on this site, so yours could not be kept. Please write to ${contact} or call us instead.`,
-  notStored: (contact: string) => `We could not save your enquiry just now. Please try again in a few minutes, or write to ${contact}.`,
+  enquiriesOff: (contact: string) =>
+    `Online enquiries are switched off on this site, so yours could not be kept. Please write to ${contact} or call us instead.`,
+  notStored: (contact: string) =>
+    `We could not save your enquiry just now. Please try again in a few minutes, or write to ${contact}.`,
   tooMany: (policy: { requests: number; windowSeconds: number }, when: string, contact: string) =>
     `Too many enquiries from your connection: at most ${policy.requests} every ${policy.windowSeconds / 60} minutes. You can send again ${when}, or write to ${contact}.`,
   notDelivered: (enquiry: Pick<StoredEnquiry, 'id'>, contact: string) =>
@@ -105,7 +132,8 @@ export const refusals = {
 export function retryWhen(now: Date, seconds: number): { at: Date; words: string } {
   const at = new Date(Math.ceil((now.getTime() + seconds * 1000) / 60_000) * 60_000);
   const minutes = Math.ceil(seconds / 60);
-  const wait = seconds < 60 ? `${seconds} second${seconds === 1 ? '' : 's'}` : `${minutes} minute${minutes === 1 ? '' : 's'}`;
+  const wait =
+    seconds < 60 ? `${seconds} second${seconds === 1 ? '' : 's'}` : `${minutes} minute${minutes === 1 ? '' : 's'}`;
   return { at, words: `in ${wait} (at ${indiaClock(at)})` };
 }
 
@@ -140,7 +168,10 @@ export function jsonAnswer(answer: BookingAnswer): Response {
     const { enquiry } = answer;
     return Response.json(receivedBody(enquiry), { status: 201, headers: json });
   }
-  return Response.json(errorBody(answer), { status: bookingErrorStatus[answer.code], headers: { ...json, ...answer.headers } });
+  return Response.json(errorBody(answer), {
+    status: bookingErrorStatus[answer.code],
+    headers: { ...json, ...answer.headers },
+  });
 }
 
 export function receivedBody(enquiry: StoredEnquiry): z.infer<typeof enquiryReceivedBody> {
@@ -160,7 +191,12 @@ export function errorBody(answer: Extract<BookingAnswer, { kind: 'error' }>): z.
       ...(first ? { field: first.field } : {}),
       ...(answer.fields && answer.fields.length > 0 ? { fields: answer.fields } : {}),
     },
-    ...(answer.saved ? { enquiry: { id: answer.saved.id, status: 'saved', tripSlug: answer.saved.tripSlug }, next: savedNote(answer.saved) } : {}),
+    ...(answer.saved
+      ? {
+          enquiry: { id: answer.saved.id, status: 'saved', tripSlug: answer.saved.tripSlug },
+          next: savedNote(answer.saved),
+        }
+      : {}),
   };
 }
 
@@ -170,14 +206,19 @@ function contactLine(catalogue: Catalogue, lead: string): SafeHtml {
 }
 
 function backLink(trip: TripPage | undefined): SafeHtml {
-  return trip ? html`<p><a href="${`${trip.path}#enquiry-form`}">Back to ${trip.trip.name}</a></p>` : html`<p><a href="/treks">Back to the treks</a> · <a href="/expeditions">the expeditions</a></p>`;
+  return trip
+    ? html`<p><a href="${`${trip.path}#enquiry-form`}">Back to ${trip.trip.name}</a></p>`
+    : html`<p><a href="/treks">Back to the treks</a> · <a href="/expeditions">the expeditions</a></p>`;
 }
 
 /** Says once what to fix: the fields by name (each message is next to its field below), and any problem that has no field to show. */
 function problemSummary(errors: readonly FieldError[]): SafeHtml {
   const shown = errors.filter((e) => isFormField(e.field));
   const unshown = errors.filter((e) => !isFormField(e.field));
-  const links = shown.map((e, i) => html`${i > 0 ? ', ' : ''}<a href="${`#enquiry-${e.field}`}">${isFormField(e.field) ? formFieldLabels[e.field] : e.field}</a>`);
+  const links = shown.map(
+    (e, i) =>
+      html`${i > 0 ? ', ' : ''}<a href="${`#enquiry-${e.field}`}">${isFormField(e.field) ? formFieldLabels[e.field] : e.field}</a>`,
+  );
   const count = shown.length === 1 ? 'One field needs' : `${shown.length} fields need`;
   return html`<div class="notice enquiry-problems">
 ${shown.length > 0 ? html`<p>${count} another look: ${links}. Everything you typed is still in the form below.</p>` : ''}
@@ -189,11 +230,18 @@ ${unshown.map((e) => html`<p>${e.message}</p>`)}
  * Over the quota: the message, its time of day as a machine-readable `<time>`, what became of
  * what was typed, and the way back to the trip's own form.
  */
-function retrySummary(answer: Extract<BookingAnswer, { kind: 'error' }>, trip: TripPage | undefined, withForm: boolean): SafeHtml {
+function retrySummary(
+  answer: Extract<BookingAnswer, { kind: 'error' }>,
+  trip: TripPage | undefined,
+  withForm: boolean,
+): SafeHtml {
   const at = answer.retryAt!;
   const clock = indiaClock(at);
   const [before, ...after] = answer.message.split(clock);
-  const message = after.length > 0 ? html`${before}<time datetime="${at.toISOString()}">${clock}</time>${after.join(clock)}` : answer.message;
+  const message =
+    after.length > 0
+      ? html`${before}<time datetime="${at.toISOString()}">${clock}</time>${after.join(clock)}`
+      : answer.message;
   const back = trip ? html`<a href="${`${trip.path}#enquiry-form`}">the form on the ${trip.trip.name} page</a>` : null;
   return html`<div class="notice enquiry-problems">
 <p>${message}</p>
@@ -201,7 +249,11 @@ ${withForm ? html`<p>Everything you typed is still in the form below, ready to s
 </div>`;
 }
 
-function errorMain(answer: Extract<BookingAnswer, { kind: 'error' }>, catalogue: Catalogue, trip: TripPage | undefined): { title: string; main: SafeHtml } {
+function errorMain(
+  answer: Extract<BookingAnswer, { kind: 'error' }>,
+  catalogue: Catalogue,
+  trip: TripPage | undefined,
+): { title: string; main: SafeHtml } {
   if (answer.saved) {
     const title = 'Your enquiry is saved but not sent yet';
     return {
@@ -216,7 +268,10 @@ ${backLink(trip)}`,
   const title = 'Your enquiry was not sent';
   const fields = answer.fields ?? [];
   // The form again, unless the post came from another site (nothing of it is shown back) or could not be read.
-  const form = trip && answer.values && answer.code !== 'cross_site_form' ? enquiryFormHtml({ trip: trip.trip, headingLevel: 2, values: answer.values, errors: fields }) : null;
+  const form =
+    trip && answer.values && answer.code !== 'cross_site_form'
+      ? enquiryFormHtml({ trip: trip.trip, headingLevel: 2, values: answer.values, errors: fields })
+      : null;
   const summary =
     fields.length > 0
       ? problemSummary(fields)

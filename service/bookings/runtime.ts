@@ -24,7 +24,11 @@ export type RuntimeBookingDeps = EnquiryDeps;
  * The endpoint's dependencies for these settings, opened once per process by the functions'
  * runtime (service/functions/runtime.ts), which tries again on the next enquiry after a failure.
  */
-export async function openBookingDeps(settings: Settings, catalogue: Catalogue, counters: () => Promise<CounterStore>): Promise<RuntimeBookingDeps> {
+export async function openBookingDeps(
+  settings: Settings,
+  catalogue: Catalogue,
+  counters: () => Promise<CounterStore>,
+): Promise<RuntimeBookingDeps> {
   const sql = await openOperationalStorage(settings);
   const enquiries = sql ? new EnquiryStore(sql) : null;
   // Migrate now so the first visitor does not wait; a store that is not ready retries per request.
@@ -36,7 +40,10 @@ export async function openBookingDeps(settings: Settings, catalogue: Catalogue, 
     catalogue,
     enquiries,
     // VERCEL=1 is set by the platform in every function: no local disk survives there.
-    mailer: mailerFromSettings(settings, { contactEmail: catalogue.site.contactEmail, serverless: settings.VERCEL === '1' }),
+    mailer: mailerFromSettings(settings, {
+      contactEmail: catalogue.site.contactEmail,
+      serverless: settings.VERCEL === '1',
+    }),
     limiter: createRateLimiter(bookingRateLimit, await counters()),
     // Read-only here: the seats of the date an enquiry names, on the same storage, through the one
     // time bound on reads a request waits for, as the pages read them.

@@ -29,11 +29,20 @@ export function seatsLeftSentence(dates: string, seats: number | string): string
 export function namedDepartures(preferredDeparture: string, departures: readonly Departure[]): Departure[] {
   const wanted = cleanText(preferredDeparture);
   if (wanted === '') return [];
-  return departures.filter((d) => isBookable(d) && d.seatsLeft != null && d.seatsLeft > 0 && (d.id === wanted || dateRange(d).toLowerCase() === wanted.toLowerCase()));
+  return departures.filter(
+    (d) =>
+      isBookable(d) &&
+      d.seatsLeft != null &&
+      d.seatsLeft > 0 &&
+      (d.id === wanted || dateRange(d).toLowerCase() === wanted.toLowerCase()),
+  );
 }
 
 /** The seats left on the date asked for: the most any departure of those dates has, or null when it has no count. */
-export function seatsLeftOn(preferredDeparture: string, departures: readonly Departure[]): { dates: string; seats: number } | null {
+export function seatsLeftOn(
+  preferredDeparture: string,
+  departures: readonly Departure[],
+): { dates: string; seats: number } | null {
   const named = namedDepartures(preferredDeparture, departures);
   const [first] = named;
   if (!first) return null;
@@ -41,7 +50,11 @@ export function seatsLeftOn(preferredDeparture: string, departures: readonly Dep
 }
 
 /** Why the group does not fit on the date asked for, or null when it does (or the date has no count). */
-export function seatsRefusal(groupSize: number, preferredDeparture: string | null, departures: readonly Departure[]): string | null {
+export function seatsRefusal(
+  groupSize: number,
+  preferredDeparture: string | null,
+  departures: readonly Departure[],
+): string | null {
   const left = preferredDeparture ? seatsLeftOn(preferredDeparture, departures) : null;
   return left && groupSize > left.seats ? tooFewSeatsMessage(left.dates, left.seats) : null;
 }

@@ -126,7 +126,21 @@ export class EnquiryStore {
     const { rows } = await this.sql.query<Row>(
       `INSERT INTO enquiries (id, trip_slug, trip_name, trip_url, name, phone, email, group_size, preferred_departure, message, callback_promise, created_at, idempotency_key)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) RETURNING *`,
-      [id, input.tripSlug, trip.name, trip.url, input.name, input.phone, input.email, input.groupSize, input.preferredDeparture, input.message, callbackPromise, now.toISOString(), `enquiry/${id}`],
+      [
+        id,
+        input.tripSlug,
+        trip.name,
+        trip.url,
+        input.name,
+        input.phone,
+        input.email,
+        input.groupSize,
+        input.preferredDeparture,
+        input.message,
+        callbackPromise,
+        now.toISOString(),
+        `enquiry/${id}`,
+      ],
     );
     return fromRow(rows[0]!);
   }
@@ -165,10 +179,10 @@ export class EnquiryStore {
   }
 
   async markFailed(id: string, error: string): Promise<void> {
-    await this.sql.query(`UPDATE enquiries SET delivery_state = 'failed', last_error = $2 WHERE id = $1 AND delivery_state <> 'delivered'`, [
-      id,
-      error.slice(0, 1000),
-    ]);
+    await this.sql.query(
+      `UPDATE enquiries SET delivery_state = 'failed', last_error = $2 WHERE id = $1 AND delivery_state <> 'delivered'`,
+      [id, error.slice(0, 1000)],
+    );
   }
 
   close(): Promise<void> {

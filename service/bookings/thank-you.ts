@@ -31,7 +31,10 @@ function browse(catalogue: Catalogue): SafeHtml {
 
 /** "Your enquiry is about Fixture Trek, 5 Jun 2027 to 9 Jun 2027." (the dates only when they are a departure's). */
 function about(enquiry: StoredEnquiry): string {
-  const dates = enquiry.preferredDeparture && isWrittenDateRange(enquiry.preferredDeparture) ? `, ${enquiry.preferredDeparture}` : '';
+  const dates =
+    enquiry.preferredDeparture && isWrittenDateRange(enquiry.preferredDeparture)
+      ? `, ${enquiry.preferredDeparture}`
+      : '';
   return `Your enquiry is about ${enquiry.trip.name}${dates}.`;
 }
 
@@ -115,11 +118,17 @@ export async function handleThankYouPage(request: Request, deps: ThankYouDeps): 
       else readable = false;
     } catch (error) {
       readable = false;
-      console.error(`[enquiries] thank-you page could not read ${ref}: ${error instanceof Error ? error.message : String(error)}`);
+      console.error(
+        `[enquiries] thank-you page could not read ${ref}: ${error instanceof Error ? error.message : String(error)}`,
+      );
     }
     if (!readable) status = 503;
     else if (!enquiry) status = 404;
-    content = !readable ? unavailable(deps.catalogue) : enquiry ? found(deps.catalogue, enquiry) : notFound(deps.catalogue, ref);
+    content = !readable
+      ? unavailable(deps.catalogue)
+      : enquiry
+        ? found(deps.catalogue, enquiry)
+        : notFound(deps.catalogue, ref);
   }
   const body = deps.page({
     title: content.title,

@@ -38,7 +38,12 @@ function description(d: Departure, enquiryUrl: string): string {
   ].join('\n');
 }
 
-export function departuresCalendar(catalogue: Catalogue, departures: readonly Departure[], scope: { page?: TripPage }, now = new Date()): string {
+export function departuresCalendar(
+  catalogue: Catalogue,
+  departures: readonly Departure[],
+  scope: { page?: TripPage },
+  now = new Date(),
+): string {
   const { site } = catalogue;
   const name = scope.page ? `${scope.page.trip.name}: departures` : `${site.operatorName}: departures`;
   const calendar = ical({
@@ -66,13 +71,26 @@ export function departuresCalendar(catalogue: Catalogue, departures: readonly De
 }
 
 /** The HTTP answer for a feed: the calendar, or a plain 503 that points at the enquiry path. */
-export function calendarResponse(catalogue: Catalogue, live: LiveDepartures, scope: { page?: TripPage; fileName: string }): Response {
+export function calendarResponse(
+  catalogue: Catalogue,
+  live: LiveDepartures,
+  scope: { page?: TripPage; fileName: string },
+): Response {
   if (live.state !== 'live') {
-    const where = scope.page ? `the enquiry form on ${scope.page.trip.url}#enquire` : `the enquiry form on any trip page (${catalogue.siteUrl}/departures lists them)`;
-    return new Response(`${unavailableSentence(live)}\nAsk about dates through ${where} or email ${catalogue.site.contactEmail}.\n`, {
-      status: 503,
-      headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': cachePolicy.never, 'Retry-After': '300' },
-    });
+    const where = scope.page
+      ? `the enquiry form on ${scope.page.trip.url}#enquire`
+      : `the enquiry form on any trip page (${catalogue.siteUrl}/departures lists them)`;
+    return new Response(
+      `${unavailableSentence(live)}\nAsk about dates through ${where} or email ${catalogue.site.contactEmail}.\n`,
+      {
+        status: 503,
+        headers: {
+          'Content-Type': 'text/plain; charset=utf-8',
+          'Cache-Control': cachePolicy.never,
+          'Retry-After': '300',
+        },
+      },
+    );
   }
   return new Response(departuresCalendar(catalogue, live.departures, scope.page ? { page: scope.page } : {}), {
     status: 200,

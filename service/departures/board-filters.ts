@@ -16,7 +16,16 @@ import { tripBySlug, type Catalogue } from '../../domain/catalogue/index.ts';
 import { formatDate, formatDays, formatInr, formatMonth } from '../../domain/format.ts';
 import type { Departure } from '../../domain/schemas/departure.ts';
 import { tripTypes } from '../../domain/schemas/vocabulary.ts';
-import { brokenRule, isBookable, searchDepartures, searchEntries, searchNames, searchParameters, type DepartureSearch, type SearchName } from './search.ts';
+import {
+  brokenRule,
+  isBookable,
+  searchDepartures,
+  searchEntries,
+  searchNames,
+  searchParameters,
+  type DepartureSearch,
+  type SearchName,
+} from './search.ts';
 import { todayInIndia } from './today.ts';
 
 export { isBookable };
@@ -55,7 +64,8 @@ export function acceptedMonths(now: Date): string[] {
 function readSearchValue(name: SearchName, raw: string, catalogue: Catalogue): unknown {
   const parsed = searchParameters[name].schema.safeParse(raw);
   if (!parsed.success) return undefined;
-  if (name === 'trip') return typeof parsed.data === 'string' ? tripBySlug(catalogue, parsed.data)?.trip.slug : undefined;
+  if (name === 'trip')
+    return typeof parsed.data === 'string' ? tripBySlug(catalogue, parsed.data)?.trip.slug : undefined;
   return name === 'region' ? String(parsed.data).toLowerCase() : parsed.data;
 }
 
@@ -83,12 +93,12 @@ export function readBoardQuery(params: URLSearchParams, catalogue: Catalogue, no
     // Both given: a group must fit both, so the larger one counts.
     else filters.minSeats = Math.max(threshold, (filters.minSeats as number | undefined) ?? 0);
   }
-  if (brokenRule(filters as BoardFilters)) {
+  if (brokenRule(filters)) {
     delete filters.from;
     delete filters.to;
     ignored.push('dates');
   }
-  return { filters: filters as BoardFilters, ignored };
+  return { filters, ignored };
 }
 
 /** The canonical query string of these filters ("" when there are none), always in the same order. */
@@ -117,7 +127,11 @@ export function monthAsDates(filters: BoardFilters): DepartureSearch {
   if (month === undefined) return search;
   const first = `${month}-01`;
   const last = lastDayOf(month);
-  return { ...search, from: search.from !== undefined && search.from > first ? search.from : first, to: search.to !== undefined && search.to < last ? search.to : last };
+  return {
+    ...search,
+    from: search.from !== undefined && search.from > first ? search.from : first,
+    to: search.to !== undefined && search.to < last ? search.to : last,
+  };
 }
 
 /** Whether any filter is chosen. */
@@ -129,8 +143,14 @@ export function hasFilters(filters: BoardFilters): boolean {
 export const monthOf = (d: Pick<Departure, 'startDate'>): string => d.startDate.slice(0, 7);
 
 /** The departures the board shows for these filters: the search's, within the month when one is chosen. */
-export function applyBoardFilters(departures: readonly Departure[], filters: BoardFilters, catalogue: Catalogue): Departure[] {
-  return searchDepartures(departures, filters, catalogue).filter((d) => filters.month === undefined || monthOf(d) === filters.month);
+export function applyBoardFilters(
+  departures: readonly Departure[],
+  filters: BoardFilters,
+  catalogue: Catalogue,
+): Departure[] {
+  return searchDepartures(departures, filters, catalogue).filter(
+    (d) => filters.month === undefined || monthOf(d) === filters.month,
+  );
 }
 
 /** Departures by the month they start in, months in order (departures arrive sorted by date). */
@@ -186,10 +206,11 @@ const ignoredWords: Record<IgnoredFilter, string> = {
   seats: `the number of seats in the address is not one of ${seatThresholds.join(', ')}`,
   trip: 'the address names no trip we run',
   dates: '“from” is after “to”, so neither date is used',
-  ...(Object.fromEntries(searchNames.filter((name) => name !== 'trip').map((name) => [name, `“${name}” takes ${searchParameters[name].accepted}`])) as Record<
-    Exclude<SearchName, 'trip'>,
-    string
-  >),
+  ...(Object.fromEntries(
+    searchNames
+      .filter((name) => name !== 'trip')
+      .map((name) => [name, `“${name}” takes ${searchParameters[name].accepted}`]),
+  ) as Record<Exclude<SearchName, 'trip'>, string>),
 };
 
 /** Why some filters were left out, as one sentence (without repeating what the address said). */

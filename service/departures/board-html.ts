@@ -38,8 +38,12 @@ export function departureCard(catalogue: Catalogue, d: Departure, withTrip: bool
       : html`<a class="button small secondary" href="${`${page.path}#enquire`}"><span>Ask<span class="action-detail"> about other dates</span></span></a>`;
   return html`<li class="departure" data-departure="${d.id}" data-trip="${d.tripSlug}" data-start="${d.startDate}" data-end="${d.endDate}" data-status="${d.status}"${d.seatsLeft != null ? html` data-seats-left="${d.seatsLeft}"` : ''}>
 <p class="departure-dates">${dateRange(d)}</p>
-${withTrip && page ? html`<p class="departure-trip"><a href="${page.path}">${d.tripName}</a></p>
-<p class="departure-facts">${tripSearchFacts(page)}</p>` : ''}
+${
+  withTrip && page
+    ? html`<p class="departure-trip"><a href="${page.path}">${d.tripName}</a></p>
+<p class="departure-facts">${tripSearchFacts(page)}</p>`
+    : ''
+}
 <p class="departure-state"><span class="${`badge status-${d.status}`}">${statusLabel[d.status]}</span> <span class="seats">${seatsLine(d)}</span></p>
 ${d.note ? html`<p class="departure-note muted">${d.note}</p>` : ''}
 <div class="departure-foot"><p class="departure-price">${formatInr(d.priceInr)}${d.priceInr != null ? html` <span class="muted">per person</span>` : ''}</p>
@@ -56,7 +60,11 @@ function askInstead(catalogue: Catalogue, page: TripPage | undefined): SafeHtml 
  * The departures of one trip (`page`) or of every trip, with the time they were read. When
  * storage is off or failing it says so and points at the enquiry path, never at old dates.
  */
-export function departuresBlock(catalogue: Catalogue, live: LiveDepartures, options: { page?: TripPage | undefined; now: Date }): SafeHtml {
+export function departuresBlock(
+  catalogue: Catalogue,
+  live: LiveDepartures,
+  options: { page?: TripPage | undefined; now: Date },
+): SafeHtml {
   const { page, now } = options;
   if (live.state !== 'live') {
     return html`<div class="notice departures-live" role="status" data-live-departures="${live.state}">

@@ -13,7 +13,18 @@ import { html, type SafeHtml } from '../../domain/html.ts';
 import type { Departure } from '../../domain/schemas/departure.ts';
 import { departureCard, departuresBlock } from './board-html.ts';
 import { tripSearchFacts } from '../../domain/catalogue/trip-facts.ts';
-import { applyBoardFilters, boardSearch, byMonth, filtersInWords, hasFilters, ignoredSentence, monthAsDates, monthFacts, type BoardFilters, type BoardQuery } from './board-filters.ts';
+import {
+  applyBoardFilters,
+  boardSearch,
+  byMonth,
+  filtersInWords,
+  hasFilters,
+  ignoredSentence,
+  monthAsDates,
+  monthFacts,
+  type BoardFilters,
+  type BoardQuery,
+} from './board-filters.ts';
 import type { LiveDepartures } from './live.ts';
 import { relaxations } from './relaxation.ts';
 import { searchForm } from './search-form.ts';
@@ -43,7 +54,12 @@ ${searchForm(catalogue, chosen, { fields: 'board' })}
 </details>`;
 }
 
-function summary(catalogue: Catalogue, all: readonly Departure[], shown: readonly Departure[], chosen: BoardFilters): SafeHtml {
+function summary(
+  catalogue: Catalogue,
+  all: readonly Departure[],
+  shown: readonly Departure[],
+  chosen: BoardFilters,
+): SafeHtml {
   const words = filtersInWords(chosen, catalogue);
   const count = shown.length === 1 ? '1 departure' : `${shown.length} departures`;
   if (words.length === 0) {
@@ -71,12 +87,19 @@ ${
  * The main content of the board. `live` is the read the filters apply to: every departure, or the
  * chosen trip's.
  */
-export function boardMain(catalogue: Catalogue, live: LiveDepartures, options: { query: BoardQuery; now: Date }): SafeHtml {
+export function boardMain(
+  catalogue: Catalogue,
+  live: LiveDepartures,
+  options: { query: BoardQuery; now: Date },
+): SafeHtml {
   const { query, now } = options;
   const chosen = query.filters;
   const trip = tripBySlug(catalogue, chosen.trip);
   // One trip and nothing else: that trip's own calendar; otherwise the calendar of this search.
-  const calendar = trip && boardSearch(chosen) === `?trip=${trip.trip.slug}` ? { href: `${trip.path}.ics`, name: `${trip.trip.slug}.ics` } : { href: `/departures.ics${boardSearch(chosen)}`, name: 'departures.ics' };
+  const calendar =
+    trip && boardSearch(chosen) === `?trip=${trip.trip.slug}`
+      ? { href: `${trip.path}.ics`, name: `${trip.trip.slug}.ics` }
+      : { href: `/departures.ics${boardSearch(chosen)}`, name: 'departures.ics' };
   const shown = boardDepartures(catalogue, live, chosen);
   const searching = hasFilters(chosen);
   return html`<h1>Departures</h1>

@@ -25,7 +25,9 @@ export function restoredCell(text: string): string {
 }
 
 function cell(value: string | number | boolean | null): string {
-  const text = neutralisedCell(value === null ? '' : typeof value === 'boolean' ? (value ? 'yes' : 'no') : String(value));
+  const text = neutralisedCell(
+    value === null ? '' : typeof value === 'boolean' ? (value ? 'yes' : 'no') : String(value),
+  );
   return /[",\r\n]/.test(text) || text !== text.trim() ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
@@ -100,16 +102,26 @@ export class CsvError extends Error {
 /** The data rows of a departures CSV as objects keyed by column; the header must name known columns. */
 export function readDepartureCsv(text: string): { line: number; record: Record<string, string> }[] {
   const [header, ...rows] = parseCsv(text);
-  if (!header) throw new CsvError([{ field: 'file', message: `is empty; the first line must name the columns: ${csvColumns.join(',')}` }]);
+  if (!header)
+    throw new CsvError([
+      { field: 'file', message: `is empty; the first line must name the columns: ${csvColumns.join(',')}` },
+    ]);
   const names = header.cells.map((c) => c.trim());
   const unknown = names.filter((n) => !(csvColumns as readonly string[]).includes(n));
   const missing = (['tripSlug', 'startDate'] as const).filter((n) => !names.includes(n));
   const issues: Issue[] = [];
-  if (unknown.length) issues.push({ field: `line ${header.line}`, message: `unknown column(s) ${unknown.map((n) => `"${n}"`).join(', ')}; the columns are ${csvColumns.join(',')}` });
+  if (unknown.length)
+    issues.push({
+      field: `line ${header.line}`,
+      message: `unknown column(s) ${unknown.map((n) => `"${n}"`).join(', ')}; the columns are ${csvColumns.join(',')}`,
+    });
   if (missing.length) issues.push({ field: `line ${header.line}`, message: `missing column(s) ${missing.join(', ')}` });
   if (issues.length) throw new CsvError(issues);
   return rows.map(({ line, cells }) => {
-    if (cells.length > names.length) throw new CsvError([{ field: `line ${line}`, message: `has ${cells.length} cells but the header names ${names.length} columns` }]);
+    if (cells.length > names.length)
+      throw new CsvError([
+        { field: `line ${line}`, message: `has ${cells.length} cells but the header names ${names.length} columns` },
+      ]);
     return { line, record: Object.fromEntries(names.map((name, i) => [name, restoredCell(cells[i] ?? '')])) };
   });
 }

@@ -21,11 +21,19 @@ const wholeNumber = z.preprocess(
   z.number({ error: 'must be a whole number' }).int({ error: 'must be a whole number' }).nullable(),
 );
 
-const isoDay = z.iso.date({ error: (issue) => `"${String(issue.input)}" is not a real date; write it as YYYY-MM-DD, for example 2027-05-14` });
+const isoDay = z.iso.date({
+  error: (issue) => `"${String(issue.input)}" is not a real date; write it as YYYY-MM-DD, for example 2027-05-14`,
+});
 
 /** "sold out", "Sold-Out" and "sold_out" all mean sold_out. */
 const status = z.preprocess(
-  (value) => (typeof value === 'string' ? value.trim().toLowerCase().replace(/[\s-]+/g, '_') : value),
+  (value) =>
+    typeof value === 'string'
+      ? value
+          .trim()
+          .toLowerCase()
+          .replace(/[\s-]+/g, '_')
+      : value,
   z.enum(departureStatuses, { error: `must be one of ${listOf(departureStatuses)}` }),
 );
 
@@ -41,7 +49,10 @@ const yesNo = z.preprocess(
 );
 
 /** "trip" (or blank) means "use the trip's price". */
-const price = z.preprocess((value) => (typeof value === 'string' && value.trim().toLowerCase() === 'trip' ? null : value), wholeNumber);
+const price = z.preprocess(
+  (value) => (typeof value === 'string' && value.trim().toLowerCase() === 'trip' ? null : value),
+  wholeNumber,
+);
 
 const note = z.preprocess(blankIsNull, z.string().nullable());
 
@@ -73,13 +84,27 @@ export const departureChanges = z.strictObject({
 export type DepartureChanges = z.infer<typeof departureChanges>;
 
 /** The columns of the CSV file, in order; the same names as the API's Departure fields. */
-export const csvColumns = ['id', 'tripSlug', 'startDate', 'endDate', 'status', 'priceInr', 'seatsTotal', 'seatsLeft', 'note', 'published'] as const;
+export const csvColumns = [
+  'id',
+  'tripSlug',
+  'startDate',
+  'endDate',
+  'status',
+  'priceInr',
+  'seatsTotal',
+  'seatsLeft',
+  'note',
+  'published',
+] as const;
 
 /** Zod's issues as "field: what is wrong". */
 export function inputIssues(error: z.ZodError): Issue[] {
   return error.issues.map((issue) => {
     const field = issue.path.length > 0 ? issue.path.map(String).join('.') : 'input';
-    const message = issue.code === 'unrecognized_keys' ? `unknown field(s) ${issue.keys.map((k) => `"${k}"`).join(', ')}; the fields are ${csvColumns.join(', ')}` : issue.message;
+    const message =
+      issue.code === 'unrecognized_keys'
+        ? `unknown field(s) ${issue.keys.map((k) => `"${k}"`).join(', ')}; the fields are ${csvColumns.join(', ')}`
+        : issue.message;
     return { field: issue.code === 'unrecognized_keys' ? 'input' : field, message };
   });
 }

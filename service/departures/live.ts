@@ -25,13 +25,19 @@ export interface ReadOptions {
  * service/departures/recent-reads.ts), so a page renders without dates once storage has not
  * answered within that bound.
  */
-export async function readLiveDepartures(source: DepartureSource | null, catalogue: Catalogue, options: ReadOptions = {}): Promise<LiveDepartures> {
+export async function readLiveDepartures(
+  source: DepartureSource | null,
+  catalogue: Catalogue,
+  options: ReadOptions = {},
+): Promise<LiveDepartures> {
   if (!source) return { state: 'off' };
   try {
     const rows = await source.listPublished({ tripSlug: options.tripSlug });
     return { state: 'live', departures: rows.flatMap((row) => toDeparture(row, catalogue) ?? []) };
   } catch (error) {
-    (options.log ?? console.error)(`[departures] storage read failed: ${error instanceof Error ? error.message : String(error)}`);
+    (options.log ?? console.error)(
+      `[departures] storage read failed: ${error instanceof Error ? error.message : String(error)}`,
+    );
     return { state: 'unavailable' };
   }
 }

@@ -42,7 +42,14 @@ export class RecentReads implements DepartureSource {
   /** While storage is failing: the one read that is asking it again. */
   #retry: Read | null = null;
 
-  constructor(source: DepartureSource, { ttlMs = 1000, timeoutMs = defaultStorageTimeoutMs, clock = Date.now }: { ttlMs?: number; timeoutMs?: number; clock?: () => number } = {}) {
+  constructor(
+    source: DepartureSource,
+    {
+      ttlMs = 1000,
+      timeoutMs = defaultStorageTimeoutMs,
+      clock = Date.now,
+    }: { ttlMs?: number; timeoutMs?: number; clock?: () => number } = {},
+  ) {
     this.#source = source;
     this.#ttlMs = ttlMs;
     this.#timeoutMs = timeoutMs;
@@ -90,7 +97,10 @@ export class RecentReads implements DepartureSource {
   #bounded(rows: Promise<StoredDeparture[]>): Promise<StoredDeparture[]> {
     let timer: ReturnType<typeof setTimeout> | undefined;
     const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`storage did not answer within ${this.#timeoutMs} ms`)), this.#timeoutMs);
+      timer = setTimeout(
+        () => reject(new Error(`storage did not answer within ${this.#timeoutMs} ms`)),
+        this.#timeoutMs,
+      );
     });
     return Promise.race([rows, timeout]).finally(() => clearTimeout(timer));
   }
@@ -107,6 +117,9 @@ export class RecentReads implements DepartureSource {
 }
 
 /** The reads a deployment's requests wait for: kept for DEPARTURES_FRESH_MS, bounded by STORAGE_TIMEOUT_MS. */
-export function recentReads(source: DepartureSource, settings: Pick<Settings, 'DEPARTURES_FRESH_MS' | 'STORAGE_TIMEOUT_MS'>): RecentReads {
+export function recentReads(
+  source: DepartureSource,
+  settings: Pick<Settings, 'DEPARTURES_FRESH_MS' | 'STORAGE_TIMEOUT_MS'>,
+): RecentReads {
   return new RecentReads(source, { ttlMs: settings.DEPARTURES_FRESH_MS, timeoutMs: settings.STORAGE_TIMEOUT_MS });
 }

@@ -12,7 +12,14 @@ import { tripDays } from '../../domain/catalogue/trip-facts.ts';
 import { formatDate, formatDays, formatInr, formatMonth } from '../../domain/format.ts';
 import type { Departure } from '../../domain/schemas/departure.ts';
 import { difficulties, tripTypes } from '../../domain/schemas/vocabulary.ts';
-import { applyBoardFilters, boardSearch, monthOf, typeLabel, type BoardFilterName, type BoardFilters } from './board-filters.ts';
+import {
+  applyBoardFilters,
+  boardSearch,
+  monthOf,
+  typeLabel,
+  type BoardFilterName,
+  type BoardFilters,
+} from './board-filters.ts';
 import { isBookable } from './search.ts';
 
 export interface Relaxation {
@@ -50,7 +57,12 @@ const monthIndex = (month: string) => Number(month.slice(0, 4)) * 12 + Number(mo
  * The smallest change of `name` that lets some `candidates` through: departures that pass every
  * filter but this one.
  */
-function change(name: BoardFilterName, candidates: readonly Departure[], filters: BoardFilters, catalogue: Catalogue): Change {
+function change(
+  name: BoardFilterName,
+  candidates: readonly Departure[],
+  filters: BoardFilters,
+  catalogue: Catalogue,
+): Change {
   const starts = candidates.map((d) => d.startDate).sort();
   const daysOf = (d: Departure) => {
     const page = tripBySlug(catalogue, d.tripSlug);
@@ -72,10 +84,15 @@ function change(name: BoardFilterName, candidates: readonly Departure[], filters
     }
     case 'type': {
       const other = tripTypes.find((t) => t !== filters.type)!;
-      return { filters: without(filters, 'type'), words: (n) => `${n} if you include ${typeLabel[other].toLowerCase()}` };
+      return {
+        filters: without(filters, 'type'),
+        words: (n) => `${n} if you include ${typeLabel[other].toLowerCase()}`,
+      };
     }
     case 'difficulty': {
-      const bands = difficulties.filter((band) => candidates.some((d) => tripBySlug(catalogue, d.tripSlug)?.trip.difficulty === band));
+      const bands = difficulties.filter((band) =>
+        candidates.some((d) => tripBySlug(catalogue, d.tripSlug)?.trip.difficulty === band),
+      );
       const wanted = difficulties.indexOf(filters.difficulty!);
       const band = nearest(bands, (b) => Math.abs(difficulties.indexOf(b) - wanted))!;
       return { filters: { ...filters, difficulty: band }, words: (n) => `${n} if you allow ${band}` };
@@ -84,37 +101,64 @@ function change(name: BoardFilterName, candidates: readonly Departure[], filters
       return { filters: without(filters, 'region'), words: (n) => `${n} in any region` };
     case 'minDays': {
       const longest = Math.max(...candidates.map(daysOf));
-      return { filters: { ...filters, minDays: longest }, words: (n) => `${n} if you allow trips of ${formatDays(longest)}` };
+      return {
+        filters: { ...filters, minDays: longest },
+        words: (n) => `${n} if you allow trips of ${formatDays(longest)}`,
+      };
     }
     case 'maxDays': {
       const shortest = Math.min(...candidates.map(daysOf));
-      return { filters: { ...filters, maxDays: shortest }, words: (n) => `${n} if you allow trips of ${formatDays(shortest)}` };
+      return {
+        filters: { ...filters, maxDays: shortest },
+        words: (n) => `${n} if you allow trips of ${formatDays(shortest)}`,
+      };
     }
     case 'minSeats':
     case 'seats': {
-      const seats = candidates.flatMap((d) => (isBookable(d) && d.seatsLeft != null && d.seatsLeft >= 1 ? [d.seatsLeft] : []));
+      const seats = candidates.flatMap((d) =>
+        isBookable(d) && d.seatsLeft != null && d.seatsLeft >= 1 ? [d.seatsLeft] : [],
+      );
       if (seats.length === 0) return undefined;
       const most = Math.max(...seats);
       return { filters: { ...filters, minSeats: most }, words: (n) => `${n} for a group of ${most}` };
     }
     case 'maxPriceInr': {
       const priced = candidates.flatMap((d) => (d.priceInr == null ? [] : [d.priceInr]));
-      if (priced.length === 0) return { filters: without(filters, 'maxPriceInr'), words: (n) => `${n} priced on request` };
+      if (priced.length === 0)
+        return { filters: without(filters, 'maxPriceInr'), words: (n) => `${n} priced on request` };
       const cheapest = Math.min(...priced);
-      return { filters: { ...filters, maxPriceInr: cheapest }, words: (n) => `${n} up to ${formatInr(cheapest)} per person` };
+      return {
+        filters: { ...filters, maxPriceInr: cheapest },
+        words: (n) => `${n} up to ${formatInr(cheapest)} per person`,
+      };
     }
     case 'trip':
       return undefined;
   }
 }
 
-const relaxable: readonly BoardFilterName[] = ['month', 'from', 'to', 'type', 'difficulty', 'region', 'minDays', 'maxDays', 'minSeats', 'maxPriceInr'];
+const relaxable: readonly BoardFilterName[] = [
+  'month',
+  'from',
+  'to',
+  'type',
+  'difficulty',
+  'region',
+  'minDays',
+  'maxDays',
+  'minSeats',
+  'maxPriceInr',
+];
 
 /**
  * Each single change that would find departures, in the order of the filters; none when the
  * filters already find some, or when nothing is on sale at all.
  */
-export function relaxations(departures: readonly Departure[], filters: BoardFilters, catalogue: Catalogue): Relaxation[] {
+export function relaxations(
+  departures: readonly Departure[],
+  filters: BoardFilters,
+  catalogue: Catalogue,
+): Relaxation[] {
   if (departures.length === 0 || applyBoardFilters(departures, filters, catalogue).length > 0) return [];
   return relaxable.flatMap((name) => {
     if (filters[name as keyof BoardFilters] === undefined) return [];
@@ -124,6 +168,8 @@ export function relaxations(departures: readonly Departure[], filters: BoardFilt
     if (!changed) return [];
     const relaxed = changed.filters;
     const count = applyBoardFilters(departures, relaxed, catalogue).length;
-    return count === 0 ? [] : [{ name, filters: relaxed, count, words: changed.words(dates(count)), search: boardSearch(relaxed) }];
+    return count === 0
+      ? []
+      : [{ name, filters: relaxed, count, words: changed.words(dates(count)), search: boardSearch(relaxed) }];
   });
 }

@@ -43,5 +43,16 @@ export const upsertStatement = `INSERT INTO departures (id, trip_slug, start_dat
     published = EXCLUDED.published, updated_at = now()`;
 
 export function writeParams(d: AdminDeparture): unknown[] {
-  return [d.id, d.tripSlug, d.startDate, d.endDate, d.status, d.priceInr, d.seatsTotal, d.seatsLeft, d.note, d.published];
+  return [
+    d.id,
+    d.tripSlug,
+    d.startDate,
+    d.endDate,
+    d.status,
+    d.priceInr,
+    d.seatsTotal,
+    d.seatsLeft,
+    d.note,
+    d.published,
+  ];
 }

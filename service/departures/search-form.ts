@@ -31,7 +31,12 @@ function option(value: string, label: string, chosen: string | number | undefine
   return html`<option value="${value}"${String(chosen ?? '') === value ? html` selected` : ''}>${label}</option>`;
 }
 
-function numberField(name: string, label: string, value: number | undefined, attrs: { max: number; step?: number; placeholder: string }): SafeHtml {
+function numberField(
+  name: string,
+  label: string,
+  value: number | undefined,
+  attrs: { max: number; step?: number; placeholder: string },
+): SafeHtml {
   return html`<div><label for="${`search-${name}`}">${label}</label><input id="${`search-${name}`}" name="${name}" type="number" inputmode="numeric" min="1" max="${String(attrs.max)}" step="${String(attrs.step ?? 1)}" placeholder="${attrs.placeholder}"${value !== undefined ? html` value="${String(value)}"` : ''}></div>`;
 }
 

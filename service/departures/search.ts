@@ -16,7 +16,16 @@ import type { Departure } from '../../domain/schemas/departure.ts';
 import { difficulties, slugPattern, tripTypes } from '../../domain/schemas/vocabulary.ts';
 import { z } from 'astro/zod';
 import { ApiError } from '../http/errors.ts';
-import { dateParam, enumParam, parseQuery, positiveIntegerParam, regionParam, type Parsed, type QueryParameter, type QueryParameters } from '../v1/params.ts';
+import {
+  dateParam,
+  enumParam,
+  parseQuery,
+  positiveIntegerParam,
+  regionParam,
+  type Parsed,
+  type QueryParameter,
+  type QueryParameters,
+} from '../v1/params.ts';
 
 /** Months ahead of a date, as YYYY-MM-DD: where the examples' date window ends. */
 function monthsAfter(iso: string, months: number): string {
@@ -48,13 +57,35 @@ const tripParam: QueryParameter<string> = {
  */
 export const searchParameters = {
   trip: tripParam,
-  from: { ...dateParam('Departures starting on or after this date.'), example: (c: Catalogue) => c.site.dataset.lastUpdated },
-  to: { ...dateParam('Departures starting on or before this date; not before `from`.'), example: (c: Catalogue) => monthsAfter(c.site.dataset.lastUpdated, 6) },
-  type: { ...enumParam(tripTypes, 'Departures of treks (`trek`) or of expeditions (`expedition`). Omitting it lists both.', { omitHint: 'omit the parameter to list both' }), example: () => 'trek' },
-  difficulty: { ...enumParam(difficulties, "Exact, case-insensitive match on the trip's difficulty band.", { caseInsensitive: true }), example: (c: Catalogue) => c.trips[0]?.trip.difficulty },
+  from: {
+    ...dateParam('Departures starting on or after this date.'),
+    example: (c: Catalogue) => c.site.dataset.lastUpdated,
+  },
+  to: {
+    ...dateParam('Departures starting on or before this date; not before `from`.'),
+    example: (c: Catalogue) => monthsAfter(c.site.dataset.lastUpdated, 6),
+  },
+  type: {
+    ...enumParam(tripTypes, 'Departures of treks (`trek`) or of expeditions (`expedition`). Omitting it lists both.', {
+      omitHint: 'omit the parameter to list both',
+    }),
+    example: () => 'trek',
+  },
+  difficulty: {
+    ...enumParam(difficulties, "Exact, case-insensitive match on the trip's difficulty band.", {
+      caseInsensitive: true,
+    }),
+    example: (c: Catalogue) => c.trips[0]?.trip.difficulty,
+  },
   region: regionParam("Case-insensitive substring match on the trip's region."),
-  minDays: { ...positiveIntegerParam("Trips at least this many days long (the trip's length)."), example: (c: Catalogue) => extreme(lengths(c), 'min') },
-  maxDays: { ...positiveIntegerParam("Trips at most this many days long (the trip's length)."), example: (c: Catalogue) => extreme(lengths(c), 'max') },
+  minDays: {
+    ...positiveIntegerParam("Trips at least this many days long (the trip's length)."),
+    example: (c: Catalogue) => extreme(lengths(c), 'min'),
+  },
+  maxDays: {
+    ...positiveIntegerParam("Trips at most this many days long (the trip's length)."),
+    example: (c: Catalogue) => extreme(lengths(c), 'max'),
+  },
   minSeats: {
     ...positiveIntegerParam(
       'Departures a group of this many can still ask to join: `open` or `filling`, with at least this many seats left. A departure whose seats are not published is included; a guide confirms its seats.',
@@ -62,14 +93,17 @@ export const searchParameters = {
     example: () => '2',
   },
   maxPriceInr: {
-    ...positiveIntegerParam("Departures priced at or below the amount per person, in INR (the departure's price, else the trip's). Departures with no published price are excluded when this filter is used."),
+    ...positiveIntegerParam(
+      "Departures priced at or below the amount per person, in INR (the departure's price, else the trip's). Departures with no published price are excluded when this filter is used.",
+    ),
     example: (c: Catalogue) => extreme(prices(c), 'max'),
   },
 } satisfies QueryParameters;
 
 /** The question the search answers, as one example for people, agents and the API reference alike. */
 export const searchExample = {
-  question: 'a moderate trek of about a week, starting between 20 September and 31 October 2027, for two people, under ₹25,000 each',
+  question:
+    'a moderate trek of about a week, starting between 20 September and 31 October 2027, for two people, under ₹25,000 each',
   query: '?type=trek&difficulty=Moderate&maxDays=8&from=2027-09-20&to=2027-10-31&minSeats=2&maxPriceInr=25000',
 };
 
@@ -80,7 +114,9 @@ export const searchNames = Object.keys(searchParameters) as SearchName[];
 export type DepartureSearch = Parsed<typeof searchParameters>;
 
 /** The one rule between two filters: the date window is not upside down. */
-export function brokenRule(search: DepartureSearch): { names: SearchName[]; message: string; hint: string } | undefined {
+export function brokenRule(
+  search: DepartureSearch,
+): { names: SearchName[]; message: string; hint: string } | undefined {
   if (search.from !== undefined && search.to !== undefined && search.from > search.to) {
     return {
       names: ['from', 'to'],
@@ -145,7 +181,11 @@ export function matchesSearch(d: Departure, page: TripPage, s: DepartureSearch):
 }
 
 /** The departures that pass the search, in the order given (start date first, as storage reads them). */
-export function searchDepartures(departures: readonly Departure[], search: DepartureSearch, catalogue: Catalogue): Departure[] {
+export function searchDepartures(
+  departures: readonly Departure[],
+  search: DepartureSearch,
+  catalogue: Catalogue,
+): Departure[] {
   const pages = new Map(catalogue.trips.map((p) => [p.trip.slug, p]));
   return departures.filter((d) => {
     const page = pages.get(d.tripSlug);

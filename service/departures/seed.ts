@@ -12,7 +12,8 @@ import type { AdminDeparture } from './source.ts';
 export function seasonMonths(season: string): number[] {
   const found: { index: number; at: number }[] = [];
   months.forEach((name, index) => {
-    for (const match of season.matchAll(new RegExp(`\\b(${name}|${name.slice(0, 3)})\\b`, 'gi'))) found.push({ index, at: match.index ?? 0 });
+    for (const match of season.matchAll(new RegExp(`\\b(${name}|${name.slice(0, 3)})\\b`, 'gi')))
+      found.push({ index, at: match.index ?? 0 });
   });
   found.sort((a, b) => a.at - b.at);
   const result = new Set<number>();

@@ -72,20 +72,25 @@ export class DepartureStore implements DepartureSource {
   }
 
   #rules(): readonly KnownTrip[] {
-    if (!this.#trips) throw new Error('this departure store was opened without the trip list, so it cannot check writes');
+    if (!this.#trips)
+      throw new Error('this departure store was opened without the trip list, so it cannot check writes');
     return this.#trips;
   }
 
   #check(departures: { departure: AdminDeparture; label?: string }[]): void {
     const trips = this.#rules();
     const issues: Issue[] = departures.flatMap(({ departure, label }) =>
-      checkDeparture(departure, trips).map((issue) => (label ? { ...issue, field: `${label}, ${issue.field}` } : issue)),
+      checkDeparture(departure, trips).map((issue) =>
+        label ? { ...issue, field: `${label}, ${issue.field}` } : issue,
+      ),
     );
     if (issues.length > 0) throw new DepartureRuleError(issues);
   }
 
   /** Upcoming published departures (starting `from`, default today in India), earliest first. */
-  async listPublished(filter: { tripSlug?: string | undefined; from?: string | undefined } = {}): Promise<StoredDeparture[]> {
+  async listPublished(
+    filter: { tripSlug?: string | undefined; from?: string | undefined } = {},
+  ): Promise<StoredDeparture[]> {
     const sql = await this.ready();
     const { rows } = await sql.query<Row>(
       `SELECT ${columns} FROM departures
@@ -102,9 +107,10 @@ export class DepartureStore implements DepartureSource {
   /** Every departure, hidden and past ones included (the operations view). */
   async listAll(filter: { tripSlug?: string | undefined } = {}): Promise<AdminDeparture[]> {
     const sql = await this.ready();
-    const { rows } = await sql.query<Row>(`SELECT ${columns} FROM departures WHERE ($1::text IS NULL OR trip_slug = $1) ORDER BY start_date, id`, [
-      filter.tripSlug ?? null,
-    ]);
+    const { rows } = await sql.query<Row>(
+      `SELECT ${columns} FROM departures WHERE ($1::text IS NULL OR trip_slug = $1) ORDER BY start_date, id`,
+      [filter.tripSlug ?? null],
+    );
     return rows.map(fromRow);
   }
 
@@ -135,14 +141,21 @@ export class DepartureStore implements DepartureSource {
     let endDate = input.endDate ?? previous?.endDate ?? null;
     if (endDate === null) {
       // An unknown trip is refused by checkDeparture, which names the known ones.
-      if (trip && !trip.durationDays) throw new DepartureRuleError([{ field: 'endDate', message: `is required, because trip "${trip.slug}" has no fixed length` }]);
+      if (trip && !trip.durationDays)
+        throw new DepartureRuleError([
+          { field: 'endDate', message: `is required, because trip "${trip.slug}" has no fixed length` },
+        ]);
       endDate = trip?.durationDays ? addDays(input.startDate, trip.durationDays - 1) : input.startDate;
     }
     const seatsTotal = input.seatsTotal !== undefined ? input.seatsTotal : (previous?.seatsTotal ?? null);
     const seatsLeft = input.seatsLeft !== undefined ? input.seatsLeft : (previous?.seatsLeft ?? seatsTotal);
     const explicit = input.status !== undefined && input.status !== null;
     const seatsChanged = !previous || previous.seatsLeft !== seatsLeft || previous.seatsTotal !== seatsTotal;
-    const status = explicit ? input.status! : previous ? settleStatus(previous.status, seatsLeft, { explicit, seatsChanged }) : statusForSeats(seatsLeft);
+    const status = explicit
+      ? input.status!
+      : previous
+        ? settleStatus(previous.status, seatsLeft, { explicit, seatsChanged })
+        : statusForSeats(seatsLeft);
     return {
       id: input.id ?? previous?.id ?? newId(input.tripSlug, input.startDate, taken),
       tripSlug: input.tripSlug,
@@ -168,7 +181,9 @@ export class DepartureStore implements DepartureSource {
     return sql.transaction(async (tx) => {
       const taken = await this.#ids(tx);
       if (input.id && taken.has(input.id)) {
-        throw new DepartureRuleError([{ field: 'id', message: `a departure "${input.id}" already exists; change it with update` }]);
+        throw new DepartureRuleError([
+          { field: 'id', message: `a departure "${input.id}" already exists; change it with update` },
+        ]);
       }
       const departure = this.#complete(input, taken, null);
       this.#check([{ departure }]);
@@ -182,7 +197,10 @@ export class DepartureStore implements DepartureSource {
     const sql = await this.ready();
     return sql.transaction(async (tx) => {
       const { rows } = await tx.query<Row>(`SELECT ${columns} FROM departures WHERE id = $1 FOR UPDATE`, [id]);
-      if (!rows[0]) throw new DepartureRuleError([{ field: 'id', message: `no departure has the id "${id}"; list them with the list command` }]);
+      if (!rows[0])
+        throw new DepartureRuleError([
+          { field: 'id', message: `no departure has the id "${id}"; list them with the list command` },
+        ]);
       const before = fromRow(rows[0]);
       const merged: AdminDeparture = { ...before };
       for (const [key, value] of Object.entries(changes) as [keyof DepartureChanges, unknown][]) {
@@ -202,14 +220,22 @@ export class DepartureStore implements DepartureSource {
   async setPublished(ids: readonly string[], published: boolean): Promise<AdminDeparture[]> {
     const sql = await this.ready();
     return sql.transaction(async (tx) => {
-      const { rows } = await tx.query<Row>(`SELECT ${columns} FROM departures WHERE id = ANY($1::text[]) FOR UPDATE`, [ids]);
+      const { rows } = await tx.query<Row>(`SELECT ${columns} FROM departures WHERE id = ANY($1::text[]) FOR UPDATE`, [
+        ids,
+      ]);
       const found = new Map(rows.map((r) => [r.id, fromRow(r)]));
       const missing = ids.filter((id) => !found.has(id));
-      if (missing.length > 0) throw new DepartureRuleError(missing.map((id) => ({ field: 'id', message: `no departure has the id "${id}"` })));
+      if (missing.length > 0)
+        throw new DepartureRuleError(
+          missing.map((id) => ({ field: 'id', message: `no departure has the id "${id}"` })),
+        );
       const changed = ids.map((id) => ({ ...found.get(id)!, published }));
       // Publishing checks the departure again: its trip may have left the catalogue since.
       if (published) this.#check(changed.map((departure) => ({ departure, label: departure.id })));
-      await tx.query('UPDATE departures SET published = $2, updated_at = now() WHERE id = ANY($1::text[]) AND published <> $2', [ids, published]);
+      await tx.query(
+        'UPDATE departures SET published = $2, updated_at = now() WHERE id = ANY($1::text[]) AND published <> $2',
+        [ids, published],
+      );
       return changed;
     });
   }
@@ -231,18 +257,24 @@ export class DepartureStore implements DepartureSource {
         const label = `line ${line}`;
         if (input.id) {
           const first = seen.get(input.id);
-          if (first !== undefined) issues.push({ field: `${label}, id`, message: `"${input.id}" is also on line ${first}` });
+          if (first !== undefined)
+            issues.push({ field: `${label}, id`, message: `"${input.id}" is also on line ${first}` });
           seen.set(input.id, line);
         }
         const before = input.id ? (existing.get(input.id) ?? null) : null;
         try {
-          planned.push({ departure: this.#complete({ ...input, status: input.status ?? undefined }, taken, before), before, label });
+          planned.push({
+            departure: this.#complete({ ...input, status: input.status ?? undefined }, taken, before),
+            before,
+            label,
+          });
         } catch (error) {
           if (!(error instanceof DepartureRuleError)) throw error;
           issues.push(...error.issues.map((i) => ({ ...i, field: `${label}, ${i.field}` })));
         }
       }
-      for (const { departure, label } of planned) issues.push(...checkDeparture(departure, this.#rules()).map((i) => ({ ...i, field: `${label}, ${i.field}` })));
+      for (const { departure, label } of planned)
+        issues.push(...checkDeparture(departure, this.#rules()).map((i) => ({ ...i, field: `${label}, ${i.field}` })));
       if (issues.length > 0) throw new DepartureRuleError(issues);
       const result: ImportResult = { added: [], updated: [], unchanged: [] };
       for (const { departure, before } of planned) {
@@ -270,7 +302,11 @@ export class DepartureStore implements DepartureSource {
  * lazily and retries on the next call when storage is down. A new embedded store is seeded
  * once with starter departures, so a fresh checkout shows a realistic board.
  */
-export function createDepartureStore(settings: Settings, trips: readonly KnownTrip[], seed?: () => AdminDeparture[]): DepartureStore | null {
+export function createDepartureStore(
+  settings: Settings,
+  trips: readonly KnownTrip[],
+  seed?: () => AdminDeparture[],
+): DepartureStore | null {
   if (settings.OPERATIONAL_STORAGE === 'off') return null;
   return new DepartureStore(
     async () => {
@@ -285,7 +321,9 @@ export function createDepartureStore(settings: Settings, trips: readonly KnownTr
         const { rows } = await sql.query<{ n: number }>('SELECT count(*)::int AS n FROM departures');
         if ((rows[0]?.n ?? 0) > 0) return;
         const departures = seed();
-        const issues = departures.flatMap((d) => checkDeparture(d, trips).map((i) => ({ ...i, field: `${d.id}, ${i.field}` })));
+        const issues = departures.flatMap((d) =>
+          checkDeparture(d, trips).map((i) => ({ ...i, field: `${d.id}, ${i.field}` })),
+        );
         if (issues.length > 0) throw new DepartureRuleError(issues);
         await sql.transaction(async (tx) => {
           for (const d of departures) await tx.query(upsertStatement, writeParams(d));
@@ -296,7 +334,11 @@ export function createDepartureStore(settings: Settings, trips: readonly KnownTr
 }
 
 /** The store the site uses: trips from the catalogue, seeded from it when new. */
-export async function openDepartureStore(settings: Settings, catalogue: Catalogue, today = new Date()): Promise<DepartureStore | null> {
+export async function openDepartureStore(
+  settings: Settings,
+  catalogue: Catalogue,
+  today = new Date(),
+): Promise<DepartureStore | null> {
   const store = createDepartureStore(settings, knownTrips(catalogue), () => seedDepartures(catalogue, today));
   // Prepare now so the first visitor does not wait; storage that is down is retried per request.
   await store?.ready().catch((error: unknown) => {

@@ -18,7 +18,12 @@ export interface KnownTrip {
 }
 
 export function knownTrips(catalogue: Catalogue): KnownTrip[] {
-  return catalogue.trips.map(({ trip }) => ({ slug: trip.slug, name: trip.name, durationDays: trip.durationDays ?? null, priceInr: trip.priceInr ?? null }));
+  return catalogue.trips.map(({ trip }) => ({
+    slug: trip.slug,
+    name: trip.name,
+    durationDays: trip.durationDays ?? null,
+    priceInr: trip.priceInr ?? null,
+  }));
 }
 
 /** The known trip with this slug (an index of the list, made once). */
@@ -39,7 +44,8 @@ function positiveInteger(value: unknown): number | null {
 /** The trips in `<contentDir>/trips/*.md`; the file name is the slug, as on the site. */
 export function readKnownTrips(contentDir: string): KnownTrip[] {
   const dir = path.join(contentDir, 'trips');
-  if (!existsSync(dir)) throw new Error(`no trips folder at ${dir}; run the command from the project folder or set CONTENT_DIR`);
+  if (!existsSync(dir))
+    throw new Error(`no trips folder at ${dir}; run the command from the project folder or set CONTENT_DIR`);
   return readdirSync(dir)
     .filter((file) => file.endsWith('.md'))
     .map((file) => file.slice(0, -3))

@@ -65,7 +65,11 @@ export function statusForSeats(seatsLeft: number | null): DepartureStatus {
  * otherwise a change of seats sets the status the seats suggest, except that a cancelled
  * departure stays cancelled.
  */
-export function settleStatus(status: DepartureStatus, seatsLeft: number | null, change: { explicit: boolean; seatsChanged: boolean }): DepartureStatus {
+export function settleStatus(
+  status: DepartureStatus,
+  seatsLeft: number | null,
+  change: { explicit: boolean; seatsChanged: boolean },
+): DepartureStatus {
   if (change.explicit || !change.seatsChanged || status === 'cancelled' || seatsLeft === null) return status;
   return statusForSeats(seatsLeft);
 }
@@ -91,11 +95,15 @@ export function checkDeparture(d: AdminDeparture, trips: readonly KnownTrip[]): 
   }
   if (d.seatsLeft !== null) {
     if (d.seatsLeft < 0) add('seatsLeft', `${d.seatsLeft} is below 0`);
-    else if (d.seatsTotal !== null && d.seatsLeft > d.seatsTotal) add('seatsLeft', `${d.seatsLeft} is more than the ${d.seatsTotal} seats in total`);
+    else if (d.seatsTotal !== null && d.seatsLeft > d.seatsTotal)
+      add('seatsLeft', `${d.seatsLeft} is more than the ${d.seatsTotal} seats in total`);
     else if (d.seatsLeft > limits.maxSeats) add('seatsLeft', `${d.seatsLeft} is more than ${limits.maxSeats}`);
   }
   if (d.status === 'sold_out' && d.seatsLeft !== null && d.seatsLeft > 0) {
-    add('status', `sold_out needs 0 seats left, but ${d.seatsLeft} are left; set seatsLeft to 0 or choose ${listOf(['open', 'filling', 'cancelled'])}`);
+    add(
+      'status',
+      `sold_out needs 0 seats left, but ${d.seatsLeft} are left; set seatsLeft to 0 or choose ${listOf(['open', 'filling', 'cancelled'])}`,
+    );
   }
   if ((d.status === 'open' || d.status === 'filling') && d.seatsLeft === 0) {
     add('status', `${d.status} needs seats left, but 0 are left; it is sold_out (or cancelled)`);
@@ -104,7 +112,8 @@ export function checkDeparture(d: AdminDeparture, trips: readonly KnownTrip[]): 
     add('priceInr', `${d.priceInr} must be a whole number of rupees from 1 to ${limits.maxPriceInr}`);
   }
   if (d.note !== null) {
-    if (d.note.length > limits.maxNoteLength) add('note', `is ${d.note.length} characters; keep it to ${limits.maxNoteLength}`);
+    if (d.note.length > limits.maxNoteLength)
+      add('note', `is ${d.note.length} characters; keep it to ${limits.maxNoteLength}`);
     // Control characters (line breaks included) would break the board, the CSV and the calendar.
     if (/\p{Cc}/u.test(d.note)) add('note', 'must be one line of plain text');
   }

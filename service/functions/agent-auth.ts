@@ -14,7 +14,13 @@ import type { AgentAuthDeps, ClientContext } from '../agent-auth/deps.ts';
 import { confirmOnClaimPage, handleClaimRestart, type ClaimPageOutcome } from '../agent-auth/claim.ts';
 import { claimPageMain, claimPageStatus } from '../agent-auth/claim-page.ts';
 import { handleCredential } from '../agent-auth/credential.ts';
-import { handleAuthMd, handleAuthorizationServerMetadata, handleJwks, handleMcpProtectedResourceMetadata, handleProtectedResourceMetadata } from '../agent-auth/discovery.ts';
+import {
+  handleAuthMd,
+  handleAuthorizationServerMetadata,
+  handleJwks,
+  handleMcpProtectedResourceMetadata,
+  handleProtectedResourceMetadata,
+} from '../agent-auth/discovery.ts';
 import { handleSecurityEvent } from '../agent-auth/events.ts';
 import { unavailable } from '../agent-auth/oauth-response.ts';
 import { handleRegistration } from '../agent-auth/registration.ts';
@@ -22,7 +28,14 @@ import { normalizeUserCode } from '../agent-auth/registry.ts';
 import { handleRevocation } from '../agent-auth/revocation.ts';
 import type { AgentAuthRuntime } from '../agent-auth/runtime.ts';
 import { handleToken } from '../agent-auth/token.ts';
-import { clientOf, liveFunction, methodNotAllowed, notServedHere, withoutBodyForHead, type LiveFunction } from './live-function.ts';
+import {
+  clientOf,
+  liveFunction,
+  methodNotAllowed,
+  notServedHere,
+  withoutBodyForHead,
+  type LiveFunction,
+} from './live-function.ts';
 import { htmlResponse, livePageHtml } from './page-shell.ts';
 import { declaredQuery } from './live-queries.ts';
 import { renderQuota, type RenderAdmission } from './render-quota.ts';
@@ -50,7 +63,8 @@ function runtime(deps: LiveDeps): AgentAuthRuntime | null {
 /** Runs `handler` with the dependencies, or answers 503 when registration cannot work here. */
 async function withDeps(live: LiveDeps, handler: (deps: AgentAuthDeps) => Promise<Response>): Promise<Response> {
   const current = runtime(live);
-  if (!current) return unavailable('Agent registration is misconfigured on this deployment; the public API works without it.');
+  if (!current)
+    return unavailable('Agent registration is misconfigured on this deployment; the public API works without it.');
   let deps: AgentAuthDeps | null;
   try {
     deps = await current.deps();
@@ -58,11 +72,20 @@ async function withDeps(live: LiveDeps, handler: (deps: AgentAuthDeps) => Promis
     logOnce('keys or storage', error);
     return unavailable();
   }
-  if (!deps) return unavailable('Agent registration needs operational storage, which is switched off here; the public API works without it.');
+  if (!deps)
+    return unavailable(
+      'Agent registration needs operational storage, which is switched off here; the public API works without it.',
+    );
   return handler(deps);
 }
 
-async function claimPage(live: LiveDeps, request: Request, url: URL, client: ClientContext, admit: RenderAdmission): Promise<Response> {
+async function claimPage(
+  live: LiveDeps,
+  request: Request,
+  url: URL,
+  client: ClientContext,
+  admit: RenderAdmission,
+): Promise<Response> {
   if (!['GET', 'HEAD', 'POST'].includes(request.method)) return methodNotAllowed(request.method, 'GET, POST');
   // A POST counts against the claim attempts instead.
   if (request.method !== 'POST') {
@@ -76,7 +99,10 @@ async function claimPage(live: LiveDeps, request: Request, url: URL, client: Cli
     outcome = deps ? await confirmOnClaimPage(request, deps, client) : { kind: 'unavailable' };
   }
   const catalogue = live.catalogue();
-  const typed = outcome?.kind === 'invalid_code' ? outcome.typed : (normalizeUserCode(declaredQuery(url).get('user_code') ?? '') ?? '');
+  const typed =
+    outcome?.kind === 'invalid_code'
+      ? outcome.typed
+      : (normalizeUserCode(declaredQuery(url).get('user_code') ?? '') ?? '');
   const body = livePageHtml(catalogue, 'page', {
     title: 'Confirm an agent',
     description: 'Confirm the registration of an AI agent by typing the code it showed you.',
@@ -86,7 +112,10 @@ async function claimPage(live: LiveDeps, request: Request, url: URL, client: Cli
   });
   const headers: Record<string, string> = { 'Cache-Control': cachePolicy.never };
   if (outcome?.kind === 'too_many_attempts') headers['Retry-After'] = String(outcome.retryAfterSeconds);
-  return withoutBodyForHead(request, htmlResponse(body, { status: outcome ? claimPageStatus[outcome.kind] : 200, headers }));
+  return withoutBodyForHead(
+    request,
+    htmlResponse(body, { status: outcome ? claimPageStatus[outcome.kind] : 200, headers }),
+  );
 }
 
 /** The discovery documents and auth.md: answered from the settings, without storage. */
@@ -94,8 +123,10 @@ function discovery(live: LiveDeps, request: Request, path: string): Response | P
   const documents: Record<string, (current: AgentAuthRuntime) => Response | Promise<Response>> = {
     '/.well-known/oauth-protected-resource': (current) => handleProtectedResourceMetadata(request, current.metadata),
     // RFC 9728 path-aware discovery for the MCP endpoint as a resource of its own.
-    '/.well-known/oauth-protected-resource/mcp': (current) => handleMcpProtectedResourceMetadata(request, current.metadata),
-    '/.well-known/oauth-authorization-server': (current) => handleAuthorizationServerMetadata(request, current.metadata),
+    '/.well-known/oauth-protected-resource/mcp': (current) =>
+      handleMcpProtectedResourceMetadata(request, current.metadata),
+    '/.well-known/oauth-authorization-server': (current) =>
+      handleAuthorizationServerMetadata(request, current.metadata),
     '/.well-known/openid-configuration': (current) => handleAuthorizationServerMetadata(request, current.metadata),
     '/auth.md': (current) => handleAuthMd(request, current.metadata),
     '/.well-known/jwks.json': async (current) => {

@@ -18,7 +18,13 @@ function logUnavailable(error: unknown): void {
 }
 
 /** The thank-you page is never kept (it is the enquirer's own): every view is a fresh render. */
-async function thankYou(deps: LiveDeps, request: Request, url: URL, admit: RenderAdmission, writePage: PageWriter): Promise<Response> {
+async function thankYou(
+  deps: LiveDeps,
+  request: Request,
+  url: URL,
+  admit: RenderAdmission,
+  writePage: PageWriter,
+): Promise<Response> {
   if (request.method !== 'GET' && request.method !== 'HEAD') return methodNotAllowed(request.method, 'GET, HEAD');
   const refused = await admit(request, url);
   if (refused) return withoutBodyForHead(request, refused);
@@ -40,7 +46,11 @@ export function bookingsFunction(deps: LiveDeps): LiveFunction {
       enquiry = await deps.bookings();
     } catch (error) {
       logUnavailable(error);
-      const answer: BookingAnswer = { kind: 'error', code: 'storage_error', message: 'Enquiries cannot be taken just now. Please try again in a few minutes, or email us.' };
+      const answer: BookingAnswer = {
+        kind: 'error',
+        code: 'storage_error',
+        message: 'Enquiries cannot be taken just now. Please try again in a few minutes, or email us.',
+      };
       const form = request.method === 'POST' && bodyFormat(request.headers.get('Content-Type')) === 'form';
       return form ? htmlAnswer(answer, deps.catalogue(), writePage) : jsonAnswer(answer);
     }

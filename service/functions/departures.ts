@@ -35,7 +35,13 @@ import { calendarResponse } from '../calendar/departures.ts';
 import { tripBySlug, tripSection, type Catalogue, type TripPage } from '../../domain/catalogue/index.ts';
 import { departuresBlock } from '../departures/board-html.ts';
 import { boardDepartures, boardMain } from '../departures/board-page.ts';
-import { applyBoardFilters, boardQueryKey, filtersInWords, readBoardQuery, type BoardQuery } from '../departures/board-filters.ts';
+import {
+  applyBoardFilters,
+  boardQueryKey,
+  filtersInWords,
+  readBoardQuery,
+  type BoardQuery,
+} from '../departures/board-filters.ts';
 import { readSearch } from '../departures/search.ts';
 import { departureParam, enquiryPage } from '../bookings/enquiry-page.ts';
 import type { LiveDepartures } from '../departures/live.ts';
@@ -46,7 +52,14 @@ import { findTripPage, tripMarkdown, tripNotFoundMarkdown } from '../markdown/tr
 import { prefersMarkdown } from '../rules/negotiation.ts';
 import { handleV1 } from '../v1/index.ts';
 import type { V1Deps } from '../v1/operations.ts';
-import { liveFunction, methodNotAllowed, notServedHere, plainText, withoutBodyForHead, type LiveFunction } from './live-function.ts';
+import {
+  liveFunction,
+  methodNotAllowed,
+  notServedHere,
+  plainText,
+  withoutBodyForHead,
+  type LiveFunction,
+} from './live-function.ts';
 import { departuresJsonLd } from '../../domain/structured-data.ts';
 import { html } from '../../domain/html.ts';
 import { htmlResponse, liveBlockHtml, livePageHtml } from './page-shell.ts';
@@ -82,7 +95,10 @@ interface Answer {
 type Route = (ask: Ask, match: RegExpExecArray) => Answer | Promise<Answer>;
 
 const sections = Object.values(tripSection).join('|');
-const sectionType = Object.fromEntries(Object.entries(tripSection).map(([type, section]) => [section, type])) as Record<string, 'trek' | 'expedition'>;
+const sectionType = Object.fromEntries(Object.entries(tripSection).map(([type, section]) => [section, type])) as Record<
+  string,
+  'trek' | 'expedition'
+>;
 
 /** The slug of a trip we run, or undefined. */
 function known(catalogue: Catalogue, slug: string | null | undefined): string | undefined {
@@ -120,7 +136,9 @@ const enquire: Route = async (ask, [path, section = '', slug = '']) => {
     key: `${path}|${departure}`,
     make: () => {
       const page = tripBySlug(ask.catalogue, tripSlug);
-      return page?.path === `/${section}/${slug}` ? enquiryAnswer(ask, page, wanted || undefined) : tripMiss(ask.catalogue, section, slug);
+      return page?.path === `/${section}/${slug}`
+        ? enquiryAnswer(ask, page, wanted || undefined)
+        : tripMiss(ask.catalogue, section, slug);
     },
   };
 };
@@ -132,7 +150,10 @@ const enquire: Route = async (ask, [path, section = '', slug = '']) => {
 const trip: Route = (ask, [path, section = '', slug = '', format]) => ({
   tripSlug: known(ask.catalogue, slug),
   key: `${ask.markdown}|${path}`,
-  make: () => (!format && !ask.markdown ? tripMiss(ask.catalogue, section, slug) : twinOrCalendar(ask, section, slug, format === '.ics' ? '.ics' : '.md')),
+  make: () =>
+    !format && !ask.markdown
+      ? tripMiss(ask.catalogue, section, slug)
+      : twinOrCalendar(ask, section, slug, format === '.ics' ? '.ics' : '.md'),
 });
 
 /** The page routes, first match wins. */
@@ -146,7 +167,11 @@ const routes: readonly (readonly [RegExp, Route])[] = [
 ];
 
 /** A path no route takes (for example `/api/departures`, asked for directly). */
-const elsewhere = (ask: Ask): Answer => ({ tripSlug: undefined, key: `${ask.markdown}|${ask.url.pathname}`, make: () => notServedHere(ask.url) });
+const elsewhere = (ask: Ask): Answer => ({
+  tripSlug: undefined,
+  key: `${ask.markdown}|${ask.url.pathname}`,
+  make: () => notServedHere(ask.url),
+});
 
 async function twinOrCalendar(ask: Ask, section: string, slug: string, format: '.md' | '.ics'): Promise<Response> {
   const { catalogue } = ask;
@@ -157,8 +182,15 @@ async function twinOrCalendar(ask: Ask, section: string, slug: string, format: '
     const live = await ask.deps.departures.live(page.trip.slug);
     return markdownResponse(tripMarkdown(catalogue, page, live), { cacheControl: liveCachePolicy(live) });
   }
-  if (!page) return plainText(404, `There is no ${type} called "${slug.slice(0, 80)}". The trips are listed at ${catalogue.siteUrl}/departures.`);
-  return calendarResponse(catalogue, await ask.deps.departures.live(page.trip.slug), { page, fileName: `${page.trip.slug}.ics` });
+  if (!page)
+    return plainText(
+      404,
+      `There is no ${type} called "${slug.slice(0, 80)}". The trips are listed at ${catalogue.siteUrl}/departures.`,
+    );
+  return calendarResponse(catalogue, await ask.deps.departures.live(page.trip.slug), {
+    page,
+    fileName: `${page.trip.slug}.ics`,
+  });
 }
 
 /**
@@ -167,7 +199,11 @@ async function twinOrCalendar(ask: Ask, section: string, slug: string, format: '
  */
 function tripMiss(catalogue: Catalogue, section: string, slug: string): Response {
   const moved = tripBySlug(catalogue, slug);
-  if (moved) return new Response(null, { status: 301, headers: { Location: moved.path, 'Cache-Control': cachePolicy.published } });
+  if (moved)
+    return new Response(null, {
+      status: 301,
+      headers: { Location: moved.path, 'Cache-Control': cachePolicy.published },
+    });
   const type = sectionType[section] ?? 'trek';
   const pages = catalogue.trips.filter((p) => p.trip.type === type).slice(0, 24);
   const body = livePageHtml(catalogue, 'page', {
@@ -203,22 +239,38 @@ async function board(ask: Ask, query: BoardQuery): Promise<Response> {
 async function blockAnswer(ask: Ask, page: TripPage | undefined): Promise<Response> {
   if (!page) return plainText(404, 'Name a trip: /departures/block?trip=<slug>, with a slug from /v1/trips.');
   const live = await ask.deps.departures.live(page.trip.slug);
-  const body = liveBlockHtml(`Live departures of ${page.trip.name}`, html`<div class="departures-compact">${departuresBlock(ask.catalogue, live, { page, now: ask.deps.clock() })}</div>`);
+  const body = liveBlockHtml(
+    `Live departures of ${page.trip.name}`,
+    html`<div class="departures-compact">${departuresBlock(ask.catalogue, live, { page, now: ask.deps.clock() })}</div>`,
+  );
   return htmlResponse(body, { headers: { 'Cache-Control': liveCachePolicy(live) } });
 }
 
 async function enquiryAnswer(ask: Ask, page: TripPage, departureId: string | undefined): Promise<Response> {
   const live = await ask.deps.departures.live(page.trip.slug);
   const answer = enquiryPage(page, live, { departureId, now: ask.deps.clock() });
-  const body = livePageHtml(ask.catalogue, 'page', { title: answer.title, description: answer.description, canonicalPath: page.path, noindex: true, main: answer.main });
-  return htmlResponse(body, { status: answer.status, headers: { 'Cache-Control': answer.status === 200 ? liveCachePolicy(live) : cachePolicy.never } });
+  const body = livePageHtml(ask.catalogue, 'page', {
+    title: answer.title,
+    description: answer.description,
+    canonicalPath: page.path,
+    noindex: true,
+    main: answer.main,
+  });
+  return htmlResponse(body, {
+    status: answer.status,
+    headers: { 'Cache-Control': answer.status === 200 ? liveCachePolicy(live) : cachePolicy.never },
+  });
 }
 
 async function departuresFile(ask: Ask, format: 'md' | 'ics', query: BoardQuery): Promise<Response> {
   const { catalogue } = ask;
   const live = await ask.deps.departures.live(query.filters.trip);
-  if (format === 'md') return markdownResponse(departuresMarkdown(catalogue, live, { query }), { cacheControl: liveCachePolicy(live) });
-  const found: LiveDepartures = live.state === 'live' ? { state: 'live', departures: applyBoardFilters(live.departures, query.filters, catalogue) } : live;
+  if (format === 'md')
+    return markdownResponse(departuresMarkdown(catalogue, live, { query }), { cacheControl: liveCachePolicy(live) });
+  const found: LiveDepartures =
+    live.state === 'live'
+      ? { state: 'live', departures: applyBoardFilters(live.departures, query.filters, catalogue) }
+      : live;
   return calendarResponse(catalogue, found, { fileName: 'departures.ics' });
 }
 
@@ -234,14 +286,22 @@ interface KeptAnswer {
  * never asked for again and go first. Each build of the site keeps its own (its pages are made from
  * its catalogue and frames: service/functions/site-build.ts).
  */
-const keptAnswers = keptPerBuild(() => new BoundedMemo<KeptAnswer>(1000, { maxBytes: 8 * 2 ** 20, sizeOf: (answer) => answer.body.byteLength + 1024 }));
+const keptAnswers = keptPerBuild(
+  () => new BoundedMemo<KeptAnswer>(1000, { maxBytes: 8 * 2 ** 20, sizeOf: (answer) => answer.body.byteLength + 1024 }),
+);
 
 /**
  * The answer `make` gives, kept under `key` for as long as the departures read it is made from
  * (the read of `tripSlug`'s departures, or of all) is fresh. Failures are never kept. Making
  * one afresh first asks `admit` (the render quota), which may answer instead.
  */
-async function keptWhileFresh(deps: LiveDeps, request: Request, url: URL, admit: RenderAdmission | null, answer: Answer): Promise<Response> {
+async function keptWhileFresh(
+  deps: LiveDeps,
+  request: Request,
+  url: URL,
+  admit: RenderAdmission | null,
+  answer: Answer,
+): Promise<Response> {
   const kept = keptAnswers();
   const readId = await deps.departures.readId(answer.tripSlug);
   const memoKey = readId === null ? null : `${readId}|${answer.key}`;
@@ -254,14 +314,20 @@ async function keptWhileFresh(deps: LiveDeps, request: Request, url: URL, admit:
     .answer(memoKey, async () => {
       const response = await answer.make();
       if (response.status >= 500) throw Object.assign(new Error('not kept'), { response });
-      return { status: response.status, headers: [...response.headers], body: new Uint8Array(await response.arrayBuffer()) };
+      return {
+        status: response.status,
+        headers: [...response.headers],
+        body: new Uint8Array(await response.arrayBuffer()),
+      };
     })
     .catch((error: unknown) => {
       const response = (error as { response?: Response }).response;
       if (response) return response;
       throw error;
     });
-  return made instanceof Response ? made : new Response(made.body.slice(), { status: made.status, headers: made.headers });
+  return made instanceof Response
+    ? made
+    : new Response(made.body.slice(), { status: made.status, headers: made.headers });
 }
 
 /** The API's view of this process's departures. */
@@ -282,9 +348,14 @@ async function apiDepartures(deps: LiveDeps, request: Request, url: URL): Promis
     // A search the operation refuses (400) is kept with the read of all departures.
   }
   const tripSlug = known(deps.catalogue(), trip);
-  const answer = await keptWhileFresh(deps, request, url, null, { tripSlug, key: `api|${json}|${url.pathname}${url.search}`, make: () => handleV1(plain, v1Deps(deps)) });
+  const answer = await keptWhileFresh(deps, request, url, null, {
+    tripSlug,
+    key: `api|${json}|${url.pathname}${url.search}`,
+    make: () => handleV1(plain, v1Deps(deps)),
+  });
   const etag = answer.headers.get('ETag');
-  if (answer.status === 200 && etag && matchesEtag(request.headers.get('If-None-Match'), etag)) return notModifiedResponse(answer.headers);
+  if (answer.status === 200 && etag && matchesEtag(request.headers.get('If-None-Match'), etag))
+    return notModifiedResponse(answer.headers);
   return withoutBodyForHead(request, answer);
 }
 
@@ -293,7 +364,14 @@ export function departuresFunction(deps: LiveDeps): LiveFunction {
   return liveFunction('departures', async (request, { url, api }) => {
     if (api.kind !== 'not-api') return apiDepartures(deps, request, url);
     if (request.method !== 'GET' && request.method !== 'HEAD') return methodNotAllowed(request.method, 'GET, HEAD');
-    const ask: Ask = { request, url, deps, catalogue: deps.catalogue(), declared: declaredQuery(url), markdown: prefersMarkdown(request.headers.get('Accept')) };
+    const ask: Ask = {
+      request,
+      url,
+      deps,
+      catalogue: deps.catalogue(),
+      declared: declaredQuery(url),
+      markdown: prefersMarkdown(request.headers.get('Accept')),
+    };
     let answer: Answer | undefined;
     for (const [pattern, route] of routes) {
       const match = pattern.exec(url.pathname);

@@ -33,21 +33,31 @@ export function clientOf(request: Request): string {
 }
 
 export function plainText(status: number, text: string, headers: Record<string, string> = {}): Response {
-  return new Response(`${text}\n`, { status, headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': cachePolicy.never, ...headers } });
+  return new Response(`${text}\n`, {
+    status,
+    headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': cachePolicy.never, ...headers },
+  });
 }
 
 /** A page path this function does not serve, reached directly (for example `/api/departures`). */
 export function notServedHere(url: URL): Response {
-  return plainText(404, `There is nothing at ${url.pathname.slice(0, 120)}. The sitemap (/sitemap-index.xml), the developer page (/developers, with the API at /v1/) and /llms.txt list every address.`);
+  return plainText(
+    404,
+    `There is nothing at ${url.pathname.slice(0, 120)}. The sitemap (/sitemap-index.xml), the developer page (/developers, with the API at /v1/) and /llms.txt list every address.`,
+  );
 }
 
 export function methodNotAllowed(method: string, allow: string): Response {
-  return plainText(405, `${method.slice(0, 20)} is not allowed here; use ${allow.replace(', ', ' or ')}.`, { Allow: allow });
+  return plainText(405, `${method.slice(0, 20)} is not allowed here; use ${allow.replace(', ', ' or ')}.`, {
+    Allow: allow,
+  });
 }
 
 /** A HEAD request gets the GET answer's status and headers, without the body. */
 export function withoutBodyForHead(request: Request, response: Response): Response {
-  return request.method === 'HEAD' ? new Response(null, { status: response.status, headers: response.headers }) : response;
+  return request.method === 'HEAD'
+    ? new Response(null, { status: response.status, headers: response.headers })
+    : response;
 }
 
 let lastLogged = 0;
@@ -71,11 +81,16 @@ export function liveFunction(name: string, handle: Handler): LiveFunction {
         // One line a minute is enough to notice a broken deployment without flooding the log.
         if (!setup || Date.now() - lastLogged > 60_000) {
           lastLogged = Date.now();
-          console.error(`[${name}] ${request.method} ${url.pathname}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+          console.error(
+            `[${name}] ${request.method} ${url.pathname}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+          );
         }
         if (api.kind !== 'not-api') return internalErrorResponse(request);
         return setup
-          ? plainText(503, 'This part of the site is not available just now because of a configuration problem on our side. Please try again later.')
+          ? plainText(
+              503,
+              'This part of the site is not available just now because of a configuration problem on our side. Please try again later.',
+            )
           : plainText(500, 'Something went wrong on our side. Please try again in a minute.');
       }
     },

@@ -30,7 +30,9 @@ export function liveDepartures(settings: () => Settings, catalogue: () => Catalo
    * OPERATIONAL_STORAGE=off; a failed open is retried next time.
    */
   const reads = (): Promise<RecentReads | null> => {
-    opened ??= openDepartureStore(settings(), catalogue()).then((store) => (store ? recentReads(store, settings()) : null));
+    opened ??= openDepartureStore(settings(), catalogue()).then((store) =>
+      store ? recentReads(store, settings()) : null,
+    );
     opened.catch(() => (opened = undefined));
     return opened;
   };
@@ -59,7 +61,9 @@ export function liveDepartures(settings: () => Settings, catalogue: () => Catalo
       try {
         source = await reads();
       } catch (error) {
-        console.error(`[departures] storage could not be opened: ${error instanceof Error ? error.message : String(error)}`);
+        console.error(
+          `[departures] storage could not be opened: ${error instanceof Error ? error.message : String(error)}`,
+        );
         return { state: 'unavailable' };
       }
       return readLiveDepartures(source, catalogue(), tripSlug ? { tripSlug } : {});

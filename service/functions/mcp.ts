@@ -17,6 +17,10 @@ export function mcpFunction(deps: LiveDeps): LiveFunction {
     limiter ??= deps.counters().then((store) => createRateLimiter(apiRateLimit, store));
     const clientIp = clientOf(request);
     const enquiries = { deps: () => deps.bookings(), clientIp };
-    return handleMcp(request, { catalogue: deps.catalogue(), departures: deps.departures.source(), enquiries }, { limiter: await limiter, clientIp });
+    return handleMcp(
+      request,
+      { catalogue: deps.catalogue(), departures: deps.departures.source(), enquiries },
+      { limiter: await limiter, clientIp },
+    );
   });
 }

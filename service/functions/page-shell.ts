@@ -36,9 +36,13 @@ function frame(name: LiveShellName): string {
     try {
       text = readFileSync(file, 'utf8');
     } catch (error) {
-      throw new Error(`the page frame ${file} is missing; it is made by the site build (npm run build): ${error instanceof Error ? error.message : String(error)}`);
+      throw new Error(
+        `the page frame ${file} is missing; it is made by the site build (npm run build): ${error instanceof Error ? error.message : String(error)}`,
+        { cause: error },
+      );
     }
-    if (!text.includes('<!--live-head-->') || !text.includes('<!--live-main-->')) throw new Error(`the page frame ${file} has no markers to fill`);
+    if (!text.includes('<!--live-head-->') || !text.includes('<!--live-main-->'))
+      throw new Error(`the page frame ${file} has no markers to fill`);
     frames.set(name, text);
   }
   return text;

@@ -69,16 +69,30 @@ function refusalBody(form: Exclude<Form, 'json'>, seconds: number): { type: stri
   return made;
 }
 
-export function tooManyRenders(request: Request, url: URL, decision: RateLimitDecision, siteUrl: () => string): Response {
+export function tooManyRenders(
+  request: Request,
+  url: URL,
+  decision: RateLimitDecision,
+  siteUrl: () => string,
+): Response {
   const form = answerForm(request, url);
   const headers = { ...rateLimitHeaders(renderRateLimit, decision), 'Cache-Control': cachePolicy.never };
   if (form === 'json') {
-    const response = errorResponse(new ApiError('rate_limited', { message: sentence(decision.resetSeconds), hint: 'Wait as Retry-After says and retry.' }), siteUrl());
+    const response = errorResponse(
+      new ApiError('rate_limited', {
+        message: sentence(decision.resetSeconds),
+        hint: 'Wait as Retry-After says and retry.',
+      }),
+      siteUrl(),
+    );
     for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
     return response;
   }
   const { type, body } = refusalBody(form, decision.resetSeconds);
-  return new Response(body, { status: 429, headers: { 'Content-Type': type, ...headers, ...(form === 'markdown' ? markdownTokensHeader(body) : {}) } });
+  return new Response(body, {
+    status: 429,
+    headers: { 'Content-Type': type, ...headers, ...(form === 'markdown' ? markdownTokensHeader(body) : {}) },
+  });
 }
 
 let failureLoggedAt = 0;
@@ -99,7 +113,9 @@ export function renderQuota(deps: Pick<LiveDeps, 'renderLimiter' | 'catalogue'>)
     } catch (error) {
       if (Date.now() - failureLoggedAt > 60_000) {
         failureLoggedAt = Date.now();
-        console.error(`[render-quota] counter store unavailable, not limiting: ${error instanceof Error ? error.message : String(error)}`);
+        console.error(
+          `[render-quota] counter store unavailable, not limiting: ${error instanceof Error ? error.message : String(error)}`,
+        );
       }
       return null;
     }

@@ -65,7 +65,9 @@ function kept<T>(open: () => T): () => T {
 export function createLiveDeps(readSettingsOnce: () => Settings = () => readSettings()): LiveDeps {
   const settings = kept(readSettingsOnce);
   // One per build of the site: the Node host takes up a newly published build without a restart (service/host/site-builds.ts).
-  const catalogue = keptPerBuild((build) => catalogueFromContent(build?.contentDir ?? path.resolve(settings().CONTENT_DIR), settings()));
+  const catalogue = keptPerBuild((build) =>
+    catalogueFromContent(build?.contentDir ?? path.resolve(settings().CONTENT_DIR), settings()),
+  );
   const counters = kept(() => sharedCounterStore(settings().counters));
   const renderLimiter = kept(async () => createRateLimiter(renderRateLimit, await counters()));
   const bookings = kept(() => openBookingDeps(settings(), catalogue(), counters));

@@ -14,7 +14,19 @@
  * one build, made whole before it is served.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, realpathSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 
 /** Where a build is made, relative to the project folder (astro.config.mjs writes the site there). */
@@ -94,7 +106,11 @@ export function codeFingerprint(root: string): string {
   const files: string[] = [];
   for (const entry of serverCode) filesUnder(path.join(root, entry), files);
   const hash = createHash('sha256');
-  for (const file of files) hash.update(`${path.relative(root, file)}\0`).update(readFileSync(file)).update('\0');
+  for (const file of files)
+    hash
+      .update(`${path.relative(root, file)}\0`)
+      .update(readFileSync(file))
+      .update('\0');
   return hash.digest('hex').slice(0, 16);
 }
 
@@ -104,10 +120,17 @@ export function codeFingerprint(root: string): string {
  */
 export function restartReasons(server: ServedFacts, build: ServedFacts): string[] {
   const reasons: string[] = [];
-  if (server.siteUrl !== build.siteUrl) reasons.push(`it serves ${server.siteUrl} but the build was made for ${build.siteUrl} (SITE_URL, or PORT when SITE_URL is not set)`);
-  if (server.code !== build.code) reasons.push('its code (server.ts, api/, service/, domain/ or the dependencies) is not the code the build was made with');
+  if (server.siteUrl !== build.siteUrl)
+    reasons.push(
+      `it serves ${server.siteUrl} but the build was made for ${build.siteUrl} (SITE_URL, or PORT when SITE_URL is not set)`,
+    );
+  if (server.code !== build.code)
+    reasons.push(
+      'its code (server.ts, api/, service/, domain/ or the dependencies) is not the code the build was made with',
+    );
   const kept = (name: string, a: string | undefined, b: string | undefined, keeper: string) => {
-    if (a !== undefined && b !== undefined && a !== b) reasons.push(`${name} changed from "${a}" to "${b}", and ${keeper} keeps the one it started with`);
+    if (a !== undefined && b !== undefined && a !== b)
+      reasons.push(`${name} changed from "${a}" to "${b}", and ${keeper} keeps the one it started with`);
   };
   kept('the service name', server.serviceName, build.serviceName, 'agent registration');
   kept('the contact email', server.contactEmail, build.contactEmail, 'enquiry mail');

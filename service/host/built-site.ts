@@ -12,7 +12,15 @@ import { cachePolicy } from '../http/cache-policy.ts';
 import { memoise } from '../http/bounded-memo.ts';
 import { EdgeCache } from './edge-cache.ts';
 import type { FunctionHost } from './functions.ts';
-import { applyEarlyRoutes, fileHeaders, loadRouteTable, resolve, type Destination, type EarlyOutcome, type RouteTable } from './router.ts';
+import {
+  applyEarlyRoutes,
+  fileHeaders,
+  loadRouteTable,
+  resolve,
+  type Destination,
+  type EarlyOutcome,
+  type RouteTable,
+} from './router.ts';
 import { StaticFiles } from './static-files.ts';
 
 export interface BuiltSite extends SiteBuild {
@@ -56,7 +64,14 @@ export function openBuiltSite(root: string, dir: string, id: string | null, func
       if (destination.kind !== 'file') return destination;
       // A not-found answer is never kept (cache-policy.ts), whatever the file's own policy. The
       // headers are the same for every request to the path: shared, so frozen.
-      return { ...destination, headers: Object.freeze({ ...fileHeaders(table, destination.pathname), ...(destination.status === 404 ? { 'Cache-Control': cachePolicy.never } : {}), ...named }) };
+      return {
+        ...destination,
+        headers: Object.freeze({
+          ...fileHeaders(table, destination.pathname),
+          ...(destination.status === 404 ? { 'Cache-Control': cachePolicy.never } : {}),
+          ...named,
+        }),
+      };
     }),
   };
 }

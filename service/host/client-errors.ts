@@ -58,10 +58,20 @@ export interface RefusalContext {
   rules(request: Request): Promise<RulesOutcome>;
 }
 
-export function plainAnswer(status: number, text: string, ctx: Pick<RefusalContext, 'securityHeaders'>, headers: Record<string, string> = {}): Response {
+export function plainAnswer(
+  status: number,
+  text: string,
+  ctx: Pick<RefusalContext, 'securityHeaders'>,
+  headers: Record<string, string> = {},
+): Response {
   return new Response(`${text}\n`, {
     status,
-    headers: { ...ctx.securityHeaders, 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': cachePolicy.never, ...headers },
+    headers: {
+      ...ctx.securityHeaders,
+      'Content-Type': 'text/plain; charset=utf-8',
+      'Cache-Control': cachePolicy.never,
+      ...headers,
+    },
   });
 }
 
@@ -72,7 +82,10 @@ export function plainAnswer(status: number, text: string, ctx: Pick<RefusalConte
  * carries, and keep only the first of two Host headers; the host refuses both here instead.
  * `rawHeaders` is Node's flat list of names and values as they arrived.
  */
-export function hostHeaderRefusal(request: { httpVersion: string; rawHeaders: readonly string[] }, ctx: Pick<RefusalContext, 'securityHeaders'>): Response | null {
+export function hostHeaderRefusal(
+  request: { httpVersion: string; rawHeaders: readonly string[] },
+  ctx: Pick<RefusalContext, 'securityHeaders'>,
+): Response | null {
   // Counted in one pass over the raw headers: this runs for every request.
   const raw = request.rawHeaders;
   let hosts = 0;
@@ -84,13 +97,27 @@ export function hostHeaderRefusal(request: { httpVersion: string; rawHeaders: re
       if (raw[i + 1] !== '') named = true;
     }
   }
-  if (hosts > 1) return plainAnswer(400, 'The request names its host more than once (several Host headers): send exactly one.', ctx, { Connection: 'close' });
-  if (!named && request.httpVersion !== '1.0') return plainAnswer(400, 'The request does not say which host it is for: HTTP/1.1 requires a Host header.', ctx, { Connection: 'close' });
+  if (hosts > 1)
+    return plainAnswer(
+      400,
+      'The request names its host more than once (several Host headers): send exactly one.',
+      ctx,
+      { Connection: 'close' },
+    );
+  if (!named && request.httpVersion !== '1.0')
+    return plainAnswer(400, 'The request does not say which host it is for: HTTP/1.1 requires a Host header.', ctx, {
+      Connection: 'close',
+    });
   return null;
 }
 
 /** 405 for a method this site does not answer: the API's error under /v1, a sentence elsewhere. */
-export async function methodRefusal(method: string, target: string, headers: Headers, ctx: RefusalContext): Promise<Response> {
+export async function methodRefusal(
+  method: string,
+  target: string,
+  headers: Headers,
+  ctx: RefusalContext,
+): Promise<Response> {
   const shown = method.slice(0, 20);
   let url: URL | null = null;
   try {
@@ -114,7 +141,12 @@ export async function methodRefusal(method: string, target: string, headers: Hea
     for (const [name, value] of Object.entries(outcome.headers)) response.headers.set(name, value);
     return response;
   }
-  return plainAnswer(405, `${shown} is not a method this site answers. Pages take GET; forms and endpoints take POST.`, ctx, { Allow: siteMethods });
+  return plainAnswer(
+    405,
+    `${shown} is not a method this site answers. Pages take GET; forms and endpoints take POST.`,
+    ctx,
+    { Allow: siteMethods },
+  );
 }
 
 /** Sends a response on a socket Node's HTTP layer has given up on, then closes it. */
@@ -136,7 +168,11 @@ export async function answerAndClose(socket: Duplex, response: Response, method 
  * The `clientError` answer. Like Node's own, it writes only when nothing has been written on the
  * connection yet (a response in progress must not be interleaved), and always closes it.
  */
-export function answerClientError(error: Error & { code?: string; rawPacket?: Buffer }, socket: Duplex, ctx: RefusalContext): void {
+export function answerClientError(
+  error: Error & { code?: string; rawPacket?: Buffer },
+  socket: Duplex,
+  ctx: RefusalContext,
+): void {
   const written = (socket as Duplex & { bytesWritten?: number }).bytesWritten ?? 0;
   if (error.code === 'ECONNRESET' || !socket.writable || written > 0) {
     socket.destroy();
@@ -155,7 +191,9 @@ export function answerClientError(error: Error & { code?: string; rawPacket?: Bu
       break;
     default: {
       const head = error.code === 'HPE_INVALID_METHOD' ? requestHead(error.rawPacket) : null;
-      answer = head ? methodRefusal(head.method, head.target, head.headers, ctx) : Promise.resolve(plainAnswer(400, 'The request is not valid HTTP/1.1.', ctx));
+      answer = head
+        ? methodRefusal(head.method, head.target, head.headers, ctx)
+        : Promise.resolve(plainAnswer(400, 'The request is not valid HTTP/1.1.', ctx));
     }
   }
   answer.then((response) => answerAndClose(socket, response)).catch(() => socket.destroy());

@@ -47,7 +47,13 @@ export async function compress(body: Buffer, encoding: Encoding): Promise<Buffer
     const bits = Math.ceil(Math.log2(Math.max(body.length, 1)));
     if (encoding === 'gzip') return await gzipped(body, { level: 6, windowBits: Math.min(15, Math.max(9, bits)) });
     const window = Math.min(constants.BROTLI_DEFAULT_WINDOW, Math.max(constants.BROTLI_MIN_WINDOW_BITS, bits));
-    return await brotli(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 5, [constants.BROTLI_PARAM_LGWIN]: window, [constants.BROTLI_PARAM_SIZE_HINT]: body.length } });
+    return await brotli(body, {
+      params: {
+        [constants.BROTLI_PARAM_QUALITY]: 5,
+        [constants.BROTLI_PARAM_LGWIN]: window,
+        [constants.BROTLI_PARAM_SIZE_HINT]: body.length,
+      },
+    });
   } finally {
     running -= 1;
     waiting.shift()?.();

@@ -56,7 +56,11 @@ export class EdgeCache {
   #bytes = 0;
   #sweptAt = 0;
 
-  constructor({ maxEntries = 2000, maxBytes = 48 * 1024 * 1024, clock = Date.now }: { maxEntries?: number; maxBytes?: number; clock?: () => number } = {}) {
+  constructor({
+    maxEntries = 2000,
+    maxBytes = 48 * 1024 * 1024,
+    clock = Date.now,
+  }: { maxEntries?: number; maxBytes?: number; clock?: () => number } = {}) {
     this.#maxEntries = maxEntries;
     this.#maxBytes = maxBytes;
     this.#clock = clock;
@@ -88,9 +92,16 @@ export class EdgeCache {
    * Keeps an answer (already read into `body`) when its headers allow a shared cache to. Returns
    * what to send either way: the kept entry, or one of its own that the cache does not count.
    */
-  put(url: string, header: (name: string) => string | null, status: number, headers: Record<string, string>, body: Buffer): KeptResponse {
+  put(
+    url: string,
+    header: (name: string) => string | null,
+    status: number,
+    headers: Record<string, string>,
+    body: Buffer,
+  ): KeptResponse {
     const seconds = sharedMaxAge(headers['cache-control'] ?? null);
-    if (seconds <= 0 || status !== 200 || 'set-cookie' in headers) return { status, headers, body, expires: 0, dropped: true };
+    if (seconds <= 0 || status !== 200 || 'set-cookie' in headers)
+      return { status, headers, body, expires: 0, dropped: true };
     const vary = (headers.vary ?? '')
       .split(',')
       .map((v) => v.trim().toLowerCase())
@@ -164,7 +175,8 @@ export class EdgeCache {
    * counted against the budget; until it is made the answer is a promise.
    */
   encodedBody(kept: KeptResponse, acceptEncoding: string): EncodedBody | Promise<EncodedBody> {
-    if (kept.headers['content-encoding'] || !worthCompressing(kept.headers['content-type'] ?? '', kept.body.length)) return { body: kept.body };
+    if (kept.headers['content-encoding'] || !worthCompressing(kept.headers['content-type'] ?? '', kept.body.length))
+      return { body: kept.body };
     const encoding = chosenEncoding(acceptEncoding);
     if (!encoding) return { body: kept.body };
     const made = kept[encoding];

@@ -15,7 +15,9 @@ export async function hostEmbeddedDatabase(settings: Settings, server: Server): 
     await openOperationalStorage(settings);
   } catch (error) {
     // The site still starts; departures answer 502 and the database is opened again per request.
-    console.error(`[departures] embedded database not opened yet: ${error instanceof Error ? error.message : String(error)}`);
+    console.error(
+      `[departures] embedded database not opened yet: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
   const stop = () => {
     server.close();

@@ -60,12 +60,8 @@ export class FairQueue {
       const start = () => {
         this.#running += 1;
         own.running += 1;
-        let settled: Promise<T>;
-        try {
-          settled = task();
-        } catch (error) {
-          settled = Promise.reject(error);
-        }
+        // Through an async function, a task that throws at once rejects like one that fails later.
+        const settled = (async () => task())();
         settled.then(resolve, reject).finally(() => {
           this.#running -= 1;
           own.running -= 1;
@@ -74,7 +70,8 @@ export class FairQueue {
           if (this.#ready.size > 0) this.#schedulePump();
         });
       };
-      if (own.waiting.length === 0 && own.running < this.#perClient && this.#running < this.#concurrency) return start();
+      if (own.waiting.length === 0 && own.running < this.#perClient && this.#running < this.#concurrency)
+        return start();
       own.waiting.push(start);
       // Waiting for room rather than for its own call: in line at once. Otherwise its running call's end puts it in line.
       if (own.running < this.#perClient) this.#ready.add(own);

@@ -34,7 +34,10 @@ function nodeHeader(req: IncomingMessage, name: string): string | null {
 }
 
 /** `headers` as the rules see them: X-Real-IP is `client`, the other forwarding headers are gone. */
-export function asSeenByRules(headers: { get(name: string): string | null }, client: string): { get(name: string): string | null } {
+export function asSeenByRules(
+  headers: { get(name: string): string | null },
+  client: string,
+): { get(name: string): string | null } {
   return {
     get(name: string): string | null {
       const key = name.toLowerCase();
@@ -62,7 +65,9 @@ export function nodeRequests({ origin, trust }: { origin: string; trust: ProxyTr
   // A path like `//v1/trips` must stay a path: resolved against the origin it would name a host.
   // Parsed once per request target (bounded); the URL is read, never changed, by the host, the
   // rules and the functions (service/http/request-url.ts).
-  const absoluteUrl = memoise((target: string) => (target.startsWith('/') ? new URL(origin + target) : new URL(target, origin)));
+  const absoluteUrl = memoise((target: string) =>
+    target.startsWith('/') ? new URL(origin + target) : new URL(target, origin),
+  );
 
   return {
     clientOf(req) {
@@ -78,7 +83,12 @@ export function nodeRequests({ origin, trust }: { origin: string; trust: ProxyTr
     },
     rulesView(req, client) {
       const parsedUrl = absoluteUrl(req.url ?? '/');
-      return { url: parsedUrl.href, parsedUrl, method: req.method ?? 'GET', headers: asSeenByRules({ get: (name) => nodeHeader(req, name) }, client) };
+      return {
+        url: parsedUrl.href,
+        parsedUrl,
+        method: req.method ?? 'GET',
+        headers: asSeenByRules({ get: (name) => nodeHeader(req, name) }, client),
+      };
     },
     webRequest(req, client) {
       const headers = requestHeaders(req);

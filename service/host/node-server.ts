@@ -21,23 +21,41 @@ export interface HostTimeouts {
   requestMs: number;
   /** An idle kept-alive connection stays open. */
   keepAliveMs: number;
+  /** How often the header and request timeouts are checked (a client is cut off at the first check after its timeout). */
+  checkEveryMs: number;
 }
 
-export const hostTimeouts: HostTimeouts = { headersMs: 10_000, requestMs: 30_000, keepAliveMs: 5_000 };
+export const hostTimeouts: HostTimeouts = {
+  headersMs: 10_000,
+  requestMs: 30_000,
+  keepAliveMs: 5_000,
+  checkEveryMs: 1_000,
+};
 
-export function createNodeServer(host: Pick<HostParts, 'requests' | 'refusals' | 'securityHeaders'>, handle: (req: IncomingMessage, res: ServerResponse) => Answering, timeouts: Partial<HostTimeouts> = {}): Server {
+export function createNodeServer(
+  host: Pick<HostParts, 'requests' | 'refusals' | 'securityHeaders'>,
+  handle: (req: IncomingMessage, res: ServerResponse) => Answering,
+  timeouts: Partial<HostTimeouts> = {},
+): Server {
   // Reads are taken in turn by client, up to four of one client at once (so one slow read, say a
   // storage timeout, does not hold a page's other files); those that reach a function (renders,
   // mostly) one per client and four in all (request-handler.ts).
   const clientTurns = new FairQueue({ concurrency: Infinity, perClient: 4 });
+  const { headersMs, requestMs, keepAliveMs, checkEveryMs } = { ...hostTimeouts, ...timeouts };
   // Header timeouts are enforced on this interval; Node's default (30 s) would let a client
   // dribbling its headers hold a connection for up to 40 s instead of headersTimeout.
   // A request without a Host header is refused by the host itself (hostHeaderRefusal), with
   // the headers every answer carries, rather than by Node with a bare 400.
   const failed = (req: IncomingMessage, res: ServerResponse, error: unknown) => {
-    console.error(`[server] ${req.method} ${req.url}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    console.error(
+      `[server] ${req.method} ${req.url}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+    );
     if (!res.headersSent) {
-      res.writeHead(500, { ...host.securityHeaders, 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': cachePolicy.never });
+      res.writeHead(500, {
+        ...host.securityHeaders,
+        'Content-Type': 'text/plain; charset=utf-8',
+        'Cache-Control': cachePolicy.never,
+      });
       res.end('Something went wrong on our side. Please try again in a minute.\n');
     } else {
       res.destroy();
@@ -52,7 +70,7 @@ export function createNodeServer(host: Pick<HostParts, 'requests' | 'refusals' |
       return undefined;
     }
   };
-  const server = createServer({ connectionsCheckingInterval: 1_000, requireHostHeader: false }, (req, res) => {
+  const server = createServer({ connectionsCheckingInterval: checkEveryMs, requireHostHeader: false }, (req, res) => {
     // A client's reads are served in turn with other clients' (requests with a body are not held
     // in line: see fair-queue.ts).
     if (req.method !== 'GET' && req.method !== 'HEAD') {
@@ -71,13 +89,14 @@ export function createNodeServer(host: Pick<HostParts, 'requests' | 'refusals' |
   });
   // What Node's parser refuses (unknown methods, malformed requests, oversized or slow headers)
   // gets a defined answer instead of a bare 400; CONNECT would otherwise be dropped unanswered.
-  server.on('clientError', (error: Error, socket: Socket) => answerClientError(error, socket, host.refusals(socket.remoteAddress)));
+  server.on('clientError', (error: Error, socket: Socket) =>
+    answerClientError(error, socket, host.refusals(socket.remoteAddress)),
+  );
   server.on('connect', (req: IncomingMessage, socket: Socket) => {
     methodRefusal('CONNECT', req.url ?? '/', requestHeaders(req), host.refusals(socket.remoteAddress))
       .then((response) => answerAndClose(socket, response))
       .catch(() => socket.destroy());
   });
-  const { headersMs, requestMs, keepAliveMs } = { ...hostTimeouts, ...timeouts };
   server.headersTimeout = headersMs;
   server.requestTimeout = requestMs;
   server.keepAliveTimeout = keepAliveMs;

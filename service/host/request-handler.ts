@@ -12,7 +12,13 @@ import type { RulesOutcome, RulesRequest } from '../rules/index.ts';
 import { clientQuotaKey } from '../rules/client-ip.ts';
 import { isApiPath } from '../v1/path.ts';
 import type { BuiltSite } from './built-site.ts';
-import { hostHeaderRefusal, methodRefusal, plainAnswer, unrepresentableMethods, type RefusalContext } from './client-errors.ts';
+import {
+  hostHeaderRefusal,
+  methodRefusal,
+  plainAnswer,
+  unrepresentableMethods,
+  type RefusalContext,
+} from './client-errors.ts';
 import type { KeptResponse } from './edge-cache.ts';
 import type { FairQueue } from './fair-queue.ts';
 import { requestHeaders, type NodeRequests } from './node-requests.ts';
@@ -60,7 +66,16 @@ function keptKey(url: URL): string {
 }
 
 /** A live function's answer: from the edge cache, or made by the function in the client's turn and kept when it may be. */
-function fromFunction(host: HostParts, site: BuiltSite, req: IncomingMessage, res: ServerResponse, name: string, view: View, client: string, outcome: Outcome): Answering {
+function fromFunction(
+  host: HostParts,
+  site: BuiltSite,
+  req: IncomingMessage,
+  res: ServerResponse,
+  name: string,
+  view: View,
+  client: string,
+  outcome: Outcome,
+): Answering {
   const method = req.method ?? 'GET';
   const read = method === 'GET' || method === 'HEAD';
   const header = (headerName: string) => view.headers.get(headerName);
@@ -71,7 +86,17 @@ function fromFunction(host: HostParts, site: BuiltSite, req: IncomingMessage, re
   return answerFrom(site, () => called(host, site, req, res, name, key, header, client, outcome));
 }
 
-async function called(host: HostParts, site: BuiltSite, req: IncomingMessage, res: ServerResponse, name: string, key: string, header: (name: string) => string | null, client: string, outcome: Outcome): Promise<void> {
+async function called(
+  host: HostParts,
+  site: BuiltSite,
+  req: IncomingMessage,
+  res: ServerResponse,
+  name: string,
+  key: string,
+  header: (name: string) => string | null,
+  client: string,
+  outcome: Outcome,
+): Promise<void> {
   const method = req.method ?? 'GET';
   const read = method === 'GET' || method === 'HEAD';
   // Functions see the address the client asked for, as on Vercel, and read it themselves.
@@ -84,22 +109,43 @@ async function called(host: HostParts, site: BuiltSite, req: IncomingMessage, re
   };
   const answer = read ? await host.turns.run(clientQuotaKey(client), call) : await call();
   if (!(answer instanceof Response)) return writeKeptResponse(req, res, site.edge, answer, outcome);
-  for (const [headerName, value] of Object.entries(outcome.headers)) if (!answer.headers.has(headerName)) answer.headers.set(headerName, value);
+  for (const [headerName, value] of Object.entries(outcome.headers))
+    if (!answer.headers.has(headerName)) answer.headers.set(headerName, value);
   return writeWebResponse(req, res, answer);
 }
 
 /** A built file, with the rules' headers and the build's; only GET and HEAD read one. */
-function fromFile(host: HostParts, site: BuiltSite, req: IncomingMessage, res: ServerResponse, destination: { pathname: string; status: 200 | 404; headers?: Readonly<Record<string, string>> }, outcome: Outcome): Answering {
+function fromFile(
+  host: HostParts,
+  site: BuiltSite,
+  req: IncomingMessage,
+  res: ServerResponse,
+  destination: { pathname: string; status: 200 | 404; headers?: Readonly<Record<string, string>> },
+  outcome: Outcome,
+): Answering {
   const method = req.method ?? 'GET';
   if (method !== 'GET' && method !== 'HEAD') {
-    return writeWebResponse(req, res, plainAnswer(405, `${method.slice(0, 20)} is not allowed here: this address is a page or a file, read with GET.`, host, { Allow: 'GET, HEAD' }));
+    return writeWebResponse(
+      req,
+      res,
+      plainAnswer(
+        405,
+        `${method.slice(0, 20)} is not allowed here: this address is a page or a file, read with GET.`,
+        host,
+        { Allow: 'GET, HEAD' },
+      ),
+    );
   }
   const served = site.files.serve(destination.pathname, req, res, destination.status, outcome, destination.headers);
   if (served === true) return;
   return (async () => {
     if (served !== false && (await served)) return;
     // A built file that can no longer be read (the folder changed under the server) is answered, never left hanging.
-    return writeWebResponse(req, res, plainAnswer(503, 'This file cannot be read just now. Please try again in a minute.', host));
+    return writeWebResponse(
+      req,
+      res,
+      plainAnswer(503, 'This file cannot be read just now. Please try again in a minute.', host),
+    );
   })();
 }
 
@@ -118,23 +164,45 @@ function answer(host: HostParts, site: BuiltSite, req: IncomingMessage, res: Ser
   const method = req.method ?? 'GET';
   // A web Request cannot carry these methods; they are refused as unknown ones are.
   if (unrepresentableMethods.has(method)) {
-    return methodRefusal(method, req.url ?? '/', requestHeaders(req), host.refusals(req.socket.remoteAddress)).then((response) => writeWebResponse(req, res, response));
+    return methodRefusal(method, req.url ?? '/', requestHeaders(req), host.refusals(req.socket.remoteAddress)).then(
+      (response) => writeWebResponse(req, res, response),
+    );
   }
   const client = host.requests.clientOf(req);
   const view = host.requests.rulesView(req, client);
   const early = site.earlyRoutes(view.parsedUrl.pathname);
   if (early.redirect) {
-    return writeWebResponse(req, res, plainAnswer(early.redirect.status, `Moved to ${early.redirect.location}`, host, { Location: early.redirect.location }));
+    return writeWebResponse(
+      req,
+      res,
+      plainAnswer(early.redirect.status, `Moved to ${early.redirect.location}`, host, {
+        Location: early.redirect.location,
+      }),
+    );
   }
   const outcome = host.rulesNow(view);
   if (outcome) return afterRules(host, site, req, res, view, client, outcome);
   return host.rules(view).then((later) => afterRules(host, site, req, res, view, client, later));
 }
 
-function afterRules(host: HostParts, site: BuiltSite, req: IncomingMessage, res: ServerResponse, view: View, client: string, outcome: RulesOutcome): Answering {
-  if (outcome.kind === 'respond') return outcome.prepared ? writePrepared(req, res, outcome.prepared) : writeWebResponse(req, res, outcome.response);
+function afterRules(
+  host: HostParts,
+  site: BuiltSite,
+  req: IncomingMessage,
+  res: ServerResponse,
+  view: View,
+  client: string,
+  outcome: RulesOutcome,
+): Answering {
+  if (outcome.kind === 'respond')
+    return outcome.prepared ? writePrepared(req, res, outcome.prepared) : writeWebResponse(req, res, outcome.response);
   const destination = site.destinationOf(outcome.pathname);
-  if (destination.kind === 'function') return fromFunction(host, site, req, res, destination.name, view, client, outcome);
+  if (destination.kind === 'function')
+    return fromFunction(host, site, req, res, destination.name, view, client, outcome);
   if (destination.kind === 'file') return fromFile(host, site, req, res, destination, outcome);
-  return writeWebResponse(req, res, plainAnswer(404, 'Not found. See /sitemap-index.xml, /developers and /llms.txt.', host));
+  return writeWebResponse(
+    req,
+    res,
+    plainAnswer(404, 'Not found. See /sitemap-index.xml, /developers and /llms.txt.', host),
+  );
 }

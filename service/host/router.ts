@@ -33,7 +33,10 @@ export interface RouteTable {
 
 /** The one path a header route's `src` names (`^/a\\.md$` → `/a.md`), or null for a real pattern. */
 function exactPath(route: Route): string | null {
-  const match = route.src && route.continue && !route.dest && !route.status ? /^\^((?:[^\\.*+?^${}()|[\]]|\\.)*)\$$/.exec(route.src) : null;
+  const match =
+    route.src && route.continue && !route.dest && !route.status
+      ? /^\^((?:[^\\.*+?^${}()|[\]]|\\.)*)\$$/.exec(route.src)
+      : null;
   return match ? match[1]!.replace(/\\(.)/g, '$1') : null;
 }
 
@@ -44,7 +47,9 @@ function compile(routes: readonly Route[]): CompiledRoute[] {
 
 /** The route table of a build: the project's vercel.json plus the routes in the build's `live/` folder. */
 export function loadRouteTable(root: string, liveDir = path.join(root, 'dist', 'live')): RouteTable {
-  const vercel = JSON.parse(readFileSync(path.join(root, 'vercel.json'), 'utf8')) as Parameters<typeof getTransformedRoutes>[0];
+  const vercel = JSON.parse(readFileSync(path.join(root, 'vercel.json'), 'utf8')) as Parameters<
+    typeof getTransformedRoutes
+  >[0];
   const built = JSON.parse(readFileSync(path.join(liveDir, 'static-routes.json'), 'utf8')) as StaticRoutes;
   const transformed = getTransformedRoutes(vercel);
   if (transformed.error) throw new Error(`vercel.json: ${transformed.error.message}`);
@@ -53,7 +58,9 @@ export function loadRouteTable(root: string, liveDir = path.join(root, 'dist', '
   return {
     early: compile([...built.early, ...routes.slice(0, filesystem)]),
     hit: compile(built.hit.filter((r) => exactPath(r) === null)),
-    hitExact: new Map(built.hit.flatMap((r) => (exactPath(r) !== null && r.headers ? [[exactPath(r)!, r.headers] as const] : []))),
+    hitExact: new Map(
+      built.hit.flatMap((r) => (exactPath(r) !== null && r.headers ? [[exactPath(r)!, r.headers] as const] : [])),
+    ),
     rewrites: compile(routes.slice(filesystem + 1).filter((r) => !r.handle)),
     notFound: compile(built.notFound),
   };
@@ -90,7 +97,8 @@ function applyHeaderRoutes(routes: readonly CompiledRoute[], pathname: string): 
     const match = route.pattern.exec(path);
     if (!match) continue;
     const values = Object.fromEntries(Object.entries(route.headers ?? {}).map(([k, v]) => [k, substitute(v, match)]));
-    if (route.status && values.Location) return { headers, redirect: { status: route.status, location: values.Location } };
+    if (route.status && values.Location)
+      return { headers, redirect: { status: route.status, location: values.Location } };
     Object.assign(headers, values);
     if (route.dest) path = substitute(route.dest, match);
     if (!route.continue) break;
@@ -106,9 +114,7 @@ export interface Filesystem {
 }
 
 export type Destination =
-  | { kind: 'file'; pathname: string; status: 200 | 404 }
-  | { kind: 'function'; name: string }
-  | { kind: 'nothing' };
+  { kind: 'file'; pathname: string; status: 200 | 404 } | { kind: 'function'; name: string } | { kind: 'nothing' };
 
 function onFilesystem(fs: Filesystem, pathname: string): Destination | null {
   const fn = fs.functionAt(pathname);
@@ -128,7 +134,8 @@ export function resolve(table: RouteTable, fs: Filesystem, pathname: string): De
     if (rewritten || !route.check) return rewritten ?? { kind: 'nothing' };
   }
   for (const route of table.notFound) {
-    if (route.pattern.test(pathname) && route.dest && fs.hasFile(route.dest)) return { kind: 'file', pathname: route.dest, status: 404 };
+    if (route.pattern.test(pathname) && route.dest && fs.hasFile(route.dest))
+      return { kind: 'file', pathname: route.dest, status: 404 };
   }
   return { kind: 'nothing' };
 }

@@ -21,7 +21,17 @@ import path from 'node:path';
 import type { Settings } from '../config.ts';
 import { liveDeps } from '../functions/runtime.ts';
 import { answerFrom } from '../functions/site-build.ts';
-import { buildLayout, codeFingerprint, publishedBuild, readBuildRecord, removeServingNote, restartReasons, servingNoteFile, writeServingNote, type ServedFacts } from './build-layout.ts';
+import {
+  buildLayout,
+  codeFingerprint,
+  publishedBuild,
+  readBuildRecord,
+  removeServingNote,
+  restartReasons,
+  servingNoteFile,
+  writeServingNote,
+  type ServedFacts,
+} from './build-layout.ts';
 import { openBuiltSite, type BuiltSite } from './built-site.ts';
 import type { FunctionHost } from './functions.ts';
 
@@ -54,7 +64,9 @@ export class SiteBuilds {
     this.#functions = functions;
     const published = publishedBuild(root);
     this.#link = published?.link ?? null;
-    this.#view = published ? openBuiltSite(root, published.dir, path.basename(published.dir), functions) : openBuiltSite(root, buildLayout(root).dist, null, functions);
+    this.#view = published
+      ? openBuiltSite(root, published.dir, path.basename(published.dir), functions)
+      : openBuiltSite(root, buildLayout(root).dist, null, functions);
     this.#facts = { siteUrl: settings.siteUrl, code: codeFingerprint(root), ...this.#keptSiteFacts() };
     this.#watch();
   }
@@ -77,7 +89,10 @@ export class SiteBuilds {
     server.once('listening', () => {
       const address = server.address();
       if (!address || typeof address === 'string') return;
-      this.#note = { file: servingNoteFile(this.#root, process.pid, address.port), address: `${address.address}:${address.port}` };
+      this.#note = {
+        file: servingNoteFile(this.#root, process.pid, address.port),
+        address: `${address.address}:${address.port}`,
+      };
       this.#announce();
     });
     server.once('close', () => this.close());
@@ -140,7 +155,10 @@ export class SiteBuilds {
     try {
       const reasons = restartReasons(this.#facts, readBuildRecord(published.dir).facts);
       if (reasons.length > 0) {
-        this.#refuse(published.dir, `${reasons.join('; ')}. Restart it (stop npm start and start it again) to serve the new build`);
+        this.#refuse(
+          published.dir,
+          `${reasons.join('; ')}. Restart it (stop npm start and start it again) to serve the new build`,
+        );
         return;
       }
       view = openBuiltSite(this.#root, published.dir, id, this.#functions);
@@ -158,13 +176,20 @@ export class SiteBuilds {
 
   #refuse(dir: string, why: string): void {
     this.#refused.add(dir);
-    console.error(`[builds] Build ${path.basename(dir)} was published, but this server keeps serving ${this.#view.id ?? 'the build in dist/'}: ${why}.`);
+    console.error(
+      `[builds] Build ${path.basename(dir)} was published, but this server keeps serving ${this.#view.id ?? 'the build in dist/'}: ${why}.`,
+    );
   }
 
   #announce(): void {
     if (!this.#note) return;
     try {
-      writeServingNote(this.#note.file, { pid: process.pid, address: this.#note.address, facts: this.#facts, build: this.#view.id });
+      writeServingNote(this.#note.file, {
+        pid: process.pid,
+        address: this.#note.address,
+        facts: this.#facts,
+        build: this.#view.id,
+      });
     } catch (error) {
       // A read-only dist/ serves all the same; builds published beside it cannot say who took them up.
       console.error(`[builds] could not write ${this.#note.file}: ${message(error)}`);

@@ -74,7 +74,12 @@ export class StaticFiles {
     if (!file) {
       file = readFile(full).then((body) => {
         const type = mediaTypes[path.extname(full)] ?? 'application/octet-stream';
-        const found: CachedFile = { body, type, lists: new WeakMap(), etag: `"${createHash('sha256').update(body).digest('hex').slice(0, 32)}"` };
+        const found: CachedFile = {
+          body,
+          type,
+          lists: new WeakMap(),
+          etag: `"${createHash('sha256').update(body).digest('hex').slice(0, 32)}"`,
+        };
         if ((compressible.test(type) || compressibleExtensions.has(path.extname(full))) && body.length > 512) {
           found.gzip = gzipSync(body, { level: 9 });
           found.br = brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } });
@@ -122,7 +127,14 @@ export class StaticFiles {
    * for headers shared by every request to the path (frozen), each variant's list (plain, gzip,
    * Brotli, 304) is made once and kept with the file.
    */
-  serve(pathname: string, req: IncomingMessage, res: ServerResponse, status: 200 | 404 = 200, rules: RuleHeaders = { headers: noHeaders }, fileHeaders: Readonly<Record<string, string>> = noHeaders): boolean | Promise<boolean> {
+  serve(
+    pathname: string,
+    req: IncomingMessage,
+    res: ServerResponse,
+    status: 200 | 404 = 200,
+    rules: RuleHeaders = { headers: noHeaders },
+    fileHeaders: Readonly<Record<string, string>> = noHeaders,
+  ): boolean | Promise<boolean> {
     const full = this.#locate(pathname);
     if (!full) return false;
     const file = this.#ready.get(full);
@@ -133,17 +145,33 @@ export class StaticFiles {
     );
   }
 
-  #send(file: CachedFile, pathname: string, req: IncomingMessage, res: ServerResponse, status: 200 | 404, rules: RuleHeaders, fileHeaders: Readonly<Record<string, string>>): true {
+  #send(
+    file: CachedFile,
+    pathname: string,
+    req: IncomingMessage,
+    res: ServerResponse,
+    status: 200 | 404,
+    rules: RuleHeaders,
+    fileHeaders: Readonly<Record<string, string>>,
+  ): true {
     // Shared headers: every list made once, a counted request's rate-limit headers put in their
     // place (CountedHeaders). Other headers of one request alone: only the list sent is made.
     const counted = rules.counted;
     const headers = counted ? counted.shared : rules.headers;
-    const lists = Object.isFrozen(headers) && Object.isFrozen(fileHeaders) ? this.#sharedLists(file, pathname, status, headers, fileHeaders, counted?.after ?? 0) : null;
+    const lists =
+      Object.isFrozen(headers) && Object.isFrozen(fileHeaders)
+        ? this.#sharedLists(file, pathname, status, headers, fileHeaders, counted?.after ?? 0)
+        : null;
     const limits = counted && lists ? counted.limits : null;
     if (status === 200) {
       const tags = req.headers['if-none-match'];
       if (tags !== undefined && tags.split(',').some((t) => t.trim().replace(/^W\//, '') === file.etag)) {
-        res.writeHead(304, lists ? withLimits(lists.notModified, lists.notModifiedAt, limits) : notModifiedRaw(commonList(file, pathname, rules.headers, fileHeaders).raw));
+        res.writeHead(
+          304,
+          lists
+            ? withLimits(lists.notModified, lists.notModifiedAt, limits)
+            : notModifiedRaw(commonList(file, pathname, rules.headers, fileHeaders).raw),
+        );
         res.end();
         return true;
       }
@@ -157,12 +185,24 @@ export class StaticFiles {
       }
     }
     const body = encoding ? file[encoding]! : file.body;
-    res.writeHead(status, lists ? withLimits(encoding ? lists[encoding]! : lists.plain, lists.at, limits) : sentList(commonList(file, pathname, rules.headers, fileHeaders).raw, encoding, body));
+    res.writeHead(
+      status,
+      lists
+        ? withLimits(encoding ? lists[encoding]! : lists.plain, lists.at, limits)
+        : sentList(commonList(file, pathname, rules.headers, fileHeaders).raw, encoding, body),
+    );
     res.end(req.method === 'HEAD' ? undefined : body);
     return true;
   }
 
-  #sharedLists(file: CachedFile, pathname: string, status: 200 | 404, headers: Readonly<Record<string, string>>, fileHeaders: Readonly<Record<string, string>>, after: number): HeaderLists {
+  #sharedLists(
+    file: CachedFile,
+    pathname: string,
+    status: 200 | 404,
+    headers: Readonly<Record<string, string>>,
+    fileHeaders: Readonly<Record<string, string>>,
+    after: number,
+  ): HeaderLists {
     let byHeaders = file.lists.get(headers);
     if (!byHeaders) file.lists.set(headers, (byHeaders = new WeakMap()));
     let byFile = byHeaders.get(fileHeaders);
@@ -171,7 +211,12 @@ export class StaticFiles {
     let lists = byFile[kind];
     if (!lists) {
       const { raw: common, at } = commonList(file, pathname, headers, fileHeaders, after);
-      lists = { plain: sentList(common, null, file.body), at, notModified: notModifiedRaw(common), notModifiedAt: notModifiedRaw(common.slice(0, at)).length };
+      lists = {
+        plain: sentList(common, null, file.body),
+        at,
+        notModified: notModifiedRaw(common),
+        notModifiedAt: notModifiedRaw(common.slice(0, at)).length,
+      };
       if (file.gzip) lists.gzip = sentList(common, 'gzip', file.gzip);
       if (file.br) lists.br = sentList(common, 'br', file.br);
       byFile[kind] = lists;
@@ -206,7 +251,13 @@ function withLimits(list: string[], at: number, limits: readonly string[] | null
  * build's win), but its encoding and length; `at`: where the list made from the first `after`
  * of the rules' headers ends.
  */
-function commonList(file: CachedFile, pathname: string, headers: Readonly<Record<string, string>>, fileHeaders: Readonly<Record<string, string>>, after = 0): { raw: string[]; at: number } {
+function commonList(
+  file: CachedFile,
+  pathname: string,
+  headers: Readonly<Record<string, string>>,
+  fileHeaders: Readonly<Record<string, string>>,
+  after = 0,
+): { raw: string[]; at: number } {
   let type = file.type;
   let cache: string = pathname.startsWith('/_astro/') ? cachePolicy.immutable : cachePolicy.page;
   let vary: string | undefined;
@@ -236,7 +287,9 @@ function commonList(file: CachedFile, pathname: string, headers: Readonly<Record
 
 /** The full list sent with `body` in `encoding`. */
 function sentList(common: string[], encoding: 'gzip' | 'br' | null, body: Buffer): string[] {
-  return encoding ? [...common, 'Content-Encoding', encoding, 'Content-Length', String(body.length)] : [...common, 'Content-Length', String(body.length)];
+  return encoding
+    ? [...common, 'Content-Encoding', encoding, 'Content-Length', String(body.length)]
+    : [...common, 'Content-Length', String(body.length)];
 }
 
 const lowerNames = new Map<string, string>();

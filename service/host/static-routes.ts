@@ -103,7 +103,8 @@ export function buildStaticRoutes(siteDir: string): StaticRoutes {
     const byExtension = mediaTypes[path.extname(published)];
     if (declared && essence(declared) !== essence(byExtension ?? '')) headers['Content-Type'] = declared;
     headers['Cache-Control'] = fileCachePolicy(published);
-    if (published.endsWith('.md')) headers['X-Markdown-Tokens'] = String(markdownTokenCount(readFileSync(path.join(siteDir, published), 'utf8')));
+    if (published.endsWith('.md'))
+      headers['X-Markdown-Tokens'] = String(markdownTokenCount(readFileSync(path.join(siteDir, published), 'utf8')));
     hit.push({ src: exactly(servedPath(published)), headers, continue: true });
   }
   return {

@@ -20,7 +20,10 @@ export async function writeWebResponse(req: IncomingMessage, res: ServerResponse
     return;
   }
   let body: Buffer = Buffer.from(await response.arrayBuffer());
-  if (worthCompressing(response.headers.get('Content-Type') ?? '', body.length) && !response.headers.has('Content-Encoding')) {
+  if (
+    worthCompressing(response.headers.get('Content-Type') ?? '', body.length) &&
+    !response.headers.has('Content-Encoding')
+  ) {
     const encoding = chosenEncoding(String(req.headers['accept-encoding'] ?? ''));
     if (encoding) {
       body = await compress(body, encoding);
@@ -38,9 +41,21 @@ export async function writeWebResponse(req: IncomingMessage, res: ServerResponse
  * as writeWebResponse writes the same Response: its headers in order, its length unless HEAD.
  * Too small to be worth compressing; a larger one goes the web Response's way.
  */
-export function writePrepared(req: IncomingMessage, res: ServerResponse, prepared: PreparedAnswer): void | Promise<void> {
+export function writePrepared(
+  req: IncomingMessage,
+  res: ServerResponse,
+  prepared: PreparedAnswer,
+): void | Promise<void> {
   const type = prepared.headers.find(([name]) => name === 'content-type')?.[1] ?? '';
-  if (worthCompressing(type, prepared.body.length)) return writeWebResponse(req, res, new Response(new Uint8Array(prepared.body), { status: prepared.status, headers: prepared.headers as [string, string][] }));
+  if (worthCompressing(type, prepared.body.length))
+    return writeWebResponse(
+      req,
+      res,
+      new Response(new Uint8Array(prepared.body), {
+        status: prepared.status,
+        headers: prepared.headers as [string, string][],
+      }),
+    );
   let lists = preparedLists.get(prepared);
   if (!lists) {
     const head = prepared.headers.flat();
@@ -65,7 +80,14 @@ const preparedLists = new WeakMap<PreparedAnswer, { head: string[]; get: string[
  * and compressing when the client accepts it. The headers go to Node as one flat list, the kept
  * answer's own part made once; written at once unless the compressed body is still being made.
  */
-export function writeKeptResponse(req: IncomingMessage, res: ServerResponse, edge: EdgeCache, kept: KeptResponse, rules: RuleHeaders, age = 0): void | Promise<void> {
+export function writeKeptResponse(
+  req: IncomingMessage,
+  res: ServerResponse,
+  edge: EdgeCache,
+  kept: KeptResponse,
+  rules: RuleHeaders,
+  age = 0,
+): void | Promise<void> {
   const own = (kept.raw ??= Object.entries(kept.headers)
     .filter(([name]) => name !== 'content-length' && name !== 'vary')
     .flat());
@@ -76,7 +98,8 @@ export function writeKeptResponse(req: IncomingMessage, res: ServerResponse, edg
     const { list, at } = ruleList(kept, counted.shared, counted.after);
     for (let i = 0; i < at; i += 1) raw.push(list[i]!);
     const limits = counted.limits;
-    for (let i = 0; i < limits.length; i += 2) if (!(lowerCase(limits[i]!) in kept.headers)) raw.push(limits[i]!, limits[i + 1]!);
+    for (let i = 0; i < limits.length; i += 2)
+      if (!(lowerCase(limits[i]!) in kept.headers)) raw.push(limits[i]!, limits[i + 1]!);
     for (let i = at; i < list.length; i += 1) raw.push(list[i]!);
   } else {
     for (const item of ruleList(kept, rules.headers, 0).list) raw.push(item);
@@ -99,7 +122,11 @@ export function writeKeptResponse(req: IncomingMessage, res: ServerResponse, edg
  * first `after` names end; made once per answer for headers shared by every request to a path
  * (frozen).
  */
-function ruleList(kept: KeptResponse, ruleHeaders: Readonly<Record<string, string>>, after: number): { list: string[]; at: number } {
+function ruleList(
+  kept: KeptResponse,
+  ruleHeaders: Readonly<Record<string, string>>,
+  after: number,
+): { list: string[]; at: number } {
   const shared = Object.isFrozen(ruleHeaders);
   const known = shared ? kept.ruleLists?.get(ruleHeaders) : undefined;
   if (known) return known;
@@ -116,8 +143,18 @@ function ruleList(kept: KeptResponse, ruleHeaders: Readonly<Record<string, strin
   return made;
 }
 
-function sendKept(req: IncomingMessage, res: ServerResponse, kept: KeptResponse, raw: string[], { body, encoding }: EncodedBody): void {
-  const vary = encoding ? (kept.headers.vary ? `${kept.headers.vary}, Accept-Encoding` : 'Accept-Encoding') : kept.headers.vary;
+function sendKept(
+  req: IncomingMessage,
+  res: ServerResponse,
+  kept: KeptResponse,
+  raw: string[],
+  { body, encoding }: EncodedBody,
+): void {
+  const vary = encoding
+    ? kept.headers.vary
+      ? `${kept.headers.vary}, Accept-Encoding`
+      : 'Accept-Encoding'
+    : kept.headers.vary;
   if (vary) raw.push('vary', vary);
   if (encoding) raw.push('content-encoding', encoding);
   raw.push('content-length', String(body.length));

@@ -16,7 +16,10 @@ export class BoundedMemo<T> {
    * At most `capacity` answers; with `sizeOf`, also at most `maxBytes` of them (counted once an
    * answer is worked out), so large answers cannot hold more memory than that.
    */
-  constructor(capacity = 2000, { maxBytes = Infinity, sizeOf }: { maxBytes?: number; sizeOf?: (answer: T) => number } = {}) {
+  constructor(
+    capacity = 2000,
+    { maxBytes = Infinity, sizeOf }: { maxBytes?: number; sizeOf?: (answer: T) => number } = {},
+  ) {
     this.#capacity = capacity;
     this.#maxBytes = maxBytes;
     this.#sizeOf = sizeOf;

@@ -33,8 +33,6 @@ export const cachePolicy = {
   never: 'no-store',
 } as const;
 
-export type CachePolicyName = keyof typeof cachePolicy;
-
 /** An answer made from live departures: kept as the contract allows, unless storage could not be read. */
 export function liveCachePolicy(live: { state: 'live' | 'off' | 'unavailable' }): string {
   return live.state === 'unavailable' ? cachePolicy.never : cachePolicy.departures;

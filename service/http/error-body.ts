@@ -9,7 +9,9 @@ export const errorBody = z
   .object({
     error: z
       .object({
-        code: z.enum(Object.keys(errorCodes) as [ErrorCode, ...ErrorCode[]]).describe('Stable machine-readable code; branch on this.'),
+        code: z
+          .enum(Object.keys(errorCodes) as [ErrorCode, ...ErrorCode[]])
+          .describe('Stable machine-readable code; branch on this.'),
         message: z.string().describe('Human-readable explanation.'),
         status: z.number().int().min(400).max(599).describe('The HTTP status, repeated.'),
         documentationUrl: z.url().describe('Where to read about the API.'),

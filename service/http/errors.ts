@@ -23,7 +23,8 @@ export type ErrorCode = keyof typeof errorCodes;
 
 /** When each code is answered, in the words of the contract; the OpenAPI document publishes these. */
 export const errorConditions: Record<ErrorCode, string> = {
-  invalid_parameter: 'A query parameter is malformed, unknown, repeated or outside its bounds; `hint` names the accepted form.',
+  invalid_parameter:
+    'A query parameter is malformed, unknown, repeated or outside its bounds; `hint` names the accepted form.',
   trip_not_found: 'No trip has the given slug; `hint` points at the trip list.',
   peak_not_found: 'No peak has the given id; `hint` points at the peak list.',
   endpoint_not_found: 'No endpoint at the path.',
@@ -32,9 +33,9 @@ export const errorConditions: Record<ErrorCode, string> = {
   rate_limited: 'The per-IP quota is used up; `Retry-After` gives the seconds to wait.',
   departures_upstream_error: 'Operational storage could not be read.',
   departures_unavailable: 'No operational storage is configured for departures.',
-  internal_error: 'Something failed on our side; the request itself may be fine. Retry later, and tell us if it persists.',
+  internal_error:
+    'Something failed on our side; the request itself may be fine. Retry later, and tell us if it persists.',
 };
-
 
 /** What every /v1 error answer says (the schema in error-body.ts describes the same). */
 export interface ErrorBody {

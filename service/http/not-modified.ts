@@ -7,7 +7,13 @@
  */
 
 /** The representation metadata a 304 leaves out, lower case. */
-export const representationHeaders: ReadonlySet<string> = new Set(['content-type', 'content-length', 'content-encoding', 'content-language', 'x-markdown-tokens']);
+export const representationHeaders: ReadonlySet<string> = new Set([
+  'content-type',
+  'content-length',
+  'content-encoding',
+  'content-language',
+  'x-markdown-tokens',
+]);
 
 /** A 304 answer from the headers the 200 would have had. */
 export function notModifiedResponse(headers: HeadersInit): Response {
@@ -19,6 +25,7 @@ export function notModifiedResponse(headers: HeadersInit): Response {
 /** The same, for a flat list of Node header names and values (`[name, value, name, value, …]`). */
 export function notModifiedRaw(raw: readonly string[]): string[] {
   const kept: string[] = [];
-  for (let i = 0; i + 1 < raw.length; i += 2) if (!representationHeaders.has(raw[i]!.toLowerCase())) kept.push(raw[i]!, raw[i + 1]!);
+  for (let i = 0; i + 1 < raw.length; i += 2)
+    if (!representationHeaders.has(raw[i]!.toLowerCase())) kept.push(raw[i]!, raw[i + 1]!);
   return kept;
 }

@@ -35,7 +35,11 @@ export async function jsonResponse(request: Request, data: unknown, cacheControl
   return preparedJsonResponse(request, await prepareJson(data), cacheControl);
 }
 
-export function preparedJsonResponse(request: Request, { body, etag, length }: PreparedJson, cacheControl: string): Response {
+export function preparedJsonResponse(
+  request: Request,
+  { body, etag, length }: PreparedJson,
+  cacheControl: string,
+): Response {
   const headers = new Headers({
     'Content-Type': 'application/json; charset=utf-8',
     'Cache-Control': cacheControl,

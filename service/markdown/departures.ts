@@ -8,7 +8,17 @@ import { enquiryHref } from '../departures/enquiry-link.ts';
 import { unavailableSentence, type LiveDepartures } from '../departures/live.ts';
 import type { Departure } from '../../domain/schemas/departure.ts';
 import { formatDateRange, formatInr, formatMonth } from '../../domain/format.ts';
-import { applyBoardFilters, boardSearch, byMonth, filtersInWords, ignoredSentence, monthFacts, monthsAhead, seatThresholds, type BoardQuery } from '../departures/board-filters.ts';
+import {
+  applyBoardFilters,
+  boardSearch,
+  byMonth,
+  filtersInWords,
+  ignoredSentence,
+  monthFacts,
+  monthsAhead,
+  seatThresholds,
+  type BoardQuery,
+} from '../departures/board-filters.ts';
 import { tripSearchFacts } from '../../domain/catalogue/trip-facts.ts';
 import { relaxations } from '../departures/relaxation.ts';
 import { isBookable, searchNames, searchParameters } from '../departures/search.ts';
@@ -22,7 +32,10 @@ export const statusLabel: Record<Departure['status'], string> = {
 
 /** Text safe inside a Markdown table cell. */
 export function tableCell(text: string): string {
-  return text.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\s*[\r\n]+\s*/g, ' ');
+  return text
+    .replace(/\\/g, '\\\\')
+    .replace(/\|/g, '\\|')
+    .replace(/\s*[\r\n]+\s*/g, ' ');
 }
 
 export function dateRange(d: Pick<Departure, 'startDate' | 'endDate'>): string {
@@ -37,7 +50,11 @@ export function seatsText(d: Pick<Departure, 'seatsLeft' | 'seatsTotal' | 'statu
 
 /** The time of a live read, as readers in India see it. */
 export function readAt(now: Date): string {
-  const text = new Intl.DateTimeFormat('en-IN', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'Asia/Kolkata' }).format(now);
+  const text = new Intl.DateTimeFormat('en-IN', {
+    dateStyle: 'medium',
+    timeStyle: 'short',
+    timeZone: 'Asia/Kolkata',
+  }).format(now);
   return `${text} IST`;
 }
 
@@ -46,19 +63,37 @@ export function readAt(now: Date): string {
  * board's twin) each row names its trip with what it is chosen by, and links "Enquire" to the
  * trip's form with that date filled in.
  */
-export function departuresTable(departures: readonly Departure[], options: { withTrip: boolean; catalogue?: Catalogue }): string[] {
+export function departuresTable(
+  departures: readonly Departure[],
+  options: { withTrip: boolean; catalogue?: Catalogue },
+): string[] {
   const { catalogue } = options;
-  const head = options.withTrip ? ['Dates', 'Trip', 'Status', 'Seats left', 'Price per person'] : ['Dates', 'Status', 'Seats left', 'Price per person'];
+  const head = options.withTrip
+    ? ['Dates', 'Trip', 'Status', 'Seats left', 'Price per person']
+    : ['Dates', 'Status', 'Seats left', 'Price per person'];
   if (catalogue) head.push('Enquire');
   const rows = departures.map((d) => {
     const dates = tableCell(dateRange(d) + (d.note ? ` (${d.note})` : ''));
     const page = catalogue && tripBySlug(catalogue, d.tripSlug);
     const trip = `[${tableCell(d.tripName)}](${d.tripUrl})${page ? ` (${tableCell(tripSearchFacts(page))})` : ''}`;
-    const cells = [dates, ...(options.withTrip ? [trip] : []), statusLabel[d.status], seatsText(d), formatInr(d.priceInr)];
-    if (catalogue) cells.push(page && isBookable(d) ? `[Enquire for this date](${catalogue.siteUrl}${enquiryHref(page, d.id)})` : '—');
+    const cells = [
+      dates,
+      ...(options.withTrip ? [trip] : []),
+      statusLabel[d.status],
+      seatsText(d),
+      formatInr(d.priceInr),
+    ];
+    if (catalogue)
+      cells.push(
+        page && isBookable(d) ? `[Enquire for this date](${catalogue.siteUrl}${enquiryHref(page, d.id)})` : '—',
+      );
     return `| ${cells.join(' | ')} |`;
   });
-  return [`| ${head.join(' | ')} |`, `| ${head.map((h) => (h === 'Seats left' || h.startsWith('Price') ? '---:' : '---')).join(' | ')} |`, ...rows];
+  return [
+    `| ${head.join(' | ')} |`,
+    `| ${head.map((h) => (h === 'Seats left' || h.startsWith('Price') ? '---:' : '---')).join(' | ')} |`,
+    ...rows,
+  ];
 }
 
 /** How to ask about dates when none can be shown, or to book a seat. */
@@ -85,7 +120,9 @@ function filterLines(catalogue: Catalogue, example: string): string[] {
   return [
     `Add filters to ${catalogue.siteUrl}/departures.md (or to ${catalogue.siteUrl}/departures with \`Accept: text/markdown\`, or to ${catalogue.siteUrl}/departures.ics for a calendar), in any combination; they combine with AND and are the same as those of ${catalogue.siteUrl}/v1/departures and the MCP tool \`list_departures\`:`,
     '',
-    ...searchNames.map((name) => `- \`${name}\`: ${searchParameters[name].description} Accepts ${searchParameters[name].accepted}.`),
+    ...searchNames.map(
+      (name) => `- \`${name}\`: ${searchParameters[name].description} Accepts ${searchParameters[name].accepted}.`,
+    ),
     `- \`month=YYYY-MM\`: departures starting that month (this month and the next ${monthsAhead - 1}); here only, /v1 takes \`from\` and \`to\`.`,
     `- \`seats=N\`, N one of ${seatThresholds.join(', ')}: the older spelling of \`minSeats\`.`,
     '',
@@ -97,14 +134,23 @@ function filterLines(catalogue: Catalogue, example: string): string[] {
 function noMatchLines(catalogue: Catalogue, departures: readonly Departure[], query: BoardQuery): string[] {
   const changes = relaxations(departures, query.filters, catalogue);
   if (changes.length === 0) return ['No departures match these filters, and no change of one filter finds any.', ''];
-  return ['No departures match these filters. Change one filter:', '', ...changes.map((c) => `- [${c.words}](${catalogue.siteUrl}/departures.md${c.search})`), ''];
+  return [
+    'No departures match these filters. Change one filter:',
+    '',
+    ...changes.map((c) => `- [${c.words}](${catalogue.siteUrl}/departures.md${c.search})`),
+    '',
+  ];
 }
 
 /**
  * `departures.md` and the board's Markdown twin: the departures that match the board's filters,
  * grouped by the month they start in.
  */
-export function departuresMarkdown(catalogue: Catalogue, live: LiveDepartures, options: { query?: BoardQuery; now?: Date } = {}): string {
+export function departuresMarkdown(
+  catalogue: Catalogue,
+  live: LiveDepartures,
+  options: { query?: BoardQuery; now?: Date } = {},
+): string {
   const now = options.now ?? new Date();
   const query = options.query ?? { filters: {}, ignored: [] };
   const words = filtersInWords(query.filters, catalogue);
@@ -116,13 +162,28 @@ export function departuresMarkdown(catalogue: Catalogue, live: LiveDepartures, o
   ];
   if (query.ignored.length > 0) lines.push(`**${ignoredSentence(query.ignored)}**`, '');
   if (live.state === 'live') {
-    lines.push(`Read live at ${readAt(now)}. The same data as JSON: ${catalogue.siteUrl}/v1/departures. As a calendar: ${catalogue.siteUrl}/departures.ics`, '');
+    lines.push(
+      `Read live at ${readAt(now)}. The same data as JSON: ${catalogue.siteUrl}/v1/departures. As a calendar: ${catalogue.siteUrl}/departures.ics`,
+      '',
+    );
     const shown = applyBoardFilters(live.departures, query.filters, catalogue);
-    if (words.length > 0) lines.push(`Filtered to: ${words.join(', ')}; ${shown.length === 1 ? '1 departure' : `${shown.length} departures`}, earliest first. Every departure: ${catalogue.siteUrl}/departures.md`, '');
-    if (live.departures.length === 0) lines.push('No departures are on sale right now. Ask us about the next dates or a private group.', '');
+    if (words.length > 0)
+      lines.push(
+        `Filtered to: ${words.join(', ')}; ${shown.length === 1 ? '1 departure' : `${shown.length} departures`}, earliest first. Every departure: ${catalogue.siteUrl}/departures.md`,
+        '',
+      );
+    if (live.departures.length === 0)
+      lines.push('No departures are on sale right now. Ask us about the next dates or a private group.', '');
     else if (shown.length === 0) lines.push(...noMatchLines(catalogue, live.departures, query));
     for (const group of byMonth(shown)) {
-      lines.push(`## ${formatMonth(group.month)}`, '', `${monthFacts(group.departures)}.`, '', ...departuresTable(group.departures, { withTrip: query.filters.trip === undefined, catalogue }), '');
+      lines.push(
+        `## ${formatMonth(group.month)}`,
+        '',
+        `${monthFacts(group.departures)}.`,
+        '',
+        ...departuresTable(group.departures, { withTrip: query.filters.trip === undefined, catalogue }),
+        '',
+      );
     }
   } else {
     lines.push(`**${unavailableSentence(live)}** Ask us about dates instead:`, '');
@@ -131,7 +192,10 @@ export function departuresMarkdown(catalogue: Catalogue, live: LiveDepartures, o
   const example = boardSearch({ type: 'trek', minSeats: 2, ...(first ? { from: first.startDate } : {}) });
   lines.push('## Filters', '', ...filterLines(catalogue, example), '');
   lines.push('## How to book', '', ...enquiryLines(catalogue), '', '## Trips', '');
-  for (const { trip } of catalogue.trips) lines.push(`- [${trip.name}](${trip.url}) (Markdown: ${trip.markdownUrl}): ${trip.season}, ${formatInr(trip.priceInr)}`);
+  for (const { trip } of catalogue.trips)
+    lines.push(
+      `- [${trip.name}](${trip.url}) (Markdown: ${trip.markdownUrl}): ${trip.season}, ${formatInr(trip.priceInr)}`,
+    );
   lines.push('');
   return lines.join('\n');
 }

@@ -19,9 +19,15 @@ import { departuresTable, enquiryLines, readAt, tableCell } from './departures.t
 function priceTerms(catalogue: Catalogue, page: TripPage): string[] {
   const price = wholePrice(catalogue.site, page.trip, page.content);
   const terms = [
-    price.gst ? `- With ${price.gst.percent}% GST: ${price.gst.totalInr != null ? `${formatInr(price.gst.totalInr)} per person` : `${price.gst.percent}% GST is added to the price we quote`}.` : null,
-    price.depositPercent != null ? `- Deposit: ${price.depositPercent}% confirms your seat, once a guide has called you.` : null,
-    price.cancellation ? `- Cancellation: ${price.cancellation.summary}${price.cancellation.faqId ? ' The full terms are under "Questions people ask".' : ''}` : null,
+    price.gst
+      ? `- With ${price.gst.percent}% GST: ${price.gst.totalInr != null ? `${formatInr(price.gst.totalInr)} per person` : `${price.gst.percent}% GST is added to the price we quote`}.`
+      : null,
+    price.depositPercent != null
+      ? `- Deposit: ${price.depositPercent}% confirms your seat, once a guide has called you.`
+      : null,
+    price.cancellation
+      ? `- Cancellation: ${price.cancellation.summary}${price.cancellation.faqId ? ' The full terms are under "Questions people ask".' : ''}`
+      : null,
   ].filter((line): line is string => line !== null);
   return terms.length > 0 ? ['', ...terms] : [];
 }
@@ -30,11 +36,22 @@ function facts(catalogue: Catalogue, page: TripPage): string[] {
   const { trip, content } = page;
   const peak = content.peak ? catalogue.peaks.find((p) => p.id === content.peak) : undefined;
   const rows: [string, string | undefined][] = [
-    ['Type', trip.type === 'trek' ? 'Trek' : `Expedition${trip.alpineGrade ? `, Alpine grade ${trip.alpineGrade}` : ''}`],
-    ['Peak', peak ? `${peak.name}, ${formatMetres(peak.altitudeM)} (dataset record: ${catalogue.siteUrl}/v1/peaks/${peak.id})` : undefined],
+    [
+      'Type',
+      trip.type === 'trek' ? 'Trek' : `Expedition${trip.alpineGrade ? `, Alpine grade ${trip.alpineGrade}` : ''}`,
+    ],
+    [
+      'Peak',
+      peak
+        ? `${peak.name}, ${formatMetres(peak.altitudeM)} (dataset record: ${catalogue.siteUrl}/v1/peaks/${peak.id})`
+        : undefined,
+    ],
     ['Region', trip.region],
     ['Difficulty', trip.difficulty],
-    ['Highest point', trip.altitudeLabel ?? (trip.summitAltitudeM != null ? formatMetres(trip.summitAltitudeM) : undefined)],
+    [
+      'Highest point',
+      trip.altitudeLabel ?? (trip.summitAltitudeM != null ? formatMetres(trip.summitAltitudeM) : undefined),
+    ],
     ['Duration', trip.durationLabel ?? (trip.durationDays != null ? formatDays(trip.durationDays) : undefined)],
     ['Distance', content.distanceKm != null ? formatKm(content.distanceKm) : undefined],
     ['Season', trip.season],
@@ -45,9 +62,21 @@ function facts(catalogue: Catalogue, page: TripPage): string[] {
     ['Price', `${formatInr(trip.priceInr)}${trip.priceInr != null ? ' per person' : ''}`],
     ['Last checked', trip.lastUpdated ? formatDate(trip.lastUpdated) : undefined],
   ];
-  const lines = rows.filter((row): row is [string, string] => row[1] !== undefined).map(([name, value]) => `- **${name}:** ${value}`);
-  const own = contestedLines({ contested: tripContested(content) }).map((line) => `- **${line.replace(/^([^:]+): /, '$1:** ')}`);
-  return peak ? [...lines, ...own, ...contestedLines(peak).map((line) => `- **${peak.name}, ${line.replace(/^([^:]+): /, (_, fact: string) => `${fact.toLowerCase()}:** `)}`)] : [...lines, ...own];
+  const lines = rows
+    .filter((row): row is [string, string] => row[1] !== undefined)
+    .map(([name, value]) => `- **${name}:** ${value}`);
+  const own = contestedLines({ contested: tripContested(content) }).map(
+    (line) => `- **${line.replace(/^([^:]+): /, '$1:** ')}`,
+  );
+  return peak
+    ? [
+        ...lines,
+        ...own,
+        ...contestedLines(peak).map(
+          (line) => `- **${peak.name}, ${line.replace(/^([^:]+): /, (_, fact: string) => `${fact.toLowerCase()}:** `)}`,
+        ),
+      ]
+    : [...lines, ...own];
 }
 
 /** A day's stage: its title, with the places added only when the title does not already name them. */
@@ -61,8 +90,13 @@ function itinerary(page: TripPage): string[] {
   const days = page.content.itinerary;
   const lines = ['| Day | Stage | Altitude | Distance | Walking |', '| ---: | --- | --- | ---: | ---: |'];
   for (const d of days) {
-    const altitude = d.startAltitudeM === d.endAltitudeM ? formatMetres(d.endAltitudeM) : `${formatMetres(d.startAltitudeM)} to ${formatMetres(d.endAltitudeM)}`;
-    lines.push(`| ${d.day} | ${tableCell(stageName(d))} | ${altitude} | ${d.distanceKm != null ? formatKm(d.distanceKm) : '–'} | ${d.walkingHours != null ? formatHours(d.walkingHours) : '–'} |`);
+    const altitude =
+      d.startAltitudeM === d.endAltitudeM
+        ? formatMetres(d.endAltitudeM)
+        : `${formatMetres(d.startAltitudeM)} to ${formatMetres(d.endAltitudeM)}`;
+    lines.push(
+      `| ${d.day} | ${tableCell(stageName(d))} | ${altitude} | ${d.distanceKm != null ? formatKm(d.distanceKm) : '–'} | ${d.walkingHours != null ? formatHours(d.walkingHours) : '–'} |`,
+    );
   }
   lines.push('', 'Altitudes run from where the day starts to where the night is spent.', '');
   for (const d of days) {
@@ -70,7 +104,10 @@ function itinerary(page: TripPage): string[] {
     lines.push(`**Day ${d.day}: ${d.title}.** ${d.description.trim()}${high}`, '');
     if (d.acclimatisationNote) {
       const n = page.content.sources.findIndex((s) => s.url === d.acclimatisationSource) + 1;
-      lines.push(`> Acclimatisation: ${d.acclimatisationNote.trim()}${n > 0 ? ` [${n}]` : ''}`.replace(/\s*\n\s*/g, ' '), '');
+      lines.push(
+        `> Acclimatisation: ${d.acclimatisationNote.trim()}${n > 0 ? ` [${n}]` : ''}`.replace(/\s*\n\s*/g, ' '),
+        '',
+      );
     }
   }
   return lines;
@@ -82,9 +119,14 @@ function references(page: TripPage): string[] {
 
 function departuresSection(catalogue: Catalogue, page: TripPage, live: LiveDepartures, now: Date): string[] {
   const { trip } = page;
-  if (live.state !== 'live') return [`**${unavailableSentence(live)}** Ask us about dates through the enquiry path below.`, ''];
-  const lines = [`Read live at ${readAt(now)}. As JSON: ${catalogue.siteUrl}/v1/departures?trip=${trip.slug}. As a calendar: ${trip.url}.ics`, ''];
-  if (live.departures.length === 0) return [...lines, 'No departures are on sale right now. Ask us about the next dates or a private group.', ''];
+  if (live.state !== 'live')
+    return [`**${unavailableSentence(live)}** Ask us about dates through the enquiry path below.`, ''];
+  const lines = [
+    `Read live at ${readAt(now)}. As JSON: ${catalogue.siteUrl}/v1/departures?trip=${trip.slug}. As a calendar: ${trip.url}.ics`,
+    '',
+  ];
+  if (live.departures.length === 0)
+    return [...lines, 'No departures are on sale right now. Ask us about the next dates or a private group.', ''];
   return [...lines, ...departuresTable(live.departures, { withTrip: false }), ''];
 }
 
@@ -97,8 +139,18 @@ export function tripMarkdown(catalogue: Catalogue, page: TripPage, live: LiveDep
   lines.push('## Overview', '', trip.description.trim(), '');
   if (page.body.trim()) lines.push(page.body.trim(), '');
   lines.push('## Is this for beginners?', '', beginnerAnswer(trip.difficulty, content.experience), '');
-  lines.push(`## What "${trip.difficulty}" means`, '', `${difficultyMeaning[trip.difficulty]}${trip.alpineGrade ? ` The climb itself is graded ${trip.alpineGrade} on the Alpine scale.` : ''}`, '');
-  lines.push('## How to reach the start', '', ...gettingThereLines(content).map(({ label, text }) => `- ${label}: ${text}`), '');
+  lines.push(
+    `## What "${trip.difficulty}" means`,
+    '',
+    `${difficultyMeaning[trip.difficulty]}${trip.alpineGrade ? ` The climb itself is graded ${trip.alpineGrade} on the Alpine scale.` : ''}`,
+    '',
+  );
+  lines.push(
+    '## How to reach the start',
+    '',
+    ...gettingThereLines(content).map(({ label, text }) => `- ${label}: ${text}`),
+    '',
+  );
   const numbers = gettingThereReferenceNumbers(content);
   if (numbers.length > 0) lines.push(`From references ${numbers.map((n) => `[${n}]`).join(', ')} below.`, '');
   lines.push('## Itinerary', '', ...itinerary(page));
@@ -108,14 +160,31 @@ export function tripMarkdown(catalogue: Catalogue, page: TripPage, live: LiveDep
   lines.push('## Gear', '');
   for (const group of content.gear) lines.push(`### ${group.category}`, '', ...list(group.items), '');
   lines.push('## Departures', '', ...departuresSection(catalogue, page, live, now));
-  lines.push('## Price', '', trip.priceInr != null ? `${formatInr(trip.priceInr)} per person.` : 'Price on request.', ...priceTerms(catalogue, page));
+  lines.push(
+    '## Price',
+    '',
+    trip.priceInr != null ? `${formatInr(trip.priceInr)} per person.` : 'Price on request.',
+    ...priceTerms(catalogue, page),
+  );
   if (trip.priceNote) lines.push('', trip.priceNote.trim());
   lines.push('', 'A departure may carry its own price; the departures table shows the price that applies.', '');
   lines.push('## How to enquire', '', ...enquiryLines(catalogue, page), '');
   lines.push('## Questions people ask', '');
   for (const faq of content.faqs) lines.push(`### ${faq.question}`, '', faq.answer.trim(), '');
-  lines.push('## Sources and references', '', `Altitudes, distances and walking times come from these references${trip.lastUpdated ? `, last checked on ${formatDate(trip.lastUpdated)}` : ''}.`, '', ...references(page), '');
-  lines.push('---', '', `Page: ${trip.url} · JSON: ${catalogue.siteUrl}/v1/trips/${trip.slug} · Where the page and the API disagree on a number, the page is authoritative.`, '');
+  lines.push(
+    '## Sources and references',
+    '',
+    `Altitudes, distances and walking times come from these references${trip.lastUpdated ? `, last checked on ${formatDate(trip.lastUpdated)}` : ''}.`,
+    '',
+    ...references(page),
+    '',
+  );
+  lines.push(
+    '---',
+    '',
+    `Page: ${trip.url} · JSON: ${catalogue.siteUrl}/v1/trips/${trip.slug} · Where the page and the API disagree on a number, the page is authoritative.`,
+    '',
+  );
   return lines.join('\n');
 }
 
@@ -135,7 +204,11 @@ export function tripNotFoundMarkdown(catalogue: Catalogue, type: 'trek' | 'exped
 }
 
 /** The page a trip route names, when the type and slug match one. */
-export function findTripPage(catalogue: Catalogue, type: 'trek' | 'expedition', slug: string | undefined): TripPage | undefined {
+export function findTripPage(
+  catalogue: Catalogue,
+  type: 'trek' | 'expedition',
+  slug: string | undefined,
+): TripPage | undefined {
   const page = tripBySlug(catalogue, slug);
   return page?.trip.type === type ? page : undefined;
 }

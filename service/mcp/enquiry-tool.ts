@@ -24,8 +24,11 @@ export interface McpEnquiries {
 export function enquiryToolDescription(catalogue: Catalogue): string {
   return [
     `Send a booking enquiry to ${catalogue.site.operatorName}'s team for one person, exactly as the form on a trip page does (POST ${catalogue.siteUrl}/api/bookings).`,
-    "Use it only when the person has asked you to enquire, for that trip and group size, and you have their own name and phone number and their consent to share them; show them what you will send first.",
-    `Nothing is booked: a guide calls them back ${catalogue.site.callbackPromise ?? ''} to confirm seats and dates. The answer is the enquiry's reference: give it to them.`.replace(/\s+/g, ' '),
+    'Use it only when the person has asked you to enquire, for that trip and group size, and you have their own name and phone number and their consent to share them; show them what you will send first.',
+    `Nothing is booked: a guide calls them back ${catalogue.site.callbackPromise ?? ''} to confirm seats and dates. The answer is the enquiry's reference: give it to them.`.replace(
+      /\s+/g,
+      ' ',
+    ),
     "If the person would rather send it themselves, or you lack any of these, send them to the trip page's enquiry form (the trip's `url` plus #enquiry-form) instead.",
     `Counts against ${bookingRateLimit.requests} enquiries per ${bookingRateLimit.windowSeconds / 60} minutes from one address. Never send test enquiries: each one reaches the team.`,
   ].join(' ');
@@ -49,19 +52,40 @@ export function registerEnquiryTool(server: McpServer, catalogue: Catalogue, enq
       description: enquiryToolDescription(catalogue),
       inputSchema: publishedOnly(enquiryRequestSchema(catalogue)),
       outputSchema: enquiryReceivedBody,
-      annotations: { title: 'Send a booking enquiry', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+      annotations: {
+        title: 'Send a booking enquiry',
+        readOnlyHint: false,
+        destructiveHint: false,
+        idempotentHint: false,
+        openWorldHint: true,
+      },
     },
     async (args: Record<string, unknown>): Promise<CallToolResult> => {
       const answer = await takeEnquiry(args, await enquiries.deps(), { clientIp: enquiries.clientIp });
       if (answer.kind === 'received') {
         const body = receivedBody(answer.enquiry);
-        return { structuredContent: body, content: [{ type: 'text', text: `Sent. Reference ${body.enquiry.id}. ${body.next}` }] };
+        return {
+          structuredContent: body,
+          content: [{ type: 'text', text: `Sent. Reference ${body.enquiry.id}. ${body.next}` }],
+        };
       }
       const body = errorBody(answer);
       const status = bookingErrorStatus[answer.code];
       const fields = body.error.fields?.map((f) => `- ${f.field}: ${f.message}`) ?? [];
-      const text = [`Not sent (${answer.code}; POST /api/bookings answers HTTP ${status} with the same code). ${body.error.message}`, ...fields, body.next ?? ''].filter(Boolean).join('\n');
-      return { isError: true, content: [{ type: 'text', text }, { type: 'text', text: JSON.stringify(body) }] };
+      const text = [
+        `Not sent (${answer.code}; POST /api/bookings answers HTTP ${status} with the same code). ${body.error.message}`,
+        ...fields,
+        body.next ?? '',
+      ]
+        .filter(Boolean)
+        .join('\n');
+      return {
+        isError: true,
+        content: [
+          { type: 'text', text },
+          { type: 'text', text: JSON.stringify(body) },
+        ],
+      };
     },
   );
 }

@@ -24,7 +24,14 @@ import { originAllowed } from './origin.ts';
 import { registerPrompts } from './prompts.ts';
 import { checkQuota, type McpQuota } from './quota.ts';
 import { registerResources } from './resources.ts';
-import { mcpCacheHints, mcpCapabilities, mcpProtocolVersions, mcpServerName, mcpServerTitle, mcpServerVersion } from './server-info.ts';
+import {
+  mcpCacheHints,
+  mcpCapabilities,
+  mcpProtocolVersions,
+  mcpServerName,
+  mcpServerTitle,
+  mcpServerVersion,
+} from './server-info.ts';
 import { registerTools } from './tools.ts';
 import { cachePolicy } from '../http/cache-policy.ts';
 
@@ -43,7 +50,9 @@ function serverInstructions(deps: McpDeps): string {
   return [
     `Catalogue of ${deps.catalogue.site.operatorName}: treks, expeditions, live departures and an open peak dataset, read-only.`,
     `Tools mirror ${g.serviceIndexUrl}; resources hold each trip as Markdown, each peak and the dataset.`,
-    deps.enquiries ? 'One tool acts: send_enquiry passes a person\'s enquiry to the team, who call them back; nothing is booked.' : '',
+    deps.enquiries
+      ? "One tool acts: send_enquiry passes a person's enquiry to the team, who call them back; nothing is booked."
+      : '',
     g.authoritativeSource.rule,
     `Peak data is CC-BY-4.0: cite "${deps.catalogue.attribution}".`,
     'Never send an enquiry for someone without their own details and explicit consent, and never invent dates, prices or seats.',
@@ -56,7 +65,12 @@ function serverInstructions(deps: McpDeps): string {
 /** The one definition of the server, for every revision: tools, resources, prompts, identity. */
 export function createMcpServer(deps: McpDeps): McpServer {
   const server = new McpServer(
-    { name: mcpServerName(deps.catalogue), title: mcpServerTitle(deps.catalogue), version: mcpServerVersion, websiteUrl: `${deps.catalogue.siteUrl}/developers` },
+    {
+      name: mcpServerName(deps.catalogue),
+      title: mcpServerTitle(deps.catalogue),
+      version: mcpServerVersion,
+      websiteUrl: `${deps.catalogue.siteUrl}/developers`,
+    },
     {
       instructions: serverInstructions(deps),
       // Only what a stateless server honours (service/mcp/server-info.ts), over the package's defaults.
@@ -80,11 +94,18 @@ export async function handleMcp(request: Request, deps: McpDeps, quota?: McpQuot
   if (request.method !== 'POST') {
     if (!originAllowed(request.headers.get('Origin'), deps.catalogue.siteUrl)) return forbidden();
     // No standalone SSE stream (GET) and no sessions to end (DELETE): the server is stateless.
-    return jsonRpcError(405, rpcErrorCodes.serverError, `Method not allowed: send JSON-RPC messages with POST (Streamable HTTP, stateless). Server card: ${deps.catalogue.siteUrl}/mcp/server-card`, undefined, {
-      Allow: 'POST',
-    });
+    return jsonRpcError(
+      405,
+      rpcErrorCodes.serverError,
+      `Method not allowed: send JSON-RPC messages with POST (Streamable HTTP, stateless). Server card: ${deps.catalogue.siteUrl}/mcp/server-card`,
+      undefined,
+      {
+        Allow: 'POST',
+      },
+    );
   }
-  const tooLarge = () => jsonRpcError(413, rpcErrorCodes.serverError, `Request body too large: at most ${maxBodyBytes} bytes.`);
+  const tooLarge = () =>
+    jsonRpcError(413, rpcErrorCodes.serverError, `Request body too large: at most ${maxBodyBytes} bytes.`);
   if (Number(request.headers.get('Content-Length') ?? '0') > maxBodyBytes) return tooLarge();
   const bytes = await readCappedBytes(request, maxBodyBytes);
   if (bytes === null) return tooLarge();
@@ -95,23 +116,37 @@ export async function handleMcp(request: Request, deps: McpDeps, quota?: McpQuot
   let limitHeaders: Record<string, string> = {};
   if (quota) {
     const decision = await checkQuota(quota);
-    if (!decision.allowed) return jsonRpcError(decision.status, rpcErrorCodes.serverError, decision.message, messages, decision.headers);
+    if (!decision.allowed)
+      return jsonRpcError(decision.status, rpcErrorCodes.serverError, decision.message, messages, decision.headers);
     limitHeaders = decision.headers;
   }
-  const refused = (status: number, code: number, message: string) => withHeaders(jsonRpcError(status, code, message, messages), limitHeaders);
-  if (messages.parsed === undefined) return refused(400, rpcErrorCodes.parseError, 'Parse error: the body is not JSON.');
+  const refused = (status: number, code: number, message: string) =>
+    withHeaders(jsonRpcError(status, code, message, messages), limitHeaders);
+  if (messages.parsed === undefined)
+    return refused(400, rpcErrorCodes.parseError, 'Parse error: the body is not JSON.');
   if (messages.batch) {
     // JSON-RPC batches left MCP with 2025-06-18; none of the revisions spoken here has them.
-    return refused(400, rpcErrorCodes.invalidRequest, `Invalid Request: JSON-RPC batches are not supported (protocol revisions ${mcpProtocolVersions.join(', ')}); send one message per POST.`);
+    return refused(
+      400,
+      rpcErrorCodes.invalidRequest,
+      `Invalid Request: JSON-RPC batches are not supported (protocol revisions ${mcpProtocolVersions.join(', ')}); send one message per POST.`,
+    );
   }
   const version = request.headers.get('MCP-Protocol-Version');
   const legacy = await isLegacyRequest(request, messages.parsed, { maxRequestBodySize: maxBodyBytes });
   if (legacy && version !== null && !mcpProtocolVersions.includes(version)) {
-    return refused(400, rpcErrorCodes.serverError, `Bad Request: unsupported protocol version ${version.slice(0, 40)}; this server speaks ${mcpProtocolVersions.join(', ')}.`);
+    return refused(
+      400,
+      rpcErrorCodes.serverError,
+      `Bad Request: unsupported protocol version ${version.slice(0, 40)}; this server speaks ${mcpProtocolVersions.join(', ')}.`,
+    );
   }
 
   const response = legacy
-    ? await serveLegacy(request, messages.parsed, createMcpServer(deps), { maxRequestBodySize: maxBodyBytes, protocolVersions: mcpProtocolVersions })
+    ? await serveLegacy(request, messages.parsed, createMcpServer(deps), {
+        maxRequestBodySize: maxBodyBytes,
+        protocolVersions: mcpProtocolVersions,
+      })
     : await serveModern(request, messages.parsed, deps);
   return withHeaders(response, { 'Cache-Control': cachePolicy.never, ...limitHeaders });
 }
@@ -131,5 +166,10 @@ async function serveModern(request: Request, body: unknown, deps: McpDeps): Prom
 }
 
 function forbidden(messages?: RpcMessages): Response {
-  return jsonRpcError(403, rpcErrorCodes.serverError, 'Forbidden: this MCP endpoint only accepts requests without an Origin or from the site itself.', messages);
+  return jsonRpcError(
+    403,
+    rpcErrorCodes.serverError,
+    'Forbidden: this MCP endpoint only accepts requests without an Origin or from the site itself.',
+    messages,
+  );
 }

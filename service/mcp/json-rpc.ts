@@ -20,7 +20,7 @@ export interface RpcMessages {
 
 function idOf(message: unknown): Id | undefined {
   if (typeof message !== 'object' || message === null || !('id' in message)) return undefined;
-  const { id } = message as { id: unknown };
+  const { id } = message;
   return typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id)) ? id : undefined;
 }
 
@@ -45,9 +45,16 @@ export const rpcErrorCodes = { parseError: -32700, invalidRequest: -32600, serve
  * An error answer of the endpoint: one error object per request of the body (a batch gets an
  * array), or one with `id: null` when no request id could be read.
  */
-export function jsonRpcError(status: number, code: number, message: string, messages: RpcMessages = noMessages, headers: Record<string, string> = {}): Response {
+export function jsonRpcError(
+  status: number,
+  code: number,
+  message: string,
+  messages: RpcMessages = noMessages,
+  headers: Record<string, string> = {},
+): Response {
   const error = (id: Id | null) => ({ jsonrpc: '2.0', error: { code, message }, id });
-  const body = messages.ids.length === 0 ? error(null) : messages.batch ? messages.ids.map(error) : error(messages.ids[0]!);
+  const body =
+    messages.ids.length === 0 ? error(null) : messages.batch ? messages.ids.map(error) : error(messages.ids[0]!);
   return new Response(JSON.stringify(body), {
     status,
     headers: { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': cachePolicy.never, ...headers },

@@ -9,7 +9,11 @@
  * in the 2025 revisions and -32602 in 2026-07-28; the package answers -32602 on every revision,
  * so this transport gives the 2025 requests it carries their own revision's code back.
  */
-import { WebStandardStreamableHTTPServerTransport, type JSONRPCMessage, type McpServer } from '@modelcontextprotocol/server';
+import {
+  WebStandardStreamableHTTPServerTransport,
+  type JSONRPCMessage,
+  type McpServer,
+} from '@modelcontextprotocol/server';
 
 type SendOptions = Parameters<WebStandardStreamableHTTPServerTransport['send']>[1];
 
@@ -25,7 +29,10 @@ function isResourceNotFound(message: JSONRPCMessage): boolean {
 
 class LegacyTransport extends WebStandardStreamableHTTPServerTransport {
   readonly #readIds: ReadonlySet<unknown>;
-  constructor(readIds: ReadonlySet<unknown>, options: ConstructorParameters<typeof WebStandardStreamableHTTPServerTransport>[0]) {
+  constructor(
+    readIds: ReadonlySet<unknown>,
+    options: ConstructorParameters<typeof WebStandardStreamableHTTPServerTransport>[0],
+  ) {
     super(options);
     this.#readIds = readIds;
   }
@@ -40,11 +47,20 @@ class LegacyTransport extends WebStandardStreamableHTTPServerTransport {
 /** The ids of the `resources/read` requests in a parsed body. */
 function resourceReadIds(body: unknown): Set<unknown> {
   const messages = Array.isArray(body) ? body : [body];
-  return new Set(messages.filter((m) => typeof m === 'object' && m !== null && (m as { method?: unknown }).method === 'resources/read').map((m) => (m as { id?: unknown }).id));
+  return new Set(
+    messages
+      .filter((m) => typeof m === 'object' && m !== null && (m as { method?: unknown }).method === 'resources/read')
+      .map((m) => (m as { id?: unknown }).id),
+  );
 }
 
 /** Answers one 2025-revision POST, whose body has already been read and parsed. */
-export async function serveLegacy(request: Request, body: unknown, server: McpServer, settings: { maxRequestBodySize: number; protocolVersions: readonly string[] }): Promise<Response> {
+export async function serveLegacy(
+  request: Request,
+  body: unknown,
+  server: McpServer,
+  settings: { maxRequestBodySize: number; protocolVersions: readonly string[] },
+): Promise<Response> {
   const transport = new LegacyTransport(resourceReadIds(body), {
     enableJsonResponse: true,
     maxRequestBodySize: settings.maxRequestBodySize,

@@ -13,7 +13,9 @@ import { tripLine } from './tools.ts';
 import { searchNames } from '../departures/search.ts';
 import { tripBySlug } from '../../domain/catalogue/index.ts';
 
-const userText = (text: string) => ({ messages: [{ role: 'user' as const, content: { type: 'text' as const, text } }] });
+const userText = (text: string) => ({
+  messages: [{ role: 'user' as const, content: { type: 'text' as const, text } }],
+});
 
 export function registerPrompts(server: McpServer, deps: V1Deps, options: { enquiries: boolean }): void {
   const { catalogue } = deps;
@@ -23,8 +25,15 @@ export function registerPrompts(server: McpServer, deps: V1Deps, options: { enqu
     'choose_a_trip',
     {
       title: 'Choose a trek or expedition',
-      description: 'Compare the published treks and expeditions against what the person wants, with the facts to check before recommending one.',
-      argsSchema: { wishes: z.string().max(500).optional().describe('What the person wants: month, fitness, experience, budget, region.') },
+      description:
+        'Compare the published treks and expeditions against what the person wants, with the facts to check before recommending one.',
+      argsSchema: {
+        wishes: z
+          .string()
+          .max(500)
+          .optional()
+          .describe('What the person wants: month, fitness, experience, budget, region.'),
+      },
     },
     ({ wishes }) =>
       userText(
@@ -44,12 +53,21 @@ export function registerPrompts(server: McpServer, deps: V1Deps, options: { enqu
     'enquire',
     {
       title: 'Enquire about a trip',
-      description: 'Send a booking enquiry for the person, with their details and consent, or hand them the trip page\'s form.',
-      argsSchema: { tripSlug: completable(z.string().describe('The trip: a slug from list_trips.'), (value) => slugs.filter((slug) => slug.startsWith(value))) },
+      description:
+        "Send a booking enquiry for the person, with their details and consent, or hand them the trip page's form.",
+      argsSchema: {
+        tripSlug: completable(z.string().describe('The trip: a slug from list_trips.'), (value) =>
+          slugs.filter((slug) => slug.startsWith(value)),
+        ),
+      },
     },
     ({ tripSlug }) => {
       const page = tripBySlug(catalogue, tripSlug);
-      if (!page) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `No trip has the slug "${tripSlug.slice(0, 80)}"; use a slug from list_trips.`);
+      if (!page)
+        throw new ProtocolError(
+          ProtocolErrorCode.InvalidParams,
+          `No trip has the slug "${tripSlug.slice(0, 80)}"; use a slug from list_trips.`,
+        );
       const { trip } = page;
       const form = `${trip.url}#enquiry-form`;
       const steps = options.enquiries

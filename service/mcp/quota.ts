@@ -14,7 +14,9 @@ export interface McpQuota {
   clientIp: string;
 }
 
-export type QuotaDecision = { allowed: true; headers: Record<string, string> } | { allowed: false; status: number; message: string; headers: Record<string, string> };
+export type QuotaDecision =
+  | { allowed: true; headers: Record<string, string> }
+  | { allowed: false; status: number; message: string; headers: Record<string, string> };
 
 let failureLoggedAt = 0;
 
@@ -33,7 +35,9 @@ export async function checkQuota(quota: McpQuota): Promise<QuotaDecision> {
     // Fail open, as the API does: a broken counter store must not take the endpoint down.
     if (Date.now() - failureLoggedAt > 60_000) {
       failureLoggedAt = Date.now();
-      console.error(`[mcp] rate-limit counters unavailable, not limiting: ${error instanceof Error ? error.message : String(error)}`);
+      console.error(
+        `[mcp] rate-limit counters unavailable, not limiting: ${error instanceof Error ? error.message : String(error)}`,
+      );
     }
     return { allowed: true, headers: {} };
   }

@@ -6,7 +6,13 @@
  * or file it stands for. A URI that names nothing is the protocol's "resource not found", with the
  * URI in its data (the code each revision gives it: service/mcp/legacy-http.ts).
  */
-import { ProtocolError, ProtocolErrorCode, ResourceNotFoundError, ResourceTemplate, type McpServer } from '@modelcontextprotocol/server';
+import {
+  ProtocolError,
+  ProtocolErrorCode,
+  ResourceNotFoundError,
+  ResourceTemplate,
+  type McpServer,
+} from '@modelcontextprotocol/server';
 import { tripBySlug, type TripPage } from '../../domain/catalogue/index.ts';
 import type { Trip } from '../../domain/schemas/trip.ts';
 import { agentInstructionsMarkdown } from '../agents/guidance.ts';
@@ -42,9 +48,21 @@ function registerTripTemplates(server: McpServer, deps: V1Deps): void {
       `${type}s`,
       new ResourceTemplate(`${catalogue.siteUrl}/${folder}/{slug}.md`, {
         list: () => ({
-          resources: trips.map(({ trip }) => ({ uri: trip.markdownUrl, name: trip.slug, title: trip.name, description: trip.shortAnswer ?? trip.description, mimeType: 'text/markdown' })),
+          resources: trips.map(({ trip }) => ({
+            uri: trip.markdownUrl,
+            name: trip.slug,
+            title: trip.name,
+            description: trip.shortAnswer ?? trip.description,
+            mimeType: 'text/markdown',
+          })),
         }),
-        complete: { slug: (value) => startingWith(trips.map((page) => page.trip.slug), value) },
+        complete: {
+          slug: (value) =>
+            startingWith(
+              trips.map((page) => page.trip.slug),
+              value,
+            ),
+        },
       }),
       {
         title: type === 'trek' ? 'Treks, each as Markdown' : 'Expeditions, each as Markdown',
@@ -55,7 +73,11 @@ function registerTripTemplates(server: McpServer, deps: V1Deps): void {
       },
       async (uri, variables) => {
         const page = find(one(variables.slug));
-        if (!page) throw new ResourceNotFoundError(uri.href, `No ${type} has the slug "${one(variables.slug).slice(0, 80)}"; list them with resources/list or GET ${catalogue.siteUrl}/v1/trips?type=${type}.`);
+        if (!page)
+          throw new ResourceNotFoundError(
+            uri.href,
+            `No ${type} has the slug "${one(variables.slug).slice(0, 80)}"; list them with resources/list or GET ${catalogue.siteUrl}/v1/trips?type=${type}.`,
+          );
         const live = await readLiveDepartures(deps.departures, catalogue, { tripSlug: page.trip.slug });
         return text(uri, 'text/markdown', tripMarkdown(catalogue, page, live));
       },
@@ -70,7 +92,12 @@ function registerPeakTemplate(server: McpServer, deps: V1Deps): void {
     'peaks',
     new ResourceTemplate(`${catalogue.siteUrl}/v1/peaks/{id}`, {
       list: () => ({
-        resources: catalogue.peaks.map((peak) => ({ uri: `${catalogue.siteUrl}/v1/peaks/${peak.id}`, name: peak.id, title: peak.name, mimeType: 'application/json' })),
+        resources: catalogue.peaks.map((peak) => ({
+          uri: `${catalogue.siteUrl}/v1/peaks/${peak.id}`,
+          name: peak.id,
+          title: peak.name,
+          mimeType: 'application/json',
+        })),
       }),
       complete: { id: (value) => startingWith(ids, value) },
     }),
@@ -84,7 +111,11 @@ function registerPeakTemplate(server: McpServer, deps: V1Deps): void {
       const response = await handleV1(new Request(uri.href, { headers: { Accept: 'application/json' } }), deps);
       if (response.ok) return text(uri, 'application/json', await response.text());
       const { error } = (await response.json()) as ErrorBody;
-      const message = `${error.message} ${error.hint ?? ''} (GET ${uri.pathname} answers HTTP ${error.status}, code ${error.code})`.replace(/\s+/g, ' ');
+      const message =
+        `${error.message} ${error.hint ?? ''} (GET ${uri.pathname} answers HTTP ${error.status}, code ${error.code})`.replace(
+          /\s+/g,
+          ' ',
+        );
       if (response.status === 404) throw new ResourceNotFoundError(uri.href, message);
       throw new ProtocolError(ProtocolErrorCode.InternalError, message);
     },
@@ -108,7 +139,11 @@ export function registerResources(server: McpServer, deps: V1Deps): void {
   server.registerResource(
     'agent-instructions',
     `${catalogue.siteUrl}/agent-instructions.md`,
-    { title: 'Agent instructions', description: 'How to use this catalogue, and what an agent must not do.', mimeType: 'text/markdown' },
+    {
+      title: 'Agent instructions',
+      description: 'How to use this catalogue, and what an agent must not do.',
+      mimeType: 'text/markdown',
+    },
     (uri) => text(uri, 'text/markdown', agentInstructionsMarkdown(catalogue)),
   );
 }

@@ -44,7 +44,10 @@ function peakLine(p: Peak): string {
 }
 
 function departureLine(d: Departure): string {
-  const seats = d.seatsLeft != null ? `${d.seatsLeft}${d.seatsTotal != null ? ` of ${d.seatsTotal}` : ''} seats left` : 'seats not published';
+  const seats =
+    d.seatsLeft != null
+      ? `${d.seatsLeft}${d.seatsTotal != null ? ` of ${d.seatsTotal}` : ''} seats left`
+      : 'seats not published';
   const price = d.priceInr != null ? `, ${formatInr(d.priceInr)}` : '';
   return `- ${d.tripName} (${d.tripSlug}): ${d.startDate} to ${d.endDate}, ${d.status}, ${seats}${price}${d.note ? `. ${d.note}` : ''}`;
 }
@@ -56,10 +59,19 @@ function departureLine(d: Departure): string {
 async function changesThatFind(url: URL, deps: V1Deps): Promise<string[]> {
   const search = readSearch(url);
   if (!isFiltered(search)) return [];
-  const everything = (await operationOf('listDepartures').run({ url: new URL(url.pathname, url), pathParam: undefined, deps })) as { data: Departure[] };
+  const everything = (await operationOf('listDepartures').run({
+    url: new URL(url.pathname, url),
+    pathParam: undefined,
+    deps,
+  })) as { data: Departure[] };
   const changes = relaxations(everything.data, search, deps.catalogue);
   if (changes.length === 0) return ['No change of one filter finds a departure.'];
-  return ['Changing one filter would find some:', ...changes.map((c) => `- ${c.words}: list_departures ${JSON.stringify(Object.fromEntries(new URLSearchParams(c.search)))}`)];
+  return [
+    'Changing one filter would find some:',
+    ...changes.map(
+      (c) => `- ${c.words}: list_departures ${JSON.stringify(Object.fromEntries(new URLSearchParams(c.search)))}`,
+    ),
+  ];
 }
 
 export const toolDefinitions: ToolDefinition[] = [
@@ -68,14 +80,23 @@ export const toolDefinitions: ToolDefinition[] = [
     title: 'List treks and expeditions',
     operationId: 'listTrips',
     summarize: (data: { count: number; data: Trip[] }) =>
-      [`${data.count} trip(s). Each trip's markdownUrl holds its itinerary and FAQs; its page (url) is authoritative.`, ...data.data.map(tripLine)].join('\n'),
+      [
+        `${data.count} trip(s). Each trip's markdownUrl holds its itinerary and FAQs; its page (url) is authoritative.`,
+        ...data.data.map(tripLine),
+      ].join('\n'),
   },
   {
     name: 'get_trip',
     title: 'Get one trip',
     operationId: 'getTrip',
     summarize: ({ data: t }: { data: Trip }) =>
-      [tripLine(t), '', t.shortAnswer ?? t.description, '', `Itinerary, inclusions, gear and FAQs: ${t.markdownUrl}`].join('\n'),
+      [
+        tripLine(t),
+        '',
+        t.shortAnswer ?? t.description,
+        '',
+        `Itinerary, inclusions, gear and FAQs: ${t.markdownUrl}`,
+      ].join('\n'),
   },
   {
     name: 'list_departures',
@@ -93,18 +114,22 @@ export const toolDefinitions: ToolDefinition[] = [
     title: 'List peaks of the open dataset',
     operationId: 'listPeaks',
     summarize: (data: { count: number; attribution: string; data: Peak[] }) =>
-      [`${data.count} peak(s). CC-BY-4.0; cite with a link: ${data.attribution}`, ...data.data.map(peakLine)].join('\n'),
+      [`${data.count} peak(s). CC-BY-4.0; cite with a link: ${data.attribution}`, ...data.data.map(peakLine)].join(
+        '\n',
+      ),
   },
   {
     name: 'get_peak',
     title: 'Get one peak of the open dataset',
     operationId: 'getPeak',
-    summarize: ({ data: p }: { data: Peak }, deps) => [peakLine(p), '', p.summary, '', `CC-BY-4.0; cite with a link: ${deps.catalogue.attribution}`].join('\n'),
+    summarize: ({ data: p }: { data: Peak }, deps) =>
+      [peakLine(p), '', p.summary, '', `CC-BY-4.0; cite with a link: ${deps.catalogue.attribution}`].join('\n'),
   },
 ];
 
 function slugPatternOf(op: Operation): string {
-  return String(op.pathParam?.openapi.pattern ?? '');
+  const pattern = op.pathParam?.openapi.pattern;
+  return typeof pattern === 'string' ? pattern : '';
 }
 
 export function operationOf(id: string): Operation {
@@ -117,7 +142,11 @@ export function operationOf(id: string): Operation {
 export function toolInputSchema(op: Operation) {
   const shape: Record<string, z.ZodType> = {};
   // Any text, as in the path: a value that breaks the pattern finds nothing (404 code), as on /v1.
-  if (op.pathParam) shape[op.pathParam.name] = z.string().min(1).describe(`${op.pathParam.description} Pattern ${slugPatternOf(op)}.`);
+  if (op.pathParam)
+    shape[op.pathParam.name] = z
+      .string()
+      .min(1)
+      .describe(`${op.pathParam.description} Pattern ${slugPatternOf(op)}.`);
   for (const [name, param] of Object.entries(op.query)) shape[name] = toolArgument(name, param).optional();
   // Unknown arguments are refused, as /v1 refuses unknown query parameters: a misspelt filter
   // must not quietly return the unfiltered list.
@@ -126,11 +155,14 @@ export function toolInputSchema(op: Operation) {
 
 /** The /v1 request the arguments stand for: the path value as one escaped segment, each filter as its query text. */
 export function operationUrl(op: Operation, args: Record<string, unknown>, siteUrl: string): URL {
-  const path = op.pathParam ? op.path.replace(`{${op.pathParam.name}}`, encodeURIComponent(String(args[op.pathParam.name]))) : op.path;
+  const path = op.pathParam
+    ? op.path.replace(`{${op.pathParam.name}}`, encodeURIComponent(String(args[op.pathParam.name])))
+    : op.path;
   const url = new URL(`${siteUrl}/v1${path}`);
   for (const name of Object.keys(op.query)) {
     const value = args[name];
-    if (value !== undefined && value !== null) url.searchParams.set(name, String(value));
+    // Each argument was held to its parameter's schema (toolArgument): text, a number or a boolean.
+    if (value !== undefined && value !== null) url.searchParams.set(name, `${value as string | number | boolean}`);
   }
   return url;
 }
@@ -141,18 +173,35 @@ export function operationUrl(op: Operation, args: Record<string, unknown>, siteU
  * any handler sees it. Such a value is answered as the operation answers any value that names
  * nothing (its not-found code), and the text says why no GET gives that answer.
  */
-async function restAnswer(op: Operation, args: Record<string, unknown>, deps: V1Deps): Promise<{ status: number; body: unknown; where: string; url: URL }> {
+async function restAnswer(
+  op: Operation,
+  args: Record<string, unknown>,
+  deps: V1Deps,
+): Promise<{ status: number; body: unknown; where: string; url: URL }> {
   const url = operationUrl(op, args, deps.catalogue.siteUrl);
   const value = op.pathParam ? String(args[op.pathParam.name]) : undefined;
   if (value === '.' || value === '..') {
     const path = `/v1${op.path.replace(`{${op.pathParam!.name}}`, value)}`;
-    const refusal = await op.run({ url, pathParam: value, deps }).then(() => new Error(`${op.operationId} found "${value}"`), (error: unknown) => error);
+    const refusal = await op.run({ url, pathParam: value, deps }).then(
+      () => new Error(`${op.operationId} found "${value}"`),
+      (error: unknown) => error,
+    );
     if (!(refusal instanceof ApiError)) throw refusal;
     const answer = errorResponse(refusal, deps.catalogue.siteUrl);
-    return { status: answer.status, body: await answer.json(), where: `as /v1 answers a ${op.pathParam!.name} that names nothing; no GET can ask it, as GET ${path} is resolved to ${new URL(path, url).pathname} first`, url };
+    return {
+      status: answer.status,
+      body: await answer.json(),
+      where: `as /v1 answers a ${op.pathParam!.name} that names nothing; no GET can ask it, as GET ${path} is resolved to ${new URL(path, url).pathname} first`,
+      url,
+    };
   }
   const response = await handleV1(new Request(url, { headers: { Accept: 'application/json' } }), deps);
-  return { status: response.status, body: await response.json(), where: `GET ${url.pathname}${url.search} answers HTTP ${response.status} with the same code`, url };
+  return {
+    status: response.status,
+    body: await response.json(),
+    where: `GET ${url.pathname}${url.search} answers HTTP ${response.status} with the same code`,
+    url,
+  };
 }
 
 /** A failed call as the model reads it: the /v1 error, its code and the request that gives it. */
@@ -170,13 +219,26 @@ export function registerTools(server: McpServer, deps: V1Deps): void {
         description: `${op.summary} ${op.description} Same data as GET /v1${op.path}.`,
         inputSchema: toolInputSchema(op),
         outputSchema: op.response.schema as z.ZodObject,
-        annotations: { title: tool.title, readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+        annotations: {
+          title: tool.title,
+          readOnlyHint: true,
+          destructiveHint: false,
+          idempotentHint: true,
+          openWorldHint: false,
+        },
       },
       async (args: Record<string, unknown>): Promise<CallToolResult> => {
         const answer = await restAnswer(op, args, deps);
-        if (answer.status !== 200) return { isError: true, content: [{ type: 'text', text: errorText(answer.body as ErrorBody, answer.where) }] };
+        if (answer.status !== 200)
+          return {
+            isError: true,
+            content: [{ type: 'text', text: errorText(answer.body as ErrorBody, answer.where) }],
+          };
         const data = answer.body as Record<string, unknown>;
-        return { structuredContent: data, content: [{ type: 'text', text: await tool.summarize(data as never, deps, answer.url) }] };
+        return {
+          structuredContent: data,
+          content: [{ type: 'text', text: await tool.summarize(data as never, deps, answer.url) }],
+        };
       },
     );
   }

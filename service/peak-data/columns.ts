@@ -6,7 +6,14 @@
  * (months, references, contested accounts) stay in peaks.json and peaks.geojson.
  * Types and limits come from the schemas' own vocabularies and bounds.
  */
-import { coordinates, firstAscent, peakContent, peakRecord, wikidataIdPattern, type PeakRecord } from '../../domain/schemas/peak.ts';
+import {
+  coordinates,
+  firstAscent,
+  peakContent,
+  peakRecord,
+  wikidataIdPattern,
+  type PeakRecord,
+} from '../../domain/schemas/peak.ts';
 import { alpineGrades, feeCategories, imfBands, slugPattern } from '../../domain/schemas/vocabulary.ts';
 
 type Cell = string | number | boolean | null;
@@ -17,7 +24,14 @@ export interface TableField {
   type: 'string' | 'integer' | 'number' | 'boolean' | 'date';
   format?: 'uri';
   description: string;
-  constraints?: { required?: boolean; unique?: boolean; enum?: readonly string[]; pattern?: string; minimum?: number; maximum?: number };
+  constraints?: {
+    required?: boolean;
+    unique?: boolean;
+    enum?: readonly string[];
+    pattern?: string;
+    minimum?: number;
+    maximum?: number;
+  };
 }
 
 export interface PeakColumn extends TableField {
@@ -35,32 +49,170 @@ const [latitude, longitude] = [coordinates.shape.latitude, coordinates.shape.lon
 const required = { required: true } as const;
 
 export const peakColumns: readonly PeakColumn[] = [
-  { name: 'id', type: 'string', description: described('id'), constraints: { required: true, unique: true, pattern: slugPattern.source }, value: (p) => p.id },
+  {
+    name: 'id',
+    type: 'string',
+    description: described('id'),
+    constraints: { required: true, unique: true, pattern: slugPattern.source },
+    value: (p) => p.id,
+  },
   { name: 'name', type: 'string', description: described('name'), constraints: required, value: (p) => p.name },
-  { name: 'altitudeM', type: 'integer', description: `${described('altitudeM')} Where the sources disagree, peaks.json lists every account under contested.`, constraints: { required: true, minimum: altitude.minValue!, maximum: altitude.maxValue! }, value: (p) => p.altitudeM },
+  {
+    name: 'altitudeM',
+    type: 'integer',
+    description: `${described('altitudeM')} Where the sources disagree, peaks.json lists every account under contested.`,
+    constraints: { required: true, minimum: altitude.minValue!, maximum: altitude.maxValue! },
+    value: (p) => p.altitudeM,
+  },
   { name: 'range', type: 'string', description: described('range'), constraints: required, value: (p) => p.range },
   { name: 'region', type: 'string', description: described('region'), constraints: required, value: (p) => p.region },
-  { name: 'country', type: 'string', description: described('country'), constraints: required, value: (p) => p.country },
-  { name: 'technicalGrade', type: 'string', description: described('technicalGrade'), constraints: { required: true, enum: alpineGrades }, value: (p) => p.technicalGrade },
-  { name: 'feeCategory', type: 'string', description: described('feeCategory'), constraints: { required: true, enum: feeCategories }, value: (p) => p.feeCategory },
-  { name: 'imfBand', type: 'string', description: described('imfBand'), constraints: { enum: imfBands }, value: (p) => p.imfBand ?? null },
-  { name: 'imfRoyaltyUsdPartyOf2', type: 'integer', description: described('imfRoyaltyUsdPartyOf2'), constraints: { minimum: 0 }, value: (p) => p.imfRoyaltyUsdPartyOf2 ?? null },
-  { name: 'openPeak', type: 'boolean', description: described('openPeak'), constraints: required, value: (p) => p.openPeak },
-  { name: 'typicalDurationDays', type: 'integer', description: described('typicalDurationDays'), constraints: { minimum: 1 }, value: (p) => p.typicalDurationDays ?? null },
-  { name: 'firstSixThousanderCandidate', type: 'boolean', description: described('firstSixThousanderCandidate'), value: (p) => p.firstSixThousanderCandidate ?? null },
-  { name: 'operatorOperated', type: 'boolean', description: described('operatorOperated'), value: (p) => p.operatorOperated ?? null },
-  { name: 'operatorUrl', type: 'string', format: 'uri', description: described('operatorUrl'), value: (p) => p.operatorUrl ?? null },
-  { name: 'latitude', type: 'number', description: 'Summit latitude, decimal degrees north (WGS84); empty when no source gives the summit\'s own position.', constraints: { minimum: latitude.minValue!, maximum: latitude.maxValue! }, value: (p) => p.coordinates?.latitude ?? null },
-  { name: 'longitude', type: 'number', description: 'Summit longitude, decimal degrees east (WGS84); empty when no source gives the summit\'s own position.', constraints: { minimum: longitude.minValue!, maximum: longitude.maxValue! }, value: (p) => p.coordinates?.longitude ?? null },
-  { name: 'coordinatesSource', type: 'string', format: 'uri', description: 'Address of the reference the coordinates come from.', value: (p) => p.coordinatesSource?.url ?? null },
-  { name: 'firstAscentYear', type: 'integer', description: 'Year of the first ascent (or of the earliest documented one, see firstAscentEarliestDocumented); empty when no source gives it.', constraints: { minimum: ascentShape.year.unwrap().minValue!, maximum: ascentShape.year.unwrap().maxValue! }, value: (p) => ascent(p)?.year ?? null },
-  { name: 'firstAscentParty', type: 'string', description: 'Who made that ascent, as the sources give it.', value: (p) => ascent(p)?.party ?? null },
-  { name: 'firstAscentEarliestDocumented', type: 'boolean', description: 'True when firstAscentYear is the earliest ascent a source documents and no source says it was the first.', value: (p) => ascent(p)?.earliestDocumented ?? null },
-  { name: 'wikidataId', type: 'string', description: described('wikidataId'), constraints: { pattern: wikidataIdPattern.source }, value: (p) => p.wikidataId ?? null },
-  { name: 'osmNodeId', type: 'integer', description: described('osmNodeId'), constraints: { minimum: 1 }, value: (p) => p.osmNodeId ?? null },
-  { name: 'geonamesId', type: 'integer', description: described('geonamesId'), constraints: { minimum: 1 }, value: (p) => p.geonamesId ?? null },
-  { name: 'lastVerified', type: 'date', description: described('lastVerified'), constraints: required, value: (p) => p.lastVerified },
-  { name: 'summary', type: 'string', description: described('summary'), constraints: required, value: (p) => p.summary },
+  {
+    name: 'country',
+    type: 'string',
+    description: described('country'),
+    constraints: required,
+    value: (p) => p.country,
+  },
+  {
+    name: 'technicalGrade',
+    type: 'string',
+    description: described('technicalGrade'),
+    constraints: { required: true, enum: alpineGrades },
+    value: (p) => p.technicalGrade,
+  },
+  {
+    name: 'feeCategory',
+    type: 'string',
+    description: described('feeCategory'),
+    constraints: { required: true, enum: feeCategories },
+    value: (p) => p.feeCategory,
+  },
+  {
+    name: 'imfBand',
+    type: 'string',
+    description: described('imfBand'),
+    constraints: { enum: imfBands },
+    value: (p) => p.imfBand ?? null,
+  },
+  {
+    name: 'imfRoyaltyUsdPartyOf2',
+    type: 'integer',
+    description: described('imfRoyaltyUsdPartyOf2'),
+    constraints: { minimum: 0 },
+    value: (p) => p.imfRoyaltyUsdPartyOf2 ?? null,
+  },
+  {
+    name: 'openPeak',
+    type: 'boolean',
+    description: described('openPeak'),
+    constraints: required,
+    value: (p) => p.openPeak,
+  },
+  {
+    name: 'typicalDurationDays',
+    type: 'integer',
+    description: described('typicalDurationDays'),
+    constraints: { minimum: 1 },
+    value: (p) => p.typicalDurationDays ?? null,
+  },
+  {
+    name: 'firstSixThousanderCandidate',
+    type: 'boolean',
+    description: described('firstSixThousanderCandidate'),
+    value: (p) => p.firstSixThousanderCandidate ?? null,
+  },
+  {
+    name: 'operatorOperated',
+    type: 'boolean',
+    description: described('operatorOperated'),
+    value: (p) => p.operatorOperated ?? null,
+  },
+  {
+    name: 'operatorUrl',
+    type: 'string',
+    format: 'uri',
+    description: described('operatorUrl'),
+    value: (p) => p.operatorUrl ?? null,
+  },
+  {
+    name: 'latitude',
+    type: 'number',
+    description:
+      "Summit latitude, decimal degrees north (WGS84); empty when no source gives the summit's own position.",
+    constraints: { minimum: latitude.minValue!, maximum: latitude.maxValue! },
+    value: (p) => p.coordinates?.latitude ?? null,
+  },
+  {
+    name: 'longitude',
+    type: 'number',
+    description:
+      "Summit longitude, decimal degrees east (WGS84); empty when no source gives the summit's own position.",
+    constraints: { minimum: longitude.minValue!, maximum: longitude.maxValue! },
+    value: (p) => p.coordinates?.longitude ?? null,
+  },
+  {
+    name: 'coordinatesSource',
+    type: 'string',
+    format: 'uri',
+    description: 'Address of the reference the coordinates come from.',
+    value: (p) => p.coordinatesSource?.url ?? null,
+  },
+  {
+    name: 'firstAscentYear',
+    type: 'integer',
+    description:
+      'Year of the first ascent (or of the earliest documented one, see firstAscentEarliestDocumented); empty when no source gives it.',
+    constraints: { minimum: ascentShape.year.unwrap().minValue!, maximum: ascentShape.year.unwrap().maxValue! },
+    value: (p) => ascent(p)?.year ?? null,
+  },
+  {
+    name: 'firstAscentParty',
+    type: 'string',
+    description: 'Who made that ascent, as the sources give it.',
+    value: (p) => ascent(p)?.party ?? null,
+  },
+  {
+    name: 'firstAscentEarliestDocumented',
+    type: 'boolean',
+    description:
+      'True when firstAscentYear is the earliest ascent a source documents and no source says it was the first.',
+    value: (p) => ascent(p)?.earliestDocumented ?? null,
+  },
+  {
+    name: 'wikidataId',
+    type: 'string',
+    description: described('wikidataId'),
+    constraints: { pattern: wikidataIdPattern.source },
+    value: (p) => p.wikidataId ?? null,
+  },
+  {
+    name: 'osmNodeId',
+    type: 'integer',
+    description: described('osmNodeId'),
+    constraints: { minimum: 1 },
+    value: (p) => p.osmNodeId ?? null,
+  },
+  {
+    name: 'geonamesId',
+    type: 'integer',
+    description: described('geonamesId'),
+    constraints: { minimum: 1 },
+    value: (p) => p.geonamesId ?? null,
+  },
+  {
+    name: 'lastVerified',
+    type: 'date',
+    description: described('lastVerified'),
+    constraints: required,
+    value: (p) => p.lastVerified,
+  },
+  {
+    name: 'summary',
+    type: 'string',
+    description: described('summary'),
+    constraints: required,
+    value: (p) => p.summary,
+  },
 ];
 
 /** The columns as Table Schema fields. */

@@ -63,18 +63,24 @@ export function peakDataPackage(catalogue: Catalogue) {
     created: `${dataset.lastUpdated}T00:00:00Z`,
     homepage: catalogue.datasetUrl,
     keywords: ['Himalaya', 'India', 'mountaineering', 'peaks', 'open data'],
-    licenses: [{ name: dataset.license, path: dataset.licenseUrl, title: 'Creative Commons Attribution 4.0 International' }],
-    contributors: [{ title: operatorName, path: `${canonical}/`, email: contactEmail, roles: ['creator', 'publisher'] }],
+    licenses: [
+      { name: dataset.license, path: dataset.licenseUrl, title: 'Creative Commons Attribution 4.0 International' },
+    ],
+    contributors: [
+      { title: operatorName, path: `${canonical}/`, email: contactEmail, roles: ['creator', 'publisher'] },
+    ],
     sources: sources(catalogue),
-    resources: peakDataFileList.filter((file) => file !== peakDataFiles.dataPackage).map((file) =>
-      file === peakDataFiles.csv
-        ? {
-            ...resource(file),
-            type: 'table',
-            dialect: { header: true, delimiter: ',', lineTerminator: '\r\n', quoteChar: '"', doubleQuote: true },
-            schema: { fields: tableFields(), primaryKey: ['id'], missingValues: [''] },
-          }
-        : resource(file),
-    ),
+    resources: peakDataFileList
+      .filter((file) => file !== peakDataFiles.dataPackage)
+      .map((file) =>
+        file === peakDataFiles.csv
+          ? {
+              ...resource(file),
+              type: 'table',
+              dialect: { header: true, delimiter: ',', lineTerminator: '\r\n', quoteChar: '"', doubleQuote: true },
+              schema: { fields: tableFields(), primaryKey: ['id'], missingValues: [''] },
+            }
+          : resource(file),
+      ),
   };
 }

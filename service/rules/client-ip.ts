@@ -7,7 +7,11 @@ import { memoise } from '../http/bounded-memo.ts';
 
 export type ProxyTrust = 'none' | 'vercel';
 
-export function clientIp(request: { headers: { get(name: string): string | null } }, trust: ProxyTrust, socketAddress: string | undefined): string {
+export function clientIp(
+  request: { headers: { get(name: string): string | null } },
+  trust: ProxyTrust,
+  socketAddress: string | undefined,
+): string {
   if (trust === 'vercel') {
     // Vercel overwrites these headers with the connecting client's address.
     const forwarded = request.headers.get('x-real-ip') ?? request.headers.get('x-vercel-forwarded-for')?.split(',')[0];

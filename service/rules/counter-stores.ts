@@ -17,7 +17,8 @@ export async function openCounterStore(counters: CounterSettings, hitTimeoutMs?:
     const { RedisCounterStore } = await import('./redis-counter-store.ts');
     return RedisCounterStore.connect(counters.redisUrl, hitTimeoutMs ? { hitTimeoutMs } : {});
   }
-  if (counters.onVercel) console.warn('[rate-limit] no UPSTASH_REDIS_REST_URL/TOKEN (or KV_REST_API_URL/TOKEN): each instance counts alone');
+  if (counters.onVercel)
+    console.warn('[rate-limit] no UPSTASH_REDIS_REST_URL/TOKEN (or KV_REST_API_URL/TOKEN): each instance counts alone');
   return new MemoryCounterStore();
 }
 

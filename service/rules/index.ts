@@ -94,7 +94,10 @@ const baseHeaders = {
   httpsFramable: securityHeaders({ https: true, framable: true }),
   httpFramable: securityHeaders({ https: false, framable: true }),
 };
-const apiBaseHeaders = { https: Object.freeze(headersOf(baseHeaders.https, corsHeaders)), http: Object.freeze(headersOf(baseHeaders.http, corsHeaders)) };
+const apiBaseHeaders = {
+  https: Object.freeze(headersOf(baseHeaders.https, corsHeaders)),
+  http: Object.freeze(headersOf(baseHeaders.http, corsHeaders)),
+};
 /** The same with the caching of an answer published as a file (the rate-limit headers go between: CountedHeaders). */
 const apiFileHeaders = {
   https: Object.freeze(headersOf(apiBaseHeaders.https, { 'Cache-Control': cachePolicy.catalogue, Vary: 'Accept' })),
@@ -108,7 +111,11 @@ function limitHeaders(decision: RateLimitDecision | null): Record<string, string
 }
 
 /** A /v1 request on to `pathname` with `shared` headers and its own rate-limit headers after the security and CORS ones. */
-function counted(pathname: string, shared: Readonly<Record<string, string>>, decision: RateLimitDecision | null): RulesOutcome {
+function counted(
+  pathname: string,
+  shared: Readonly<Record<string, string>>,
+  decision: RateLimitDecision | null,
+): RulesOutcome {
   const limits = decision ? rateLimitList(apiRateLimit, decision) : [];
   let headers: Record<string, string> | undefined;
   return {
@@ -161,13 +168,17 @@ function reportStoreFailure(error: unknown): void {
   if (storeOutage.since === 0) storeOutage.since = now;
   if (now - storeOutage.loggedAt < storeFailureLogIntervalMs) return;
   const reason = error instanceof Error ? error.message : String(error);
-  console.error(`[rate-limit] counter store unavailable, not limiting (uncounted requests so far: ${storeOutage.failures}): ${reason}`);
+  console.error(
+    `[rate-limit] counter store unavailable, not limiting (uncounted requests so far: ${storeOutage.failures}): ${reason}`,
+  );
   storeOutage.loggedAt = now;
 }
 
 function reportStoreHealthy(): void {
   if (storeOutage.since === 0) return;
-  console.info(`[rate-limit] counter store reachable again after ${Math.round((Date.now() - storeOutage.since) / 1000)} s (uncounted requests: ${storeOutage.failures})`);
+  console.info(
+    `[rate-limit] counter store reachable again after ${Math.round((Date.now() - storeOutage.since) / 1000)} s (uncounted requests: ${storeOutage.failures})`,
+  );
   storeOutage.since = 0;
   storeOutage.loggedAt = 0;
   storeOutage.failures = 0;
@@ -191,7 +202,11 @@ function isPreflight(request: RulesRequest): boolean {
 
 /** A request the file published for its path answers exactly as the API would. */
 function publishedAnswer(request: RulesRequest, url: URL): boolean {
-  return (request.method === 'GET' || request.method === 'HEAD') && url.search === '' && acceptsJson(request.headers.get('Accept'));
+  return (
+    (request.method === 'GET' || request.method === 'HEAD') &&
+    url.search === '' &&
+    acceptsJson(request.headers.get('Accept'))
+  );
 }
 
 /**
@@ -201,7 +216,12 @@ function publishedAnswer(request: RulesRequest, url: URL): boolean {
  */
 const refusal = memoise((key: string): PreparedAnswer => {
   const [siteUrl, name, reset] = key.split('\n') as [string, keyof typeof baseHeaders, string];
-  const decision: RateLimitDecision = { allowed: false, limit: apiRateLimit.requests, remaining: 0, resetSeconds: Number(reset) };
+  const decision: RateLimitDecision = {
+    allowed: false,
+    limit: apiRateLimit.requests,
+    remaining: 0,
+    resetSeconds: Number(reset),
+  };
   const { body, headers } = errorAnswer(
     new ApiError('rate_limited', {
       message: `Rate limit exceeded: ${apiRateLimit.requests} requests per ${apiRateLimit.windowSeconds} seconds per client IP.`,
@@ -209,8 +229,17 @@ const refusal = memoise((key: string): PreparedAnswer => {
     }),
     siteUrl,
   );
-  for (const [k, v] of Object.entries({ ...baseHeaders[name], ...corsHeaders, ...rateLimitHeaders(apiRateLimit, decision) })) headers.set(k, v);
-  return Object.freeze({ status: 429, headers: Object.freeze([...headers].map(([k, v]) => Object.freeze([k, v] as const))), body: Buffer.from(body) });
+  for (const [k, v] of Object.entries({
+    ...baseHeaders[name],
+    ...corsHeaders,
+    ...rateLimitHeaders(apiRateLimit, decision),
+  }))
+    headers.set(k, v);
+  return Object.freeze({
+    status: 429,
+    headers: Object.freeze([...headers].map(([k, v]) => Object.freeze([k, v] as const))),
+    body: Buffer.from(body),
+  });
 });
 
 /** Which security headers this request's path carries (baseHeaders), for the headers made once per path. */
@@ -231,7 +260,8 @@ const sharedHeaders = memoise((key: string): Record<string, string> => {
   if (kind === 'file') return Object.freeze(headersOf(base, agentFileHeaders(pathname)!));
   return Object.freeze(headersOf(base));
 });
-const shared = (name: keyof typeof baseHeaders, kind: 'page' | 'vary' | 'file' | 'base', pathname = '') => sharedHeaders(`${name}\n${kind}\n${pathname}`);
+const shared = (name: keyof typeof baseHeaders, kind: 'page' | 'vary' | 'file' | 'base', pathname = '') =>
+  sharedHeaders(`${name}\n${kind}\n${pathname}`);
 
 export async function applyRules(request: RulesRequest, ctx: RulesContext): Promise<RulesOutcome> {
   const url = request.parsedUrl ?? (request instanceof Request ? requestUrl(request) : new URL(request.url));
@@ -258,11 +288,23 @@ export function applyRulesNow(request: RulesRequest, ctx: RulesContext): RulesOu
   const api = apiPath(url.pathname);
   if (api.kind === 'not-api' || !ctx.apiLimiter) return decided(request, ctx, url, api, null);
   if (!ctx.apiLimiter.now) return null;
-  return decided(request, ctx, url, api, ctx.apiLimiter.now(clientQuotaKey(clientIp(request, ctx.trustProxy, ctx.socketAddress))));
+  return decided(
+    request,
+    ctx,
+    url,
+    api,
+    ctx.apiLimiter.now(clientQuotaKey(clientIp(request, ctx.trustProxy, ctx.socketAddress))),
+  );
 }
 
 /** The rules once the request is counted (`decision`: null when it was not, the store failing or counting off). */
-function decided(request: RulesRequest, ctx: RulesContext, url: URL, api: ApiPath, decision: RateLimitDecision | null): RulesOutcome {
+function decided(
+  request: RulesRequest,
+  ctx: RulesContext,
+  url: URL,
+  api: ApiPath,
+  decision: RateLimitDecision | null,
+): RulesOutcome {
   const pathname = url.pathname;
   const https = ctx.siteUrl.startsWith('https:');
   const { name } = baseOf(pathname, https);
@@ -275,14 +317,27 @@ function decided(request: RulesRequest, ctx: RulesContext, url: URL, api: ApiPat
         kind: 'respond',
         prepared,
         get response() {
-          return new Response(new Uint8Array(prepared.body), { status: prepared.status, headers: prepared.headers as [string, string][] });
+          return new Response(new Uint8Array(prepared.body), {
+            status: prepared.status,
+            headers: prepared.headers as [string, string][],
+          });
         },
       };
     }
     const apiBase = https ? apiBaseHeaders.https : apiBaseHeaders.http;
     // A browser's CORS preflight is answered here, so it never starts a function.
     if (isPreflight(request)) {
-      return { kind: 'respond', response: new Response(null, { status: 204, headers: { ...headersOf(apiBase, limitHeaders(decision)), Allow: corsHeaders['Access-Control-Allow-Methods'], 'Cache-Control': cachePolicy.never } }) };
+      return {
+        kind: 'respond',
+        response: new Response(null, {
+          status: 204,
+          headers: {
+            ...headersOf(apiBase, limitHeaders(decision)),
+            Allow: corsHeaders['Access-Control-Allow-Methods'],
+            'Cache-Control': cachePolicy.never,
+          },
+        }),
+      };
     }
     const file = api.kind === 'api' && publishedAnswer(request, url) ? publishedFile(api) : null;
     const shared = file ? (https ? apiFileHeaders.https : apiFileHeaders.http) : apiBase;
@@ -293,13 +348,18 @@ function decided(request: RulesRequest, ctx: RulesContext, url: URL, api: ApiPat
   const kind = pathKind(`${name}\n${pathname}`);
   // Published machine-readable files: CORS for GET (and its preflight) and cache headers.
   if (kind.fileHeaders) {
-    if (request.method === 'OPTIONS') return { kind: 'respond', response: new Response(null, { status: 204, headers: kind.fileHeaders }) };
+    if (request.method === 'OPTIONS')
+      return { kind: 'respond', response: new Response(null, { status: 204, headers: kind.fileHeaders }) };
     return { kind: 'continue', pathname, headers: kind.fileHeaders };
   }
   const read = request.method === 'GET' || request.method === 'HEAD';
   // A path in the wrong letter case names nothing: the not-found answer Accept asks for (service/rules/wrong-case.ts).
   if (read && kind.wrongCase) {
-    return { kind: 'continue', pathname: wrongCaseTarget(request.headers.get('Accept')), headers: shared(name, 'vary') };
+    return {
+      kind: 'continue',
+      pathname: wrongCaseTarget(request.headers.get('Accept')),
+      headers: shared(name, 'vary'),
+    };
   }
   if (read && kind.page) {
     if (prefersMarkdown(request.headers.get('Accept'))) {

@@ -22,7 +22,13 @@ export function prefersMarkdown(accept: string | null): boolean {
 /** Paths that are pages (not files, not the API or live functions) have a Markdown twin. */
 export function isPagePath(pathname: string): boolean {
   if (pathname.startsWith('/v1') || pathname.startsWith('/api/') || pathname.startsWith('/_')) return false;
-  if (pathname.startsWith('/.well-known/') || pathname.startsWith('/agent/') || pathname.startsWith('/oauth/') || pathname === '/mcp') return false;
+  if (
+    pathname.startsWith('/.well-known/') ||
+    pathname.startsWith('/agent/') ||
+    pathname.startsWith('/oauth/') ||
+    pathname === '/mcp'
+  )
+    return false;
   const last = pathname.slice(pathname.lastIndexOf('/') + 1);
   return !last.includes('.');
 }

@@ -78,17 +78,26 @@ export function createRateLimiter(policy: RateLimitPolicy, store: CounterStore, 
   /** Counts `weight` requests (a batch of messages counts each one) and says whether they fit. */
   const check = async (clientKey: string, weight = 1): Promise<RateLimitDecision> => {
     const key = prefix + clientKey;
-    return decision(inProcess ? await inProcess.hit(store, key, windowMs, clock(), weight) : await store.hit(key, windowMs, clock(), weight));
+    return decision(
+      inProcess
+        ? await inProcess.hit(store, key, windowMs, clock(), weight)
+        : await store.hit(key, windowMs, clock(), weight),
+    );
   };
   // A store in this process's memory counts at once (it cannot fail, so no fallback is needed).
   const hitNow = store.hitNow?.bind(store);
   return Object.assign(check, {
     /** The same count taken at once, or null when the store can only answer later. */
-    now: hitNow ? (clientKey: string, weight = 1): RateLimitDecision => decision(hitNow(prefix + clientKey, windowMs, clock(), weight)) : null,
+    now: hitNow
+      ? (clientKey: string, weight = 1): RateLimitDecision =>
+          decision(hitNow(prefix + clientKey, windowMs, clock(), weight))
+      : null,
   });
 }
 /** A limiter: counts and decides, later or (`now`, when its store can) at once. */
-export type RateLimiter = ((clientKey: string, weight?: number) => Promise<RateLimitDecision>) & { now?: ((clientKey: string, weight?: number) => RateLimitDecision) | null };
+export type RateLimiter = ((clientKey: string, weight?: number) => Promise<RateLimitDecision>) & {
+  now?: ((clientKey: string, weight?: number) => RateLimitDecision) | null;
+};
 
 const fallbackLogIntervalMs = 60_000;
 
@@ -113,12 +122,16 @@ class InProcessFallback {
       if (this.#since === 0) this.#since = Date.now();
       if (Date.now() - this.#loggedAt >= fallbackLogIntervalMs) {
         this.#loggedAt = Date.now();
-        console.error(`[rate-limit] counter store unreachable: counting "${this.#name}" in this process until it answers (${this.#hits} hit(s) so far): ${error instanceof Error ? error.message : String(error)}`);
+        console.error(
+          `[rate-limit] counter store unreachable: counting "${this.#name}" in this process until it answers (${this.#hits} hit(s) so far): ${error instanceof Error ? error.message : String(error)}`,
+        );
       }
       return this.#counts.hit(key, windowMs, now, weight);
     }
     if (this.#since !== 0) {
-      console.info(`[rate-limit] counter store answers again: "${this.#name}" counted there after ${Math.round((Date.now() - this.#since) / 1000)} s in this process (${this.#hits} hit(s))`);
+      console.info(
+        `[rate-limit] counter store answers again: "${this.#name}" counted there after ${Math.round((Date.now() - this.#since) / 1000)} s in this process (${this.#hits} hit(s))`,
+      );
       this.#since = 0;
       this.#loggedAt = 0;
       this.#hits = 0;
@@ -141,14 +154,22 @@ export function rateLimitList(policy: RateLimitPolicy, d: RateLimitDecision): st
   const remaining = String(d.remaining);
   const reset = String(d.resetSeconds);
   const list = [
-    'RateLimit-Policy', `${policy.requests};w=${policy.windowSeconds}`,
-    'RateLimit-Limit', limit,
-    'RateLimit-Remaining', remaining,
-    'RateLimit-Reset', reset,
-    'RateLimit', `"default";r=${remaining};t=${reset}`,
-    'X-RateLimit-Limit', limit,
-    'X-RateLimit-Remaining', remaining,
-    'X-RateLimit-Reset', reset,
+    'RateLimit-Policy',
+    `${policy.requests};w=${policy.windowSeconds}`,
+    'RateLimit-Limit',
+    limit,
+    'RateLimit-Remaining',
+    remaining,
+    'RateLimit-Reset',
+    reset,
+    'RateLimit',
+    `"default";r=${remaining};t=${reset}`,
+    'X-RateLimit-Limit',
+    limit,
+    'X-RateLimit-Remaining',
+    remaining,
+    'X-RateLimit-Reset',
+    reset,
   ];
   if (!d.allowed) list.push('Retry-After', reset);
   return list;

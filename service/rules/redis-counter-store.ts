@@ -40,7 +40,10 @@ export class RedisCounterStore implements CounterStore {
    * for the first connection, so a fresh server counts from its first request; a Redis that is
    * down at start (or later) means failing open until it is back, never failing to start.
    */
-  static async connect(url: string, { hitTimeoutMs = 250, readyWithinMs = 1000 }: RedisCounterStoreOptions = {}): Promise<RedisCounterStore> {
+  static async connect(
+    url: string,
+    { hitTimeoutMs = 250, readyWithinMs = 1000 }: RedisCounterStoreOptions = {},
+  ): Promise<RedisCounterStore> {
     const client: RedisClientType = createClient({
       url,
       socket: { connectTimeout: 1000, reconnectStrategy: (retries) => Math.min(50 + retries * 200, 2000) },
@@ -58,7 +61,10 @@ export class RedisCounterStore implements CounterStore {
   async hit(key: string, windowMs: number, _now?: number, weight = 1): Promise<WindowCount> {
     // node-redis's own command timeout stops once a command is written; a server that accepts
     // the bytes and never answers (paused, overloaded) would hold the request without this.
-    const reply = await within(this.#client.eval(windowHitScript, { keys: [key], arguments: [String(windowMs), String(weight)] }), this.#hitTimeoutMs);
+    const reply = await within(
+      this.#client.eval(windowHitScript, { keys: [key], arguments: [String(windowMs), String(weight)] }),
+      this.#hitTimeoutMs,
+    );
     return windowCountFromReply(reply);
   }
 

@@ -25,7 +25,9 @@ export function securityHeaders(options: { https: boolean; framable?: boolean })
     'Referrer-Policy': 'strict-origin-when-cross-origin',
     'Permissions-Policy': 'camera=(), microphone=(), geolocation=(), payment=(), usb=()',
     'X-Frame-Options': options.framable ? 'SAMEORIGIN' : 'DENY',
-    'Content-Security-Policy': options.framable ? contentSecurityPolicy.replace("frame-ancestors 'none'", "frame-ancestors 'self'") : contentSecurityPolicy,
+    'Content-Security-Policy': options.framable
+      ? contentSecurityPolicy.replace("frame-ancestors 'none'", "frame-ancestors 'self'")
+      : contentSecurityPolicy,
     ...(options.https ? { 'Strict-Transport-Security': 'max-age=63072000; includeSubDomains' } : {}),
   };
 }

@@ -25,7 +25,11 @@ function trimmed(value: string | undefined): string | undefined {
 export function counterSettings(source: Source): CounterSettings {
   const url = trimmed(source.UPSTASH_REDIS_REST_URL) ?? trimmed(source.KV_REST_API_URL);
   const token = trimmed(source.UPSTASH_REDIS_REST_TOKEN) ?? trimmed(source.KV_REST_API_TOKEN);
-  return { upstash: url && token ? { url, token } : null, redisUrl: source.REDIS_URL || undefined, onVercel: source.VERCEL === '1' };
+  return {
+    upstash: url && token ? { url, token } : null,
+    redisUrl: source.REDIS_URL || undefined,
+    onVercel: source.VERCEL === '1',
+  };
 }
 
 /** An origin as every absolute URL starts: without a trailing slash. */
@@ -35,5 +39,8 @@ export function withoutTrailingSlash(origin: string): string {
 
 /** What the routing middleware reads: SITE_URL when set (else each request's own origin stands in), and the counters. */
 export function readRulesSettings(source: Source): { siteUrl: string | undefined; counters: CounterSettings } {
-  return { siteUrl: source.SITE_URL ? withoutTrailingSlash(source.SITE_URL) : undefined, counters: counterSettings(source) };
+  return {
+    siteUrl: source.SITE_URL ? withoutTrailingSlash(source.SITE_URL) : undefined,
+    counters: counterSettings(source),
+  };
 }

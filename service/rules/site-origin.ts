@@ -30,7 +30,12 @@ export function isOwnOrigin(origin: string, siteUrl: string): boolean {
     return false;
   }
   if (other.origin === site.origin) return true;
-  return isLoopback(site.hostname) && isLoopback(other.hostname) && other.protocol === site.protocol && other.port === site.port;
+  return (
+    isLoopback(site.hostname) &&
+    isLoopback(other.hostname) &&
+    other.protocol === site.protocol &&
+    other.port === site.port
+  );
 }
 
 /** The headers a browser sets on a request, as any request object exposes them. */

@@ -55,13 +55,18 @@ export class UpstashCounterStore implements CounterStore {
  * settings), else null. The routing middleware uses only this one, so it does not carry a TCP
  * Redis client (see middleware.ts).
  */
-export function openHttpCounterStore(upstash: { url: string; token: string } | null, hitTimeoutMs?: number): CounterStore | null {
+export function openHttpCounterStore(
+  upstash: { url: string; token: string } | null,
+  hitTimeoutMs?: number,
+): CounterStore | null {
   if (!upstash) return null;
   try {
     return new UpstashCounterStore({ ...upstash, ...(hitTimeoutMs ? { hitTimeoutMs } : {}) });
   } catch (error) {
     // A malformed URL must not take every request down with it.
-    console.error(`[rate-limit] Upstash settings rejected, counting in this process: ${error instanceof Error ? error.message : String(error)}`);
+    console.error(
+      `[rate-limit] Upstash settings rejected, counting in this process: ${error instanceof Error ? error.message : String(error)}`,
+    );
     return new MemoryCounterStore();
   }
 }

@@ -23,7 +23,8 @@ return { count, ttl }
 export function windowCountFromReply(reply: unknown): WindowCount {
   if (Array.isArray(reply) && reply.length === 2) {
     const [count, resetMs] = reply.map(Number);
-    if (Number.isInteger(count) && count! > 0 && Number.isFinite(resetMs) && resetMs! >= 0) return { count: count!, resetMs: resetMs! };
+    if (Number.isInteger(count) && count! > 0 && Number.isFinite(resetMs) && resetMs! >= 0)
+      return { count: count!, resetMs: resetMs! };
   }
   throw new Error(`unexpected counter reply ${JSON.stringify(reply)?.slice(0, 80)}`);
 }

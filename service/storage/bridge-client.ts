@@ -45,7 +45,12 @@ class BridgeSession {
     readLines(socket, {
       maxBytes: () => maxReplyBytes,
       onTooLong: () => fail(new Error(`the embedded database host sent a reply over ${maxReplyBytes} bytes`)),
-      onFailure: (error) => fail(new Error(`the embedded database host sent a reply that could not be read: ${error instanceof Error ? error.message : String(error)}`)),
+      onFailure: (error) =>
+        fail(
+          new Error(
+            `the embedded database host sent a reply that could not be read: ${error instanceof Error ? error.message : String(error)}`,
+          ),
+        ),
       onLine: (line) => {
         if (!accepted) {
           if (line.toString('utf8') !== '{"ready":true}') {
@@ -63,8 +68,16 @@ class BridgeSession {
         this.#waiting.delete(reply.id);
       },
     });
-    socket.on('error', (error) => fail(new BridgeUnreachable(`cannot reach the embedded database host: ${error.message}`)));
-    socket.on('close', () => fail(new BridgeUnreachable(accepted ? 'the embedded database host hung up' : 'the embedded database host closed the connection')));
+    socket.on('error', (error) =>
+      fail(new BridgeUnreachable(`cannot reach the embedded database host: ${error.message}`)),
+    );
+    socket.on('close', () =>
+      fail(
+        new BridgeUnreachable(
+          accepted ? 'the embedded database host hung up' : 'the embedded database host closed the connection',
+        ),
+      ),
+    );
   }
 
   async request(body: Unsent<BridgeRequest>): Promise<Record<string, unknown>[]> {
@@ -82,7 +95,8 @@ class BridgeSession {
       });
       this.#socket.write(`${encode({ ...body, id })}\n`);
     });
-    if (reply.error) throw Object.assign(new Error(reply.error.message), reply.error.code ? { code: reply.error.code } : {});
+    if (reply.error)
+      throw Object.assign(new Error(reply.error.message), reply.error.code ? { code: reply.error.code } : {});
     return reply.rows ?? [];
   }
 
@@ -92,7 +106,8 @@ class BridgeSession {
 }
 
 async function openSession(address: BridgeAddress, timeoutMs: number): Promise<BridgeSession> {
-  const socket = 'path' in address ? connect({ path: address.path }) : connect({ host: '127.0.0.1', port: address.port });
+  const socket =
+    'path' in address ? connect({ path: address.path }) : connect({ host: '127.0.0.1', port: address.port });
   const session = new BridgeSession(socket, timeoutMs);
   socket.once('connect', () => socket.write(`${JSON.stringify({ token: address.token })}\n`));
   await session.ready;
@@ -107,7 +122,8 @@ async function openSession(address: BridgeAddress, timeoutMs: number): Promise<B
  */
 export function bridgeListening(address: BridgeAddress, timeoutMs = 2000): Promise<boolean> {
   return new Promise((resolve) => {
-    const socket = 'path' in address ? connect({ path: address.path }) : connect({ host: '127.0.0.1', port: address.port });
+    const socket =
+      'path' in address ? connect({ path: address.path }) : connect({ host: '127.0.0.1', port: address.port });
     const done = (listening: boolean) => {
       clearTimeout(timer);
       socket.destroy();
@@ -118,7 +134,9 @@ export function bridgeListening(address: BridgeAddress, timeoutMs = 2000): Promi
     socket.once('connect', () => socket.write(`${JSON.stringify({ token: address.token })}\n`));
     socket.once('data', () => done(true));
     socket.once('close', () => done(true));
-    socket.once('error', (error: NodeJS.ErrnoException) => done(!['ECONNREFUSED', 'ENOENT', 'ENOTSOCK'].includes(error.code ?? '')));
+    socket.once('error', (error: NodeJS.ErrnoException) =>
+      done(!['ECONNREFUSED', 'ENOENT', 'ENOTSOCK'].includes(error.code ?? '')),
+    );
   });
 }
 

@@ -39,7 +39,8 @@ export function privateBridgeSocket(dataDir: string): BridgeSocket | null {
   const beside = path.join(path.dirname(dataDir), `${path.basename(dataDir)}.bridge`);
   if (Buffer.byteLength(path.join(beside, name)) <= maxSocketPathBytes) {
     privateFolder(beside);
-    for (const entry of readdirSync(beside)) if (entry.endsWith('.sock')) rmSync(path.join(beside, entry), { force: true });
+    for (const entry of readdirSync(beside))
+      if (entry.endsWith('.sock')) rmSync(path.join(beside, entry), { force: true });
     const file = path.join(beside, name);
     return { path: file, remove: () => rmSync(file, { force: true }) };
   }
@@ -48,7 +49,9 @@ export function privateBridgeSocket(dataDir: string): BridgeSocket | null {
   const file = path.join(own, name);
   if (Buffer.byteLength(file) > maxSocketPathBytes) {
     rmSync(own, { recursive: true, force: true });
-    throw new Error(`no socket path short enough for the bridge: ${file} is over ${maxSocketPathBytes} bytes; set TMPDIR to a shorter folder`);
+    throw new Error(
+      `no socket path short enough for the bridge: ${file} is over ${maxSocketPathBytes} bytes; set TMPDIR to a shorter folder`,
+    );
   }
   return { path: file, remove: () => rmSync(own, { recursive: true, force: true }) };
 }

@@ -32,7 +32,12 @@ export function handshakeToken(line: Buffer): string | null {
 }
 
 export const bridgeRequest = z.discriminatedUnion('op', [
-  z.strictObject({ id: z.number().int().min(1), op: z.literal('query'), text: z.string(), params: z.array(z.unknown()).optional() }),
+  z.strictObject({
+    id: z.number().int().min(1),
+    op: z.literal('query'),
+    text: z.string(),
+    params: z.array(z.unknown()).optional(),
+  }),
   z.strictObject({ id: z.number().int().min(1), op: z.enum(['begin', 'commit', 'rollback']) }),
 ]);
 export type BridgeRequest = z.infer<typeof bridgeRequest>;
@@ -71,12 +76,12 @@ export function decode(text: string): unknown {
 
 export interface LineHandlers {
   /** The longest line accepted now, in bytes; it may change after a line (the handshake raises it). */
-  maxBytes(): number;
-  onLine(line: Buffer): void;
+  maxBytes: () => number;
+  onLine: (line: Buffer) => void;
   /** A line grew past maxBytes(); the socket is destroyed after this returns. */
-  onTooLong(): void;
+  onTooLong: () => void;
   /** onLine threw; the socket is destroyed after this returns. */
-  onFailure(error: unknown): void;
+  onFailure: (error: unknown) => void;
 }
 
 /**
@@ -103,7 +108,8 @@ export function readLines(socket: Socket, handlers: LineHandlers): void {
       const end = chunk.indexOf(0x0a, start);
       if (end === -1) break;
       if (pendingBytes + (end - start) > handlers.maxBytes()) return stop(handlers.onTooLong);
-      const line = pending.length > 0 ? Buffer.concat([...pending, chunk.subarray(start, end)]) : chunk.subarray(start, end);
+      const line =
+        pending.length > 0 ? Buffer.concat([...pending, chunk.subarray(start, end)]) : chunk.subarray(start, end);
       pending = [];
       pendingBytes = 0;
       start = end + 1;

@@ -15,7 +15,17 @@ import { timingSafeEqual } from 'node:crypto';
 import { chmodSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import type { PGlite, Transaction } from '@electric-sql/pglite';
-import { bridgeRequest, decode, encode, handshakeToken, maxHandshakeBytes, readLines, type BridgeAddress, type BridgeReply, type BridgeRequest } from './bridge-wire.ts';
+import {
+  bridgeRequest,
+  decode,
+  encode,
+  handshakeToken,
+  maxHandshakeBytes,
+  readLines,
+  type BridgeAddress,
+  type BridgeReply,
+  type BridgeRequest,
+} from './bridge-wire.ts';
 
 export type { BridgeAddress } from './bridge-wire.ts';
 
@@ -71,8 +81,8 @@ interface Connection {
   db: PGlite;
   token: string;
   handshakeTimeoutMs: number;
-  refused(reason: string): void;
-  failed(error: unknown): void;
+  refused: (reason: string) => void;
+  failed: (error: unknown) => void;
 }
 
 /** One client connection: requests run one after another; an open transaction is rolled back on hang-up. */
@@ -86,7 +96,10 @@ function serveConnection(socket: Socket, { db, token, handshakeTimeoutMs, refuse
     refused(reason);
     socket.destroy();
   };
-  const handshakeTimer = setTimeout(() => refuse(`sent no handshake within ${handshakeTimeoutMs} ms`), handshakeTimeoutMs);
+  const handshakeTimer = setTimeout(
+    () => refuse(`sent no handshake within ${handshakeTimeoutMs} ms`),
+    handshakeTimeoutMs,
+  );
   const abandon = () => {
     clearTimeout(handshakeTimer);
     clearTimeout(idle);
@@ -111,9 +124,12 @@ function serveConnection(socket: Socket, { db, token, handshakeTimeoutMs, refuse
       .catch((error: unknown) => {
         if (!(error instanceof Rollback)) throw error;
       });
-    const t = await Promise.race([inside, done.then(() => Promise.reject(new Error('transaction ended before it began')))]);
+    const t = await Promise.race([
+      inside,
+      done.then(() => Promise.reject(new Error('transaction ended before it began'))),
+    ]);
     tx = {
-      query: t.query.bind(t) as Transaction['query'],
+      query: t.query.bind(t),
       finish: async (commit) => {
         settle(commit);
         await done;
@@ -165,7 +181,12 @@ function serveConnection(socket: Socket, { db, token, handshakeTimeoutMs, refuse
 
   readLines(socket, {
     maxBytes: () => (authorised ? bridgeLimits.maxRequestBytes : maxHandshakeBytes),
-    onTooLong: () => refused(authorised ? `sent a request over ${bridgeLimits.maxRequestBytes} bytes` : `sent a handshake over ${maxHandshakeBytes} bytes`),
+    onTooLong: () =>
+      refused(
+        authorised
+          ? `sent a request over ${bridgeLimits.maxRequestBytes} bytes`
+          : `sent a handshake over ${maxHandshakeBytes} bytes`,
+      ),
     onFailure: failed,
     onLine: (line) => {
       if (!authorised) return authenticate(line);
@@ -194,14 +215,21 @@ function serveConnection(socket: Socket, { db, token, handshakeTimeoutMs, refuse
 }
 
 /** Serves `db` on `options.socketPath`, or on 127.0.0.1 at a free port. */
-export async function startBridge(db: PGlite, token: string, options: BridgeOptions = {}): Promise<{ address: BridgeAddress; stop(): Promise<void> }> {
+export async function startBridge(
+  db: PGlite,
+  token: string,
+  options: BridgeOptions = {},
+): Promise<{ address: BridgeAddress; stop(): Promise<void> }> {
   const log = options.log ?? ((line: string) => console.error(line));
   const connection: Connection = {
     db,
     token,
     handshakeTimeoutMs: options.handshakeTimeoutMs ?? bridgeLimits.handshakeTimeoutMs,
     refused: refusalReporter(log),
-    failed: (error) => log(`[bridge] closed a connection after an unexpected failure: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`),
+    failed: (error) =>
+      log(
+        `[bridge] closed a connection after an unexpected failure: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+      ),
   };
   const sockets = new Set<Socket>();
   const server: Server = createServer((socket) => {

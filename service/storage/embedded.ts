@@ -16,7 +16,16 @@ import { startBridge } from './bridge.ts';
 import { BridgeUnreachable, bridgeSql } from './bridge-client.ts';
 import { privateBridgeSocket } from './bridge-socket.ts';
 import { bridgeAddress, type BridgeAddress } from './bridge-wire.ts';
-import { claim, hostFilePath, hostRuns, processStart, readHostFile, removeHostFileIfOurs, removeStale, writeHostFile } from './host-file.ts';
+import {
+  claim,
+  hostFilePath,
+  hostRuns,
+  processStart,
+  readHostFile,
+  removeHostFileIfOurs,
+  removeStale,
+  writeHostFile,
+} from './host-file.ts';
 import type { Sql } from './sql.ts';
 
 /**
@@ -60,7 +69,11 @@ async function becomeHost(dataDir: string, file: string): Promise<Host> {
       await db.close().catch(() => undefined);
       throw error;
     }
-    writeHostFile(file, { pid: process.pid, started: processStart, bridge: bridge.address, since: new Date().toISOString() }, false);
+    writeHostFile(
+      file,
+      { pid: process.pid, started: processStart, bridge: bridge.address, since: new Date().toISOString() },
+      false,
+    );
     const onExit = () => {
       removeHostFileIfOurs(file);
       socket?.remove();
@@ -123,7 +136,10 @@ async function route(dataDir: string, waitMs: number): Promise<Route> {
 function localSql(db: PGlite): Omit<Sql, 'close'> {
   return {
     query: async (text, params) => ({ rows: (await db.query(text, params)).rows as never[] }),
-    transaction: (work) => db.transaction((tx) => work({ query: async (text, params) => ({ rows: (await tx.query(text, params)).rows as never[] }) })),
+    transaction: (work) =>
+      db.transaction((tx) =>
+        work({ query: async (text, params) => ({ rows: (await tx.query(text, params)).rows as never[] }) }),
+      ),
   };
 }
 
@@ -188,7 +204,10 @@ export async function openEmbedded(dataDir: string | null): Promise<Sql> {
   const db = await PGlite.create({ startParams: embeddedStartParams(PGlite.defaultStartParams) });
   return {
     query: async (text, params) => ({ rows: (await db.query(text, params)).rows as never[] }),
-    transaction: (work) => db.transaction((tx) => work({ query: async (text, params) => ({ rows: (await tx.query(text, params)).rows as never[] }) })),
+    transaction: (work) =>
+      db.transaction((tx) =>
+        work({ query: async (text, params) => ({ rows: (await tx.query(text, params)).rows as never[] }) }),
+      ),
     close: () => db.close(),
   };
 }

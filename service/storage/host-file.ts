@@ -94,7 +94,11 @@ export function removeHostFileIfOurs(file: string): void {
 /** Claims the folder by creating the host file; false when another process holds it. */
 export function claim(file: string): boolean {
   try {
-    writeHostFile(file, { pid: process.pid, started: processStart, bridge: null, since: new Date().toISOString() }, true);
+    writeHostFile(
+      file,
+      { pid: process.pid, started: processStart, bridge: null, since: new Date().toISOString() },
+      true,
+    );
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
     throw error;

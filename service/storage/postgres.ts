@@ -1,4 +1,5 @@
 /** node-postgres against a real PostgreSQL server, behind the one Sql interface (sql.ts). */
+import type { QueryResultRow } from 'pg';
 import { defaultStorageTimeoutMs } from '../config.ts';
 import type { Sql } from './sql.ts';
 
@@ -21,12 +22,18 @@ export async function openServer(connectionString: string, options: ServerOption
   // An idle client losing its server must not crash the process; the next query reconnects.
   pool.on('error', (error) => console.error(`[postgres] idle connection lost: ${error.message}`));
   return {
-    query: async (text, params) => ({ rows: (await pool.query(text, params)).rows }),
+    query: async <T>(text: string, params?: unknown[]) => ({
+      rows: (await pool.query<T & QueryResultRow>(text, params)).rows,
+    }),
     transaction: async (work) => {
       const client = await pool.connect();
       try {
         await client.query('BEGIN');
-        const result = await work({ query: async (text, params) => ({ rows: (await client.query(text, params)).rows }) });
+        const result = await work({
+          query: async <T>(text: string, params?: unknown[]) => ({
+            rows: (await client.query<T & QueryResultRow>(text, params)).rows,
+          }),
+        });
         await client.query('COMMIT');
         return result;
       } catch (error) {

@@ -83,16 +83,23 @@ export async function handleV1(request: Request, deps: V1Deps, memo?: AnswerMemo
     }
     const { op, pathParam } = found;
     if (op.cache === 'catalogue' && memo) {
-      const answer = await memo.answer(`${url.pathname}${url.search}`, () => catalogueAnswer(op, { url, pathParam, deps }));
+      const answer = await memo.answer(`${url.pathname}${url.search}`, () =>
+        catalogueAnswer(op, { url, pathParam, deps }),
+      );
       if (answer.kind === 'error') throw answer.error;
       return preparedJsonResponse(request, answer.json, cachePolicy[op.cache]);
     }
     const data = await op.run({ url, pathParam, deps });
     return await jsonResponse(request, data, cachePolicy[op.cache]);
   } catch (error) {
-    const response = errorResponse(error instanceof ApiError ? error : unexpected(request, url, error, deps), deps.catalogue.siteUrl);
+    const response = errorResponse(
+      error instanceof ApiError ? error : unexpected(request, url, error, deps),
+      deps.catalogue.siteUrl,
+    );
     // HEAD gets an error's status and headers without its body, as it does for successes.
-    return request.method === 'HEAD' ? new Response(null, { status: response.status, headers: response.headers }) : response;
+    return request.method === 'HEAD'
+      ? new Response(null, { status: response.status, headers: response.headers })
+      : response;
   }
 }
 
@@ -102,7 +109,9 @@ export async function handleV1(request: Request, deps: V1Deps, memo?: AnswerMemo
  */
 function unexpected(request: Request, url: URL, error: unknown, deps: V1Deps): ApiError {
   const cause = error instanceof Error ? (error.stack ?? error.message) : String(error);
-  (deps.log ?? console.error)(`[v1] ${request.method.slice(0, 20)} ${(url.pathname + url.search).slice(0, 300)}: unexpected failure: ${cause}`);
+  (deps.log ?? console.error)(
+    `[v1] ${request.method.slice(0, 20)} ${(url.pathname + url.search).slice(0, 300)}: unexpected failure: ${cause}`,
+  );
   return new ApiError('internal_error', {
     message: 'Something went wrong on our side while answering this request.',
     hint: 'Retry in a minute; if it keeps failing, tell us through the contact address on the developer page.',

@@ -19,5 +19,7 @@ export function internalErrorResponse(request: Request): Response {
     }),
     siteUrl,
   );
-  return request.method === 'HEAD' ? new Response(null, { status: response.status, headers: response.headers }) : response;
+  return request.method === 'HEAD'
+    ? new Response(null, { status: response.status, headers: response.headers })
+    : response;
 }

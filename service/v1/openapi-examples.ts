@@ -32,7 +32,10 @@ function exampleDepartures(catalogue: Catalogue): DepartureSource {
   let source = seeded.get(catalogue);
   if (!source) {
     const rows = seedDepartures(catalogue, new Date(`${catalogue.site.dataset.lastUpdated}T00:00:00Z`));
-    source = { listPublished: async (filter) => rows.filter((row) => row.published && (filter?.tripSlug === undefined || row.tripSlug === filter.tripSlug)) };
+    source = {
+      listPublished: async (filter) =>
+        rows.filter((row) => row.published && (filter?.tripSlug === undefined || row.tripSlug === filter.tripSlug)),
+    };
     seeded.set(catalogue, source);
   }
   return source;
@@ -64,7 +67,10 @@ function apiUrl(catalogue: Catalogue, path: string, query = ''): string {
 export async function successExample(op: Operation, catalogue: Catalogue): Promise<Example | undefined> {
   const value = op.pathParam ? op.pathParam.example(catalogue) : '';
   if (value === undefined) return undefined;
-  const body = await bodyOf(new Request(apiUrl(catalogue, pathOf(op, value))), depsFor(catalogue, exampleDepartures(catalogue)));
+  const body = await bodyOf(
+    new Request(apiUrl(catalogue, pathOf(op, value))),
+    depsFor(catalogue, exampleDepartures(catalogue)),
+  );
   const list = body as { object?: string; count?: number; data?: unknown[] };
   if (list.object === 'list' && Array.isArray(list.data) && list.data.length > listExampleLength) {
     const data = list.data.slice(0, listExampleLength);
@@ -95,33 +101,67 @@ function errorRequests(
   switch (code) {
     case 'invalid_parameter':
       return [
-        ...Object.keys(op.query).map((name) => ({ summary: `An invalid value for ${name}`, request: at(`?${name}=%21`), departures })),
+        ...Object.keys(op.query).map((name) => ({
+          summary: `An invalid value for ${name}`,
+          request: at(`?${name}=%21`),
+          departures,
+        })),
         ...(op.ruleBreaking ?? []).map(({ summary, query }) => ({ summary, request: at(query), departures })),
         { summary: 'An unknown parameter', request: at('?colour=red'), departures },
       ];
     case 'trip_not_found':
     case 'peak_not_found':
-      return [{ summary: 'An identifier nothing has', request: new Request(apiUrl(catalogue, pathOf(op, 'does-not-exist'))), departures }];
+      return [
+        {
+          summary: 'An identifier nothing has',
+          request: new Request(apiUrl(catalogue, pathOf(op, 'does-not-exist'))),
+          departures,
+        },
+      ];
     case 'departures_unavailable':
       return [{ summary: 'A deployment without operational storage', request: at(''), departures: null }];
     case 'departures_upstream_error':
       return [{ summary: 'Operational storage does not answer', request: at(''), departures: unreadableStorage }];
     case 'endpoint_not_found':
-      return [{ summary: 'A path with no endpoint', request: new Request(apiUrl(catalogue, '/does-not-exist')), departures }];
+      return [
+        { summary: 'A path with no endpoint', request: new Request(apiUrl(catalogue, '/does-not-exist')), departures },
+      ];
     case 'method_not_allowed':
-      return [{ summary: 'A POST to a read-only operation', request: new Request(apiUrl(catalogue, '/trips'), { method: 'POST' }), departures }];
+      return [
+        {
+          summary: 'A POST to a read-only operation',
+          request: new Request(apiUrl(catalogue, '/trips'), { method: 'POST' }),
+          departures,
+        },
+      ];
     case 'not_acceptable':
-      return [{ summary: 'Accept: application/xml', request: new Request(apiUrl(catalogue, '/trips'), { headers: { Accept: 'application/xml' } }), departures }];
+      return [
+        {
+          summary: 'Accept: application/xml',
+          request: new Request(apiUrl(catalogue, '/trips'), { headers: { Accept: 'application/xml' } }),
+          departures,
+        },
+      ];
     case 'internal_error':
-      return [{ summary: 'A failure on the server side', request: new Request(apiUrl(catalogue, '/trips')), departures, catalogue: unreadableCatalogue(catalogue) }];
+      return [
+        {
+          summary: 'A failure on the server side',
+          request: new Request(apiUrl(catalogue, '/trips')),
+          departures,
+          catalogue: unreadableCatalogue(catalogue),
+        },
+      ];
     case 'rate_limited':
-    case 'internal_error':
       return [];
   }
 }
 
 /** Example bodies for one error code of an operation, keyed for an OpenAPI `examples` map. */
-export async function errorExamples(op: Operation, code: ErrorCode, catalogue: Catalogue): Promise<Record<string, Example>> {
+export async function errorExamples(
+  op: Operation,
+  code: ErrorCode,
+  catalogue: Catalogue,
+): Promise<Record<string, Example>> {
   const examples: Record<string, Example> = {};
   const requests = errorRequests(op, code, catalogue);
   for (const [index, { summary, request, departures, catalogue: seen }] of requests.entries()) {
@@ -137,7 +177,9 @@ function exhaustedStore(resetSeconds: number): CounterStore {
 }
 
 /** The 429 the request rules answer once a client's quota is used up. */
-export async function rateLimitedExample(catalogue: Catalogue): Promise<{ example: Example; headers: Record<string, string> }> {
+export async function rateLimitedExample(
+  catalogue: Catalogue,
+): Promise<{ example: Example; headers: Record<string, string> }> {
   const outcome = await applyRules(new Request(apiUrl(catalogue, '/trips')), {
     siteUrl: catalogue.siteUrl,
     apiLimiter: createRateLimiter(apiRateLimit, exhaustedStore(42)),

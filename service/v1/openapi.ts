@@ -14,7 +14,13 @@ import { departureResource } from '../../domain/schemas/departure.ts';
 import { peakResource } from '../../domain/schemas/peak.ts';
 import { tripResource } from '../../domain/schemas/trip.ts';
 import { allowedMethods } from './index.ts';
-import { allowedRateLimitHeaders, errorExamples, rateLimitedExample, successExample, type Example } from './openapi-examples.ts';
+import {
+  allowedRateLimitHeaders,
+  errorExamples,
+  rateLimitedExample,
+  successExample,
+  type Example,
+} from './openapi-examples.ts';
 import { operations, operationTags, type Operation } from './operations.ts';
 import { apiVersion } from './service-index.ts';
 import { enquiryOpenApiPath } from '../site-files.ts';
@@ -33,14 +39,26 @@ const tagDescriptions: Record<(typeof operationTags)[number], string> = {
 };
 
 /** Every failure of a request rule, of the router or of the handler's last resort, possible on any operation. */
-const routerErrors = { 405: 'MethodNotAllowed', 406: 'NotAcceptable', 429: 'RateLimited', 500: 'InternalError' } as const;
+const routerErrors = {
+  405: 'MethodNotAllowed',
+  406: 'NotAcceptable',
+  429: 'RateLimited',
+  500: 'InternalError',
+} as const;
 
 const schemaRef = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const headerRef = (name: string) => ({ $ref: `#/components/headers/${name}` });
 
 /** The components/schemas map: resources, envelopes and the error body, converted by Zod. */
 export function schemaComponents(): Record<string, Json> {
-  return jsonSchemaComponents({ ...resourceSchemas, ...Object.fromEntries(operations.map((op) => [op.response.name, op.response.schema])), ErrorBody: errorBody }, 'output');
+  return jsonSchemaComponents(
+    {
+      ...resourceSchemas,
+      ...Object.fromEntries(operations.map((op) => [op.response.name, op.response.schema])),
+      ErrorBody: errorBody,
+    },
+    'output',
+  );
 }
 
 /** The rate-limit headers: meaning, schema and an example value, from the policy the limiter enforces. */
@@ -50,14 +68,29 @@ function rateLimitHeaderComponents(retryAfterExample: string): Record<string, Js
   const remaining = { type: 'integer', minimum: 0, maximum: requests };
   const reset = { type: 'integer', minimum: 1, maximum: windowSeconds };
   const defined: Record<RateLimitHeaderName, { description: string; schema: Json }> = {
-    'RateLimit-Policy': { description: 'Quota and window in seconds, `<quota>;w=<seconds>`.', schema: { type: 'string', const: examples['RateLimit-Policy'] } },
-    'RateLimit-Limit': { description: 'Requests allowed in the current window.', schema: { type: 'integer', const: requests } },
+    'RateLimit-Policy': {
+      description: 'Quota and window in seconds, `<quota>;w=<seconds>`.',
+      schema: { type: 'string', const: examples['RateLimit-Policy'] },
+    },
+    'RateLimit-Limit': {
+      description: 'Requests allowed in the current window.',
+      schema: { type: 'integer', const: requests },
+    },
     'RateLimit-Remaining': { description: 'Requests left in the current window.', schema: remaining },
     'RateLimit-Reset': { description: 'Seconds until the window resets.', schema: reset },
-    RateLimit: { description: 'The same numbers in the current draft form: `"default";r=<remaining>;t=<seconds to reset>`.', schema: { type: 'string', pattern: '^"default";r=[0-9]+;t=[0-9]+$' } },
-    'X-RateLimit-Limit': { description: 'Legacy alias of `RateLimit-Limit`, same value.', schema: { type: 'integer', const: requests } },
+    RateLimit: {
+      description: 'The same numbers in the current draft form: `"default";r=<remaining>;t=<seconds to reset>`.',
+      schema: { type: 'string', pattern: '^"default";r=[0-9]+;t=[0-9]+$' },
+    },
+    'X-RateLimit-Limit': {
+      description: 'Legacy alias of `RateLimit-Limit`, same value.',
+      schema: { type: 'integer', const: requests },
+    },
     'X-RateLimit-Remaining': { description: 'Legacy alias of `RateLimit-Remaining`, same value.', schema: remaining },
-    'X-RateLimit-Reset': { description: 'Legacy alias of `RateLimit-Reset`, same value (seconds, not a timestamp).', schema: reset },
+    'X-RateLimit-Reset': {
+      description: 'Legacy alias of `RateLimit-Reset`, same value (seconds, not a timestamp).',
+      schema: reset,
+    },
     'Retry-After': { description: 'On 429 only: seconds to wait before retrying.', schema: reset },
   };
   return Object.fromEntries(
@@ -72,13 +105,19 @@ function rateLimitHeaderComponents(retryAfterExample: string): Record<string, Js
 
 /** Headers every /v1 response carries, as references. */
 function rateLimitHeaderRefs(): Record<string, Json> {
-  return Object.fromEntries(rateLimitHeaderNames.filter((name) => name !== 'Retry-After').map((name) => [name, headerRef(name)]));
+  return Object.fromEntries(
+    rateLimitHeaderNames.filter((name) => name !== 'Retry-After').map((name) => [name, headerRef(name)]),
+  );
 }
 
 function cachingHeaders(op: Operation): Record<string, Json> {
   return {
     ETag: headerRef('ETag'),
-    'Cache-Control': { description: 'How long the response may be reused.', required: true, schema: { type: 'string', const: cachePolicy[op.cache] } },
+    'Cache-Control': {
+      description: 'How long the response may be reused.',
+      required: true,
+      schema: { type: 'string', const: cachePolicy[op.cache] },
+    },
     ...rateLimitHeaderRefs(),
   };
 }
@@ -89,11 +128,22 @@ function cachingHeaders(op: Operation): Record<string, Json> {
  * read the branch as a closed object.
  */
 function errorSchema(codes: ErrorCode[], status: number): Json {
-  const narrowed = { type: 'object', properties: { code: { enum: codes }, status: { const: status } }, additionalProperties: true };
-  return { allOf: [schemaRef('ErrorBody'), { type: 'object', properties: { error: narrowed }, additionalProperties: true }] };
+  const narrowed = {
+    type: 'object',
+    properties: { code: { enum: codes }, status: { const: status } },
+    additionalProperties: true,
+  };
+  return {
+    allOf: [schemaRef('ErrorBody'), { type: 'object', properties: { error: narrowed }, additionalProperties: true }],
+  };
 }
 
-function errorResponseObject(codes: ErrorCode[], status: number, examples: Record<string, Example>, extraHeaders: Record<string, Json> = {}): Json {
+function errorResponseObject(
+  codes: ErrorCode[],
+  status: number,
+  examples: Record<string, Example>,
+  extraHeaders: Record<string, Json> = {},
+): Json {
   return {
     description: codes.map((code) => `\`${code}\`: ${errorConditions[code]}`).join(' '),
     headers: { ...extraHeaders, ...rateLimitHeaderRefs() },
@@ -105,13 +155,27 @@ async function operationObject(op: Operation, catalogue: Catalogue): Promise<Jso
   const parameters: Json[] = [];
   if (op.pathParam) {
     const example = op.pathParam.example(catalogue);
-    parameters.push({ name: op.pathParam.name, in: 'path', required: true, description: op.pathParam.description, schema: op.pathParam.openapi, ...(example ? { example } : {}) });
+    parameters.push({
+      name: op.pathParam.name,
+      in: 'path',
+      required: true,
+      description: op.pathParam.description,
+      schema: op.pathParam.openapi,
+      ...(example ? { example } : {}),
+    });
   }
   for (const [name, param] of Object.entries(op.query)) {
     const text = param.example?.(catalogue);
     // The example as the JSON type its schema names: an integer parameter's example is a number.
     const example = text !== undefined && param.openapi.type === 'integer' ? Number(text) : text;
-    parameters.push({ name, in: 'query', required: false, description: `${param.description} Accepted: ${param.accepted}.`, schema: param.openapi, ...(example !== undefined ? { example } : {}) });
+    parameters.push({
+      name,
+      in: 'query',
+      required: false,
+      description: `${param.description} Accepted: ${param.accepted}.`,
+      schema: param.openapi,
+      ...(example !== undefined ? { example } : {}),
+    });
   }
   parameters.push({ $ref: '#/components/parameters/IfNoneMatch' });
 
@@ -120,9 +184,17 @@ async function operationObject(op: Operation, catalogue: Catalogue): Promise<Jso
     200: {
       description: `The ${op.response.name}. HEAD answers the same headers without the body.`,
       headers: cachingHeaders(op),
-      content: { 'application/json': { schema: schemaRef(op.response.name), ...(success ? { examples: { [op.operationId]: success } } : {}) } },
+      content: {
+        'application/json': {
+          schema: schemaRef(op.response.name),
+          ...(success ? { examples: { [op.operationId]: success } } : {}),
+        },
+      },
     },
-    304: { description: 'Not modified: `If-None-Match` matched the current `ETag`. No body.', headers: cachingHeaders(op) },
+    304: {
+      description: 'Not modified: `If-None-Match` matched the current `ETag`. No body.',
+      headers: cachingHeaders(op),
+    },
   };
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of op.errors) byStatus.set(errorCodes[code], [...(byStatus.get(errorCodes[code]) ?? []), code]);
@@ -131,7 +203,8 @@ async function operationObject(op: Operation, catalogue: Catalogue): Promise<Jso
     for (const code of codes) Object.assign(examples, await errorExamples(op, code, catalogue));
     responses[status] = errorResponseObject(codes, status, examples);
   }
-  for (const [status, name] of Object.entries(routerErrors)) responses[status] = { $ref: `#/components/responses/${name}` };
+  for (const [status, name] of Object.entries(routerErrors))
+    responses[status] = { $ref: `#/components/responses/${name}` };
 
   return {
     operationId: op.operationId,
@@ -163,7 +236,8 @@ function describeApi(catalogue: Catalogue): string {
 export async function buildOpenApiDocument(catalogue: Catalogue): Promise<Json> {
   const { site, siteUrl } = catalogue;
   const rateLimited = await rateLimitedExample(catalogue);
-  const routerExamples = async (code: ErrorCode) => errorExamples(operations.find((op) => op.path === '/trips') ?? operations[0]!, code, catalogue);
+  const routerExamples = async (code: ErrorCode) =>
+    errorExamples(operations.find((op) => op.path === '/trips') ?? operations[0]!, code, catalogue);
 
   const paths: Record<string, Json> = {};
   for (const op of operations) paths[op.path] = { get: await operationObject(op, catalogue) };
@@ -195,14 +269,32 @@ export async function buildOpenApiDocument(catalogue: Catalogue): Promise<Json> 
         },
       },
       headers: {
-        ETag: { description: 'Strong validator of the body, for `If-None-Match`.', required: true, schema: { type: 'string', pattern: etagPattern.source } },
-        Allow: { description: 'The accepted methods.', required: true, schema: { type: 'string', const: allowedMethods } },
+        ETag: {
+          description: 'Strong validator of the body, for `If-None-Match`.',
+          required: true,
+          schema: { type: 'string', pattern: etagPattern.source },
+        },
+        Allow: {
+          description: 'The accepted methods.',
+          required: true,
+          schema: { type: 'string', const: allowedMethods },
+        },
         ...rateLimitHeaderComponents(rateLimited.headers['retry-after'] ?? String(apiRateLimit.windowSeconds)),
       },
       responses: {
-        [routerErrors[405]]: errorResponseObject(['method_not_allowed'], 405, await routerExamples('method_not_allowed'), { Allow: headerRef('Allow') }),
+        [routerErrors[405]]: errorResponseObject(
+          ['method_not_allowed'],
+          405,
+          await routerExamples('method_not_allowed'),
+          { Allow: headerRef('Allow') },
+        ),
         [routerErrors[406]]: errorResponseObject(['not_acceptable'], 406, await routerExamples('not_acceptable')),
-        [routerErrors[429]]: errorResponseObject(['rate_limited'], 429, { rate_limited: rateLimited.example }, { 'Retry-After': headerRef('Retry-After') }),
+        [routerErrors[429]]: errorResponseObject(
+          ['rate_limited'],
+          429,
+          { rate_limited: rateLimited.example },
+          { 'Retry-After': headerRef('Retry-After') },
+        ),
         [routerErrors[500]]: errorResponseObject(['internal_error'], 500, await routerExamples('internal_error')),
       },
     },

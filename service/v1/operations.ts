@@ -9,9 +9,29 @@ import { toDeparture, type DepartureSource } from '../departures/source.ts';
 import { ApiError, type ErrorCode } from '../http/errors.ts';
 import type { cachePolicy } from '../http/cache-policy.ts';
 import { difficulties, slugPattern, tripTypes } from '../../domain/schemas/vocabulary.ts';
-import { departureList, peakEnvelope, peakList, serviceIndex, tripEnvelope, tripList } from '../../domain/schemas/envelopes.ts';
-import { booleanParam, enumParam, parseQuery, positiveIntegerParam, regionParam, type QueryParameters } from './params.ts';
-import { readSearch, searchDepartures, searchExample, searchParameters, searchRuleExample } from '../departures/search.ts';
+import {
+  departureList,
+  peakEnvelope,
+  peakList,
+  serviceIndex,
+  tripEnvelope,
+  tripList,
+} from '../../domain/schemas/envelopes.ts';
+import {
+  booleanParam,
+  enumParam,
+  parseQuery,
+  positiveIntegerParam,
+  regionParam,
+  type QueryParameters,
+} from './params.ts';
+import {
+  readSearch,
+  searchDepartures,
+  searchExample,
+  searchParameters,
+  searchRuleExample,
+} from '../departures/search.ts';
 import { buildServiceIndex } from './service-index.ts';
 
 export interface V1Deps {
@@ -63,10 +83,16 @@ export interface Operation {
 }
 
 const tripQuery = {
-  type: enumParam(tripTypes, 'Restricts to walking trips or climbing objectives. Omitting it lists both.', { omitHint: 'omit the parameter to list both' }),
+  type: enumParam(tripTypes, 'Restricts to walking trips or climbing objectives. Omitting it lists both.', {
+    omitHint: 'omit the parameter to list both',
+  }),
   region: regionParam("Case-insensitive substring match on the trip's region."),
-  difficulty: enumParam(difficulties, 'Exact, case-insensitive match on the difficulty band.', { caseInsensitive: true }),
-  maxPriceInr: positiveIntegerParam('Only trips priced at or below the amount, in INR. Trips with no published price are excluded when this filter is used.'),
+  difficulty: enumParam(difficulties, 'Exact, case-insensitive match on the difficulty band.', {
+    caseInsensitive: true,
+  }),
+  maxPriceInr: positiveIntegerParam(
+    'Only trips priced at or below the amount, in INR. Trips with no published price are excluded when this filter is used.',
+  ),
 } satisfies QueryParameters;
 
 const peakQuery = {
@@ -82,7 +108,8 @@ export const operations: Operation[] = [
     tag: 'Service',
     path: '/',
     summary: 'Service index: every operation, machine-readable file, rate limit and licence.',
-    description: 'Start here. Lists every endpoint of the API with its absolute URL, the machine-readable files of the site, the rate-limit policy actually enforced and the licence terms of the peak dataset.',
+    description:
+      'Start here. Lists every endpoint of the API with its absolute URL, the machine-readable files of the site, the rate-limit policy actually enforced and the licence terms of the peak dataset.',
     query: {},
     response: { name: 'ServiceIndex', schema: serviceIndex },
     errors: [],
@@ -144,7 +171,8 @@ export const operations: Operation[] = [
     operationId: 'listDepartures',
     tag: 'Departures',
     path: '/departures',
-    summary: 'Departure dates currently on sale, read live from operational storage, with optional filters: the departure search.',
+    summary:
+      'Departure dates currently on sale, read live from operational storage, with optional filters: the departure search.',
     description:
       'Only published departures, earliest start date first. Filters combine with AND: dates (`from`, `to`), the trip (`trip`, `type`, `difficulty`, `region`, `minDays`, `maxDays`), a group size (`minSeats`) and a budget per person (`maxPriceInr`). ' +
       `For example "${searchExample.question}" is \`${searchExample.query}\`. ` +
@@ -167,7 +195,9 @@ export const operations: Operation[] = [
         await deps.departures.ready?.();
         rows = await deps.departures.listPublished({ tripSlug: q.trip });
       } catch (cause) {
-        (deps.log ?? console.error)(`[departures] storage read failed: ${cause instanceof Error ? cause.message : String(cause)}`);
+        (deps.log ?? console.error)(
+          `[departures] storage read failed: ${cause instanceof Error ? cause.message : String(cause)}`,
+        );
         throw new ApiError('departures_upstream_error', {
           message: 'Operational storage could not be read just now.',
           hint: 'Retry in a minute; trips and peaks are unaffected.',
@@ -186,7 +216,8 @@ export const operations: Operation[] = [
     tag: 'Peaks',
     path: '/peaks',
     summary: 'The open dataset of Indian Himalayan climbing peaks (CC-BY-4.0), with optional filters.',
-    description: 'Filters combine with AND. Cite `attribution` with a link back when you use the data. Peaks are ordered by id.',
+    description:
+      'Filters combine with AND. Cite `attribution` with a link back when you use the data. Peaks are ordered by id.',
     query: peakQuery,
     response: { name: 'PeakList', schema: peakList },
     errors: ['invalid_parameter'],
@@ -196,10 +227,20 @@ export const operations: Operation[] = [
       const data = deps.catalogue.peaks
         .map(toPeakResource)
         .filter((p) => q.openPeak === undefined || p.openPeak === q.openPeak)
-        .filter((p) => q.firstSixThousanderCandidate === undefined || p.firstSixThousanderCandidate === q.firstSixThousanderCandidate)
+        .filter(
+          (p) =>
+            q.firstSixThousanderCandidate === undefined ||
+            p.firstSixThousanderCandidate === q.firstSixThousanderCandidate,
+        )
         .filter((p) => q.operatorOperated === undefined || p.operatorOperated === q.operatorOperated)
         .filter((p) => q.maxAltitudeM === undefined || p.altitudeM <= q.maxAltitudeM);
-      return { object: 'list', count: data.length, license: 'CC-BY-4.0', attribution: deps.catalogue.attribution, data };
+      return {
+        object: 'list',
+        count: data.length,
+        license: 'CC-BY-4.0',
+        attribution: deps.catalogue.attribution,
+        data,
+      };
     },
   },
   {

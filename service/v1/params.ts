@@ -24,21 +24,26 @@ export interface QueryParameter<T = unknown> {
   argument: z.ZodType;
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type QueryParameters = Record<string, QueryParameter<any>>;
+export type QueryParameters = Record<string, QueryParameter<unknown>>;
 
 /** The typed values of a query string read against `P`: each declared parameter, when given. */
 export type Parsed<P extends QueryParameters> = { [K in keyof P]?: P[K] extends QueryParameter<infer T> ? T : never };
 
 /** The message of an argument that fits none of its JSON shapes. */
-const notAccepted = (accepted: string) => ({ error: (issue: { input?: unknown }) => `${JSON.stringify(issue.input)?.slice(0, 80)} is not accepted: use ${accepted}.` });
+const notAccepted = (accepted: string) => ({
+  error: (issue: { input?: unknown }) =>
+    `${JSON.stringify(issue.input)?.slice(0, 80)} is not accepted: use ${accepted}.`,
+});
 
 export const booleanParam = (description: string): QueryParameter<boolean> => ({
   schema: z.enum(['true', 'false']).transform((v) => v === 'true'),
   accepted: '"true" or "false"',
   description,
   openapi: { type: 'boolean' },
-  argument: z.union([z.boolean(), z.enum(['true', 'false'])], notAccepted(`true or false, as a JSON boolean or as text`)),
+  argument: z.union(
+    [z.boolean(), z.enum(['true', 'false'])],
+    notAccepted(`true or false, as a JSON boolean or as text`),
+  ),
 });
 
 const positiveIntegerAccepted = 'a whole number from 1 to 999999999, digits only';
@@ -53,7 +58,16 @@ export const positiveIntegerParam = (description: string): QueryParameter<number
   description,
   openapi: { type: 'integer', minimum: 1, maximum: 999999999 },
   // As text: 1 to 9 digits, not all zeros (leading zeros are digits too, as in the query string).
-  argument: z.union([z.int().min(1).max(999999999), z.string().max(9).regex(/^0*[1-9][0-9]*$/)], notAccepted(`${positiveIntegerAccepted}, as a JSON number or as text`)),
+  argument: z.union(
+    [
+      z.int().min(1).max(999999999),
+      z
+        .string()
+        .max(9)
+        .regex(/^0*[1-9][0-9]*$/),
+    ],
+    notAccepted(`${positiveIntegerAccepted}, as a JSON number or as text`),
+  ),
 });
 
 /** Month 01 to 12, day 01 to 31: as close as a pattern gets; the calendar itself is checked in code. */
@@ -87,11 +101,21 @@ export const regionParam = (description: string): QueryParameter<string> => ({
 /** A regular expression for `values` in any letter case, written out so JSON Schema (which has no flags) can carry it. */
 function anyCasePattern(values: readonly string[]): RegExp {
   const letters = (value: string) =>
-    [...value].map((c) => (c.toLowerCase() === c.toUpperCase() ? c.replace(/[.*+?^${}()|[\]\\]/g, '\\$&') : `[${c.toUpperCase()}${c.toLowerCase()}]`)).join('');
+    [...value]
+      .map((c) =>
+        c.toLowerCase() === c.toUpperCase()
+          ? c.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+          : `[${c.toUpperCase()}${c.toLowerCase()}]`,
+      )
+      .join('');
   return new RegExp(`^(${values.map(letters).join('|')})$`);
 }
 
-export const enumParam = <T extends string>(values: readonly T[], description: string, opts: { caseInsensitive?: boolean; omitHint?: string } = {}): QueryParameter<T> => ({
+export const enumParam = <T extends string>(
+  values: readonly T[],
+  description: string,
+  opts: { caseInsensitive?: boolean; omitHint?: string } = {},
+): QueryParameter<T> => ({
   schema: z.string().transform((raw, ctx) => {
     const found = values.find((v) => (opts.caseInsensitive ? v.toLowerCase() === raw.toLowerCase() : v === raw));
     if (found === undefined) {
@@ -103,10 +127,20 @@ export const enumParam = <T extends string>(values: readonly T[], description: s
   accepted: `one of ${values.map((v) => `"${v}"`).join(', ')}${opts.caseInsensitive ? ' (any letter case)' : ''}${opts.omitHint ? `; ${opts.omitHint}` : ''}`,
   description,
   // In any letter case the accepted values are a pattern (JSON Schema has no case-insensitive enum); the canonical spellings are its examples.
-  openapi: opts.caseInsensitive ? { type: 'string', pattern: anyCasePattern(values).source, examples: [...values] } : { type: 'string', enum: [...values] },
+  openapi: opts.caseInsensitive
+    ? { type: 'string', pattern: anyCasePattern(values).source, examples: [...values] }
+    : { type: 'string', enum: [...values] },
   argument: opts.caseInsensitive
-    ? z.string().regex(anyCasePattern(values), notAccepted(`one of ${values.map((v) => `"${v}"`).join(', ')}, in any letter case`))
-    : z.enum(values as readonly string[] as [string, ...string[]], notAccepted(`one of ${values.map((v) => `"${v}"`).join(', ')}`)),
+    ? z
+        .string()
+        .regex(
+          anyCasePattern(values),
+          notAccepted(`one of ${values.map((v) => `"${v}"`).join(', ')}, in any letter case`),
+        )
+    : z.enum(
+        values as readonly string[] as [string, ...string[]],
+        notAccepted(`one of ${values.map((v) => `"${v}"`).join(', ')}`),
+      ),
 });
 
 /**
@@ -114,7 +148,8 @@ export const enumParam = <T extends string>(values: readonly T[], description: s
  * the /v1 parser as the text it becomes in the query string, so the two accept the same values.
  */
 export function toolArgument(name: string, param: QueryParameter): z.ZodType {
-  const refusal = (input: unknown) => `${JSON.stringify(input)?.slice(0, 80)} is not a valid value for "${name}": use ${param.accepted} (invalid_parameter).`;
+  const refusal = (input: unknown) =>
+    `${JSON.stringify(input)?.slice(0, 80)} is not a valid value for "${name}": use ${param.accepted} (invalid_parameter).`;
   return param.argument
     .refine((value) => param.schema.safeParse(String(value)).success, { error: (issue) => refusal(issue.input) })
     .describe(`${param.description} Accepts ${param.accepted}.`);
@@ -139,7 +174,10 @@ export function parseQuery<P extends QueryParameters>(url: URL, params: P): Pars
     if (!param) {
       throw new ApiError('invalid_parameter', {
         message: `Unknown query parameter "${name.slice(0, 60)}".`,
-        hint: names.length > 0 ? `Accepted parameters here: ${names.join(', ')}.` : 'This operation takes no query parameters.',
+        hint:
+          names.length > 0
+            ? `Accepted parameters here: ${names.join(', ')}.`
+            : 'This operation takes no query parameters.',
       });
     }
     if (seen.has(name)) {

@@ -43,7 +43,8 @@ function readApiPath(pathname: string): ApiPath {
   // `//v1/trips` or `/v1%2Ftrips` reads as /v1/trips to someone: the API's, though it names no endpoint.
   if (!/^\/+v1(\/|$)/.test(canonical)) return { kind: 'not-api' };
   const rest = segments.slice(1);
-  if (segments[0] !== 'v1' || rest.some((s) => s === '.' || s === '..' || s.includes('/'))) return { kind: 'unroutable', canonical };
+  if (segments[0] !== 'v1' || rest.some((s) => s === '.' || s === '..' || s.includes('/')))
+    return { kind: 'unroutable', canonical };
   return { kind: 'api', canonical, segments: rest };
 }
 

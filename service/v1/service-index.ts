@@ -35,7 +35,10 @@ export function buildServiceIndex(catalogue: Catalogue, operations: readonly Ind
       url: `${base}${op.path === '/' ? '/' : op.path}`,
       summary: op.summary,
     })),
-    machineReadableFiles: siteFiles.map((file) => ({ url: siteFileUrl(catalogue.siteUrl, file), description: file.description })),
+    machineReadableFiles: siteFiles.map((file) => ({
+      url: siteFileUrl(catalogue.siteUrl, file),
+      description: file.description,
+    })),
     license: {
       peakDataset: 'CC-BY-4.0',
       peakDatasetUrl: catalogue.datasetUrl,

@@ -11,6 +11,7 @@ import { handleV1 } from './index.ts';
 /** The body of the answer to `GET <path>`, exactly as the API writes it. */
 export async function staticAnswer(catalogue: Catalogue, path: string): Promise<Response> {
   const response = await handleV1(new Request(`${catalogue.siteUrl}${path}`), { catalogue, departures: null });
-  if (response.status !== 200) throw new Error(`GET ${path} answered ${response.status}; only successful answers are published as files`);
+  if (response.status !== 200)
+    throw new Error(`GET ${path} answered ${response.status}; only successful answers are published as files`);
   return new Response(await response.text(), { headers: { 'Content-Type': 'application/json; charset=utf-8' } });
 }

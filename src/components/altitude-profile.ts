@@ -108,18 +108,47 @@ function niceStep(range: number): number {
 export function profilePoints(days: readonly ProfileDay[]): Omit<ProfilePoint, 'x' | 'y'>[] {
   const first = days[0];
   if (!first) throw new Error('an altitude profile needs at least one day');
-  const raw: Omit<ProfilePoint, 'x' | 'y'>[] = [{ kind: 'start', day: 0, altitudeM: first.startAltitudeM, label: `Start, ${first.from}: ${formatMetres(first.startAltitudeM)}` }];
+  const raw: Omit<ProfilePoint, 'x' | 'y'>[] = [
+    {
+      kind: 'start',
+      day: 0,
+      altitudeM: first.startAltitudeM,
+      label: `Start, ${first.from}: ${formatMetres(first.startAltitudeM)}`,
+    },
+  ];
   let lastNight = first.startAltitudeM;
   for (const d of days) {
-    if (d.startAltitudeM !== lastNight) raw.push({ kind: 'restart', day: d.day - 1, altitudeM: d.startAltitudeM, label: `Day ${d.day} starts at ${d.from}: ${formatMetres(d.startAltitudeM)}` });
-    if (d.highPoint) raw.push({ kind: 'high', day: d.day - 0.5, altitudeM: d.highPoint.altitudeM, name: d.highPoint.name, label: `Day ${d.day} high point, ${d.highPoint.name}: ${formatMetres(d.highPoint.altitudeM)}` });
-    raw.push({ kind: 'night', day: d.day, altitudeM: d.endAltitudeM, label: `Day ${d.day} ends at ${d.to}: ${formatMetres(d.endAltitudeM)}` });
+    if (d.startAltitudeM !== lastNight)
+      raw.push({
+        kind: 'restart',
+        day: d.day - 1,
+        altitudeM: d.startAltitudeM,
+        label: `Day ${d.day} starts at ${d.from}: ${formatMetres(d.startAltitudeM)}`,
+      });
+    if (d.highPoint)
+      raw.push({
+        kind: 'high',
+        day: d.day - 0.5,
+        altitudeM: d.highPoint.altitudeM,
+        name: d.highPoint.name,
+        label: `Day ${d.day} high point, ${d.highPoint.name}: ${formatMetres(d.highPoint.altitudeM)}`,
+      });
+    raw.push({
+      kind: 'night',
+      day: d.day,
+      altitudeM: d.endAltitudeM,
+      label: `Day ${d.day} ends at ${d.to}: ${formatMetres(d.endAltitudeM)}`,
+    });
     lastNight = d.endAltitudeM;
   }
   return raw;
 }
 
-export function altitudeProfile(days: readonly ProfileDay[], highestM?: number | null, size: ProfileSize = profileSizes.narrow): AltitudeProfile {
+export function altitudeProfile(
+  days: readonly ProfileDay[],
+  highestM?: number | null,
+  size: ProfileSize = profileSizes.narrow,
+): AltitudeProfile {
   const { width, fontSize, plotHeight } = size;
   const raw = profilePoints(days);
   const rowHeight = round(fontSize * 1.3);
@@ -161,7 +190,16 @@ export function altitudeProfile(days: readonly ProfileDay[], highestM?: number |
   // Each gridline's altitude, right-aligned in the column left of the plot, centred on its line.
   const yTicks: AltitudeProfile['yTicks'] = gridlines.map((m) => {
     const text = formatMetres(m);
-    return { y: y(m), label: { x: round(left - 6), y: round(y(m) + fontSize * 0.35), anchor: 'end', text, width: textWidth(text, fontSize) } };
+    return {
+      y: y(m),
+      label: {
+        x: round(left - 6),
+        y: round(y(m) + fontSize * 0.35),
+        anchor: 'end',
+        text,
+        width: textWidth(text, fontSize),
+      },
+    };
   });
 
   const dayWidth = (right - left) / days.length;
@@ -176,7 +214,13 @@ export function altitudeProfile(days: readonly ProfileDay[], highestM?: number |
     .map((p, i) => {
       const label = placement.labels[i];
       const row = label?.row ?? 0;
-      const lines = (label?.lines ?? []).map((l, j): ChartText => ({ x: round(l.left), y: round(margin + (row + j) * rowHeight + fontSize), anchor: 'start', text: l.text, width: l.width }));
+      const lines = (label?.lines ?? []).map((l, j): ChartText => ({
+        x: round(l.left),
+        y: round(margin + (row + j) * rowHeight + fontSize),
+        anchor: 'start',
+        text: l.text,
+        width: l.width,
+      }));
       const labelBottom = margin + (row + lines.length) * rowHeight;
       return { lines, leader: { x: p.x, y1: round(labelBottom), y2: round(p.y - 8) } };
     });
@@ -184,15 +228,35 @@ export function altitudeProfile(days: readonly ProfileDay[], highestM?: number |
   let ceiling: AltitudeProfile['ceiling'] = null;
   if (ceilingM != null) {
     const text = `Highest point ${formatMetres(ceilingM)}`;
-    ceiling = { y: y(ceilingM), label: { x: right, y: round(y(ceilingM) - 4), anchor: 'end', text, width: textWidth(text, fontSize, 'bold') } };
+    ceiling = {
+      y: y(ceilingM),
+      label: { x: right, y: round(y(ceilingM) - 4), anchor: 'end', text, width: textWidth(text, fontSize, 'bold') },
+    };
   }
 
-  return { width, height, fontSize, plot: { left, right, top, bottom }, points, line, area, yTicks, xTicks, highLabels, ceiling };
+  return {
+    width,
+    height,
+    fontSize,
+    plot: { left, right, top, bottom },
+    points,
+    line,
+    area,
+    yTicks,
+    xTicks,
+    highLabels,
+    ceiling,
+  };
 }
 
 /** Every text of the chart, for checks that they stay inside it. */
 export function chartTexts(chart: AltitudeProfile): ChartText[] {
-  return [...chart.yTicks.map((t) => t.label), ...chart.xTicks, ...chart.highLabels.flatMap((h) => h.lines), ...(chart.ceiling ? [chart.ceiling.label] : [])];
+  return [
+    ...chart.yTicks.map((t) => t.label),
+    ...chart.xTicks,
+    ...chart.highLabels.flatMap((h) => h.lines),
+    ...(chart.ceiling ? [chart.ceiling.label] : []),
+  ];
 }
 
 /** The profile in words, for the chart's <desc> and its caption: start, high points, highest night, end. */
@@ -201,14 +265,20 @@ export function describeProfile(days: readonly ProfileDay[], highestM?: number |
   const last = days.at(-1);
   if (!first || !last) return '';
   const parts = [`Starts at ${formatMetres(first.startAltitudeM)} in ${first.from}.`];
-  for (const d of days) if (d.highPoint) parts.push(`Day ${d.day} reaches ${d.highPoint.name} at ${formatMetres(d.highPoint.altitudeM)}.`);
+  for (const d of days)
+    if (d.highPoint) parts.push(`Day ${d.day} reaches ${d.highPoint.name} at ${formatMetres(d.highPoint.altitudeM)}.`);
   // The last day ends where the trip ends, not at a night of the trip.
   const nights = days.length > 1 ? days.slice(0, -1) : days;
   let highestNight = nights[0] ?? first;
   for (const d of nights) if (d.endAltitudeM > highestNight.endAltitudeM) highestNight = d;
-  parts.push(`The highest night is at ${highestNight.to}, ${formatMetres(highestNight.endAltitudeM)}, first reached on day ${highestNight.day}.`);
-  const highestPlotted = Math.max(...days.flatMap((d) => [d.startAltitudeM, d.endAltitudeM, d.highPoint?.altitudeM ?? 0]));
-  if (highestM != null && highestM > highestPlotted) parts.push(`The highest point reached during the trip is ${formatMetres(highestM)}.`);
+  parts.push(
+    `The highest night is at ${highestNight.to}, ${formatMetres(highestNight.endAltitudeM)}, first reached on day ${highestNight.day}.`,
+  );
+  const highestPlotted = Math.max(
+    ...days.flatMap((d) => [d.startAltitudeM, d.endAltitudeM, d.highPoint?.altitudeM ?? 0]),
+  );
+  if (highestM != null && highestM > highestPlotted)
+    parts.push(`The highest point reached during the trip is ${formatMetres(highestM)}.`);
   parts.push(`Ends at ${formatMetres(last.endAltitudeM)} in ${last.to} on day ${last.day}.`);
   return parts.join(' ');
 }

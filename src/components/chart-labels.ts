@@ -52,7 +52,8 @@ function candidates(request: LabelRequest, area: LabelArea): Candidate[] {
     const w = Math.max(...lines.map((l) => l.width));
     for (const wanted of [request.x - w / 2, request.x - w + 4, request.x - 4]) {
       const left = Math.min(Math.max(wanted, margin), width - margin - w);
-      if (!found.some((c) => c.lines.length === lines.length && c.left === left)) found.push({ lines, left, right: left + w, x: request.x });
+      if (!found.some((c) => c.lines.length === lines.length && c.left === left))
+        found.push({ lines, left, right: left + w, x: request.x });
     }
   }
   return found;
@@ -66,7 +67,8 @@ interface Choice {
 
 function compatible(a: Choice, b: Choice, gap: number, leaders: boolean): boolean {
   const shareRows = a.row <= b.last && b.row <= a.last;
-  if (shareRows && a.candidate.left - gap < b.candidate.right && b.candidate.left - gap < a.candidate.right) return false;
+  if (shareRows && a.candidate.left - gap < b.candidate.right && b.candidate.left - gap < a.candidate.right)
+    return false;
   if (!leaders) return true;
   // A leader runs from under its label down to the plot, through every lower row.
   const under = (x: number, c: Candidate) => x >= c.left - 2 && x <= c.right + 2;
@@ -75,7 +77,10 @@ function compatible(a: Choice, b: Choice, gap: number, leaders: boolean): boolea
   return true;
 }
 
-export function placeLabels(requests: readonly LabelRequest[], area: LabelArea): { labels: PlacedLabel[]; rows: number } {
+export function placeLabels(
+  requests: readonly LabelRequest[],
+  area: LabelArea,
+): { labels: PlacedLabel[]; rows: number } {
   const options = requests.map((r) => candidates(r, area));
   const chosen: Choice[] = [];
   let budgetOfSteps = 50_000;
@@ -104,12 +109,18 @@ export function placeLabels(requests: readonly LabelRequest[], area: LabelArea):
       const candidate = option[0];
       if (!candidate) continue;
       let row = 0;
-      while (!chosen.every((c) => compatible(c, { candidate, row, last: row + candidate.lines.length - 1 }, area.gap, false))) row += 1;
+      while (
+        !chosen.every((c) => compatible(c, { candidate, row, last: row + candidate.lines.length - 1 }, area.gap, false))
+      )
+        row += 1;
       chosen.push({ candidate, row, last: row + candidate.lines.length - 1 });
     }
   }
   return {
-    labels: chosen.map((c) => ({ row: c.row, lines: c.candidate.lines.map((l) => ({ text: l.text, left: c.candidate.left, width: l.width })) })),
+    labels: chosen.map((c) => ({
+      row: c.row,
+      lines: c.candidate.lines.map((l) => ({ text: l.text, left: c.candidate.left, width: l.width })),
+    })),
     rows: Math.max(0, ...chosen.map((c) => c.last + 1)),
   };
 }

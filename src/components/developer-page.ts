@@ -29,18 +29,24 @@ export function developerMarkdown(ref: DeveloperReference): string {
     '',
     'No key, no sign-up. Every operation is a GET that answers JSON:',
     '',
-    ...fence('sh', [
-      `curl -s '${ref.baseUrl}/'`,
-      `curl -s '${ref.baseUrl}/trips?type=trek&difficulty=Moderate'`,
-      `curl -s '${ref.baseUrl}/peaks?firstSixThousanderCandidate=true'`,
-      `curl -si '${ref.baseUrl}/trips/no-such-trip'   # the error shape, with rate-limit headers`,
-    ].join('\n')),
+    ...fence(
+      'sh',
+      [
+        `curl -s '${ref.baseUrl}/'`,
+        `curl -s '${ref.baseUrl}/trips?type=trek&difficulty=Moderate'`,
+        `curl -s '${ref.baseUrl}/peaks?firstSixThousanderCandidate=true'`,
+        `curl -si '${ref.baseUrl}/trips/no-such-trip'   # the error shape, with rate-limit headers`,
+      ].join('\n'),
+    ),
     '',
     '## Operations',
     '',
     '| Operation | Method and path | What it returns |',
     '| --- | --- | --- |',
-    ...ref.operations.map((op) => `| [\`${op.operationId}\`](#${slug(`${op.method} ${op.path}`)}) | ${op.method} \`${op.path}\` | ${cell(op.summary)} |`),
+    ...ref.operations.map(
+      (op) =>
+        `| [\`${op.operationId}\`](#${slug(`${op.method} ${op.path}`)}) | ${op.method} \`${op.path}\` | ${cell(op.summary)} |`,
+    ),
     '',
   ];
   for (const op of ref.operations) {
@@ -50,13 +56,22 @@ export function developerMarkdown(ref: DeveloperReference): string {
       lines.push(
         '| Parameter | In | Type | Required | Meaning |',
         '| --- | --- | --- | --- | --- |',
-        ...op.parameters.map((p) => `| \`${p.name}\` | ${p.in} | ${cell(p.type)} | ${p.required ? 'yes' : 'no'} | ${cell(p.description)} |`),
+        ...op.parameters.map(
+          (p) =>
+            `| \`${p.name}\` | ${p.in} | ${cell(p.type)} | ${p.required ? 'yes' : 'no'} | ${cell(p.description)} |`,
+        ),
         '',
       );
     }
-    lines.push('Responses:', '', ...op.responses.map((r) => `- **${r.status}**: ${r.description.replace(/\n+/g, ' ')}`), '');
+    lines.push(
+      'Responses:',
+      '',
+      ...op.responses.map((r) => `- **${r.status}**: ${r.description.replace(/\n+/g, ' ')}`),
+      '',
+    );
     lines.push('Try it:', '', ...fence('sh', op.curl.join('\n')), '');
-    if (op.example) lines.push('Example answer (long lists cut to their first items):', '', ...fence('json', op.example), '');
+    if (op.example)
+      lines.push('Example answer (long lists cut to their first items):', '', ...fence('json', op.example), '');
   }
   lines.push('## Resources', '', 'Every field, with its type and meaning, as the OpenAPI document defines it.', '');
   for (const schema of ref.schemas) {
@@ -94,13 +109,18 @@ export function developerMarkdown(ref: DeveloperReference): string {
     '',
     `Every page of the site is also Markdown. Send \`Accept: text/markdown\` to a page's own URL and the answer is \`text/markdown; charset=utf-8\` with \`Vary: Accept\`; HTML pages name their twin in \`<link rel="alternate" type="text/markdown">\` and a \`Link\` header. A trip page's twin is its path plus \`.md\` and holds the itinerary, inclusions, FAQs and live departures.`,
     '',
-    ...fence('sh', [`curl -s -H 'Accept: text/markdown' '${ref.siteUrl}/'`, `curl -s '${ref.siteUrl}/treks.md'`].join('\n')),
+    ...fence(
+      'sh',
+      [`curl -s -H 'Accept: text/markdown' '${ref.siteUrl}/'`, `curl -s '${ref.siteUrl}/treks.md'`].join('\n'),
+    ),
     '',
     '## Machine-readable files',
     '',
     '| File | Type | What it is |',
     '| --- | --- | --- |',
-    ...ref.files.map((f) => `| [${f.url.replace(ref.siteUrl, '')}](${f.url}) | ${f.mediaType} | ${cell(f.description)} |`),
+    ...ref.files.map(
+      (f) => `| [${f.url.replace(ref.siteUrl, '')}](${f.url}) | ${f.mediaType} | ${cell(f.description)} |`,
+    ),
     `| [/sitemap-index.xml](${ref.siteUrl}/sitemap-index.xml) | application/xml | Every page of the site. |`,
     '',
     '## Booking enquiries',
@@ -109,7 +129,10 @@ export function developerMarkdown(ref: DeveloperReference): string {
     '',
     ...fieldTable(ref.enquiry.fields),
     '',
-    ...fence('sh', `curl -s -X POST '${ref.enquiry.url}' -H 'Content-Type: application/json' -d '${ref.enquiry.example}'`),
+    ...fence(
+      'sh',
+      `curl -s -X POST '${ref.enquiry.url}' -H 'Content-Type: application/json' -d '${ref.enquiry.example}'`,
+    ),
     '',
     'Answers:',
     '',
@@ -125,7 +148,11 @@ export function developerMarkdown(ref: DeveloperReference): string {
 
 /** The id a heading gets on the HTML page: `## Errors` is `#errors`, `### GET /trips/{slug}` is `#get-trips-slug`. */
 export function slug(text: string): string {
-  return text.toLowerCase().replace(/<[^>]+>/g, '').replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+  return text
+    .toLowerCase()
+    .replace(/<[^>]+>/g, '')
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
 }
 
 /** The same Markdown as HTML, with ids on headings so sections can be linked (`/developers#errors`). */
@@ -142,6 +169,7 @@ export function developerHtml(markdown: string): string {
   };
   // Wide tables scroll inside their own labelled, focusable box instead of widening a phone screen.
   const table = renderer.table.bind(renderer);
-  renderer.table = (token) => `<div class="table-scroll" tabindex="0" role="region" aria-label="${section.replace(/"/g, '&quot;')}, table">${table(token)}</div>\n`;
+  renderer.table = (token) =>
+    `<div class="table-scroll" tabindex="0" role="region" aria-label="${section.replace(/"/g, '&quot;')}, table">${table(token)}</div>\n`;
   return marked.parse(markdown, { async: false, gfm: true, renderer });
 }

@@ -44,17 +44,31 @@ export interface DeveloperReference {
   schemas: { name: string; description: string; fields: ReferenceField[] }[];
   errors: { code: ErrorCode; status: number; condition: string }[];
   errorExample: string | undefined;
-  rateLimit: { requests: number; windowSeconds: number; scope: string; headers: { name: string; description: string }[] };
+  rateLimit: {
+    requests: number;
+    windowSeconds: number;
+    scope: string;
+    headers: { name: string; description: string }[];
+  };
   bookingLimit: { requests: number; windowSeconds: number };
   /** POST /api/bookings, read from its own OpenAPI document. */
-  enquiry: { url: string; openapiUrl: string; fields: ReferenceField[]; example: string; answers: { status: string; description: string }[] };
+  enquiry: {
+    url: string;
+    openapiUrl: string;
+    fields: ReferenceField[];
+    example: string;
+    answers: { status: string; description: string }[];
+  };
   cache: { catalogue: string; departures: string };
   files: { url: string; description: string; mediaType: string }[];
   siteUrl: string;
   contactEmail: string;
 }
 
-const asObject = (value: unknown): Json => (value && typeof value === 'object' && !Array.isArray(value) ? (value as Json) : {});
+const asObject = (value: unknown): Json =>
+  value && typeof value === 'object' && !Array.isArray(value) ? (value as Json) : {};
+/** A text of the document, or `fallback` where it has none (or something other than text). */
+const textOf = (value: unknown, fallback = ''): string => (typeof value === 'string' ? value : fallback);
 const refName = (ref: unknown) => (typeof ref === 'string' ? ref.slice(ref.lastIndexOf('/') + 1) : '');
 
 /** A JSON Schema as a short type text: `string`, `integer or null`, `"trek" | "expedition"`, `array of Trip`. */
@@ -65,8 +79,13 @@ export function typeText(schema: unknown): string {
   if (Array.isArray(s.enum)) return s.enum.map((v) => JSON.stringify(v)).join(' | ');
   if (Array.isArray(s.anyOf)) return s.anyOf.map(typeText).join(' or ');
   if (s.type === 'array') return `array of ${typeText(s.items)}`;
-  const base = Array.isArray(s.type) ? s.type.join(' or ') : String(s.type ?? 'any');
-  const format = typeof s.format === 'string' ? ` (${s.format})` : typeof s.pattern === 'string' ? ` (pattern \`${s.pattern}\`)` : '';
+  const base = Array.isArray(s.type) ? s.type.join(' or ') : textOf(s.type, 'any');
+  const format =
+    typeof s.format === 'string'
+      ? ` (${s.format})`
+      : typeof s.pattern === 'string'
+        ? ` (pattern \`${s.pattern}\`)`
+        : '';
   return `${base}${format}`;
 }
 
@@ -76,19 +95,25 @@ function fieldsOf(schema: Json): ReferenceField[] {
     name,
     type: typeText(prop),
     required: required.has(name),
-    description: String(asObject(prop).description ?? ''),
+    description: textOf(asObject(prop).description),
   }));
 }
 
 /** Cuts arrays to their first two items so an example stays readable. */
 function trimmed(value: unknown): unknown {
   if (Array.isArray(value)) return value.slice(0, 2).map(trimmed);
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, trimmed(v)]));
+  if (value && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, trimmed(v)]));
   return value;
 }
 
 /** Example values for a filter, so each list operation gets one realistic filtered call. */
-const sampleValues: Record<string, string> = { region: 'ladakh', maxPriceInr: '30000', maxAltitudeM: '6500', difficulty: 'Moderate' };
+const sampleValues: Record<string, string> = {
+  region: 'ladakh',
+  maxPriceInr: '30000',
+  maxAltitudeM: '6500',
+  difficulty: 'Moderate',
+};
 
 function sampleValue(name: string, schema: Json, example: unknown): string {
   if (sampleValues[name]) return sampleValues[name];
@@ -113,28 +138,46 @@ function operationsOf(document: Json, baseUrl: string): ReferenceOperation[] {
       const parameters = (Array.isArray(op.parameters) ? op.parameters : [])
         .map(asObject)
         .filter((p) => typeof p.name === 'string' && p.in !== 'header')
-        .map((p) => ({ name: String(p.name), in: String(p.in), type: typeText(p.schema), required: p.required === true, description: String(p.description ?? '') }));
+        .map((p) => ({
+          name: String(p.name),
+          in: String(p.in),
+          type: typeText(p.schema),
+          required: p.required === true,
+          description: textOf(p.description),
+        }));
       const success = asObject(responses['200']);
-      const successExample = Object.values(asObject(asObject(asObject(success.content)['application/json']).examples)).map(asObject)[0];
-      const examplePath = typeof successExample?.summary === 'string' && successExample.summary.startsWith('GET /') ? successExample.summary.slice(4) : path;
+      const successExample = Object.values(
+        asObject(asObject(asObject(success.content)['application/json']).examples),
+      ).map(asObject)[0];
+      const examplePath =
+        typeof successExample?.summary === 'string' && successExample.summary.startsWith('GET /')
+          ? successExample.summary.slice(4)
+          : path;
       const curl = [`curl -s '${baseUrl}${examplePath === '/' ? '/' : examplePath}'`];
       const query = (Array.isArray(op.parameters) ? op.parameters : []).map(asObject).filter((p) => p.in === 'query');
       if (query.length > 0) {
-        const picked = query.slice(0, 2).map((p) => `${String(p.name)}=${encodeURIComponent(sampleValue(String(p.name), asObject(p.schema), p.example))}`);
+        const picked = query
+          .slice(0, 2)
+          .map(
+            (p) =>
+              `${String(p.name)}=${encodeURIComponent(sampleValue(String(p.name), asObject(p.schema), p.example))}`,
+          );
         curl.push(`curl -s '${baseUrl}${path}?${picked.join('&')}'`);
       }
       const example = firstExample(success);
       result.push({
-        operationId: String(op.operationId ?? ''),
+        operationId: textOf(op.operationId),
         method: method.toUpperCase(),
         path,
-        summary: String(op.summary ?? ''),
-        description: String(op.description ?? ''),
+        summary: textOf(op.summary),
+        description: textOf(op.description),
         parameters,
         responses: Object.entries(responses).map(([status, r]) => {
           const response = asObject(r);
-          const described = response.$ref ? asObject(asObject(asObject(document.components).responses)[refName(response.$ref)]) : response;
-          return { status, description: String(described.description ?? '') };
+          const described = response.$ref
+            ? asObject(asObject(asObject(document.components).responses)[refName(response.$ref)])
+            : response;
+          return { status, description: textOf(described.description) };
         }),
         curl,
         example: example === undefined ? undefined : JSON.stringify(trimmed(example), null, 2),
@@ -148,7 +191,7 @@ export async function developerReference(catalogue: Catalogue): Promise<Develope
   const document = await buildOpenApiDocument(catalogue);
   const info = asObject(document.info);
   const servers = Array.isArray(document.servers) ? document.servers.map(asObject) : [];
-  const baseUrl = String(servers[0]?.url ?? `${catalogue.siteUrl}/v1`).replace(/\/+$/, '');
+  const baseUrl = textOf(servers[0]?.url, `${catalogue.siteUrl}/v1`).replace(/\/+$/, '');
   const components = asObject(document.components);
   const schemas = asObject(components.schemas);
   const headers = asObject(components.headers);
@@ -156,16 +199,35 @@ export async function developerReference(catalogue: Catalogue): Promise<Develope
   const getTrip = asObject(asObject(asObject(document.paths)['/trips/{slug}']).get);
   const errorExample = firstExample(asObject(asObject(getTrip.responses)['404']));
   return {
-    title: String(info.title ?? catalogue.site.serviceName),
-    version: String(info.version ?? 'v1'),
+    title: textOf(info.title, catalogue.site.serviceName),
+    version: textOf(info.version, 'v1'),
     baseUrl,
     openapiUrl: `${catalogue.siteUrl}/openapi.json`,
-    overview: String(info.description ?? ''),
+    overview: textOf(info.description),
     operations,
-    schemas: ['Trip', 'Peak', 'Departure', 'ErrorBody', 'TripList', 'TripEnvelope', 'PeakList', 'PeakEnvelope', 'DepartureList', 'ServiceIndex']
+    schemas: [
+      'Trip',
+      'Peak',
+      'Departure',
+      'ErrorBody',
+      'TripList',
+      'TripEnvelope',
+      'PeakList',
+      'PeakEnvelope',
+      'DepartureList',
+      'ServiceIndex',
+    ]
       .filter((name) => name in schemas)
-      .map((name) => ({ name, description: String(asObject(schemas[name]).description ?? ''), fields: fieldsOf(asObject(schemas[name])) })),
-    errors: (Object.keys(errorCodes) as ErrorCode[]).map((code) => ({ code, status: errorCodes[code], condition: errorConditions[code] })),
+      .map((name) => ({
+        name,
+        description: textOf(asObject(schemas[name]).description),
+        fields: fieldsOf(asObject(schemas[name])),
+      })),
+    errors: (Object.keys(errorCodes) as ErrorCode[]).map((code) => ({
+      code,
+      status: errorCodes[code],
+      condition: errorConditions[code],
+    })),
     errorExample: errorExample === undefined ? undefined : JSON.stringify(errorExample, null, 2),
     rateLimit: {
       requests: apiRateLimit.requests,
@@ -173,12 +235,16 @@ export async function developerReference(catalogue: Catalogue): Promise<Develope
       scope: apiRateLimit.scope,
       headers: Object.entries(headers)
         .filter(([name]) => /ratelimit|retry-after/i.test(name))
-        .map(([name, h]) => ({ name, description: String(asObject(h).description ?? '') })),
+        .map(([name, h]) => ({ name, description: textOf(asObject(h).description) })),
     },
     bookingLimit: { requests: bookingRateLimit.requests, windowSeconds: bookingRateLimit.windowSeconds },
     enquiry: await enquiryReference(catalogue),
     cache: { catalogue: cachePolicy.catalogue, departures: cachePolicy.departures },
-    files: siteFiles.map((file) => ({ url: siteFileUrl(catalogue.siteUrl, file), description: file.description, mediaType: file.mediaType })),
+    files: siteFiles.map((file) => ({
+      url: siteFileUrl(catalogue.siteUrl, file),
+      description: file.description,
+      mediaType: file.mediaType,
+    })),
     siteUrl: catalogue.siteUrl,
     contactEmail: catalogue.site.contactEmail,
   };
@@ -194,6 +260,9 @@ async function enquiryReference(catalogue: Catalogue): Promise<DeveloperReferenc
     openapiUrl: `${catalogue.siteUrl}${enquiryOpenApiPath}`,
     fields: fieldsOf(request),
     example: JSON.stringify(asObject(asObject(body.examples).minimal).value),
-    answers: Object.entries(asObject(post.responses)).map(([status, response]) => ({ status, description: String(asObject(response).description ?? '') })),
+    answers: Object.entries(asObject(post.responses)).map(([status, response]) => ({
+      status,
+      description: textOf(asObject(response).description),
+    })),
   };
 }

@@ -38,7 +38,7 @@ export function firstAscentText(peak: PeakRecord): string {
 }
 
 export function coordinatesText(peak: PeakRecord): string {
-  if (!peak.coordinates) return 'Not published: no source we could read gives the summit\'s own position to 0.001°';
+  if (!peak.coordinates) return "Not published: no source we could read gives the summit's own position to 0.001°";
   const { latitude, longitude } = peak.coordinates;
   const source = peak.coordinatesSource ? ` (${publisherOf(peak.coordinatesSource)})` : '';
   return `${latitude.toFixed(3)}° N, ${longitude.toFixed(3)}° E${source}`;
@@ -46,7 +46,10 @@ export function coordinatesText(peak: PeakRecord): string {
 
 /** The IMF fee in words: the band and its fee, or the flat fee of a trekking peak. */
 export function feeText(peak: PeakRecord): string {
-  const fee = peak.imfRoyaltyUsdPartyOf2 != null ? `US$${peak.imfRoyaltyUsdPartyOf2.toLocaleString('en-IN')} for two` : 'fee not published';
+  const fee =
+    peak.imfRoyaltyUsdPartyOf2 != null
+      ? `US$${peak.imfRoyaltyUsdPartyOf2.toLocaleString('en-IN')} for two`
+      : 'fee not published';
   return peak.feeCategory === 'trekking-peak' ? `IMF trekking peak, flat fee ${fee}` : `${peak.imfBand} m band, ${fee}`;
 }
 
@@ -64,7 +67,9 @@ export function peakDataMarkdown(catalogue: Catalogue): string {
     copy.version,
     '',
     `- Download (JSON, every field with coordinates, first ascent and references): ${catalogue.siteUrl}${peakDownloadPath}`,
-    ...peakDataFileList.filter((f) => f.path !== peakDownloadPath).map((f) => `- ${f.format}: ${catalogue.siteUrl}${f.path} (${f.description})`),
+    ...peakDataFileList
+      .filter((f) => f.path !== peakDownloadPath)
+      .map((f) => `- ${f.format}: ${catalogue.siteUrl}${f.path} (${f.description})`),
     `- API: ${catalogue.siteUrl}/v1/peaks (filters: openPeak, firstSixThousanderCandidate, operatorOperated, maxAltitudeM)`,
     '',
     '## Licence and attribution',
@@ -79,8 +84,9 @@ export function peakDataMarkdown(catalogue: Catalogue): string {
     '',
     '| Peak | Altitude | Range | Region | Grade | Open peak | IMF band | Royalty (USD, party of 2) | Best months | Typical days | First 6,000 m candidate | Our expedition |',
     '| --- | ---: | --- | --- | --- | --- | --- | ---: | --- | ---: | --- | --- |',
-    ...peaks.map((p) =>
-      `| ${cell(p.name)} | ${formatMetres(p.altitudeM)} | ${cell(p.range)} | ${cell(p.region)} | ${p.technicalGrade} | ${yesNo(p.openPeak)} | ${p.imfBand ?? 'trekking peak'} | ${p.imfRoyaltyUsdPartyOf2 ?? '–'} | ${p.bestMonths?.join(', ') ?? '–'} | ${p.typicalDurationDays ?? '–'} | ${yesNo(p.firstSixThousanderCandidate)} | ${p.operatorUrl ? `[yes](${p.operatorUrl}.md)` : 'no'} |`,
+    ...peaks.map(
+      (p) =>
+        `| ${cell(p.name)} | ${formatMetres(p.altitudeM)} | ${cell(p.range)} | ${cell(p.region)} | ${p.technicalGrade} | ${yesNo(p.openPeak)} | ${p.imfBand ?? 'trekking peak'} | ${p.imfRoyaltyUsdPartyOf2 ?? '–'} | ${p.bestMonths?.join(', ') ?? '–'} | ${p.typicalDurationDays ?? '–'} | ${yesNo(p.firstSixThousanderCandidate)} | ${p.operatorUrl ? `[yes](${p.operatorUrl}.md)` : 'no'} |`,
     ),
     '',
     '## How the derived columns are worked out',

@@ -10,13 +10,47 @@ import { filterToken } from './trip-finder.ts';
 
 /** Each sortable column: its heading, how a caption names it, how its two directions read, and its order. */
 export const peakSortKeys = {
-  name: { noun: 'name', order: ['A to Z', 'Z to A'], label: 'Peak', compare: (a: PeakRecord, b: PeakRecord) => a.name.localeCompare(b.name) },
-  altitude: { noun: 'altitude', order: ['lowest first', 'highest first'], label: 'Altitude', compare: (a: PeakRecord, b: PeakRecord) => a.altitudeM - b.altitudeM },
-  grade: { noun: 'grade', order: ['easiest first', 'hardest first'], label: 'Grade', compare: (a: PeakRecord, b: PeakRecord) => alpineGrades.indexOf(a.technicalGrade) - alpineGrades.indexOf(b.technicalGrade) },
-  region: { noun: 'region', order: ['A to Z', 'Z to A'], label: 'Region', compare: (a: PeakRecord, b: PeakRecord) => a.region.localeCompare(b.region) },
-  royalty: { noun: 'IMF royalty', order: ['lowest first', 'highest first'], label: 'IMF royalty', compare: (a: PeakRecord, b: PeakRecord) => (a.imfRoyaltyUsdPartyOf2 ?? 0) - (b.imfRoyaltyUsdPartyOf2 ?? 0) },
-  days: { noun: 'typical days', order: ['shortest first', 'longest first'], label: 'Days', compare: (a: PeakRecord, b: PeakRecord) => (a.typicalDurationDays ?? 999) - (b.typicalDurationDays ?? 999) },
-} as const satisfies Record<string, { noun: string; order: readonly [string, string]; label: string; compare: (a: PeakRecord, b: PeakRecord) => number }>;
+  name: {
+    noun: 'name',
+    order: ['A to Z', 'Z to A'],
+    label: 'Peak',
+    compare: (a: PeakRecord, b: PeakRecord) => a.name.localeCompare(b.name),
+  },
+  altitude: {
+    noun: 'altitude',
+    order: ['lowest first', 'highest first'],
+    label: 'Altitude',
+    compare: (a: PeakRecord, b: PeakRecord) => a.altitudeM - b.altitudeM,
+  },
+  grade: {
+    noun: 'grade',
+    order: ['easiest first', 'hardest first'],
+    label: 'Grade',
+    compare: (a: PeakRecord, b: PeakRecord) =>
+      alpineGrades.indexOf(a.technicalGrade) - alpineGrades.indexOf(b.technicalGrade),
+  },
+  region: {
+    noun: 'region',
+    order: ['A to Z', 'Z to A'],
+    label: 'Region',
+    compare: (a: PeakRecord, b: PeakRecord) => a.region.localeCompare(b.region),
+  },
+  royalty: {
+    noun: 'IMF royalty',
+    order: ['lowest first', 'highest first'],
+    label: 'IMF royalty',
+    compare: (a: PeakRecord, b: PeakRecord) => (a.imfRoyaltyUsdPartyOf2 ?? 0) - (b.imfRoyaltyUsdPartyOf2 ?? 0),
+  },
+  days: {
+    noun: 'typical days',
+    order: ['shortest first', 'longest first'],
+    label: 'Days',
+    compare: (a: PeakRecord, b: PeakRecord) => (a.typicalDurationDays ?? 999) - (b.typicalDurationDays ?? 999),
+  },
+} as const satisfies Record<
+  string,
+  { noun: string; order: readonly [string, string]; label: string; compare: (a: PeakRecord, b: PeakRecord) => number }
+>;
 export type PeakSortKey = keyof typeof peakSortKeys;
 
 export interface PeakSort {
@@ -33,7 +67,9 @@ export function sortPeaks(peaks: readonly PeakRecord[], q: PeakSort): PeakRecord
 
 /** The page of one sort order: `/peak-data` for the default, `/peak-data/by/<column>-<order>` for the others. */
 export function sortPagePath(q: PeakSort): string {
-  return q.sort === defaultPeakSort.sort && q.order === defaultPeakSort.order ? '/peak-data' : `/peak-data/by/${q.sort}-${q.order}`;
+  return q.sort === defaultPeakSort.sort && q.order === defaultPeakSort.order
+    ? '/peak-data'
+    : `/peak-data/by/${q.sort}-${q.order}`;
 }
 
 /** Every sort order but the default, one built page each. */
@@ -45,7 +81,8 @@ export function otherSortOrders(): PeakSort[] {
 
 /** Where a column header leads: ascending on a new column (descending for numbers), or the other direction on the current one. */
 export function sortLink(q: PeakSort, key: PeakSortKey): string {
-  const order = q.sort === key ? (q.order === 'asc' ? 'desc' : 'asc') : key === 'name' || key === 'region' ? 'asc' : 'desc';
+  const order =
+    q.sort === key ? (q.order === 'asc' ? 'desc' : 'asc') : key === 'name' || key === 'region' ? 'asc' : 'desc';
   return sortPagePath({ sort: key, order });
 }
 
@@ -79,7 +116,10 @@ export function peakFilterStyles(regions: readonly string[]): string {
     max: altitudeLimits.map(String),
   };
   const rules = Object.entries(values).flatMap(([name, tokens]) =>
-    tokens.map((value) => `.peak-index:has(input[name="${name}"][value="${value}"]:checked) tbody tr:not([data-${name}~="${value}"]) { display: none; }`),
+    tokens.map(
+      (value) =>
+        `.peak-index:has(input[name="${name}"][value="${value}"]:checked) tbody tr:not([data-${name}~="${value}"]) { display: none; }`,
+    ),
   );
   return `/* Generated from src/components/peak-table.ts */\n${rules.join('\n')}\n`;
 }

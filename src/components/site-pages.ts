@@ -21,9 +21,14 @@ export interface SitePage {
 const builtOn = new Date().toISOString().slice(0, 10);
 
 export function sitePages(catalogue: Catalogue, today = builtOn): SitePage[] {
-  const newest = (dates: (string | undefined)[]) => dates.filter((d): d is string => Boolean(d)).sort().at(-1) ?? today;
+  const newest = (dates: (string | undefined)[]) =>
+    dates
+      .filter((d): d is string => Boolean(d))
+      .sort()
+      .at(-1) ?? today;
   const tripsChanged = newest(catalogue.trips.map((t) => t.trip.lastUpdated));
-  const ofType = (type: 'trek' | 'expedition') => newest(catalogue.trips.filter((t) => t.trip.type === type).map((t) => t.trip.lastUpdated));
+  const ofType = (type: 'trek' | 'expedition') =>
+    newest(catalogue.trips.filter((t) => t.trip.type === type).map((t) => t.trip.lastUpdated));
   return [
     { path: '/', lastmod: tripsChanged },
     { path: '/treks', lastmod: ofType('trek') },
@@ -47,6 +52,9 @@ export function sitemapXml(catalogue: Catalogue): string {
 
 /** The index of the one sitemap (the site has a few dozen pages), dated by its newest page. */
 export function sitemapIndexXml(catalogue: Catalogue): string {
-  const lastmod = sitePages(catalogue).map((p) => p.lastmod).sort().at(-1);
+  const lastmod = sitePages(catalogue)
+    .map((p) => p.lastmod)
+    .sort()
+    .at(-1);
   return `<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n  <sitemap><loc>${escapeXml(`${catalogue.siteUrl}/sitemap-0.xml`)}</loc><lastmod>${lastmod}</lastmod></sitemap>\n</sitemapindex>\n`;
 }

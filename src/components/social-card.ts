@@ -33,9 +33,18 @@ const colours = illustrationColours.light;
 /** Satori's element shape, written without JSX. */
 export interface CardNode {
   type: string;
-  props: { style?: Record<string, string | number>; children?: CardNode | string | (CardNode | string)[]; [attribute: string]: unknown };
+  props: {
+    style?: Record<string, string | number>;
+    children?: CardNode | string | (CardNode | string)[];
+    [attribute: string]: unknown;
+  };
 }
-const el = (type: string, style: Record<string, string | number>, children?: CardNode['props']['children'], attributes: Record<string, unknown> = {}): CardNode => ({
+const el = (
+  type: string,
+  style: Record<string, string | number>,
+  children?: CardNode['props']['children'],
+  attributes: Record<string, unknown> = {},
+): CardNode => ({
   type,
   props: { style, ...attributes, ...(children !== undefined ? { children } : {}) },
 });
@@ -47,7 +56,10 @@ const fontFiles = [
   ['latin', 700],
   ['latin-ext', 700],
 ] as const;
-const fontPath = (subset: string, weight: number) => createRequire(path.join(process.cwd(), 'package.json')).resolve(`@fontsource/noto-sans/files/noto-sans-${subset}-${weight}-normal.woff`);
+const fontPath = (subset: string, weight: number) =>
+  createRequire(path.join(process.cwd(), 'package.json')).resolve(
+    `@fontsource/noto-sans/files/noto-sans-${subset}-${weight}-normal.woff`,
+  );
 let fonts: Promise<{ name: string; data: Buffer; weight: 400 | 700; style: 'normal' }[]> | undefined;
 export function cardFonts() {
   fonts ??= Promise.all(
@@ -66,7 +78,11 @@ let version: string | undefined;
 export function drawingCode(): string {
   if (version) return version;
   const source = (file: string) => readFileSync(path.join(process.cwd(), 'src', 'components', file), 'utf8');
-  const satoriVersion = (JSON.parse(readFileSync(path.join(process.cwd(), 'node_modules', 'satori', 'package.json'), 'utf8')) as { version: string }).version;
+  const satoriVersion = (
+    JSON.parse(readFileSync(path.join(process.cwd(), 'node_modules', 'satori', 'package.json'), 'utf8')) as {
+      version: string;
+    }
+  ).version;
   version = drawingVersion([
     source('social-card.ts'),
     source('social-card-text-check.ts'),
@@ -85,7 +101,12 @@ const ridge = cardRidge;
 const padding = { x: 72, y: 56 };
 
 /** Where a card's words may stand: inside its margins and above the highest point of its ridge. */
-export const cardTextArea = { left: padding.x, top: padding.y, right: width - padding.x, bottom: height - ridge.height * (1 - ridge.sky) } as const;
+export const cardTextArea = {
+  left: padding.x,
+  top: padding.y,
+  right: width - padding.x,
+  bottom: height - ridge.height * (1 - ridge.sky),
+} as const;
 
 /**
  * One text of a card: its words, its type, and the most lines it may take. Each is laid out in
@@ -116,24 +137,63 @@ function cardWords(kicker: string, title: string, lines: string[], facts: string
   return {
     kicker: { name: 'kicker', text: kicker, fontSize: 26, fontWeight: 700, lineHeight: 1.3, maxLines: 1 },
     title: { name: 'title', text: title, fontSize: titleSize, fontWeight: 700, lineHeight: 1.08, maxLines: 2 },
-    lines: lines.map((line, i) => ({ name: `line ${i + 1}`, text: line, fontSize: 30, fontWeight: 400, lineHeight: 1.3, maxLines: 1 })),
+    lines: lines.map((line, i) => ({
+      name: `line ${i + 1}`,
+      text: line,
+      fontSize: 30,
+      fontWeight: 400,
+      lineHeight: 1.3,
+      maxLines: 1,
+    })),
     // The facts may take two lines; each figure stays with its unit.
-    facts: { name: 'facts', text: unitsKeptWithFigures(facts), fontSize: 30, fontWeight: 700, lineHeight: 1.3, maxLines: 2 },
+    facts: {
+      name: 'facts',
+      text: unitsKeptWithFigures(facts),
+      fontSize: 30,
+      fontWeight: 700,
+      lineHeight: 1.3,
+      maxLines: 2,
+    },
   };
 }
 
 /** The words laid out by Satori in the card's text area, above the ridge. */
 export function wordsNode({ kicker, title, lines, facts }: CardWords): CardNode {
   // border-box: the padding lies inside the card, so the words' box ends at the right margin.
-  return el('div', { display: 'flex', flexDirection: 'column', width: '100%', height: '100%', boxSizing: 'border-box', padding: `${padding.y}px ${padding.x}px`, fontFamily: 'Noto Sans', color: colours.text }, [
-    el('div', { ...textStyle(kicker), letterSpacing: 3, textTransform: 'uppercase', color: colours.near }, kicker.text, textAttributes(kicker)),
-    el('div', { ...textStyle(title), marginTop: 14 }, title.text, textAttributes(title)),
-    ...lines.map((line) => el('div', { ...textStyle(line), marginTop: 14, color: colours.muted }, line.text, textAttributes(line))),
-    el('div', { display: 'flex', alignItems: 'flex-start', marginTop: 10 }, [
-      el('svg', { marginRight: 12, marginTop: 9, flexShrink: 0 }, el('path', {}, undefined, { d: markPath(13, 21, 12), fill: colours.mark }), { width: 26, height: 22, viewBox: '0 0 26 22' }),
-      el('div', { ...textStyle(facts), flex: 1, minWidth: 0 }, facts.text, textAttributes(facts)),
-    ]),
-  ]);
+  return el(
+    'div',
+    {
+      display: 'flex',
+      flexDirection: 'column',
+      width: '100%',
+      height: '100%',
+      boxSizing: 'border-box',
+      padding: `${padding.y}px ${padding.x}px`,
+      fontFamily: 'Noto Sans',
+      color: colours.text,
+    },
+    [
+      el(
+        'div',
+        { ...textStyle(kicker), letterSpacing: 3, textTransform: 'uppercase', color: colours.near },
+        kicker.text,
+        textAttributes(kicker),
+      ),
+      el('div', { ...textStyle(title), marginTop: 14 }, title.text, textAttributes(title)),
+      ...lines.map((line) =>
+        el('div', { ...textStyle(line), marginTop: 14, color: colours.muted }, line.text, textAttributes(line)),
+      ),
+      el('div', { display: 'flex', alignItems: 'flex-start', marginTop: 10 }, [
+        el(
+          'svg',
+          { marginRight: 12, marginTop: 9, flexShrink: 0 },
+          el('path', {}, undefined, { d: markPath(13, 21, 12), fill: colours.mark }),
+          { width: 26, height: 22, viewBox: '0 0 26 22' },
+        ),
+        el('div', { ...textStyle(facts), flex: 1, minWidth: 0 }, facts.text, textAttributes(facts)),
+      ]),
+    ],
+  );
 }
 
 /** What a card shows, as plain data: the ridge and the words laid out above it. */
@@ -144,7 +204,7 @@ export interface CardDrawing {
 
 /** The card as SVG: the ridge drawn here, the words as Satori's paths (no <text>, so no font is needed to rasterise it). */
 async function cardSvg({ land, words }: CardDrawing): Promise<string> {
-  const overlay = await satori(wordsNode(words) as never, { width, height, fonts: await cardFonts() });
+  const overlay = await satori(wordsNode(words), { width, height, fonts: await cardFonts() });
   const marks = land.marks.map((m) => `<path d="${markPath(m.x, m.y, 11)}" fill="${colours.mark}"/>`).join('');
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}">
 <defs><linearGradient id="card-sky" x1="0" y1="0" x2="0" y2="1"><stop offset="0" stop-color="${colours.sky}"/><stop offset="1" stop-color="${colours.ground}"/></linearGradient></defs>
@@ -164,7 +224,12 @@ export function rasterise(svg: string): Promise<Buffer> {
 export function tripCardWords(catalogue: Catalogue, page: TripPage): CardWords {
   const { trip } = page;
   const grade = trip.alpineGrade ? `${trip.difficulty}, Alpine grade ${trip.alpineGrade}` : trip.difficulty;
-  return cardWords(catalogue.site.operatorName, trip.name, [trip.region.replace(/, India$/, '')], `${grade} · ${tripFactsLine(page)}`);
+  return cardWords(
+    catalogue.site.operatorName,
+    trip.name,
+    [trip.region.replace(/, India$/, '')],
+    `${grade} · ${tripFactsLine(page)}`,
+  );
 }
 
 export function tripCardDrawing(catalogue: Catalogue, page: TripPage): CardDrawing {
@@ -185,7 +250,13 @@ export function siteCardWords(catalogue: Catalogue): CardWords {
 
 export function siteCardDrawing(catalogue: Catalogue): CardDrawing {
   // One summit per trip, at the trip's highest point, in the catalogue's order.
-  return { land: summitRange(catalogue.trips.map((t) => highestPlace(t).altitudeM ?? 0), ridge), words: siteCardWords(catalogue) };
+  return {
+    land: summitRange(
+      catalogue.trips.map((t) => highestPlace(t).altitudeM ?? 0),
+      ridge,
+    ),
+    words: siteCardWords(catalogue),
+  };
 }
 
 export function siteSocialCardSvg(catalogue: Catalogue): Promise<string> {

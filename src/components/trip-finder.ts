@@ -11,7 +11,15 @@ import { difficulties } from '../../domain/schemas/vocabulary.ts';
 type Difficulty = (typeof difficulties)[number];
 
 /** States and union territories of the Indian Himalaya, matched inside a trip's region text. */
-const himalayanStates = ['Ladakh', 'Jammu and Kashmir', 'Himachal Pradesh', 'Uttarakhand', 'Sikkim', 'West Bengal', 'Arunachal Pradesh'] as const;
+const himalayanStates = [
+  'Ladakh',
+  'Jammu and Kashmir',
+  'Himachal Pradesh',
+  'Uttarakhand',
+  'Sikkim',
+  'West Bengal',
+  'Arunachal Pradesh',
+] as const;
 
 export const durationBands = [
   { id: 'short', label: 'Up to 6 days', min: 1, max: 6 },
@@ -42,12 +50,19 @@ export function finderOptions(pages: readonly TripPage[]): FinderOptions {
 
 /** Easiest first, then shortest: the order a newcomer reads a list of trips in. */
 export function byDifficultyThenLength(a: TripPage, b: TripPage): number {
-  return difficulties.indexOf(a.trip.difficulty) - difficulties.indexOf(b.trip.difficulty) || tripDays(a) - tripDays(b) || a.trip.name.localeCompare(b.trip.name);
+  return (
+    difficulties.indexOf(a.trip.difficulty) - difficulties.indexOf(b.trip.difficulty) ||
+    tripDays(a) - tripDays(b) ||
+    a.trip.name.localeCompare(b.trip.name)
+  );
 }
 
 /** A value as a token for HTML attributes and CSS selectors: "Himachal Pradesh" → "himachal-pradesh". */
 export function filterToken(value: string): string {
-  return value.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+  return value
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
 }
 
 /** The tokens a trip card carries for each filter. */
@@ -73,7 +88,10 @@ export const filterValues = {
  */
 export function finderStyles(): string {
   const rules = Object.entries(filterValues).flatMap(([name, values]) =>
-    values.map((value) => `.trip-index:has(input[name="${name}"][value="${value}"]:checked) .cards > li:not([data-${name}~="${value}"]) { display: none; }`),
+    values.map(
+      (value) =>
+        `.trip-index:has(input[name="${name}"][value="${value}"]:checked) .cards > li:not([data-${name}~="${value}"]) { display: none; }`,
+    ),
   );
   return `/* Generated from src/components/trip-finder.ts */\n${rules.join('\n')}\n`;
 }
@@ -86,5 +104,8 @@ export function searchQuery(name: 'region' | 'difficulty' | 'days', value: strin
   if (name !== 'days') return new URLSearchParams({ [name]: value }).toString();
   const band = durationBands.find((b) => b.id === value);
   if (!band) return '';
-  return new URLSearchParams({ minDays: String(band.min), ...(Number.isFinite(band.max) ? { maxDays: String(band.max) } : {}) }).toString();
+  return new URLSearchParams({
+    minDays: String(band.min),
+    ...(Number.isFinite(band.max) ? { maxDays: String(band.max) } : {}),
+  }).toString();
 }

@@ -11,7 +11,15 @@ import { highestPlace } from '../../domain/catalogue/trip-facts.ts';
 
 /** The illustration's colours, from the site's palette; TripIllustration.astro's style gives the same for CSS, with the dark ones. */
 export const illustrationColours = {
-  light: { sky: '#e6eef6', ground: '#fdfdfb', far: '#bfd3e8', near: '#0b4f8a', mark: '#9a3412', text: '#12324f', muted: '#3d5266' },
+  light: {
+    sky: '#e6eef6',
+    ground: '#fdfdfb',
+    far: '#bfd3e8',
+    near: '#0b4f8a',
+    mark: '#9a3412',
+    text: '#12324f',
+    muted: '#3d5266',
+  },
 } as const;
 
 export interface LandscapeSize {
@@ -84,7 +92,8 @@ function ridgePath(points: readonly RidgePoint[], width: number, height: number)
  */
 function withoutCliffs(points: readonly RidgePoint[]): RidgePoint[] {
   const out = points.map((p) => ({ ...p }));
-  const allowed = (a: RidgePoint, b: RidgePoint) => (a.sharp || b.sharp ? steepestFlank : steepestFlank / 2) * Math.abs(b.x - a.x);
+  const allowed = (a: RidgePoint, b: RidgePoint) =>
+    (a.sharp || b.sharp ? steepestFlank : steepestFlank / 2) * Math.abs(b.x - a.x);
   for (let i = 1; i < out.length; i++) {
     const [a, b] = [out[i - 1]!, out[i]!];
     b.y = round(Math.min(b.y, a.y + allowed(a, b)));
@@ -100,9 +109,22 @@ function withoutCliffs(points: readonly RidgePoint[]): RidgePoint[] {
  * A distant range: every point stands as a peak whose flanks fall at `slope` metres per unit of
  * width, and the range is the outline of them all, sampled across the width.
  */
-export function coneRange(peaks: readonly { x: number; altitudeM: number }[], width: number, slope: number, samples = 64): { x: number; altitudeM: number }[] {
-  const xs = [...new Set([...Array.from({ length: samples + 1 }, (_, i) => round((width * i) / samples)), ...peaks.map((p) => p.x).filter((px) => px >= 0 && px <= width)])].sort((a, b) => a - b);
-  return xs.map((px) => ({ x: px, altitudeM: Math.max(...peaks.map((p) => p.altitudeM - slope * Math.abs(px - p.x))) }));
+export function coneRange(
+  peaks: readonly { x: number; altitudeM: number }[],
+  width: number,
+  slope: number,
+  samples = 64,
+): { x: number; altitudeM: number }[] {
+  const xs = [
+    ...new Set([
+      ...Array.from({ length: samples + 1 }, (_, i) => round((width * i) / samples)),
+      ...peaks.map((p) => p.x).filter((px) => px >= 0 && px <= width),
+    ]),
+  ].sort((a, b) => a - b);
+  return xs.map((px) => ({
+    x: px,
+    altitudeM: Math.max(...peaks.map((p) => p.altitudeM - slope * Math.abs(px - p.x))),
+  }));
 }
 
 export function tripLandscape(days: readonly ProfileDay[], size: LandscapeSize): Landscape {
@@ -118,10 +140,19 @@ export function tripLandscape(days: readonly ProfileDay[], size: LandscapeSize):
   const x = (day: number) => round((width * day) / days.length);
 
   const near = withoutCliffs(raw.map((p) => ({ x: x(p.day), y: y(p.altitudeM), sharp: p.kind === 'high' })));
-  const peaks = raw.map((p) => ({ x: x(p.day + 0.5), altitudeM: Math.min(lowM + (p.altitudeM - lowM) * 0.88 + range * 0.2, highM - range * 0.04) }));
-  const far = coneRange(peaks, width, range / (width * 0.2)).map((p) => ({ x: p.x, y: Math.min(y(p.altitudeM), height), sharp: true }));
+  const peaks = raw.map((p) => ({
+    x: x(p.day + 0.5),
+    altitudeM: Math.min(lowM + (p.altitudeM - lowM) * 0.88 + range * 0.2, highM - range * 0.04),
+  }));
+  const far = coneRange(peaks, width, range / (width * 0.2)).map((p) => ({
+    x: p.x,
+    y: Math.min(y(p.altitudeM), height),
+    sharp: true,
+  }));
 
-  const marks = raw.flatMap((p, i) => (p.kind === 'high' ? [{ x: near[i]!.x, y: near[i]!.y, name: p.name ?? '', altitudeM: p.altitudeM }] : []));
+  const marks = raw.flatMap((p, i) =>
+    p.kind === 'high' ? [{ x: near[i]!.x, y: near[i]!.y, name: p.name ?? '', altitudeM: p.altitudeM }] : [],
+  );
   return { width, height, far: ridgePath(far, width, height), near: ridgePath(near, width, height), marks };
 }
 
@@ -137,7 +168,8 @@ export function summitRange(altitudes: readonly number[], size: LandscapeSize): 
   const step = width / altitudes.length;
   const peaks = altitudes.map((altitudeM, i) => ({ x: round(step * (i + 0.5)), altitudeM }));
   const behind = peaks.map((p) => ({ x: round(p.x + step / 2), altitudeM: lowM + (p.altitudeM - lowM) * 0.9 }));
-  const outline = (points: { x: number; altitudeM: number }[]) => points.map((p) => ({ x: p.x, y: Math.min(y(p.altitudeM), height), sharp: true }));
+  const outline = (points: { x: number; altitudeM: number }[]) =>
+    points.map((p) => ({ x: p.x, y: Math.min(y(p.altitudeM), height), sharp: true }));
   return {
     width,
     height,
@@ -154,6 +186,11 @@ export function illustrationAlt(page: TripPage): string {
   const last = days.at(-1);
   const high = highestPlace(page);
   if (!first || !last) return `Illustration of the ${page.trip.name}`;
-  const peak = high.altitudeM == null ? '' : high.name ? ` rises to ${high.name} at ${formatMetres(high.altitudeM)}${high.day ? ` on day ${high.day}` : ''} and` : ` rises to ${formatMetres(high.altitudeM)} and`;
+  const peak =
+    high.altitudeM == null
+      ? ''
+      : high.name
+        ? ` rises to ${high.name} at ${formatMetres(high.altitudeM)}${high.day ? ` on day ${high.day}` : ''} and`
+        : ` rises to ${formatMetres(high.altitudeM)} and`;
   return `Illustration of the ${page.trip.name}, ${page.trip.region}: its day-by-day altitude drawn as a mountain ridge that starts at ${formatMetres(first.startAltitudeM)} in ${first.from},${peak} ends at ${formatMetres(last.endAltitudeM)} in ${last.to} after ${formatDays(days.length)}.`;
 }

@@ -86,7 +86,11 @@ export function featuredTrips(catalogue: Catalogue, type: Trip['type'], count = 
   const picked: TripPage[] = [];
   const seenRegions = new Set<string>();
   for (const page of pages) {
-    const region = page.trip.region.split(',').map((s) => s.trim()).at(-2) ?? page.trip.region;
+    const region =
+      page.trip.region
+        .split(',')
+        .map((s) => s.trim())
+        .at(-2) ?? page.trip.region;
     if (picked.length < count && !seenRegions.has(region)) {
       picked.push(page);
       seenRegions.add(region);

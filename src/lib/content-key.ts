@@ -9,7 +9,11 @@ import { createHash } from 'node:crypto';
 import type { Catalogue, TripPage } from '../../domain/catalogue/index.ts';
 
 export function contentKey(inputs: unknown, version = ''): string {
-  return createHash('sha256').update(version).update('\0').update(JSON.stringify(inputs) ?? '').digest('hex');
+  return createHash('sha256')
+    .update(version)
+    .update('\0')
+    .update(JSON.stringify(inputs) ?? '')
+    .digest('hex');
 }
 
 const pageKeys = new WeakMap<TripPage, string>();

@@ -13,7 +13,9 @@ import type { ParsedYaml } from '../../domain/catalogue/content-files.ts';
 
 /** js-yaml's version and the schema the reader uses: a new version parses everything again. */
 function parser(): string {
-  const { version } = JSON.parse(readFileSync(path.join(process.cwd(), 'node_modules', 'js-yaml', 'package.json'), 'utf8')) as { version: string };
+  const { version } = JSON.parse(
+    readFileSync(path.join(process.cwd(), 'node_modules', 'js-yaml', 'package.json'), 'utf8'),
+  ) as { version: string };
   return `js-yaml ${version} core schema`;
 }
 

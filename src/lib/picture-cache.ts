@@ -40,7 +40,8 @@ export interface PictureCache {
 }
 
 export function pictureCache(folder = path.resolve(pictureCacheFolder)): PictureCache {
-  const fileOf = (drawing: unknown, version: string, extension: string) => path.join(folder, `${pictureKey(drawing, version)}.${extension}`);
+  const fileOf = (drawing: unknown, version: string, extension: string) =>
+    path.join(folder, `${pictureKey(drawing, version)}.${extension}`);
   return {
     has(drawing, version, extension) {
       const file = fileOf(drawing, version, extension);
@@ -72,7 +73,10 @@ export function pictureCache(folder = path.resolve(pictureCacheFolder)): Picture
 }
 
 /** Removes the pictures no build has used since `since`; returns how many. */
-export function prunePictureCache(since = Date.now() - keepUnusedPicturesMs, folder = path.resolve(pictureCacheFolder)): number {
+export function prunePictureCache(
+  since = Date.now() - keepUnusedPicturesMs,
+  folder = path.resolve(pictureCacheFolder),
+): number {
   if (!existsSync(folder)) return 0;
   let removed = 0;
   for (const name of readdirSync(folder)) {

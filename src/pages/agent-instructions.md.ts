@@ -4,4 +4,5 @@ import { agentInstructionsMarkdown } from '../../service/agents/guidance.ts';
 import { publishedFile } from '../../service/agents/published-file.ts';
 import { getCatalogue } from '../lib/catalogue.ts';
 
-export const GET: APIRoute = async () => publishedFile('/agent-instructions.md', agentInstructionsMarkdown(await getCatalogue()));
+export const GET: APIRoute = async () =>
+  publishedFile('/agent-instructions.md', agentInstructionsMarkdown(await getCatalogue()));

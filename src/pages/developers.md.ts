@@ -5,4 +5,5 @@ import { developerMarkdown } from '../components/developer-page.ts';
 import { developerReference } from '../components/developer-reference.ts';
 import { getCatalogue } from '../lib/catalogue.ts';
 
-export const GET: APIRoute = async () => markdownResponse(developerMarkdown(await developerReference(await getCatalogue())));
+export const GET: APIRoute = async () =>
+  markdownResponse(developerMarkdown(await developerReference(await getCatalogue())));

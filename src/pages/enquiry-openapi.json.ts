@@ -5,4 +5,5 @@ import { publishedJson } from '../../service/agents/published-file.ts';
 import { enquiryOpenApiPath } from '../../service/site-files.ts';
 import { getCatalogue } from '../lib/catalogue.ts';
 
-export const GET: APIRoute = async () => publishedJson(enquiryOpenApiPath, await buildEnquiryOpenApiDocument(await getCatalogue()));
+export const GET: APIRoute = async () =>
+  publishedJson(enquiryOpenApiPath, await buildEnquiryOpenApiDocument(await getCatalogue()));

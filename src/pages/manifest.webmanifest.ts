@@ -22,5 +22,7 @@ export const GET: APIRoute = async () => {
     background_color: colours.background,
     icons: [{ src: '/favicon.svg', type: 'image/svg+xml', sizes: 'any', purpose: 'any' }],
   };
-  return new Response(`${JSON.stringify(manifest, null, 1)}\n`, { headers: { 'Content-Type': 'application/manifest+json' } });
+  return new Response(`${JSON.stringify(manifest, null, 1)}\n`, {
+    headers: { 'Content-Type': 'application/manifest+json' },
+  });
 };

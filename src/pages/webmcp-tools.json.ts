@@ -4,4 +4,6 @@ import { buildWebMcpTools } from '../../service/agents/webmcp-tools.ts';
 import { getCatalogue } from '../lib/catalogue.ts';
 
 export const GET: APIRoute = async () =>
-  new Response(`${JSON.stringify(buildWebMcpTools(await getCatalogue()), null, 2)}\n`, { headers: { 'Content-Type': 'application/json; charset=utf-8' } });
+  new Response(`${JSON.stringify(buildWebMcpTools(await getCatalogue()), null, 2)}\n`, {
+    headers: { 'Content-Type': 'application/json; charset=utf-8' },
+  });

@@ -23,7 +23,11 @@ beforeEach(async () => {
 afterEach(() => h.close());
 
 async function registerWithIdJag(): Promise<{ identity_assertion: string; registration_id: string }> {
-  const res = await h.register({ type: 'identity_assertion', assertion_type: 'urn:ietf:params:oauth:token-type:id-jag', assertion: await idp.idJag() });
+  const res = await h.register({
+    type: 'identity_assertion',
+    assertion_type: 'urn:ietf:params:oauth:token-type:id-jag',
+    assertion: await idp.idJag(),
+  });
   expect(res.status).toBe(200);
   return res.json();
 }
@@ -36,14 +40,30 @@ async function accessTokenFor(assertion: string): Promise<string> {
 
 describe('ID-JAG registration', () => {
   it('registers, exchanges for a short-lived public.read token, and shows the token on /agent/credential', async () => {
-    const res = await h.register({ type: 'identity_assertion', assertion_type: 'urn:ietf:params:oauth:token-type:id-jag', assertion: await idp.idJag() });
+    const res = await h.register({
+      type: 'identity_assertion',
+      assertion_type: 'urn:ietf:params:oauth:token-type:id-jag',
+      assertion: await idp.idJag(),
+    });
     expect(res.status).toBe(200);
     expect(res.headers.get('cache-control')).toBe('no-store');
     const registration = await res.json();
-    expect(registration).toMatchObject({ registration_type: 'identity_assertion', status: 'active', scope: 'public.read' });
+    expect(registration).toMatchObject({
+      registration_type: 'identity_assertion',
+      status: 'active',
+      scope: 'public.read',
+    });
     expect(registration.claim).toBeUndefined();
-    expect(header(registration.identity_assertion)).toMatchObject({ typ: 'oauth-id-jag+jwt', alg: 'ES256', kid: h.keys.currentKid });
-    expect(claims(registration.identity_assertion)).toMatchObject({ iss: siteUrl, aud: siteUrl, sub: registration.registration_id });
+    expect(header(registration.identity_assertion)).toMatchObject({
+      typ: 'oauth-id-jag+jwt',
+      alg: 'ES256',
+      kid: h.keys.currentKid,
+    });
+    expect(claims(registration.identity_assertion)).toMatchObject({
+      iss: siteUrl,
+      aud: siteUrl,
+      sub: registration.registration_id,
+    });
 
     const exchange = await h.exchange(registration.identity_assertion);
     expect(exchange.status).toBe(200);
@@ -59,14 +79,26 @@ describe('ID-JAG registration', () => {
 
     const credential = await h.credential(token.access_token);
     expect(credential.status).toBe(200);
-    expect(await credential.json()).toMatchObject({ active: true, registration_id: registration.registration_id, scope: 'public.read' });
+    expect(await credential.json()).toMatchObject({
+      active: true,
+      registration_id: registration.registration_id,
+      scope: 'public.read',
+    });
   });
 
   it('exchanges for the MCP endpoint as resource too (its own protected resource metadata names it), and for nothing else', async () => {
     const { identity_assertion } = await registerWithIdJag();
-    const forMcp = await h.token({ grant_type: jwtBearerGrant, assertion: identity_assertion, resource: `${siteUrl}/mcp` });
+    const forMcp = await h.token({
+      grant_type: jwtBearerGrant,
+      assertion: identity_assertion,
+      resource: `${siteUrl}/mcp`,
+    });
     expect(forMcp.status).toBe(200);
-    const elsewhere = await h.token({ grant_type: jwtBearerGrant, assertion: identity_assertion, resource: `${siteUrl}/v2` });
+    const elsewhere = await h.token({
+      grant_type: jwtBearerGrant,
+      assertion: identity_assertion,
+      resource: `${siteUrl}/v2`,
+    });
     expect(await elsewhere.json()).toMatchObject({ error: 'invalid_target' });
   });
 
@@ -103,7 +135,10 @@ describe('ID-JAG registration', () => {
     const { identity_assertion } = await registerWithIdJag();
     const token = await accessTokenFor(identity_assertion);
     expect((await h.revoke(identity_assertion, 'identity_assertion')).status).toBe(200);
-    expect(await (await h.exchange(identity_assertion)).json()).toMatchObject({ error: 'invalid_grant', reason: 'registration_revoked' });
+    expect(await (await h.exchange(identity_assertion)).json()).toMatchObject({
+      error: 'invalid_grant',
+      reason: 'registration_revoked',
+    });
     expect((await h.credential(token)).status).toBe(401);
   });
 
@@ -127,17 +162,31 @@ describe('ID-JAG registration', () => {
 
   it('understands the subject in sub_id and top-level sub, and ignores unknown event types', async () => {
     const bySubId = await registerWithIdJag();
-    const bySub = await h.register({ type: 'identity_assertion', assertion_type: 'urn:ietf:params:oauth:token-type:id-jag', assertion: await idp.idJag({ claims: { sub: 'user-2' } }) });
+    const bySub = await h.register({
+      type: 'identity_assertion',
+      assertion_type: 'urn:ietf:params:oauth:token-type:id-jag',
+      assertion: await idp.idJag({ claims: { sub: 'user-2' } }),
+    });
     const bySubAssertion = (await bySub.json()).identity_assertion;
     const unknown = await idp.securityEvent({ claims: { events: { 'https://example.test/event/other': {} } } });
     expect((await h.event(unknown)).status).toBe(202);
     expect((await h.exchange(bySubId.identity_assertion)).status).toBe(200);
 
     const risc = 'https://schemas.openid.net/secevent/risc/event-type/account-disabled';
-    expect((await h.event(await idp.securityEvent({ claims: { events: { [risc]: {} }, sub_id: { format: 'iss_sub', iss: idp.issuer, sub: 'user-1' } } }))).status).toBe(202);
+    expect(
+      (
+        await h.event(
+          await idp.securityEvent({
+            claims: { events: { [risc]: {} }, sub_id: { format: 'iss_sub', iss: idp.issuer, sub: 'user-1' } },
+          }),
+        )
+      ).status,
+    ).toBe(202);
     expect((await h.exchange(bySubId.identity_assertion)).status).toBe(400);
     expect((await h.exchange(bySubAssertion)).status).toBe(200);
-    expect((await h.event(await idp.securityEvent({ claims: { events: { [risc]: {} }, sub: 'user-2' } }))).status).toBe(202);
+    expect((await h.event(await idp.securityEvent({ claims: { events: { [risc]: {} }, sub: 'user-2' } }))).status).toBe(
+      202,
+    );
     expect((await h.exchange(bySubAssertion)).status).toBe(400);
   });
 });
@@ -151,12 +200,21 @@ describe('anonymous registration (no consent step) and the optional claim', () =
 
   it('is active at once: the identity_assertion exchanges for an access token with no person involved', async () => {
     const body = await registerAnonymous();
-    expect(body).toMatchObject({ registration_type: 'anonymous', status: 'active', identity_assertion: expect.any(String), scope: 'public.read' });
+    expect(body).toMatchObject({
+      registration_type: 'anonymous',
+      status: 'active',
+      identity_assertion: expect.any(String),
+      scope: 'public.read',
+    });
     const exchange = await h.exchange(body.identity_assertion);
     expect(exchange.status).toBe(200);
     const token = await exchange.json();
     expect(token).toMatchObject({ token_type: 'Bearer', scope: 'public.read', expires_in: 900 });
-    expect(await (await h.credential(token.access_token)).json()).toMatchObject({ active: true, registration_type: 'anonymous', registration_id: body.registration_id });
+    expect(await (await h.credential(token.access_token)).json()).toMatchObject({
+      active: true,
+      registration_type: 'anonymous',
+      registration_id: body.registration_id,
+    });
     // Refreshing is exchanging the same assertion again, as for any registration.
     h.advance(16 * 60);
     expect((await h.exchange(body.identity_assertion)).status).toBe(200);
@@ -184,7 +242,10 @@ describe('anonymous registration (no consent step) and the optional claim', () =
 
   it('lets a person attach it later: pending until the code is typed, slow_down when polled too fast, then the token once', async () => {
     const body = await registerAnonymous();
-    expect(await (await h.poll(body.claim_token)).json()).toMatchObject({ error: 'authorization_pending', interval: 5 });
+    expect(await (await h.poll(body.claim_token)).json()).toMatchObject({
+      error: 'authorization_pending',
+      interval: 5,
+    });
     h.advance(1);
     const tooFast = await h.poll(body.claim_token);
     expect(tooFast.status).toBe(400);
@@ -192,12 +253,17 @@ describe('anonymous registration (no consent step) and the optional claim', () =
     h.advance(6);
     expect(await (await h.poll(body.claim_token)).json()).toMatchObject({ error: 'slow_down', interval: 15 });
     h.advance(15);
-    expect(await (await h.poll(body.claim_token)).json()).toMatchObject({ error: 'authorization_pending', interval: 15 });
+    expect(await (await h.poll(body.claim_token)).json()).toMatchObject({
+      error: 'authorization_pending',
+      interval: 15,
+    });
     // The exchange does not wait for the claim.
     expect((await h.exchange(body.identity_assertion)).status).toBe(200);
 
     expect(await h.confirm('BBBB-BBBB')).toMatchObject({ kind: 'invalid_code' });
-    expect(await h.confirm(body.claim.user_code, { Origin: 'https://attacker.example' })).toEqual({ kind: 'cross_origin' });
+    expect(await h.confirm(body.claim.user_code, { Origin: 'https://attacker.example' })).toEqual({
+      kind: 'cross_origin',
+    });
     expect(await h.confirm(body.claim.user_code, {})).toEqual({ kind: 'cross_origin' });
     expect(await h.confirm(body.claim.user_code, { 'Sec-Fetch-Site': 'cross-site' })).toEqual({ kind: 'cross_origin' });
     // DNS rebinding: reached under the attacker's host name, request.url carries the attacker's origin as well.
@@ -209,14 +275,22 @@ describe('anonymous registration (no consent step) and the optional claim', () =
     expect(await confirmOnClaimPage(rebound, h.deps, { clientIp: '203.0.113.7' })).toEqual({ kind: 'cross_origin' });
 
     const typed = body.claim.user_code.toLowerCase().replace('-', ' ');
-    expect(await h.confirm(typed)).toMatchObject({ kind: 'confirmed', registration: { id: body.registration_id, status: 'active' } });
+    expect(await h.confirm(typed)).toMatchObject({
+      kind: 'confirmed',
+      registration: { id: body.registration_id, status: 'active' },
+    });
     expect(await h.confirm(body.claim.user_code)).toMatchObject({ kind: 'invalid_code' });
 
     h.advance(15);
     const done = await h.poll(body.claim_token);
     expect(done.status).toBe(200);
     const token = await done.json();
-    expect(token).toMatchObject({ token_type: 'Bearer', scope: 'public.read', expires_in: 900, identity_assertion: expect.any(String) });
+    expect(token).toMatchObject({
+      token_type: 'Bearer',
+      scope: 'public.read',
+      expires_in: 900,
+      identity_assertion: expect.any(String),
+    });
     expect(token.refresh_token).toBeUndefined();
     expect((await h.credential(token.access_token)).status).toBe(200);
 
@@ -259,12 +333,23 @@ describe('anonymous registration (no consent step) and the optional claim', () =
   });
 
   it('takes an email address as verified_email, confirmed the same way (no email is sent)', async () => {
-    const bad = await h.register({ type: 'identity_assertion', assertion_type: 'verified_email', assertion: 'not-an-address' });
+    const bad = await h.register({
+      type: 'identity_assertion',
+      assertion_type: 'verified_email',
+      assertion: 'not-an-address',
+    });
     expect(await bad.json()).toMatchObject({ error: 'invalid_request' });
-    const res = await h.register({ type: 'identity_assertion', assertion_type: 'verified_email', assertion: 'walker@example.com' });
+    const res = await h.register({
+      type: 'identity_assertion',
+      assertion_type: 'verified_email',
+      assertion: 'walker@example.com',
+    });
     const body = await res.json();
     expect(body).toMatchObject({ registration_type: 'verified_email', status: 'pending' });
-    expect(await (await h.exchange(body.identity_assertion)).json()).toMatchObject({ error: 'authorization_pending', interval: 5 });
+    expect(await (await h.exchange(body.identity_assertion)).json()).toMatchObject({
+      error: 'authorization_pending',
+      interval: 5,
+    });
     expect(await h.confirm(body.claim.user_code)).toMatchObject({ kind: 'confirmed' });
     expect((await h.exchange(body.identity_assertion)).status).toBe(200);
   });
@@ -274,7 +359,10 @@ describe('anonymous registration (no consent step) and the optional claim', () =
     try {
       const res = await off.register({ type: 'anonymous' });
       expect(res.status).toBe(400);
-      expect(await res.json()).toMatchObject({ error: 'anonymous_not_enabled', error_description: expect.stringContaining('public API') });
+      expect(await res.json()).toMatchObject({
+        error: 'anonymous_not_enabled',
+        error_description: expect.stringContaining('public API'),
+      });
     } finally {
       await off.close();
     }

@@ -57,9 +57,15 @@ export async function startIdentityProvider(audience: string): Promise<IdentityP
 
   async function mint(typ: string, base: JWTPayload, options: MintOptions): Promise<string> {
     const now = options.now ?? Math.floor(Date.now() / 1000);
-    const payload: JWTPayload = { ...base, iat: now, exp: now + (options.lifetimeSeconds ?? 300), jti: randomUUID(), ...options.claims };
+    const payload: JWTPayload = {
+      ...base,
+      iat: now,
+      exp: now + (options.lifetimeSeconds ?? 300),
+      jti: randomUUID(),
+      ...options.claims,
+    };
     for (const claim of options.omit ?? []) delete payload[claim];
-    return new SignJWT(payload).setProtectedHeader({ alg: 'ES256', kid, typ, ...options.header } as { alg: string }).sign(privateKey);
+    return new SignJWT(payload).setProtectedHeader({ alg: 'ES256', kid, typ, ...options.header }).sign(privateKey);
   }
 
   const provider: IdentityProvider = {
@@ -71,14 +77,23 @@ export async function startIdentityProvider(audience: string): Promise<IdentityP
     publicPem,
     trustSetting: `${issuer}=${jwksUri}`,
     jwksFetches: () => fetches,
-    idJag: (options = {}) => mint('oauth-id-jag+jwt', { iss: issuer, sub: 'user-1', aud: provider.audience, client_id: 'agent-client-1' }, options),
+    idJag: (options = {}) =>
+      mint(
+        'oauth-id-jag+jwt',
+        { iss: issuer, sub: 'user-1', aud: provider.audience, client_id: 'agent-client-1' },
+        options,
+      ),
     securityEvent: (options = {}) =>
       mint(
         'secevent+jwt',
         {
           iss: issuer,
           aud: provider.audience,
-          events: { 'https://schemas.openid.net/secevent/caep/event-type/session-revoked': { subject: { format: 'iss_sub', iss: issuer, sub: 'user-1' } } },
+          events: {
+            'https://schemas.openid.net/secevent/caep/event-type/session-revoked': {
+              subject: { format: 'iss_sub', iss: issuer, sub: 'user-1' },
+            },
+          },
         },
         options,
       ),

@@ -30,16 +30,23 @@ const idJag = 'urn:ietf:params:oauth:token-type:id-jag';
 
 describe('agent registration on PostgreSQL', () => {
   it('registers with an ID-JAG, exchanges, and is revoked by a security event', async () => {
-    const registration = await (await h.register({ type: 'identity_assertion', assertion_type: idJag, assertion: await idp.idJag() })).json();
+    const registration = await (
+      await h.register({ type: 'identity_assertion', assertion_type: idJag, assertion: await idp.idJag() })
+    ).json();
     expect(registration.status).toBe('active');
     expect((await h.exchange(registration.identity_assertion)).status).toBe(200);
     expect((await h.event(await idp.securityEvent())).status).toBe(202);
-    expect(await (await h.exchange(registration.identity_assertion)).json()).toMatchObject({ error: 'invalid_grant', reason: 'registration_revoked' });
+    expect(await (await h.exchange(registration.identity_assertion)).json()).toMatchObject({
+      error: 'invalid_grant',
+      reason: 'registration_revoked',
+    });
   });
 
   it('accepts a jti once even when the same ID-JAG arrives many times at once', async () => {
     const assertion = await idp.idJag({ claims: { sub: 'racer' } });
-    const answers = await Promise.all(Array.from({ length: 8 }, () => h.register({ type: 'identity_assertion', assertion_type: idJag, assertion })));
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, () => h.register({ type: 'identity_assertion', assertion_type: idJag, assertion })),
+    );
     expect(answers.map((r) => r.status).sort()).toEqual([200, 400, 400, 400, 400, 400, 400, 400]);
   });
 

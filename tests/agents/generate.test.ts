@@ -21,7 +21,16 @@ import { skillSummaries } from '../../service/agents/skill-list.ts';
 import { buildSkillsIndex, skillMarkdown, skills } from '../../service/agents/skills.ts';
 import { toPeakResource } from '../../domain/catalogue/peaks.ts';
 import { operations } from '../../service/v1/operations.ts';
-import { agentFileHeaders, aiCatalogLink, enquiryOpenApiPath, extensionlessMediaTypes, mcpServerCardLink, mediaTypeOverrides, siteFileByPath, siteFiles } from '../../service/site-files.ts';
+import {
+  agentFileHeaders,
+  aiCatalogLink,
+  enquiryOpenApiPath,
+  extensionlessMediaTypes,
+  mcpServerCardLink,
+  mediaTypeOverrides,
+  siteFileByPath,
+  siteFiles,
+} from '../../service/site-files.ts';
 import { buildStaticRoutes } from '../../service/host/static-routes.ts';
 import { loadCatalogue, realContent } from '../helpers/content.ts';
 import { aiCatalogSchema, apiCatalogSchema, problems, serverCardSchema, skillsIndexSchema } from './shapes.ts';
@@ -37,7 +46,8 @@ describe.each(Object.entries(catalogues))('agent files from the %s content', (_,
     const text = buildLlmsTxt(catalogue);
     expect(checkLlmsTxt(text)).toEqual([]);
     for (const { trip } of catalogue.trips) expect(text).toContain(`](${trip.markdownUrl}): `);
-    for (const file of siteFiles.filter((f) => f.path !== '/llms.txt')) expect(text, file.path).toContain(`](https://example.test${file.path}): `);
+    for (const file of siteFiles.filter((f) => f.path !== '/llms.txt'))
+      expect(text, file.path).toContain(`](https://example.test${file.path}): `);
     expect(text).toMatch(/\n## Optional\n/);
   });
 
@@ -73,7 +83,12 @@ describe.each(Object.entries(catalogues))('agent files from the %s content', (_,
 
   it('peaks.json is the full dataset, versioned and licensed, agreeing with /v1/peaks', () => {
     const file = peakDatasetFile.parse(buildPeakDataset(catalogue));
-    expect(file).toMatchObject({ version: catalogue.site.dataset.version, license: 'CC-BY-4.0', lastUpdated: catalogue.site.dataset.lastUpdated, attribution: catalogue.attribution });
+    expect(file).toMatchObject({
+      version: catalogue.site.dataset.version,
+      license: 'CC-BY-4.0',
+      lastUpdated: catalogue.site.dataset.lastUpdated,
+      attribution: catalogue.attribution,
+    });
     expect(file.royaltySchedule.source.url).toMatch(/^https:\/\//);
     expect(file.count).toBe(catalogue.peaks.length);
     expect(file.peaks.map(toPeakResource)).toEqual(catalogue.peaks.map(toPeakResource));
@@ -91,11 +106,20 @@ describe.each(Object.entries(catalogues))('agent files from the %s content', (_,
       'service-doc': [{ href: 'https://example.test/developers' }],
       status: [{ href: 'https://example.test/v1/' }],
     });
-    expect(catalog?.['service-meta']?.map((l) => l.href)).toEqual(['https://example.test/v1/', 'https://example.test/llms.txt']);
+    expect(catalog?.['service-meta']?.map((l) => l.href)).toEqual([
+      'https://example.test/v1/',
+      'https://example.test/llms.txt',
+    ]);
     const card = buildServerCard(catalogue);
     expect(card).not.toHaveProperty('capabilities');
     // The revisions the endpoint speaks, newest first: none a pre-release, none it does not serve.
-    expect(card.remotes).toEqual([{ type: 'streamable-http', url: 'https://example.test/mcp', supportedProtocolVersions: ['2026-07-28', '2025-11-25', '2025-06-18'] }]);
+    expect(card.remotes).toEqual([
+      {
+        type: 'streamable-http',
+        url: 'https://example.test/mcp',
+        supportedProtocolVersions: ['2026-07-28', '2025-11-25', '2025-06-18'],
+      },
+    ]);
     const kinds = buildAiCatalog(catalogue).entries.map((e) => e.identifier.split(':')[3]);
     expect(new Set(kinds)).toEqual(new Set(['api', 'mcp', 'dataset', 'skill']));
   });
@@ -103,24 +127,37 @@ describe.each(Object.entries(catalogues))('agent files from the %s content', (_,
   it('points agents at the enquiry endpoint and its OpenAPI document: api-catalog, ai-catalog, llms.txt, instructions, guidance and a skill', () => {
     const described = `https://example.test${enquiryOpenApiPath}`;
     expect(buildApiCatalog(catalogue).linkset).toContainEqual(
-      expect.objectContaining({ anchor: 'https://example.test/api/bookings', 'service-desc': [{ href: described, type: 'application/json' }] }),
+      expect.objectContaining({
+        anchor: 'https://example.test/api/bookings',
+        'service-desc': [{ href: described, type: 'application/json' }],
+      }),
     );
-    expect(buildAiCatalog(catalogue).entries).toContainEqual(expect.objectContaining({ identifier: expect.stringMatching(/^urn:air:[a-z.]+:api:booking-enquiries$/), url: described }));
+    expect(buildAiCatalog(catalogue).entries).toContainEqual(
+      expect.objectContaining({
+        identifier: expect.stringMatching(/^urn:air:[a-z.]+:api:booking-enquiries$/),
+        url: described,
+      }),
+    );
     expect(buildLlmsTxt(catalogue)).toContain(`](${described}): `);
     const instructions = agentInstructionsMarkdown(catalogue);
     expect(instructions).toContain(described);
     expect(instructions).toContain('send_enquiry');
     expect(instructions).toContain("trip page's enquiry form");
-    expect(agentGuidance(catalogue).enquiry).toMatchObject({ openapiUrl: described, sendToTripPage: expect.stringContaining('#enquiry-form') });
+    expect(agentGuidance(catalogue).enquiry).toMatchObject({
+      openapiUrl: described,
+      sendToTripPage: expect.stringContaining('#enquiry-form'),
+    });
     const skill = skills.find((s) => s.name === 'send-an-enquiry');
     const text = skill ? skillMarkdown(skill, catalogue) : '';
-    for (const part of [described, 'send_enquiry', '#enquiry-form', 'own name and phone number']) expect(text, part).toContain(part);
+    for (const part of [described, 'send_enquiry', '#enquiry-form', 'own name and phone number'])
+      expect(text, part).toContain(part);
   });
 
   it('publishes one MCP server card, the same document at every address agents and scanners look', () => {
     const card = siteFileByPath('/mcp/server-card');
     expect(card?.mediaType).toBe('application/mcp-server-card+json');
-    for (const p of ['/mcp/server-card.json', '/.well-known/mcp/server-card.json', '/.well-known/mcp/server-card']) expect(siteFileByPath(p), p).toBe(card);
+    for (const p of ['/mcp/server-card.json', '/.well-known/mcp/server-card.json', '/.well-known/mcp/server-card'])
+      expect(siteFileByPath(p), p).toBe(card);
   });
 
   it('each skill digest is the SHA-256 of the SKILL.md text, which starts with name and description', async () => {
@@ -130,7 +167,9 @@ describe.each(Object.entries(catalogues))('agent files from the %s content', (_,
       const text = skillMarkdown(skill, catalogue);
       const entry = index.skills.find((s) => s.name === skill.name);
       expect(entry?.digest).toBe(`sha256:${createHash('sha256').update(Buffer.from(text, 'utf8')).digest('hex')}`);
-      expect(text.startsWith(`---\nname: ${skill.name}\ndescription: ${JSON.stringify(skill.description)}\n---\n`)).toBe(true);
+      expect(
+        text.startsWith(`---\nname: ${skill.name}\ndescription: ${JSON.stringify(skill.description)}\n---\n`),
+      ).toBe(true);
     }
   });
 
@@ -138,7 +177,23 @@ describe.each(Object.entries(catalogues))('agent files from the %s content', (_,
     const text = buildRobotsTxt(catalogue);
     expect(text).toContain('Sitemap: https://example.test/sitemap-index.xml');
     expect(text).toMatch(/^User-agent: \*\nAllow: \//m);
-    for (const bot of ['GPTBot', 'ChatGPT-User', 'Google-Extended', 'CCBot', 'anthropic-ai', 'Claude-Web', 'Bytespider', 'PerplexityBot', 'cohere-ai', 'Applebot-Extended', 'Amazonbot', 'meta-externalagent', 'FacebookBot', 'omgilibot', 'Diffbot']) {
+    for (const bot of [
+      'GPTBot',
+      'ChatGPT-User',
+      'Google-Extended',
+      'CCBot',
+      'anthropic-ai',
+      'Claude-Web',
+      'Bytespider',
+      'PerplexityBot',
+      'cohere-ai',
+      'Applebot-Extended',
+      'Amazonbot',
+      'meta-externalagent',
+      'FacebookBot',
+      'omgilibot',
+      'Diffbot',
+    ]) {
       expect([...aiCrawlers, ...userDrivenAgents]).toContain(bot);
       expect(text).toContain(`User-agent: ${bot}\n`);
     }
@@ -147,11 +202,27 @@ describe.each(Object.entries(catalogues))('agent files from the %s content', (_,
 
   it('robots.txt lets the agents that act for a person reach the endpoints auth.md sends them to, and keeps crawlers off', () => {
     const text = buildRobotsTxt(catalogue);
-    const authMd = renderAuthMd({ siteUrl: catalogue.siteUrl, resourceName: 'Catalogue', anonymousEnabled: true, trustedIssuers: [] });
-    const told = [...new Set([...authMd.matchAll(/^\s*POST (https?:\/\/\S+)/gm)].map((m) => new URL(m[1] ?? '').pathname))];
-    expect(told).toEqual(expect.arrayContaining(['/agent/auth', '/agent/identity', '/agent/identity/claim', '/oauth/token', '/oauth/revoke']));
+    const authMd = renderAuthMd({
+      siteUrl: catalogue.siteUrl,
+      resourceName: 'Catalogue',
+      anonymousEnabled: true,
+      trustedIssuers: [],
+    });
+    const told = [
+      ...new Set([...authMd.matchAll(/^\s*POST (https?:\/\/\S+)/gm)].map((m) => new URL(m[1] ?? '').pathname)),
+    ];
+    expect(told).toEqual(
+      expect.arrayContaining([
+        '/agent/auth',
+        '/agent/identity',
+        '/agent/identity/claim',
+        '/oauth/token',
+        '/oauth/revoke',
+      ]),
+    );
     for (const agent of ['Claude-User', 'ChatGPT-User', 'Perplexity-User']) {
-      for (const path of [...told, '/api/bookings', '/agent/claim']) expect(robotsAllows(text, agent, path), `${agent} ${path}`).toBe(true);
+      for (const path of [...told, '/api/bookings', '/agent/claim'])
+        expect(robotsAllows(text, agent, path), `${agent} ${path}`).toBe(true);
     }
     for (const crawler of ['GPTBot', 'ClaudeBot', 'SomeSearchBot']) {
       for (const path of told) expect(robotsAllows(text, crawler, path), `${crawler} ${path}`).toBe(false);
@@ -182,7 +253,11 @@ describe('serving rules of the published files', () => {
         writeFileSync(path.join(site, p), '{}');
       }
       const { hit } = buildStaticRoutes(site);
-      const built = Object.fromEntries(hit.flatMap((r) => (r.headers?.['Content-Type'] ? [[r.src!.slice(1, -1).replace(/\\/g, ''), r.headers['Content-Type']]] : [])));
+      const built = Object.fromEntries(
+        hit.flatMap((r) =>
+          r.headers?.['Content-Type'] ? [[r.src!.slice(1, -1).replace(/\\/g, ''), r.headers['Content-Type']]] : [],
+        ),
+      );
       expect(built).toEqual(types);
     } finally {
       rmSync(site, { recursive: true, force: true });
@@ -191,14 +266,27 @@ describe('serving rules of the published files', () => {
 
   it('serves the AI catalog with its own media type, also at /.well-known/ai-catalog.json, and links it from HTML', () => {
     expect(siteFileByPath('/.well-known/ai-catalog.json')?.path).toBe('/ai-catalog.json');
-    for (const p of ['/ai-catalog.json', '/.well-known/ai-catalog.json']) expect(agentFileHeaders(p)?.['Content-Type'], p).toBe('application/ai-catalog+json');
-    expect(aiCatalogLink).toEqual({ rel: 'ai-catalog', href: '/.well-known/ai-catalog.json', type: 'application/ai-catalog+json' });
-    expect(readFileSync(path.resolve(import.meta.dirname, '../../src/layouts/Base.astro'), 'utf8')).toContain('<link rel={aiCatalogLink.rel} type={aiCatalogLink.type} href={aiCatalogLink.href} />');
+    for (const p of ['/ai-catalog.json', '/.well-known/ai-catalog.json'])
+      expect(agentFileHeaders(p)?.['Content-Type'], p).toBe('application/ai-catalog+json');
+    expect(aiCatalogLink).toEqual({
+      rel: 'ai-catalog',
+      href: '/.well-known/ai-catalog.json',
+      type: 'application/ai-catalog+json',
+    });
+    expect(readFileSync(path.resolve(import.meta.dirname, '../../src/layouts/Base.astro'), 'utf8')).toContain(
+      '<link rel={aiCatalogLink.rel} type={aiCatalogLink.type} href={aiCatalogLink.href} />',
+    );
   });
 
   it('links the MCP server card from every HTML head', () => {
-    expect(mcpServerCardLink).toEqual({ rel: 'mcp-server-card', href: '/mcp/server-card', type: 'application/mcp-server-card+json' });
-    expect(readFileSync(path.resolve(import.meta.dirname, '../../src/layouts/Base.astro'), 'utf8')).toContain('<link rel={mcpServerCardLink.rel} type={mcpServerCardLink.type} href={mcpServerCardLink.href} />');
+    expect(mcpServerCardLink).toEqual({
+      rel: 'mcp-server-card',
+      href: '/mcp/server-card',
+      type: 'application/mcp-server-card+json',
+    });
+    expect(readFileSync(path.resolve(import.meta.dirname, '../../src/layouts/Base.astro'), 'utf8')).toContain(
+      '<link rel={mcpServerCardLink.rel} type={mcpServerCardLink.type} href={mcpServerCardLink.href} />',
+    );
   });
 
   it('gives every published path CORS for GET, and a cache policy unless it is live', () => {
@@ -211,7 +299,8 @@ describe('serving rules of the published files', () => {
     }
     expect(agentFileHeaders('/treks/hampta-pass-trek')).toBeNull();
     expect(agentFileHeaders('/.well-known/api-catalog')?.Link).toBe('</.well-known/api-catalog>; rel="api-catalog"');
-    for (const [p, type] of Object.entries(extensionlessMediaTypes())) expect(agentFileHeaders(p)?.['Content-Type'], p).toBe(type);
+    for (const [p, type] of Object.entries(extensionlessMediaTypes()))
+      expect(agentFileHeaders(p)?.['Content-Type'], p).toBe(type);
     expect(agentFileHeaders('/llms.txt')?.['Content-Type']).toBeUndefined();
   });
 });

@@ -21,7 +21,12 @@ function initialize(headers: Record<string, string> = {}): Request {
   return new Request(endpoint, {
     method: 'POST',
     headers: { ...jsonRpcHeaders, ...headers },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'test', version: '1.0.0' } } }),
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'test', version: '1.0.0' } },
+    }),
   });
 }
 
@@ -46,8 +51,16 @@ describe('MCP endpoint transport rules', () => {
 
   it("accepts the loopback aliases of a loopback site's own origin, and nothing else", () => {
     for (const local of ['http://localhost:4321', 'http://127.0.0.1:4321', 'http://[::1]:4321']) {
-      for (const alias of ['http://localhost:4321', 'http://127.0.0.1:4321', 'http://[::1]:4321']) expect(originAllowed(alias, local), `${alias} on ${local}`).toBe(true);
-      for (const other of ['http://localhost:4322', 'https://localhost:4321', 'http://evil.example.com:4321', 'http://127.0.0.2:4321', 'http://localhost.evil.example:4321', 'null'])
+      for (const alias of ['http://localhost:4321', 'http://127.0.0.1:4321', 'http://[::1]:4321'])
+        expect(originAllowed(alias, local), `${alias} on ${local}`).toBe(true);
+      for (const other of [
+        'http://localhost:4322',
+        'https://localhost:4321',
+        'http://evil.example.com:4321',
+        'http://127.0.0.2:4321',
+        'http://localhost.evil.example:4321',
+        'null',
+      ])
         expect(originAllowed(other, local), `${other} on ${local}`).toBe(false);
     }
     // A site on a public name has no aliases: loopback pages are not the site.
@@ -60,7 +73,9 @@ describe('MCP endpoint transport rules', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^application\/json/);
     expect(res.headers.get('mcp-session-id')).toBeNull();
-    const body = (await res.json()) as { result: { protocolVersion: string; serverInfo: { name: string; version: string }; instructions: string } };
+    const body = (await res.json()) as {
+      result: { protocolVersion: string; serverInfo: { name: string; version: string }; instructions: string };
+    };
     expect(body.result.protocolVersion).toBe('2025-11-25');
     const card = buildServerCard(deps.catalogue);
     expect(body.result.serverInfo).toMatchObject({ name: card.name, version: card.version });
@@ -72,7 +87,14 @@ describe('MCP endpoint transport rules', () => {
 
   it('names the request in every refusal it can read one from, one error per request of a batch', async () => {
     const post = (body: unknown, headers: Record<string, string> = {}) =>
-      handleMcp(new Request(endpoint, { method: 'POST', headers: { ...jsonRpcHeaders, ...headers }, body: JSON.stringify(body) }), deps);
+      handleMcp(
+        new Request(endpoint, {
+          method: 'POST',
+          headers: { ...jsonRpcHeaders, ...headers },
+          body: JSON.stringify(body),
+        }),
+        deps,
+      );
     const call = (id: string | number) => ({ jsonrpc: '2.0', id, method: 'tools/list' });
     const foreign = await post(call('a-1'), { Origin: 'https://evil.example' });
     expect(foreign.status).toBe(403);
@@ -80,7 +102,9 @@ describe('MCP endpoint transport rules', () => {
     const version = await post(call(7), { 'MCP-Protocol-Version': '1999-01-01' });
     expect(version.status).toBe(400);
     expect(await version.json()).toMatchObject({ id: 7 });
-    const batch = await post([call(1), { jsonrpc: '2.0', method: 'notifications/initialized' }, call(2)], { Origin: 'https://evil.example' });
+    const batch = await post([call(1), { jsonrpc: '2.0', method: 'notifications/initialized' }, call(2)], {
+      Origin: 'https://evil.example',
+    });
     expect(((await batch.json()) as { id: number }[]).map((e) => e.id)).toEqual([1, 2]);
     // No id to name: a body that is not JSON-RPC, or one too large to read.
     expect(await (await post('{nope', { Origin: 'https://evil.example' })).json()).toMatchObject({ id: null });
@@ -88,8 +112,21 @@ describe('MCP endpoint transport rules', () => {
 
   it('refuses a JSON-RPC batch as JSON-RPC does (-32600 Invalid Request), answering each request by its id', async () => {
     // No revision spoken here has batches (2025-06-18 took them out), so even a batch of one is refused.
-    for (const body of [[{ jsonrpc: '2.0', id: 1, method: 'tools/list' }], [{ jsonrpc: '2.0', id: 1, method: 'tools/list' }, { jsonrpc: '2.0', id: 'b', method: 'ping' }]]) {
-      const res = await handleMcp(new Request(endpoint, { method: 'POST', headers: { ...jsonRpcHeaders, 'MCP-Protocol-Version': '2025-11-25' }, body: JSON.stringify(body) }), deps);
+    for (const body of [
+      [{ jsonrpc: '2.0', id: 1, method: 'tools/list' }],
+      [
+        { jsonrpc: '2.0', id: 1, method: 'tools/list' },
+        { jsonrpc: '2.0', id: 'b', method: 'ping' },
+      ],
+    ]) {
+      const res = await handleMcp(
+        new Request(endpoint, {
+          method: 'POST',
+          headers: { ...jsonRpcHeaders, 'MCP-Protocol-Version': '2025-11-25' },
+          body: JSON.stringify(body),
+        }),
+        deps,
+      );
       expect(res.status).toBe(400);
       const errors = (await res.json()) as { id: unknown; error: { code: number } }[];
       expect(errors.map((e) => e.id)).toEqual(body.map((m) => m.id));
@@ -98,7 +135,11 @@ describe('MCP endpoint transport rules', () => {
   });
 
   it('answers a 2026-07-28 server/discover with its revision, capabilities and cache hint, and no session', async () => {
-    const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 'test', version: '1.0.0' }, 'io.modelcontextprotocol/clientCapabilities': {} };
+    const meta = {
+      'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+      'io.modelcontextprotocol/clientInfo': { name: 'test', version: '1.0.0' },
+      'io.modelcontextprotocol/clientCapabilities': {},
+    };
     const res = await handleMcp(
       new Request(endpoint, {
         method: 'POST',
@@ -109,16 +150,29 @@ describe('MCP endpoint transport rules', () => {
     );
     expect(res.status).toBe(200);
     expect(res.headers.get('mcp-session-id')).toBeNull();
-    const body = (await res.json()) as { result: { supportedVersions: string[]; capabilities: unknown; ttlMs: number; cacheScope: string } };
+    const body = (await res.json()) as {
+      result: { supportedVersions: string[]; capabilities: unknown; ttlMs: number; cacheScope: string };
+    };
     expect(body.result.supportedVersions).toEqual(['2026-07-28']);
     expect(body.result.capabilities).toMatchObject({ tools: {}, resources: {}, prompts: {} });
     expect(body.result).toMatchObject({ ttlMs: 300_000, cacheScope: 'public' });
   });
 
   it("holds 2026-07-28 requests to the revision's header rules (-32020) and versions (-32022)", async () => {
-    const meta = (version: string) => ({ 'io.modelcontextprotocol/protocolVersion': version, 'io.modelcontextprotocol/clientInfo': { name: 'test', version: '1.0.0' }, 'io.modelcontextprotocol/clientCapabilities': {} });
+    const meta = (version: string) => ({
+      'io.modelcontextprotocol/protocolVersion': version,
+      'io.modelcontextprotocol/clientInfo': { name: 'test', version: '1.0.0' },
+      'io.modelcontextprotocol/clientCapabilities': {},
+    });
     const send = (version: string, headers: Record<string, string>) =>
-      handleMcp(new Request(endpoint, { method: 'POST', headers: { ...jsonRpcHeaders, ...headers }, body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/list', params: { _meta: meta(version) } }) }), deps);
+      handleMcp(
+        new Request(endpoint, {
+          method: 'POST',
+          headers: { ...jsonRpcHeaders, ...headers },
+          body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/list', params: { _meta: meta(version) } }),
+        }),
+        deps,
+      );
     // The header names another revision than the envelope.
     const mismatch = await send('2026-07-28', { 'MCP-Protocol-Version': '2025-11-25', 'Mcp-Method': 'tools/list' });
     expect(mismatch.status).toBe(400);
@@ -136,9 +190,15 @@ describe('MCP endpoint transport rules', () => {
   });
 
   it('refuses oversized and malformed bodies with a defined answer', async () => {
-    const big = await handleMcp(new Request(endpoint, { method: 'POST', headers: jsonRpcHeaders, body: 'x'.repeat(70_000) }), deps);
+    const big = await handleMcp(
+      new Request(endpoint, { method: 'POST', headers: jsonRpcHeaders, body: 'x'.repeat(70_000) }),
+      deps,
+    );
     expect(big.status).toBe(413);
-    const bad = await handleMcp(new Request(endpoint, { method: 'POST', headers: jsonRpcHeaders, body: '{nope' }), deps);
+    const bad = await handleMcp(
+      new Request(endpoint, { method: 'POST', headers: jsonRpcHeaders, body: '{nope' }),
+      deps,
+    );
     expect(bad.status).toBe(400);
     expect(await bad.clone().json()).toMatchObject({ id: null });
     expect(((await bad.json()) as { error: { code: number } }).error.code).toBe(-32700);
@@ -151,9 +211,19 @@ describe('MCP client in process', () => {
 
   it('lists read-only tools with typed inputs and reports a missing store as the API does', async () => {
     client = new Client({ name: 'test', version: '1.0.0' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(endpoint), { fetch: (url, init) => handleMcp(new Request(url, init), deps) }));
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(endpoint), {
+        fetch: (url, init) => handleMcp(new Request(url, init), deps),
+      }),
+    );
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(['get_peak', 'get_trip', 'list_departures', 'list_peaks', 'list_trips']);
+    expect(tools.map((t) => t.name).sort()).toEqual([
+      'get_peak',
+      'get_trip',
+      'list_departures',
+      'list_peaks',
+      'list_trips',
+    ]);
     for (const tool of tools) {
       expect(tool.annotations?.readOnlyHint, tool.name).toBe(true);
       expect(tool.outputSchema, tool.name).toBeDefined();
@@ -165,7 +235,9 @@ describe('MCP client in process', () => {
       difficulty: { type: 'string', pattern: expect.stringContaining('[Ee][Aa][Ss][Yy]') },
       maxPriceInr: { anyOf: [{ type: 'integer', minimum: 1 }, { type: 'string' }] },
     });
-    expect(tools.find((t) => t.name === 'list_peaks')?.inputSchema.properties).toMatchObject({ openPeak: { anyOf: [{ type: 'boolean' }, { type: 'string', enum: ['true', 'false'] }] } });
+    expect(tools.find((t) => t.name === 'list_peaks')?.inputSchema.properties).toMatchObject({
+      openPeak: { anyOf: [{ type: 'boolean' }, { type: 'string', enum: ['true', 'false'] }] },
+    });
     expect(tools.find((t) => t.name === 'get_trip')?.inputSchema.required).toEqual(['slug']);
 
     const departures = await client.callTool({ name: 'list_departures', arguments: {} });

@@ -19,7 +19,8 @@ export function checkLlmsTxt(text: string): string[] {
       sections += 1;
       continue;
     }
-    if (inSections && !/^- \[[^\]]+\]\([^)\s]+\)(: \S.*)?$/.test(line)) problems.push(`line ${n}: not a "- [name](url): notes" link: ${line.slice(0, 80)}`);
+    if (inSections && !/^- \[[^\]]+\]\([^)\s]+\)(: \S.*)?$/.test(line))
+      problems.push(`line ${n}: not a "- [name](url): notes" link: ${line.slice(0, 80)}`);
   }
   if (sections === 0) problems.push('no H2 section of links');
   return problems;

@@ -6,10 +6,10 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { RunningServer } from '../helpers/project.ts';
+import type { InProcessServer } from '../helpers/in-process.ts';
 import { startBuiltSite } from './built-site.ts';
 
-let server: RunningServer;
+let server: InProcessServer;
 let client: Client;
 
 beforeAll(async () => {
@@ -31,26 +31,46 @@ describe('MCP server on the local server', () => {
   it('introduces itself as the server card does', async () => {
     const card = (await (await fetch(`${server.url}/mcp/server-card`)).json()) as { name: string; version: string };
     expect(client.getServerVersion()).toMatchObject({ name: card.name, version: card.version });
-    expect(client.getServerCapabilities()).toEqual({ tools: { listChanged: false }, resources: { listChanged: false }, prompts: { listChanged: false }, completions: {} });
+    expect(client.getServerCapabilities()).toEqual({
+      tools: { listChanged: false },
+      resources: { listChanged: false },
+      prompts: { listChanged: false },
+      completions: {},
+    });
   });
 
   it('lists the five read-only tools and the enquiry tool, which acts', async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(['get_peak', 'get_trip', 'list_departures', 'list_peaks', 'list_trips', 'send_enquiry']);
+    expect(tools.map((t) => t.name).sort()).toEqual([
+      'get_peak',
+      'get_trip',
+      'list_departures',
+      'list_peaks',
+      'list_trips',
+      'send_enquiry',
+    ]);
     expect(tools.filter((t) => t.annotations?.readOnlyHint === true).map((t) => t.name)).not.toContain('send_enquiry');
     expect(tools.filter((t) => t.annotations?.readOnlyHint !== true).map((t) => t.name)).toEqual(['send_enquiry']);
   });
 
   const calls: [string, Record<string, unknown>, string][] = [
     ['list_trips', {}, '/trips'],
-    ['list_trips', { type: 'trek', difficulty: 'Moderate', maxPriceInr: 20000 }, '/trips?type=trek&difficulty=Moderate&maxPriceInr=20000'],
+    [
+      'list_trips',
+      { type: 'trek', difficulty: 'Moderate', maxPriceInr: 20000 },
+      '/trips?type=trek&difficulty=Moderate&maxPriceInr=20000',
+    ],
     ['list_trips', { region: 'ladakh' }, '/trips?region=ladakh'],
     ['get_trip', { slug: 'sample-expedition' }, '/trips/sample-expedition'],
     ['list_departures', {}, '/departures'],
     ['list_departures', { trip: 'sample-trek' }, '/departures?trip=sample-trek'],
     ['list_peaks', {}, '/peaks'],
     ['list_peaks', { openPeak: true, maxAltitudeM: 6500 }, '/peaks?openPeak=true&maxAltitudeM=6500'],
-    ['list_peaks', { operatorOperated: false, firstSixThousanderCandidate: false }, '/peaks?operatorOperated=false&firstSixThousanderCandidate=false'],
+    [
+      'list_peaks',
+      { operatorOperated: false, firstSixThousanderCandidate: false },
+      '/peaks?operatorOperated=false&firstSixThousanderCandidate=false',
+    ],
     ['get_peak', { id: 'sample-peak' }, '/peaks/sample-peak'],
   ];
 
@@ -103,7 +123,11 @@ describe('MCP server on the local server', () => {
   it('counts against the /v1 quota and says so in the rate-limit headers, with no session', async () => {
     const res = await fetch(`${server.url}/mcp`, {
       method: 'POST',
-      headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', 'MCP-Protocol-Version': '2025-11-25' },
+      headers: {
+        'Content-Type': 'application/json',
+        Accept: 'application/json, text/event-stream',
+        'MCP-Protocol-Version': '2025-11-25',
+      },
       body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/list' }),
     });
     expect(res.status).toBe(200);

@@ -9,15 +9,23 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { applicableScenarios, conformanceProblems, conformanceVersion, notApplicable, runConformance, type Check } from '../../scripts/interop/conformance.ts';
-import { projectRoot, startServer, type RunningServer } from '../helpers/project.ts';
+import {
+  applicableScenarios,
+  conformanceProblems,
+  conformanceVersion,
+  notApplicable,
+  runConformance,
+  type Check,
+} from '../../scripts/interop/conformance.ts';
+import { startInProcess, type InProcessServer } from '../helpers/in-process.ts';
+import { projectRoot } from '../helpers/project.ts';
 
-let server: RunningServer;
+let server: InProcessServer;
 let results: Map<string, Check[]>;
 
 beforeAll(async () => {
   // No SITE_URL: the server names itself http://localhost:<its port>, as `npm start` does.
-  server = await startServer(inject('fixtureSite'), { SITE_URL: '', OPERATIONAL_STORAGE: 'off' });
+  server = await startInProcess(inject('fixtureSite'), { SITE_URL: '', OPERATIONAL_STORAGE: 'off' });
   results = await runConformance(`http://localhost:${server.port}/mcp`);
 }, 180_000);
 afterAll(() => server?.stop());

@@ -6,24 +6,24 @@
  * completed and read; the prompts are there. TRUST_PROXY=vercel lets each test speak from its
  * own client address, as the host would see it.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { enquiryIdPattern } from '../../service/bookings/store.ts';
-import { startServer, type RunningServer } from '../helpers/project.ts';
+import { startInProcess, type InProcessServer } from '../helpers/in-process.ts';
 import { builtSiteUrl } from './built-site.ts';
+import { newDataDir } from '../helpers/embedded-template.ts';
 
-let server: RunningServer;
+let server: InProcessServer;
 let dataDir: string;
 const clients: Client[] = [];
 
 beforeAll(async () => {
-  dataDir = mkdtempSync(path.join(tmpdir(), 'mcp-enquiries-'));
+  dataDir = newDataDir('mcp-enquiries-');
   const site = inject('fixtureSite');
-  server = await startServer(site, { SITE_URL: builtSiteUrl(site), DATA_DIR: dataDir, TRUST_PROXY: 'vercel' });
+  server = await startInProcess(site, { SITE_URL: builtSiteUrl(site), DATA_DIR: dataDir, TRUST_PROXY: 'vercel' });
 });
 afterAll(async () => {
   for (const client of clients) await client.close();
@@ -34,7 +34,11 @@ afterAll(async () => {
 /** An SDK client speaking from `address` (the host takes the client address from X-Real-IP behind Vercel). */
 async function connect(address: string): Promise<Client> {
   const client = new Client({ name: 'enquiry-tests', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), { requestInit: { headers: { 'X-Real-IP': address } } }));
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), {
+      requestInit: { headers: { 'X-Real-IP': address } },
+    }),
+  );
   clients.push(client);
   return client;
 }
@@ -47,16 +51,35 @@ const outbox = () => {
   }
 };
 
-const person = { tripSlug: 'sample-trek', name: 'Asha Rao', phone: '+91 98765 43210', groupSize: 2, preferredDeparture: 'October 2026', message: 'Two of us are vegetarian.' };
-type Received = { enquiry: { id: string; status: string; tripSlug: string }; callbackPromise: string | null; next: string };
-const textOf = (result: unknown) => (result as { content: { type: string; text: string }[] }).content.map((c) => c.text).join('\n');
+const person = {
+  tripSlug: 'sample-trek',
+  name: 'Asha Rao',
+  phone: '+91 98765 43210',
+  groupSize: 2,
+  preferredDeparture: 'October 2026',
+  message: 'Two of us are vegetarian.',
+};
+type Received = {
+  enquiry: { id: string; status: string; tripSlug: string };
+  callbackPromise: string | null;
+  next: string;
+};
+const textOf = (result: unknown) =>
+  (result as { content: { type: string; text: string }[] }).content.map((c) => c.text).join('\n');
 
 describe('send_enquiry', () => {
   it('is described as an action on the open world that needs the person, their details and consent', async () => {
     const client = await connect('192.0.2.60');
     const tool = (await client.listTools()).tools.find((t) => t.name === 'send_enquiry');
     expect(tool?.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false, openWorldHint: true });
-    for (const words of ['own name and phone number', 'consent', 'guide calls them back', 'Nothing is booked', 'enquiry form']) expect(tool?.description, words).toContain(words);
+    for (const words of [
+      'own name and phone number',
+      'consent',
+      'guide calls them back',
+      'Nothing is booked',
+      'enquiry form',
+    ])
+      expect(tool?.description, words).toContain(words);
     expect(tool?.inputSchema.required).toEqual(['tripSlug', 'name', 'phone', 'groupSize']);
     expect(tool?.outputSchema?.required).toEqual(['enquiry', 'callbackPromise', 'next']);
   });
@@ -66,13 +89,18 @@ describe('send_enquiry', () => {
     const result = await client.callTool({ name: 'send_enquiry', arguments: person });
     expect(result.isError ?? false).toBe(false);
     const body = result.structuredContent as Received;
-    expect(body.enquiry).toMatchObject({ status: 'received', tripSlug: 'sample-trek', id: expect.stringMatching(enquiryIdPattern) });
+    expect(body.enquiry).toMatchObject({
+      status: 'received',
+      tripSlug: 'sample-trek',
+      id: expect.stringMatching(enquiryIdPattern),
+    });
     expect(body.next).toContain('A guide will call you on +91 98765 43210');
     expect(textOf(result)).toContain(`Reference ${body.enquiry.id}`);
     // Delivered: the team's email, written from the stored enquiry, is in the outbox.
     expect(outbox()).toContain(`${body.enquiry.id}.eml`);
     const email = readFileSync(path.join(dataDir, 'outbox', `${body.enquiry.id}.eml`), 'utf8');
-    for (const part of ['Asha Rao', '+91 98765 43210', 'Fixture Trek', 'Two of us are vegetarian.']) expect(email, part).toContain(part);
+    for (const part of ['Asha Rao', '+91 98765 43210', 'Fixture Trek', 'Two of us are vegetarian.'])
+      expect(email, part).toContain(part);
     // Stored: the person's own page of it is read from the store, delivered.
     const page = await fetch(`${server.url}/enquiry-sent?ref=${body.enquiry.id}`);
     expect(page.status).toBe(200);
@@ -81,10 +109,13 @@ describe('send_enquiry', () => {
     expect(html).toContain(body.enquiry.id);
   });
 
-  it('refuses a faulty enquiry field by field, in the endpoint\'s words, and sends nothing', async () => {
+  it("refuses a faulty enquiry field by field, in the endpoint's words, and sends nothing", async () => {
     const client = await connect('192.0.2.62');
     const before = outbox().length;
-    const result = await client.callTool({ name: 'send_enquiry', arguments: { ...person, phone: 'call me', groupSize: 40 } });
+    const result = await client.callTool({
+      name: 'send_enquiry',
+      arguments: { ...person, phone: 'call me', groupSize: 40 },
+    });
     expect(result.isError).toBe(true);
     expect(textOf(result)).toContain('Give a phone number of 8 to 15 digits');
     expect(textOf(result)).toContain('Group size must be a whole number');
@@ -98,13 +129,21 @@ describe('send_enquiry', () => {
       const result = await client.callTool({ name: 'send_enquiry', arguments: { ...person, message: `Enquiry ${i}` } });
       expect(result.isError ?? false, `enquiry ${i}`).toBe(false);
     }
-    const fifth = await fetch(`${server.url}/api/bookings`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Real-IP': address }, body: JSON.stringify(person) });
+    const fifth = await fetch(`${server.url}/api/bookings`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'X-Real-IP': address },
+      body: JSON.stringify(person),
+    });
     expect(fifth.status).toBe(201);
     const sixth = await client.callTool({ name: 'send_enquiry', arguments: person });
     expect(sixth.isError).toBe(true);
     expect(textOf(sixth)).toContain('rate_limited');
     expect(textOf(sixth)).toContain('at most 5 every 10 minutes');
-    const seventh = await fetch(`${server.url}/api/bookings`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Real-IP': address }, body: JSON.stringify(person) });
+    const seventh = await fetch(`${server.url}/api/bookings`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'X-Real-IP': address },
+      body: JSON.stringify(person),
+    });
     expect(seventh.status).toBe(429);
     // Another address is not held back.
     const other = await connect('192.0.2.64');
@@ -123,10 +162,19 @@ describe('resources and prompts', () => {
       expeditions: { uriTemplate: `${origin}/expeditions/{slug}.md`, mimeType: 'text/markdown' },
       peaks: { uriTemplate: `${origin}/v1/peaks/{id}`, mimeType: 'application/json' },
     });
-    const completed = await client.complete({ ref: { type: 'ref/resource', uri: `${origin}/treks/{slug}.md` }, argument: { name: 'slug', value: 'sample' } });
+    const completed = await client.complete({
+      ref: { type: 'ref/resource', uri: `${origin}/treks/{slug}.md` },
+      argument: { name: 'slug', value: 'sample' },
+    });
     expect(completed.completion.values).toEqual(['sample-trek']);
     const { resources } = await client.listResources();
-    expect(resources.map((r) => r.uri)).toEqual(expect.arrayContaining([`${origin}/treks/sample-trek.md`, `${origin}/expeditions/sample-expedition.md`, `${origin}/v1/peaks/sample-peak`]));
+    expect(resources.map((r) => r.uri)).toEqual(
+      expect.arrayContaining([
+        `${origin}/treks/sample-trek.md`,
+        `${origin}/expeditions/sample-expedition.md`,
+        `${origin}/v1/peaks/sample-peak`,
+      ]),
+    );
     const peak = await client.readResource({ uri: `${origin}/v1/peaks/sample-peak` });
     const api = await (await fetch(`${server.url}/v1/peaks/sample-peak`)).json();
     expect(JSON.parse((peak.contents[0] as { text: string }).text)).toEqual(api);

@@ -14,12 +14,12 @@ import { legacyResourceNotFound } from '../../service/mcp/legacy-http.ts';
 import { toolDefinitions } from '../../service/mcp/tools.ts';
 import { operations } from '../../service/v1/operations.ts';
 import { loadCatalogue } from '../helpers/content.ts';
-import { startServer, type RunningServer } from '../helpers/project.ts';
+import { startInProcess, type InProcessServer } from '../helpers/in-process.ts';
 import { rawExchange, serialize } from '../hardening/raw-http.ts';
 import { builtSiteUrl } from './built-site.ts';
 import { connect, revisions, type McpClient, type Revision } from '../../scripts/interop/mcp-clients.ts';
 
-let server: RunningServer;
+let server: InProcessServer;
 let origin: string;
 const clients = new Map<Revision, McpClient>();
 
@@ -27,10 +27,12 @@ beforeAll(async () => {
   const site = inject('fixtureSite');
   origin = builtSiteUrl(site);
   // No operational storage, on both sides: departures are unavailable to the host and to the tools.
-  server = await startServer(site, { SITE_URL: origin, OPERATIONAL_STORAGE: 'off' });
+  server = await startInProcess(site, { SITE_URL: origin, OPERATIONAL_STORAGE: 'off' });
   const deps = { catalogue: loadCatalogue(undefined, origin), departures: null };
   for (const revision of revisions) {
-    const { client } = await connect(revision, `${origin}/mcp`, { fetch: (url, init) => handleMcp(new Request(url, init), deps) });
+    const { client } = await connect(revision, `${origin}/mcp`, {
+      fetch: (url, init) => handleMcp(new Request(url, init), deps),
+    });
     clients.set(revision, client);
   }
 });
@@ -44,12 +46,20 @@ let clientAddress = 0;
 /** GET `target` exactly as written, from a loopback address of its own (the /v1 quota is per client). */
 async function rest(target: string): Promise<{ status: number; code: string | undefined }> {
   clientAddress += 1;
-  const x = await rawExchange(serialize('GET', target, [['Host', new URL(origin).host], ['Accept', 'application/json'], ['Connection', 'close']]), {
-    port: server.port,
-    localAddress: `127.0.9.${(clientAddress % 250) + 1}`,
-  });
+  const x = await rawExchange(
+    serialize('GET', target, [
+      ['Host', new URL(origin).host],
+      ['Accept', 'application/json'],
+      ['Connection', 'close'],
+    ]),
+    {
+      port: server.port,
+      localAddress: `127.0.9.${(clientAddress % 250) + 1}`,
+    },
+  );
   const answer = x.responses[0]!;
-  const body = answer.body.length > 0 ? (JSON.parse(answer.body.toString('utf8')) as { error?: { code?: string } }) : {};
+  const body =
+    answer.body.length > 0 ? (JSON.parse(answer.body.toString('utf8')) as { error?: { code?: string } }) : {};
   return { status: answer.status, code: body.error?.code };
 }
 
@@ -57,7 +67,25 @@ async function rest(target: string): Promise<{ status: number; code: string | un
 const codesNamed = (text: string) => Object.keys(errorCodes).filter((code) => new RegExp(`\\b${code}\\b`).test(text));
 
 /** Query texts tried for every filter; those /v1 refuses are the invalid calls. */
-const candidateTexts = ['', ' ', 'x', 'x'.repeat(61), '0', '-1', '1.5', '1e4', '1000000000', '12,000', 'TRUE', 'yes', 'boat', 'Hard', 'Sample-Trek', 'sample trek', '../x'];
+const candidateTexts = [
+  '',
+  ' ',
+  'x',
+  'x'.repeat(61),
+  '0',
+  '-1',
+  '1.5',
+  '1e4',
+  '1000000000',
+  '12,000',
+  'TRUE',
+  'yes',
+  'boat',
+  'Hard',
+  'Sample-Trek',
+  'sample trek',
+  '../x',
+];
 
 /** The JSON values a tool argument may carry for one query text: the text, and its natural JSON type. */
 function jsonValues(text: string): unknown[] {
@@ -68,7 +96,19 @@ function jsonValues(text: string): unknown[] {
 }
 
 /** Path values: none names a trip or peak, some name no endpoint at all. (`.` and `..` cannot be sent: see below.) */
-const pathValues = ['no-such-thing', 'Sample-Trek', 'no such thing', '../peaks', 'a/b', '%2F', '..%2F..', '...', 'x'.repeat(200), 'sample-trek/', '\\'];
+const pathValues = [
+  'no-such-thing',
+  'Sample-Trek',
+  'no such thing',
+  '../peaks',
+  'a/b',
+  '%2F',
+  '..%2F..',
+  '...',
+  'x'.repeat(200),
+  'sample-trek/',
+  '\\',
+];
 
 interface InvalidCall {
   tool: string;
@@ -83,18 +123,26 @@ async function invalidCalls(): Promise<InvalidCall[]> {
   for (const tool of toolDefinitions) {
     const op = operations.find((o) => o.operationId === tool.operationId)!;
     if (op.pathParam) {
-      for (const value of pathValues) calls.push({ tool: tool.name, args: { [op.pathParam.name]: value }, target: `/v1${op.path.replace(`{${op.pathParam.name}}`, encodeURIComponent(value))}`, byOperation: true });
+      for (const value of pathValues)
+        calls.push({
+          tool: tool.name,
+          args: { [op.pathParam.name]: value },
+          target: `/v1${op.path.replace(`{${op.pathParam.name}}`, encodeURIComponent(value))}`,
+          byOperation: true,
+        });
       continue;
     }
     for (const name of Object.keys(op.query)) {
       for (const text of candidateTexts) {
         const target = `/v1${op.path}?${new URLSearchParams({ [name]: text })}`;
         if ((await rest(target)).status !== 400) continue;
-        for (const value of jsonValues(text)) calls.push({ tool: tool.name, args: { [name]: value }, target, byOperation: false });
+        for (const value of jsonValues(text))
+          calls.push({ tool: tool.name, args: { [name]: value }, target, byOperation: false });
       }
     }
     calls.push({ tool: tool.name, args: { colour: 'red' }, target: `/v1${op.path}?colour=red`, byOperation: false });
-    if (op.operationId === 'listDepartures') calls.push({ tool: tool.name, args: {}, target: `/v1${op.path}`, byOperation: true });
+    if (op.operationId === 'listDepartures')
+      calls.push({ tool: tool.name, args: {}, target: `/v1${op.path}`, byOperation: true });
   }
   return calls;
 }
@@ -122,7 +170,8 @@ describe('every invalid tool call names the code REST answers, or none', () => {
       if (result.isError !== true) wrong.push(`${label}: the tool did not refuse it`);
       const named = codesNamed(text);
       if (named.some((code) => code !== answer.code)) wrong.push(`${label}: the tool names ${named.join(', ')}`);
-      if (call.byOperation && !named.includes(answer.code ?? '')) wrong.push(`${label}: the tool does not name ${answer.code}: ${text.slice(0, 160)}`);
+      if (call.byOperation && !named.includes(answer.code ?? ''))
+        wrong.push(`${label}: the tool does not name ${answer.code}: ${text.slice(0, 160)}`);
     }
     expect(wrong).toEqual([]);
   });
@@ -131,7 +180,9 @@ describe('every invalid tool call names the code REST answers, or none', () => {
     expect((await rest('/v1/trips/..%2Fpeaks')).code).toBe('endpoint_not_found');
     for (const client of clients.values()) {
       const result = await client.callTool({ name: 'get_trip', arguments: { slug: '../peaks' } });
-      expect(result.content[0]?.text).toContain('(code endpoint_not_found; GET /v1/trips/..%2Fpeaks answers HTTP 404 with the same code)');
+      expect(result.content[0]?.text).toContain(
+        '(code endpoint_not_found; GET /v1/trips/..%2Fpeaks answers HTTP 404 with the same code)',
+      );
     }
   });
 
@@ -156,13 +207,30 @@ describe('every invalid tool call names the code REST answers, or none', () => {
 
 describe('protocol errors, on the wire, as each revision names them', () => {
   /** One JSON-RPC request as a client of `revision` sends it (2026-07-28: its envelope and headers). */
-  async function send(revision: Revision, method: string, params: Record<string, unknown>, name: string): Promise<{ status: number; body: { id: number; error?: { code: number; message: string; data?: unknown } } }> {
+  async function send(
+    revision: Revision,
+    method: string,
+    params: Record<string, unknown>,
+    name: string,
+  ): Promise<{ status: number; body: { id: number; error?: { code: number; message: string; data?: unknown } } }> {
     const deps = { catalogue: loadCatalogue(undefined, origin), departures: null };
     const modern = revision === '2026-07-28';
-    const meta = { 'io.modelcontextprotocol/protocolVersion': revision, 'io.modelcontextprotocol/clientInfo': { name: 'errors', version: '1.0.0' }, 'io.modelcontextprotocol/clientCapabilities': {} };
-    const headers: Record<string, string> = { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', 'MCP-Protocol-Version': revision, ...(modern ? { 'Mcp-Method': method, 'Mcp-Name': name } : {}) };
+    const meta = {
+      'io.modelcontextprotocol/protocolVersion': revision,
+      'io.modelcontextprotocol/clientInfo': { name: 'errors', version: '1.0.0' },
+      'io.modelcontextprotocol/clientCapabilities': {},
+    };
+    const headers: Record<string, string> = {
+      'Content-Type': 'application/json',
+      Accept: 'application/json, text/event-stream',
+      'MCP-Protocol-Version': revision,
+      ...(modern ? { 'Mcp-Method': method, 'Mcp-Name': name } : {}),
+    };
     const body = { jsonrpc: '2.0', id: 5, method, params: modern ? { ...params, _meta: meta } : params };
-    const response = await handleMcp(new Request(`${origin}/mcp`, { method: 'POST', headers, body: JSON.stringify(body) }), deps);
+    const response = await handleMcp(
+      new Request(`${origin}/mcp`, { method: 'POST', headers, body: JSON.stringify(body) }),
+      deps,
+    );
     return { status: response.status, body: (await response.json()) as never };
   }
 
@@ -170,33 +238,73 @@ describe('protocol errors, on the wire, as each revision names them', () => {
     const { body } = await send(revision, 'tools/call', { name: 'book_everest', arguments: {} }, 'book_everest');
     expect(body).toMatchObject({ id: 5, error: { code: -32602, message: expect.stringContaining('book_everest') } });
     // The clients raise it as an error, too.
-    await expect(clients.get(revision)!.callTool({ name: 'book_everest', arguments: {} })).rejects.toMatchObject({ code: -32602 });
+    await expect(clients.get(revision)!.callTool({ name: 'book_everest', arguments: {} })).rejects.toMatchObject({
+      code: -32602,
+    });
   });
 
   it.each(revisions)('%s: an unknown prompt, or a trip no prompt can be about, is -32602', async (revision) => {
-    expect((await send(revision, 'prompts/get', { name: 'plan_a_heist' }, 'plan_a_heist')).body.error?.code).toBe(-32602);
-    expect((await send(revision, 'prompts/get', { name: 'enquire', arguments: { tripSlug: 'no-such-trip' } }, 'enquire')).body.error?.code).toBe(-32602);
+    expect((await send(revision, 'prompts/get', { name: 'plan_a_heist' }, 'plan_a_heist')).body.error?.code).toBe(
+      -32602,
+    );
+    expect(
+      (await send(revision, 'prompts/get', { name: 'enquire', arguments: { tripSlug: 'no-such-trip' } }, 'enquire'))
+        .body.error?.code,
+    ).toBe(-32602);
   });
 
-  it.each(revisions)('%s: a resource that does not exist is "resource not found" with its URI (-32002 before 2026-07-28, -32602 from it)', async (revision) => {
-    const code = revision === '2026-07-28' ? -32602 : legacyResourceNotFound;
-    for (const uri of [`${origin}/treks/no-such-trek.md`, `${origin}/expeditions/sample-trek.md`, `${origin}/v1/peaks/no-such-peak`, `${origin}/nothing-here`, 'urn:example:nothing']) {
-      const { body } = await send(revision, 'resources/read', { uri }, uri);
-      expect(body.error?.code, uri).toBe(code);
-      expect(body.error?.data, uri).toEqual({ uri });
-    }
-    // The peak resource is GET /v1/peaks/{id}: its miss names the code that GET answers.
-    const peak = await send(revision, 'resources/read', { uri: `${origin}/v1/peaks/no-such-peak` }, `${origin}/v1/peaks/no-such-peak`);
-    expect(codesNamed(peak.body.error?.message ?? '')).toEqual([(await rest('/v1/peaks/no-such-peak')).code]);
-    // Every official client reads either code as "not found", with the URI.
-    await expect(clients.get(revision)!.readResource({ uri: `${origin}/treks/no-such-trek.md` })).rejects.toMatchObject({ data: { uri: `${origin}/treks/no-such-trek.md` } });
-  });
+  it.each(revisions)(
+    '%s: a resource that does not exist is "resource not found" with its URI (-32002 before 2026-07-28, -32602 from it)',
+    async (revision) => {
+      const code = revision === '2026-07-28' ? -32602 : legacyResourceNotFound;
+      for (const uri of [
+        `${origin}/treks/no-such-trek.md`,
+        `${origin}/expeditions/sample-trek.md`,
+        `${origin}/v1/peaks/no-such-peak`,
+        `${origin}/nothing-here`,
+        'urn:example:nothing',
+      ]) {
+        const { body } = await send(revision, 'resources/read', { uri }, uri);
+        expect(body.error?.code, uri).toBe(code);
+        expect(body.error?.data, uri).toEqual({ uri });
+      }
+      // The peak resource is GET /v1/peaks/{id}: its miss names the code that GET answers.
+      const peak = await send(
+        revision,
+        'resources/read',
+        { uri: `${origin}/v1/peaks/no-such-peak` },
+        `${origin}/v1/peaks/no-such-peak`,
+      );
+      expect(codesNamed(peak.body.error?.message ?? '')).toEqual([(await rest('/v1/peaks/no-such-peak')).code]);
+      // Every official client reads either code as "not found", with the URI.
+      await expect(
+        clients.get(revision)!.readResource({ uri: `${origin}/treks/no-such-trek.md` }),
+      ).rejects.toMatchObject({ data: { uri: `${origin}/treks/no-such-trek.md` } });
+    },
+  );
 
   it('answers a batch with -32600 Invalid Request, one error per request', async () => {
     const deps = { catalogue: loadCatalogue(undefined, origin), departures: null };
     const batch = [1, 2].map((id) => ({ jsonrpc: '2.0', id, method: 'tools/list' }));
-    const response = await handleMcp(new Request(`${origin}/mcp`, { method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', 'MCP-Protocol-Version': '2025-11-25' }, body: JSON.stringify(batch) }), deps);
+    const response = await handleMcp(
+      new Request(`${origin}/mcp`, {
+        method: 'POST',
+        headers: {
+          'Content-Type': 'application/json',
+          Accept: 'application/json, text/event-stream',
+          'MCP-Protocol-Version': '2025-11-25',
+        },
+        body: JSON.stringify(batch),
+      }),
+      deps,
+    );
     expect(response.status).toBe(400);
-    expect(await response.json()).toEqual(batch.map(({ id }) => ({ jsonrpc: '2.0', id, error: { code: -32600, message: expect.stringContaining('batches are not supported') } })));
+    expect(await response.json()).toEqual(
+      batch.map(({ id }) => ({
+        jsonrpc: '2.0',
+        id,
+        error: { code: -32600, message: expect.stringContaining('batches are not supported') },
+      })),
+    );
   });
 });

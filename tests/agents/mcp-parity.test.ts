@@ -30,8 +30,14 @@ beforeAll(async () => {
   await store.upsert(...seedDepartures(catalogue, new Date()));
   deps = { catalogue, departures: store };
   client = new Client({ name: 'parity', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${site}/mcp`), { fetch: (url, init) => handleMcp(new Request(url, init), deps) }));
-  inputSchemas = new Map((await client.listTools()).tools.map((t) => [t.name, t.inputSchema as Record<string, unknown>]));
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`${site}/mcp`), {
+      fetch: (url, init) => handleMcp(new Request(url, init), deps),
+    }),
+  );
+  inputSchemas = new Map(
+    (await client.listTools()).tools.map((t) => [t.name, t.inputSchema as Record<string, unknown>]),
+  );
 });
 afterAll(async () => {
   await client?.close();
@@ -45,14 +51,35 @@ afterAll(async () => {
  */
 const forms: Record<string, { accepted: string[]; refused: string[] }> = {
   type: { accepted: ['trek', 'expedition'], refused: ['Trek', 'boat', ''] },
-  region: { accepted: ['ladakh', 'LADAKH', 'Fixture Valley', 'la', 'x'.repeat(60)], refused: ['l', 'x'.repeat(61), ''] },
+  region: {
+    accepted: ['ladakh', 'LADAKH', 'Fixture Valley', 'la', 'x'.repeat(60)],
+    refused: ['l', 'x'.repeat(61), ''],
+  },
   difficulty: {
-    accepted: ['Easy', 'easy', 'EASY', 'Moderate', 'moderate', 'mOdErAtE', 'Difficult', 'difficult', 'Very Difficult', 'very difficult', 'VERY DIFFICULT'],
+    accepted: [
+      'Easy',
+      'easy',
+      'EASY',
+      'Moderate',
+      'moderate',
+      'mOdErAtE',
+      'Difficult',
+      'difficult',
+      'Very Difficult',
+      'very difficult',
+      'VERY DIFFICULT',
+    ],
     refused: ['very-difficult', 'Hard', 'eas', 'Easy ', ''],
   },
-  maxPriceInr: { accepted: ['1', '15000', '20000', '015000', '999999999'], refused: ['0', '000', '-1', '1.5', '1e4', '1000000000', '12,000', 'abc', ''] },
+  maxPriceInr: {
+    accepted: ['1', '15000', '20000', '015000', '999999999'],
+    refused: ['0', '000', '-1', '1.5', '1e4', '1000000000', '12,000', 'abc', ''],
+  },
   trip: { accepted: ['sample-trek', 'sample-expedition', 'no-such-trip'], refused: ['Sample-Trek', 'sample trek', ''] },
-  from: { accepted: ['2027-06-01', '2000-01-01', '2028-02-29', '2027-12-31'], refused: ['2027-13-01', '2027-9-20', '20270920', '2027-09-32', 'tomorrow', '2027-09-20T00:00', ''] },
+  from: {
+    accepted: ['2027-06-01', '2000-01-01', '2028-02-29', '2027-12-31'],
+    refused: ['2027-13-01', '2027-9-20', '20270920', '2027-09-32', 'tomorrow', '2027-09-20T00:00', ''],
+  },
   to: { accepted: ['2027-09-30', '2099-12-31'], refused: ['2027-00-10', '27-09-30', '2027/09/30', ''] },
   minDays: { accepted: ['1', '2', '14', '02'], refused: ['0', '-1', '2.5', 'week', ''] },
   maxDays: { accepted: ['1', '2', '10', '999999999'], refused: ['0', '1000000000', '1e1', ''] },
@@ -80,7 +107,11 @@ async function viaV1(path: string, name: string, text: string) {
 
 async function viaMcp(tool: string, name: string, value: unknown) {
   const result = await client.callTool({ name: tool, arguments: { [name]: value } });
-  return { isError: result.isError === true, structured: result.structuredContent, text: JSON.stringify(result.content) };
+  return {
+    isError: result.isError === true,
+    structured: result.structuredContent,
+    text: JSON.stringify(result.content),
+  };
 }
 
 const queryOperations = toolDefinitions.flatMap((tool) => {
@@ -95,17 +126,20 @@ describe('MCP tools and /v1 accept the same parameter values', () => {
     expect([...new Set(queryOperations.map((q) => q.name))].sort()).toEqual(Object.keys(forms).sort());
   });
 
-  it.each(queryOperations)('$tool $name: every accepted form answers the same data through both', async ({ tool, path, name }) => {
-    for (const text of forms[name]!.accepted) {
-      const api = await viaV1(path, name, text);
-      expect(api.status, `GET /v1${path}?${name}=${text}`).toBe(200);
-      for (const value of argumentsFor(text)) {
-        const mcp = await viaMcp(tool, name, value);
-        expect(mcp.isError, `${tool} ${JSON.stringify({ [name]: value })}: ${mcp.text}`).toBe(false);
-        expect(mcp.structured, `${tool} ${JSON.stringify({ [name]: value })}`).toEqual(api.body);
+  it.each(queryOperations)(
+    '$tool $name: every accepted form answers the same data through both',
+    async ({ tool, path, name }) => {
+      for (const text of forms[name]!.accepted) {
+        const api = await viaV1(path, name, text);
+        expect(api.status, `GET /v1${path}?${name}=${text}`).toBe(200);
+        for (const value of argumentsFor(text)) {
+          const mcp = await viaMcp(tool, name, value);
+          expect(mcp.isError, `${tool} ${JSON.stringify({ [name]: value })}: ${mcp.text}`).toBe(false);
+          expect(mcp.structured, `${tool} ${JSON.stringify({ [name]: value })}`).toEqual(api.body);
+        }
       }
-    }
-  });
+    },
+  );
 
   it.each(queryOperations)('$tool $name: every refused form is refused by both', async ({ tool, path, name }) => {
     for (const text of forms[name]!.refused) {
@@ -122,14 +156,23 @@ describe('MCP tools and /v1 accept the same parameter values', () => {
 
   it.each(queryOperations)('$tool $name: the published input schema agrees with both (Ajv)', ({ tool, name }) => {
     const validate = new Ajv2020({ strict: false }).compile(inputSchemas.get(tool)!);
-    for (const text of forms[name]!.accepted) for (const value of argumentsFor(text)) expect(validate({ [name]: value }), `${tool} ${JSON.stringify(value)}`).toBe(true);
-    for (const text of forms[name]!.refused) for (const value of argumentsFor(text)) expect(validate({ [name]: value }), `${tool} ${JSON.stringify(value)}`).toBe(false);
+    for (const text of forms[name]!.accepted)
+      for (const value of argumentsFor(text))
+        expect(validate({ [name]: value }), `${tool} ${JSON.stringify(value)}`).toBe(true);
+    for (const text of forms[name]!.refused)
+      for (const value of argumentsFor(text))
+        expect(validate({ [name]: value }), `${tool} ${JSON.stringify(value)}`).toBe(false);
   });
 
   it('answers an unknown filter and a wrong JSON type as errors, like an unknown or malformed query parameter', async () => {
     expect((await viaV1('/trips', 'colour', 'red')).status).toBe(400);
     expect((await viaMcp('list_trips', 'colour', 'red')).isError).toBe(true);
-    for (const [name, value] of [['difficulty', 1], ['openPeak', null], ['maxAltitudeM', true], ['region', ['ladakh']]] as const) {
+    for (const [name, value] of [
+      ['difficulty', 1],
+      ['openPeak', null],
+      ['maxAltitudeM', true],
+      ['region', ['ladakh']],
+    ] as const) {
       const tool = name === 'difficulty' || name === 'region' ? 'list_trips' : 'list_peaks';
       expect((await viaMcp(tool, name, value)).isError, `${name} ${JSON.stringify(value)}`).toBe(true);
     }

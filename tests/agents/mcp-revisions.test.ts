@@ -6,28 +6,31 @@
  * endpoint, the Markdown twin, the published file, POST /api/bookings); what has no REST twin
  * (prompts, completions) is the same on every revision.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { toolDefinitions } from '../../service/mcp/tools.ts';
 import { operations } from '../../service/v1/operations.ts';
-import { startServer, type RunningServer } from '../helpers/project.ts';
+import { startInProcess, type InProcessServer } from '../helpers/in-process.ts';
 import { loadCatalogue } from '../helpers/content.ts';
 import { builtSiteUrl } from './built-site.ts';
 import { connect, revisions, type McpClient, type Revision } from '../../scripts/interop/mcp-clients.ts';
+import { newDataDir } from '../helpers/embedded-template.ts';
 
-let server: RunningServer;
+let server: InProcessServer;
 let dataDir: string;
 const sessions = new Map<Revision, { client: McpClient; negotiated: string | undefined }>();
 const catalogue = loadCatalogue();
 
 beforeAll(async () => {
-  dataDir = mkdtempSync(path.join(tmpdir(), 'mcp-revisions-'));
+  dataDir = newDataDir('mcp-revisions-');
   const site = inject('fixtureSite');
   // Behind Vercel's client-address header, so each client has its own enquiry quota.
-  server = await startServer(site, { SITE_URL: builtSiteUrl(site), DATA_DIR: dataDir, TRUST_PROXY: 'vercel' });
-  for (const [i, revision] of revisions.entries()) sessions.set(revision, await connect(revision, `${server.url}/mcp`, { headers: { 'X-Real-IP': `192.0.2.${70 + i}` } }));
+  server = await startInProcess(site, { SITE_URL: builtSiteUrl(site), DATA_DIR: dataDir, TRUST_PROXY: 'vercel' });
+  for (const [i, revision] of revisions.entries())
+    sessions.set(
+      revision,
+      await connect(revision, `${server.url}/mcp`, { headers: { 'X-Real-IP': `192.0.2.${70 + i}` } }),
+    );
 });
 afterAll(async () => {
   for (const { client } of sessions.values()) await client.close();
@@ -45,21 +48,34 @@ function toolCalls(): { name: string; args: Record<string, unknown>; rest: strin
   for (const tool of toolDefinitions) {
     const op = operations.find((o) => o.operationId === tool.operationId)!;
     if (op.pathParam) {
-      const values = op.pathParam.name === 'slug' ? catalogue.trips.map((p) => p.trip.slug) : catalogue.peaks.map((p) => p.id);
-      for (const value of values) calls.push({ name: tool.name, args: { [op.pathParam.name]: value }, rest: `/v1${op.path.replace(`{${op.pathParam.name}}`, value)}` });
+      const values =
+        op.pathParam.name === 'slug' ? catalogue.trips.map((p) => p.trip.slug) : catalogue.peaks.map((p) => p.id);
+      for (const value of values)
+        calls.push({
+          name: tool.name,
+          args: { [op.pathParam.name]: value },
+          rest: `/v1${op.path.replace(`{${op.pathParam.name}}`, value)}`,
+        });
       continue;
     }
     calls.push({ name: tool.name, args: {}, rest: `/v1${op.path}` });
     for (const [param, declared] of Object.entries(op.query)) {
       const example = declared.example?.(catalogue);
-      if (example !== undefined) calls.push({ name: tool.name, args: { [param]: example }, rest: `/v1${op.path}?${new URLSearchParams({ [param]: example })}` });
+      if (example !== undefined)
+        calls.push({
+          name: tool.name,
+          args: { [param]: example },
+          rest: `/v1${op.path}?${new URLSearchParams({ [param]: example })}`,
+        });
     }
   }
   return calls;
 }
 
 it('the server card names exactly the revisions the endpoint speaks, each of which an official client negotiates below', async () => {
-  const card = (await (await served('/mcp/server-card')).json()) as { remotes: { supportedProtocolVersions: string[] }[] };
+  const card = (await (await served('/mcp/server-card')).json()) as {
+    remotes: { supportedProtocolVersions: string[] }[];
+  };
   expect(card.remotes[0]?.supportedProtocolVersions).toEqual([...revisions]);
 });
 
@@ -90,13 +106,25 @@ describe.each(revisions)('MCP %s through its official client', (revision) => {
   });
 
   it('sends an enquiry as POST /api/bookings takes one, and refuses a faulty one as it does', async () => {
-    const person = { tripSlug: 'sample-trek', name: 'Asha Rao', phone: '+91 98765 43210', groupSize: 2, message: `Through MCP ${revision}` };
+    const person = {
+      tripSlug: 'sample-trek',
+      name: 'Asha Rao',
+      phone: '+91 98765 43210',
+      groupSize: 2,
+      message: `Through MCP ${revision}`,
+    };
     const result = await session().client.callTool({ name: 'send_enquiry', arguments: person });
-    const post = (body: unknown) => served('/api/bookings', { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Real-IP': `198.51.100.${revisions.indexOf(revision) + 80}` }, body: JSON.stringify(body) });
+    const post = (body: unknown) =>
+      served('/api/bookings', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'X-Real-IP': `198.51.100.${revisions.indexOf(revision) + 80}` },
+        body: JSON.stringify(body),
+      });
     const api = await post(person);
     expect(api.status).toBe(201);
     // Each enquiry has its own reference, wherever the answer names it.
-    const sameButReference = (body: unknown) => JSON.parse(JSON.stringify(body).replaceAll((body as { enquiry: { id: string } }).enquiry.id, '<reference>'));
+    const sameButReference = (body: unknown) =>
+      JSON.parse(JSON.stringify(body).replaceAll((body as { enquiry: { id: string } }).enquiry.id, '<reference>'));
     expect(result.isError ?? false).toBe(false);
     expect(sameButReference(result.structuredContent)).toEqual(sameButReference(await api.json()));
 
@@ -109,7 +137,9 @@ describe.each(revisions)('MCP %s through its official client', (revision) => {
     const apiBody = (await apiRefused.json()) as { error: { code: string; fields: { field: string }[] } };
     expect(apiBody.error.fields.map((f) => f.field).sort()).toEqual(['groupSize', 'phone']);
     expect(JSON.parse(refused.content[1]?.text ?? '{}')).toEqual(apiBody);
-    expect(refused.content[0]?.text).toContain(`(${apiBody.error.code}; POST /api/bookings answers HTTP 400 with the same code)`);
+    expect(refused.content[0]?.text).toContain(
+      `(${apiBody.error.code}; POST /api/bookings answers HTTP 400 with the same code)`,
+    );
   });
 
   it('lists every resource and reads each as the site serves it', async () => {
@@ -122,7 +152,8 @@ describe.each(revisions)('MCP %s through its official client', (revision) => {
       const answer = await served(localPath(resource.uri), { headers: { Accept: resource.mimeType ?? '*/*' } });
       expect(answer.status, resource.uri).toBe(200);
       const text = await answer.text();
-      if (resource.mimeType === 'text/markdown') expect(withoutReadingTime(content.text ?? ''), resource.uri).toBe(withoutReadingTime(text));
+      if (resource.mimeType === 'text/markdown')
+        expect(withoutReadingTime(content.text ?? ''), resource.uri).toBe(withoutReadingTime(text));
       else expect(JSON.parse(content.text ?? ''), resource.uri).toEqual(JSON.parse(text));
     }
   });
@@ -131,7 +162,10 @@ describe.each(revisions)('MCP %s through its official client', (revision) => {
     const { resourceTemplates } = await session().client.listResourceTemplates();
     expect(resourceTemplates.map((t) => t.name).sort()).toEqual(['expeditions', 'peaks', 'treks']);
     const treks = resourceTemplates.find((t) => t.name === 'treks')!;
-    const completed = await session().client.complete({ ref: { type: 'ref/resource', uri: treks.uriTemplate }, argument: { name: 'slug', value: 'sample' } });
+    const completed = await session().client.complete({
+      ref: { type: 'ref/resource', uri: treks.uriTemplate },
+      argument: { name: 'slug', value: 'sample' },
+    });
     expect(completed.completion.values).toEqual(['sample-trek']);
   });
 
@@ -147,6 +181,10 @@ describe.each(revisions)('MCP %s through its official client', (revision) => {
 });
 
 async function promptTexts(client: McpClient): Promise<Record<string, string>> {
-  const text = async (name: string, args: Record<string, string>) => (await client.getPrompt({ name, arguments: args })).messages.map((m) => m.content.text).join('\n');
-  return { choose_a_trip: await text('choose_a_trip', { wishes: 'an easy trek in October' }), enquire: await text('enquire', { tripSlug: 'sample-trek' }) };
+  const text = async (name: string, args: Record<string, string>) =>
+    (await client.getPrompt({ name, arguments: args })).messages.map((m) => m.content.text).join('\n');
+  return {
+    choose_a_trip: await text('choose_a_trip', { wishes: 'an easy trek in October' }),
+    enquire: await text('enquire', { tripSlug: 'sample-trek' }),
+  };
 }

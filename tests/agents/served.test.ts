@@ -7,12 +7,12 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { siteFiles, type SiteFile } from '../../service/site-files.ts';
-import type { RunningServer } from '../helpers/project.ts';
+import type { InProcessServer } from '../helpers/in-process.ts';
 import { startBuiltSite } from './built-site.ts';
 import { aiCatalogSchema, apiCatalogSchema, problems, serverCardSchema, skillsIndexSchema } from './shapes.ts';
 import { checkLlmsTxt, linksOf } from './llms-txt-structure.ts';
 
-let server: RunningServer;
+let server: InProcessServer;
 beforeAll(async () => {
   server = await startBuiltSite(inject('fixtureSite'));
 });
@@ -25,24 +25,30 @@ const normalizeType = (type: string | null) => (type ?? '').toLowerCase().replac
 const pathsOf = (file: SiteFile) => [file.path, ...(file.aliases ?? [])];
 
 describe('published files', () => {
-  it.each(siteFiles.flatMap((f) => pathsOf(f).map((p) => [p, f] as const)))('%s is served with its media type, CORS and caching', async (path, file) => {
-    const res = await get(path);
-    expect(res.status).toBe(200);
-    const type = normalizeType(res.headers.get('content-type'));
-    expect(type.startsWith(normalizeType(file.mediaType).replace(/;charset=utf-8$/, ''))).toBe(true);
-    expect(res.headers.get('access-control-allow-origin')).toBe('*');
-    if (!file.live) {
-      expect(res.headers.get('cache-control')).toBe('public, max-age=3600');
-      const etag = res.headers.get('etag');
-      expect(etag).toBeTruthy();
-      const notModified = await get(path, { headers: { 'If-None-Match': etag ?? '' } });
-      expect(notModified.status).toBe(304);
-      expect(notModified.headers.get('content-type'), path).toBeNull();
-    }
-    const preflight = await get(path, { method: 'OPTIONS', headers: { Origin: 'https://elsewhere.example', 'Access-Control-Request-Method': 'GET' } });
-    expect(preflight.status).toBe(204);
-    expect(preflight.headers.get('access-control-allow-methods')).toContain('GET');
-  });
+  it.each(siteFiles.flatMap((f) => pathsOf(f).map((p) => [p, f] as const)))(
+    '%s is served with its media type, CORS and caching',
+    async (path, file) => {
+      const res = await get(path);
+      expect(res.status).toBe(200);
+      const type = normalizeType(res.headers.get('content-type'));
+      expect(type.startsWith(normalizeType(file.mediaType).replace(/;charset=utf-8$/, ''))).toBe(true);
+      expect(res.headers.get('access-control-allow-origin')).toBe('*');
+      if (!file.live) {
+        expect(res.headers.get('cache-control')).toBe('public, max-age=3600');
+        const etag = res.headers.get('etag');
+        expect(etag).toBeTruthy();
+        const notModified = await get(path, { headers: { 'If-None-Match': etag ?? '' } });
+        expect(notModified.status).toBe(304);
+        expect(notModified.headers.get('content-type'), path).toBeNull();
+      }
+      const preflight = await get(path, {
+        method: 'OPTIONS',
+        headers: { Origin: 'https://elsewhere.example', 'Access-Control-Request-Method': 'GET' },
+      });
+      expect(preflight.status).toBe(204);
+      expect(preflight.headers.get('access-control-allow-methods')).toContain('GET');
+    },
+  );
 
   it('serves the same bytes at every location of a file', async () => {
     for (const file of siteFiles.filter((f) => f.aliases)) {
@@ -78,8 +84,15 @@ describe('published files', () => {
     expect(problems(apiCatalogSchema, await json('/.well-known/api-catalog'))).toEqual([]);
     expect(problems(aiCatalogSchema, await json('/ai-catalog.json'))).toEqual([]);
     const guidance = (await json('/llm-guidance.json')) as Record<string, unknown>;
-    for (const member of ['preferredSources', 'authoritativeSource', 'citation', 'enquiry', 'mustNot', 'contact']) expect(guidance, member).toHaveProperty(member);
-    const peaks = (await json('/peak-data/peaks.json')) as { version: string; license: string; lastUpdated: string; count: number; peaks: { id: string }[] };
+    for (const member of ['preferredSources', 'authoritativeSource', 'citation', 'enquiry', 'mustNot', 'contact'])
+      expect(guidance, member).toHaveProperty(member);
+    const peaks = (await json('/peak-data/peaks.json')) as {
+      version: string;
+      license: string;
+      lastUpdated: string;
+      count: number;
+      peaks: { id: string }[];
+    };
     expect(peaks).toMatchObject({ version: '2.0.0', license: 'CC-BY-4.0', lastUpdated: '2026-04-30' });
     const api = (await json('/v1/peaks')) as { count: number; data: Record<string, unknown>[] };
     expect(peaks.count).toBe(api.count);
@@ -91,21 +104,38 @@ describe('discovery from HTML', () => {
   it('links the AI catalog from the head of every page', async () => {
     for (const path of ['/', '/treks', '/developers']) {
       const html = await (await get(path)).text();
-      expect(html, path).toContain('<link rel="ai-catalog" type="application/ai-catalog+json" href="/.well-known/ai-catalog.json">');
+      expect(html, path).toContain(
+        '<link rel="ai-catalog" type="application/ai-catalog+json" href="/.well-known/ai-catalog.json">',
+      );
     }
   });
 
   it('names the charset of every HTML answer, static or rendered per request', async () => {
-    const pages = ['/', '/treks', '/expeditions', '/treks/sample-trek', '/departures', '/developers', '/peak-data', '/agent/claim', '/no-such-page'];
-    for (const path of pages) expect((await get(path)).headers.get('content-type'), path).toBe('text/html; charset=utf-8');
+    const pages = [
+      '/',
+      '/treks',
+      '/expeditions',
+      '/treks/sample-trek',
+      '/departures',
+      '/developers',
+      '/peak-data',
+      '/agent/claim',
+      '/no-such-page',
+    ];
+    for (const path of pages)
+      expect((await get(path)).headers.get('content-type'), path).toBe('text/html; charset=utf-8');
   });
 });
 
 describe('API catalog (RFC 9727)', () => {
   it('answers the scanners request at the well-known path with a linkset and a Link on HEAD', async () => {
-    const res = await get('/.well-known/api-catalog', { headers: { Accept: 'application/linkset+json, application/json' } });
+    const res = await get('/.well-known/api-catalog', {
+      headers: { Accept: 'application/linkset+json, application/json' },
+    });
     expect(res.status).toBe(200);
-    expect(res.headers.get('content-type')).toBe('application/linkset+json; profile="https://www.rfc-editor.org/info/rfc9727"');
+    expect(res.headers.get('content-type')).toBe(
+      'application/linkset+json; profile="https://www.rfc-editor.org/info/rfc9727"',
+    );
     const body = (await res.json()) as { linkset: { anchor: string }[] };
     expect(body.linkset.length).toBeGreaterThan(0);
     const head = await get('/.well-known/api-catalog', { method: 'HEAD' });
@@ -119,7 +149,9 @@ describe('API catalog (RFC 9727)', () => {
 
 describe('agent skills', () => {
   it('gives each skill the SHA-256 digest of the bytes served at its URL and at its other location', async () => {
-    const index = (await (await get('/.well-known/agent-skills/index.json')).json()) as { skills: { name: string; description: string; url: string; digest: string }[] };
+    const index = (await (await get('/.well-known/agent-skills/index.json')).json()) as {
+      skills: { name: string; description: string; url: string; digest: string }[];
+    };
     expect(await (await get('/agent-skills/index.json')).json()).toEqual(index);
     for (const skill of index.skills) {
       const path = new URL(skill.url).pathname;
@@ -160,8 +192,12 @@ describe('discovery without HTML', () => {
     const queue = [start];
     while (queue.length > 0 && seen.size < 200) {
       const path = queue.shift() ?? '/';
-      const res = await get(path, { headers: { Accept: 'application/json, text/markdown;q=0.9, text/plain;q=0.8, */*;q=0.1' } });
-      const found = [...(res.headers.get('link') ?? '').matchAll(/<([^>]+)>/g)].map((m) => new URL(m[1] ?? '', server.url).href);
+      const res = await get(path, {
+        headers: { Accept: 'application/json, text/markdown;q=0.9, text/plain;q=0.8, */*;q=0.1' },
+      });
+      const found = [...(res.headers.get('link') ?? '').matchAll(/<([^>]+)>/g)].map(
+        (m) => new URL(m[1] ?? '', server.url).href,
+      );
       if (!(res.headers.get('content-type') ?? '').startsWith('text/html')) found.push(...linksOf(await res.text()));
       for (const link of found) {
         if (/[{}<>]/.test(link)) continue;
@@ -176,24 +212,45 @@ describe('discovery without HTML', () => {
     return seen;
   }
 
-  it.each(['/', '/robots.txt', '/llms.txt', '/.well-known/api-catalog'])('from %s an agent reaches the API, a Markdown trip, the dataset and the MCP server', async (start) => {
-    const guidance = (await (await get('/llm-guidance.json')).json()) as { serviceIndexUrl: string; publisher: { url: string } };
-    const reached = await reachableFrom(start, new Set([new URL(guidance.serviceIndexUrl).origin, new URL(guidance.publisher.url).origin]));
-    for (const needed of ['/openapi.json', '/v1/', '/peak-data/peaks.json', '/mcp', '/mcp/server-card', '/agent-instructions.md']) expect(reached, needed).toContain(needed);
-    expect([...reached].some((p) => /^\/(treks|expeditions)\/[a-z0-9-]+\.md$/.test(p))).toBe(true);
-  });
+  it.each(['/', '/robots.txt', '/llms.txt', '/.well-known/api-catalog'])(
+    'from %s an agent reaches the API, a Markdown trip, the dataset and the MCP server',
+    async (start) => {
+      const guidance = (await (await get('/llm-guidance.json')).json()) as {
+        serviceIndexUrl: string;
+        publisher: { url: string };
+      };
+      const reached = await reachableFrom(
+        start,
+        new Set([new URL(guidance.serviceIndexUrl).origin, new URL(guidance.publisher.url).origin]),
+      );
+      for (const needed of [
+        '/openapi.json',
+        '/v1/',
+        '/peak-data/peaks.json',
+        '/mcp',
+        '/mcp/server-card',
+        '/agent-instructions.md',
+      ])
+        expect(reached, needed).toContain(needed);
+      expect([...reached].some((p) => /^\/(treks|expeditions)\/[a-z0-9-]+\.md$/.test(p))).toBe(true);
+    },
+  );
 });
 
 describe('links in the agent files', () => {
   it('resolves every same-site link of every published file on the local server', async () => {
-    const guidance = (await (await get('/llm-guidance.json')).json()) as { serviceIndexUrl: string; publisher: { url: string } };
+    const guidance = (await (await get('/llm-guidance.json')).json()) as {
+      serviceIndexUrl: string;
+      publisher: { url: string };
+    };
     const origins = new Set([new URL(guidance.serviceIndexUrl).origin, new URL(guidance.publisher.url).origin]);
     const targets = new Map<string, string>();
     for (const file of siteFiles) {
       for (const link of linksOf(await (await get(file.path)).text())) {
         if (/[{}<>]/.test(link)) continue;
         const url = new URL(link);
-        if (origins.has(url.origin) && !targets.has(url.pathname + url.search)) targets.set(url.pathname + url.search, file.path);
+        if (origins.has(url.origin) && !targets.has(url.pathname + url.search))
+          targets.set(url.pathname + url.search, file.path);
       }
     }
     expect(targets.size).toBeGreaterThan(20);

@@ -62,7 +62,11 @@ export const skillsIndexSchema = {
   },
 };
 
-const link = { type: 'array', minItems: 1, items: { type: 'object', required: ['href'], properties: { href: url, type: { type: 'string' } } } };
+const link = {
+  type: 'array',
+  minItems: 1,
+  items: { type: 'object', required: ['href'], properties: { href: url, type: { type: 'string' } } },
+};
 
 export const apiCatalogSchema = {
   type: 'object',
@@ -88,7 +92,11 @@ export const aiCatalogSchema = {
       items: {
         type: 'object',
         required: ['identifier', 'displayName', 'type', 'mediaType'],
-        properties: { identifier: { type: 'string', pattern: '^urn:air:[^:]+:.+:[^:]+$' }, url, tags: { type: 'array', items: { type: 'string' } } },
+        properties: {
+          identifier: { type: 'string', pattern: '^urn:air:[^:]+:.+:[^:]+$' },
+          url,
+          tags: { type: 'array', items: { type: 'string' } },
+        },
         oneOf: [{ required: ['url'] }, { required: ['data'] }],
       },
     },

@@ -19,12 +19,18 @@ describe('the import layers', () => {
 
   describe('in a copy with planted mistakes', () => {
     const copy = mkdtempSync(path.join(tmpdir(), 'layers-planted-'));
-    for (const entry of [...layeredSources, '.dependency-cruiser.cjs']) cpSync(path.join(projectRoot, entry), path.join(copy, entry), { recursive: true });
+    for (const entry of [...layeredSources, '.dependency-cruiser.cjs'])
+      cpSync(path.join(projectRoot, entry), path.join(copy, entry), { recursive: true });
     symlinkSync(path.join(projectRoot, 'node_modules'), path.join(copy, 'node_modules'), 'dir');
     afterAll(() => rmSync(copy, { recursive: true, force: true }));
 
-    const append = (file: string, line: string) => writeFileSync(path.join(copy, file), `${line}\n${readFileSync(path.join(copy, file), 'utf8')}`);
-    const frontmatter = (file: string, line: string) => writeFileSync(path.join(copy, file), readFileSync(path.join(copy, file), 'utf8').replace(/^---\n/, `---\n${line}\n`));
+    const append = (file: string, line: string) =>
+      writeFileSync(path.join(copy, file), `${line}\n${readFileSync(path.join(copy, file), 'utf8')}`);
+    const frontmatter = (file: string, line: string) =>
+      writeFileSync(
+        path.join(copy, file),
+        readFileSync(path.join(copy, file), 'utf8').replace(/^---\n/, `---\n${line}\n`),
+      );
 
     it('names each circle and each wrong-way import, .astro files included', async () => {
       // A circle inside the domain: the format helpers importing the trip facts that import them.
@@ -35,10 +41,18 @@ describe('the import layers', () => {
       frontmatter('src/components/QuickFacts.astro', "import '../../service/functions/departures.ts';");
       const found = (await importLayerViolations(copy)).violations;
       const rules = (rule: string) => found.filter((v) => v.rule === rule);
-      expect(rules('no-circular').some((v) => v.from === 'domain/format.ts' || v.cycle.includes('domain/format.ts'))).toBe(true);
-      expect(rules('domain-stands-alone').map((v) => `${v.from} → ${v.to}`)).toContain('domain/html.ts → service/site-files.ts');
-      expect(rules('service-never-imports-the-site').map((v) => `${v.from} → ${v.to}`)).toContain('service/markdown/response.ts → src/lib/catalogue.ts');
-      expect(rules('site-never-imports-live-functions').map((v) => `${v.from} → ${v.to}`)).toContain('src/components/QuickFacts.astro → service/functions/departures.ts');
+      expect(
+        rules('no-circular').some((v) => v.from === 'domain/format.ts' || v.cycle.includes('domain/format.ts')),
+      ).toBe(true);
+      expect(rules('domain-stands-alone').map((v) => `${v.from} → ${v.to}`)).toContain(
+        'domain/html.ts → service/site-files.ts',
+      );
+      expect(rules('service-never-imports-the-site').map((v) => `${v.from} → ${v.to}`)).toContain(
+        'service/markdown/response.ts → src/lib/catalogue.ts',
+      );
+      expect(rules('site-never-imports-live-functions').map((v) => `${v.from} → ${v.to}`)).toContain(
+        'src/components/QuickFacts.astro → service/functions/departures.ts',
+      );
     });
   });
 });

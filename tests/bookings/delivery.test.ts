@@ -3,8 +3,7 @@
  * (RESEND_BASE_URL points at it), and the retry command as a real child process.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { handleBookingEnquiry, type BookingDeps } from '../../service/bookings/index.ts';
@@ -16,9 +15,16 @@ import { loadCatalogue } from '../helpers/content.ts';
 import { projectRoot } from '../helpers/project.ts';
 import { barePage } from './page-writer.ts';
 import { startFakeResend, type FakeResend } from './resend-fake.ts';
+import { newDataDir } from '../helpers/embedded-template.ts';
 
 const catalogue = loadCatalogue(undefined, 'http://127.0.0.1:4321');
-const valid = { tripSlug: 'sample-expedition', name: 'Tenzin Dorje', phone: '+977 980-1234567', groupSize: 2, preferredDeparture: 'May 2027' };
+const valid = {
+  tripSlug: 'sample-expedition',
+  name: 'Tenzin Dorje',
+  phone: '+977 980-1234567',
+  groupSize: 2,
+  preferredDeparture: 'May 2027',
+};
 
 let fake: FakeResend;
 let dataDir: string;
@@ -32,7 +38,7 @@ afterAll(async () => {
   await fake.close();
 });
 beforeEach(async () => {
-  dataDir = mkdtempSync(path.join(tmpdir(), 'enquiries-resend-'));
+  dataDir = newDataDir('enquiries-resend-');
   env = {
     OPERATIONAL_STORAGE: 'embedded',
     DATA_DIR: dataDir,
@@ -71,7 +77,11 @@ function deps(timeoutMs: number): BookingDeps {
 
 /** Posts an enquiry; the mail timeout is short only where a test waits for it. */
 async function send(body: unknown = valid, timeoutMs = 10_000): Promise<{ status: number; body: Record<string, any> }> {
-  const request = new Request('http://127.0.0.1:4321/api/bookings', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+  const request = new Request('http://127.0.0.1:4321/api/bookings', {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   const response = await handleBookingEnquiry(request, deps(timeoutMs), { clientIp: '203.0.113.9' });
   return { status: response.status, body: (await response.json()) as Record<string, any> };
 }
@@ -99,7 +109,12 @@ describe('delivery through Resend', () => {
     expect(status).toBe(201);
     expect(fake.requests).toHaveLength(1);
     const [request] = fake.requests;
-    expect(request).toMatchObject({ method: 'POST', path: '/emails', authorization: `Bearer ${fake.apiKey}`, idempotencyKey: `enquiry/${body.enquiry.id}` });
+    expect(request).toMatchObject({
+      method: 'POST',
+      path: '/emails',
+      authorization: `Bearer ${fake.apiKey}`,
+      idempotencyKey: `enquiry/${body.enquiry.id}`,
+    });
     expect(request?.body).toMatchObject({
       from: 'Enquiries <enquiries@example.test>',
       to: ['bookings@example.test'],
@@ -107,10 +122,14 @@ describe('delivery through Resend', () => {
     });
     expect(request?.body.text).toContain('Dates wanted: May 2027');
     expect(request?.body.html).toContain('<th align="left" valign="top">Phone</th><td>+977 980-1234567</td>');
-    expect(await store.get(body.enquiry.id)).toMatchObject({ deliveryState: 'delivered', attempts: 1, deliveryRef: 'resend:email-1' });
+    expect(await store.get(body.enquiry.id)).toMatchObject({
+      deliveryState: 'delivered',
+      attempts: 1,
+      deliveryRef: 'resend:email-1',
+    });
   });
 
-  it('the visitor\'s email address, when given, is the Reply-To and a row of the email', async () => {
+  it("the visitor's email address, when given, is the Reply-To and a row of the email", async () => {
     const { status } = await send({ ...valid, email: 'tenzin@example.com' });
     expect(status).toBe(201);
     expect(fake.requests[0]?.body).toMatchObject({ reply_to: 'tenzin@example.com' });
@@ -121,7 +140,10 @@ describe('delivery through Resend', () => {
     fake.mode = 'reset-once';
     const { status, body } = await send();
     expect(status).toBe(201);
-    expect(fake.requests.map((r) => r.idempotencyKey)).toEqual([`enquiry/${body.enquiry.id}`, `enquiry/${body.enquiry.id}`]);
+    expect(fake.requests.map((r) => r.idempotencyKey)).toEqual([
+      `enquiry/${body.enquiry.id}`,
+      `enquiry/${body.enquiry.id}`,
+    ]);
     expect(fake.sent).toHaveLength(1);
   });
 
@@ -131,7 +153,11 @@ describe('delivery through Resend', () => {
     expect(status).toBe(502);
     expect(body.error.code).toBe('delivery_failed');
     expect(body.enquiry).toEqual({ id: expect.any(String), status: 'saved', tripSlug: 'sample-expedition' });
-    expect(await store.get(body.enquiry.id)).toMatchObject({ deliveryState: 'failed', attempts: 1, lastError: expect.stringMatching(/HTTP 500.*Something broke/) });
+    expect(await store.get(body.enquiry.id)).toMatchObject({
+      deliveryState: 'failed',
+      attempts: 1,
+      lastError: expect.stringMatching(/HTTP 500.*Something broke/),
+    });
   });
 
   it('Resend not answering: 502 once the timeout passes, the enquiry kept as failed', async () => {
@@ -140,7 +166,10 @@ describe('delivery through Resend', () => {
     const { status, body } = await send(valid, 1500);
     expect(status).toBe(502);
     expect(Date.now() - started).toBeLessThan(8000);
-    expect(await store.get(body.enquiry.id)).toMatchObject({ deliveryState: 'failed', lastError: 'Resend: no answer within 1500 ms' });
+    expect(await store.get(body.enquiry.id)).toMatchObject({
+      deliveryState: 'failed',
+      lastError: 'Resend: no answer within 1500 ms',
+    });
   });
 });
 
@@ -167,7 +196,9 @@ describe('npm run enquiries', () => {
     const retried = await enquiriesCommand('retry', '--all');
     expect(retried.output).toContain('2 of 2 delivered.');
     expect(retried.status).toBe(0);
-    expect(fake.sent.map((r) => r.idempotencyKey).sort()).toEqual([`enquiry/${first.body.enquiry.id}`, `enquiry/${second.body.enquiry.id}`].sort());
+    expect(fake.sent.map((r) => r.idempotencyKey).sort()).toEqual(
+      [`enquiry/${first.body.enquiry.id}`, `enquiry/${second.body.enquiry.id}`].sort(),
+    );
     expect(fake.requests).toHaveLength(2);
 
     const again = await enquiriesCommand('retry', '--all');
@@ -177,7 +208,11 @@ describe('npm run enquiries', () => {
     expect(fake.requests).toHaveLength(2);
 
     store = await openStore();
-    expect(await store.get(first.body.enquiry.id)).toMatchObject({ deliveryState: 'delivered', attempts: 2, lastError: null });
+    expect(await store.get(first.body.enquiry.id)).toMatchObject({
+      deliveryState: 'delivered',
+      attempts: 2,
+      lastError: null,
+    });
     expect((await store.list({ undelivered: true })).length).toBe(0);
   });
 
@@ -192,7 +227,11 @@ describe('npm run enquiries', () => {
     const [firstRequest] = fake.requests;
     const accepted = await fetch(`${fake.url}/emails`, {
       method: 'POST',
-      headers: { Authorization: `Bearer ${fake.apiKey}`, 'Content-Type': 'application/json', 'Idempotency-Key': firstRequest!.idempotencyKey! },
+      headers: {
+        Authorization: `Bearer ${fake.apiKey}`,
+        'Content-Type': 'application/json',
+        'Idempotency-Key': firstRequest!.idempotencyKey!,
+      },
       body: JSON.stringify(firstRequest!.body),
     });
     const { id: emailId } = (await accepted.json()) as { id: string };

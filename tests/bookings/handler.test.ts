@@ -26,7 +26,14 @@ import { barePage } from './page-writer.ts';
 const catalogue = loadCatalogue(undefined, 'http://127.0.0.1:4321');
 const contact = catalogue.site.contactEmail;
 const promise = catalogue.site.callbackPromise;
-const valid = { tripSlug: 'sample-trek', name: 'Asha Rao', phone: '+91 98765 43210', groupSize: 4, preferredDeparture: 'October 2026', message: 'We are two families.' };
+const valid = {
+  tripSlug: 'sample-trek',
+  name: 'Asha Rao',
+  phone: '+91 98765 43210',
+  groupSize: 4,
+  preferredDeparture: 'October 2026',
+  message: 'We are two families.',
+};
 
 let sql: Sql;
 let enquiries: EnquiryStore;
@@ -34,9 +41,25 @@ let departures: DepartureStore;
 let dataDir: string;
 
 /** A departure of the fixture trek (2 days), years ahead so it stays upcoming. */
-function departure(id: string, startDate: string, status: AdminDeparture['status'], seatsLeft: number | null): AdminDeparture {
+function departure(
+  id: string,
+  startDate: string,
+  status: AdminDeparture['status'],
+  seatsLeft: number | null,
+): AdminDeparture {
   const endDate = new Date(Date.parse(`${startDate}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
-  return { id, tripSlug: 'sample-trek', startDate, endDate, status, priceInr: null, seatsTotal: seatsLeft == null ? null : 12, seatsLeft, note: null, published: true };
+  return {
+    id,
+    tripSlug: 'sample-trek',
+    startDate,
+    endDate,
+    status,
+    priceInr: null,
+    seatsTotal: seatsLeft == null ? null : 12,
+    seatsLeft,
+    note: null,
+    published: true,
+  };
 }
 
 beforeAll(async () => {
@@ -76,8 +99,17 @@ function deps(overrides: Partial<BookingDeps> = {}): BookingDeps {
 
 function post(body: unknown, init: { type?: string; headers?: Record<string, string> } = {}): Request {
   const type = init.type ?? 'application/json';
-  const text = typeof body === 'string' ? body : type.includes('json') ? JSON.stringify(body) : new URLSearchParams(body as Record<string, string>).toString();
-  return new Request('http://127.0.0.1:4321/api/bookings', { method: 'POST', body: text, headers: { 'Content-Type': type, ...init.headers } });
+  const text =
+    typeof body === 'string'
+      ? body
+      : type.includes('json')
+        ? JSON.stringify(body)
+        : new URLSearchParams(body as Record<string, string>).toString();
+  return new Request('http://127.0.0.1:4321/api/bookings', {
+    method: 'POST',
+    body: text,
+    headers: { 'Content-Type': type, ...init.headers },
+  });
 }
 
 const ask = (request: Request, d = deps(), clientIp = '203.0.113.7') => handleBookingEnquiry(request, d, { clientIp });
@@ -94,8 +126,16 @@ describe('a valid enquiry', () => {
     const response = await ask(post(valid));
     expect(response.status).toBe(201);
     expect(response.headers.get('Cache-Control')).toBe('no-store');
-    const body = (await response.json()) as { enquiry: { id: string; status: string; tripSlug: string }; callbackPromise: string; next: string };
-    expect(body.enquiry).toEqual({ id: expect.stringMatching(/^enq-20261122-[a-z2-9]{10}$/), status: 'received', tripSlug: 'sample-trek' });
+    const body = (await response.json()) as {
+      enquiry: { id: string; status: string; tripSlug: string };
+      callbackPromise: string;
+      next: string;
+    };
+    expect(body.enquiry).toEqual({
+      id: expect.stringMatching(/^enq-20261122-[a-z2-9]{10}$/),
+      status: 'received',
+      tripSlug: 'sample-trek',
+    });
     expect(body.callbackPromise).toBe(promise);
     expect(body.next).toBe(
       `Thank you, Asha Rao. Your enquiry about Fixture Trek for October 2026 reached our team; its reference is ${body.enquiry.id}. A guide will call you on +91 98765 43210 ${promise}, to confirm seats and dates. Nothing is booked until then.`,
@@ -169,7 +209,9 @@ describe('refusals', () => {
   it('names the faulty fields, first one first', async () => {
     const response = await ask(post({ ...valid, phone: 'call me', groupSize: 40 }));
     expect(response.status).toBe(400);
-    const { error } = (await response.json()) as { error: { code: string; message: string; field: string; fields: { field: string; message: string }[] } };
+    const { error } = (await response.json()) as {
+      error: { code: string; message: string; field: string; fields: { field: string; message: string }[] };
+    };
     expect(error.field).toBe('phone');
     expect(error.fields.map((f) => f.field)).toEqual(['phone', 'groupSize']);
     expect(error.message).toMatch(/^2 fields need another look\. Give a phone number/);
@@ -178,9 +220,21 @@ describe('refusals', () => {
 
   it.each([
     ['name', 'x'.repeat(500), 'Your name can be at most 100 characters; it has 500. Please shorten it.'],
-    ['phone', '+91 98765 43210 / 98765 43211 / 98765 43212', 'The phone number can be at most 30 characters; it has 43. Please shorten it.'],
-    ['email', `${'a'.repeat(250)}@example.com`, 'The email address can be at most 254 characters; it has 262. Please shorten it.'],
-    ['preferredDeparture', 'd'.repeat(101), 'Dates wanted can be at most 100 characters; it has 101. Please shorten it.'],
+    [
+      'phone',
+      '+91 98765 43210 / 98765 43211 / 98765 43212',
+      'The phone number can be at most 30 characters; it has 43. Please shorten it.',
+    ],
+    [
+      'email',
+      `${'a'.repeat(250)}@example.com`,
+      'The email address can be at most 254 characters; it has 262. Please shorten it.',
+    ],
+    [
+      'preferredDeparture',
+      'd'.repeat(101),
+      'Dates wanted can be at most 100 characters; it has 101. Please shorten it.',
+    ],
     ['message', 'm'.repeat(2500), 'Your message can be at most 2000 characters; it has 2500. Please shorten it.'],
   ])('an over-long %s is refused with its limit, never cut and stored', async (field, value, message) => {
     const response = await ask(post({ ...valid, [field]: value }));
@@ -214,7 +268,9 @@ describe('refusals', () => {
     expect(response.status).toBe(405);
     expect(response.headers.get('Allow')).toBe('POST');
     expect(response.headers.get('Content-Type')).toMatch(/^application\/json/);
-    expect(await response.json()).toEqual({ error: { code: 'method_not_allowed', message: 'Send a booking enquiry with POST.' } });
+    expect(await response.json()).toEqual({
+      error: { code: 'method_not_allowed', message: 'Send a booking enquiry with POST.' },
+    });
   });
 });
 
@@ -244,15 +300,25 @@ describe('when an enquiry cannot be kept or sent', () => {
     writeFileSync(path.join(dataDir, 'outbox'), 'a file where the folder should be');
     const response = await ask(post(valid));
     expect(response.status).toBe(503);
-    const body = (await response.json()) as { error: { code: string }; enquiry: { id: string; status: string }; next: string };
+    const body = (await response.json()) as {
+      error: { code: string };
+      enquiry: { id: string; status: string };
+      next: string;
+    };
     expect(body.error.code).toBe('delivery_unavailable');
     expect(body.enquiry.status).toBe('saved');
     expect(body.next).toMatch(/do not need to send it again/);
-    expect(await enquiries.get(body.enquiry.id)).toMatchObject({ deliveryState: 'failed', attempts: 1, lastError: expect.stringContaining('outbox') });
+    expect(await enquiries.get(body.enquiry.id)).toMatchObject({
+      deliveryState: 'failed',
+      attempts: 1,
+      lastError: expect.stringContaining('outbox'),
+    });
   });
 
   it('Resend key without recipient or sender: 503, stored as failed', async () => {
-    const mailer = mailerFromSettings(readSettings({ DATA_DIR: dataDir, RESEND_API_KEY: 're_x' }), { contactEmail: contact });
+    const mailer = mailerFromSettings(readSettings({ DATA_DIR: dataDir, RESEND_API_KEY: 're_x' }), {
+      contactEmail: contact,
+    });
     const response = await ask(post(valid), deps({ mailer }));
     expect(response.status).toBe(503);
     const body = (await response.json()) as { error: { code: string }; enquiry: { id: string } };
@@ -267,7 +333,10 @@ describe('when an enquiry cannot be kept or sent', () => {
     const response = await ask(post(valid), deps({ mailer }));
     expect(response.status).toBe(503);
     const body = (await response.json()) as { enquiry: { id: string } };
-    expect(await enquiries.get(body.enquiry.id)).toMatchObject({ deliveryState: 'failed', lastError: expect.stringContaining('serverless') });
+    expect(await enquiries.get(body.enquiry.id)).toMatchObject({
+      deliveryState: 'failed',
+      lastError: expect.stringContaining('serverless'),
+    });
     expect(outbox()).toEqual([]);
   });
 });
@@ -280,15 +349,18 @@ describe('a group larger than the seats left on the date asked for', () => {
     ['its dates, as the site writes them', dates],
     ['its dates, in other letter case and spacing', `  ${dates.toUpperCase()} `],
     ['its id', 'sample-trek-2030-09-23'],
-  ])('is refused with the number of seats when the date is named by %s, and nothing is kept', async (_label, preferredDeparture) => {
-    const response = await ask(post({ ...valid, groupSize: 5, preferredDeparture }));
-    expect(response.status).toBe(400);
-    const { error } = (await response.json()) as { error: { code: string; field: string; message: string } };
-    expect(error).toMatchObject({ code: 'invalid_enquiry', field: 'groupSize', message: refusal });
-    expect(await enquiries.list()).toEqual([]);
-  });
+  ])(
+    'is refused with the number of seats when the date is named by %s, and nothing is kept',
+    async (_label, preferredDeparture) => {
+      const response = await ask(post({ ...valid, groupSize: 5, preferredDeparture }));
+      expect(response.status).toBe(400);
+      const { error } = (await response.json()) as { error: { code: string; field: string; message: string } };
+      expect(error).toMatchObject({ code: 'invalid_enquiry', field: 'groupSize', message: refusal });
+      expect(await enquiries.list()).toEqual([]);
+    },
+  );
 
-  it('is named with the other problems, in the form\'s order', async () => {
+  it("is named with the other problems, in the form's order", async () => {
     const response = await ask(post({ ...valid, name: '', groupSize: 3, preferredDeparture: dates, message: 7 }));
     const { error } = (await response.json()) as { error: { fields: { field: string; message: string }[] } };
     expect(error.fields.map((f) => f.field)).toEqual(['name', 'groupSize', 'message']);
@@ -297,7 +369,12 @@ describe('a group larger than the seats left on the date asked for', () => {
 
   it('takes a group that fits, and dates that name no departure with a count: another date, a sold-out one (a waiting list), one without a published count', async () => {
     expect((await ask(post({ ...valid, groupSize: 2, preferredDeparture: dates }))).status).toBe(201);
-    for (const preferredDeparture of ['sample-trek-2030-10-05', 'sample-trek-2030-10-19', formatDateRange('2030-11-02', '2030-11-03'), 'Late September 2030']) {
+    for (const preferredDeparture of [
+      'sample-trek-2030-10-05',
+      'sample-trek-2030-10-19',
+      formatDateRange('2030-11-02', '2030-11-03'),
+      'Late September 2030',
+    ]) {
       const response = await ask(post({ ...valid, groupSize: 9, preferredDeparture }));
       expect(response.status, preferredDeparture).toBe(201);
     }
@@ -310,14 +387,24 @@ describe('a group larger than the seats left on the date asked for', () => {
       await departures.update('sample-trek-2030-09-23', { seatsLeft: 4 });
       const response = await ask(post({ ...valid, groupSize: 5, preferredDeparture: dates }));
       expect(response.status).toBe(400);
-      expect(((await response.json()) as { error: { message: string } }).error.message).toContain(`Seats left on ${dates}: 4.`);
+      expect(((await response.json()) as { error: { message: string } }).error.message).toContain(
+        `Seats left on ${dates}: 4.`,
+      );
     } finally {
       await departures.update('sample-trek-2030-09-23', { seatsLeft: 2 });
     }
   });
 
   it('the plain form: refused at the field with the number, everything typed kept', async () => {
-    const form = { tripSlug: 'sample-trek', name: 'Asha Rao', phone: '98765 43210', groupSize: '5', preferredDeparture: dates, message: '', website: '' };
+    const form = {
+      tripSlug: 'sample-trek',
+      name: 'Asha Rao',
+      phone: '98765 43210',
+      groupSize: '5',
+      preferredDeparture: dates,
+      message: '',
+      website: '',
+    };
     const response = await ask(post(form, { type: 'application/x-www-form-urlencoded' }));
     expect(response.status).toBe(400);
     const html = await response.text();
@@ -326,7 +413,9 @@ describe('a group larger than the seats left on the date asked for', () => {
   });
 
   it('without departures to read (storage off), the enquiry is taken: a guide confirms seats', async () => {
-    expect((await ask(post({ ...valid, groupSize: 5, preferredDeparture: dates }), deps({ departures: null }))).status).toBe(201);
+    expect(
+      (await ask(post({ ...valid, groupSize: 5, preferredDeparture: dates }), deps({ departures: null }))).status,
+    ).toBe(201);
   });
 });
 
@@ -348,7 +437,9 @@ describe('the per-IP enquiry limit', () => {
     const { error } = (await limited.json()) as { error: { code: string; message: string } };
     expect(error.code).toBe('rate_limited');
     // When to send again: the wait, and the clock time in India (10:00 IST now).
-    expect(error.message).toBe(`Too many enquiries from your connection: at most 5 every 10 minutes. You can send again in 10 minutes (at 10:10 am IST), or write to ${contact}.`);
+    expect(error.message).toBe(
+      `Too many enquiries from your connection: at most 5 every 10 minutes. You can send again in 10 minutes (at 10:10 am IST), or write to ${contact}.`,
+    );
     expect(await enquiries.list()).toHaveLength(2);
 
     expect((await ask(post(valid), d, '198.51.100.1')).status).toBe(201); // another visitor
@@ -366,7 +457,10 @@ describe('the per-IP enquiry limit', () => {
     const now = Date.parse('2026-11-22T04:30:00Z');
     const limiter = createRateLimiter(bookingRateLimit, new MemoryCounterStore(), () => now);
     const form = { ...valid, groupSize: '2', website: '' };
-    for (let i = 0; i < 5; i += 1) expect((await ask(post(form, { type: 'application/x-www-form-urlencoded' }), deps({ limiter }))).status).toBe(303);
+    for (let i = 0; i < 5; i += 1)
+      expect((await ask(post(form, { type: 'application/x-www-form-urlencoded' }), deps({ limiter }))).status).toBe(
+        303,
+      );
     const typed = { ...form, name: 'Asha "Rao"', message: 'Two of us & a dog' };
     const limited = await ask(post(typed, { type: 'application/x-www-form-urlencoded' }), deps({ limiter }));
     expect(limited.status).toBe(429);
@@ -374,16 +468,23 @@ describe('the per-IP enquiry limit', () => {
     expect(limited.headers.get('Retry-After')).toBe('600');
     const html = await limited.text();
     // When to send again, in words and as a machine-readable time.
-    expect(html).toContain('You can send again in 10 minutes (at <time datetime="2026-11-22T04:40:00.000Z">10:10 am IST</time>)');
+    expect(html).toContain(
+      'You can send again in 10 minutes (at <time datetime="2026-11-22T04:40:00.000Z">10:10 am IST</time>)',
+    );
     // What was typed is in the form again, and the way back leads to the trip's own form.
     expect(html).toContain('value="Asha &quot;Rao&quot;"');
     expect(html).toMatch(/<textarea [^>]*>\nTwo of us &amp; a dog<\/textarea>/);
-    expect(html).toContain('Everything you typed is still in the form below, ready to send then. Or go back to <a href="/treks/sample-trek#enquiry-form">the form on the Fixture Trek page</a>.');
+    expect(html).toContain(
+      'Everything you typed is still in the form below, ready to send then. Or go back to <a href="/treks/sample-trek#enquiry-form">the form on the Fixture Trek page</a>.',
+    );
     expect(html).toContain('<a href="/treks/sample-trek#enquiry-form">Back to Fixture Trek</a>');
     expect(await enquiries.list()).toHaveLength(5);
 
     // Posted from another site: refused before the quota is looked at (it is not the visitor's), with nothing of it shown back.
-    const foreign = await ask(post(typed, { type: 'application/x-www-form-urlencoded', headers: { Origin: 'https://evil.example' } }), deps({ limiter }));
+    const foreign = await ask(
+      post(typed, { type: 'application/x-www-form-urlencoded', headers: { Origin: 'https://evil.example' } }),
+      deps({ limiter }),
+    );
     expect(foreign.status).toBe(403);
     const page = await foreign.text();
     expect(page).toContain('only be sent from our own trip pages');
@@ -398,18 +499,42 @@ describe('the per-IP enquiry limit', () => {
 });
 
 describe('the plain HTML form (no JavaScript)', () => {
-  const form = { tripSlug: 'sample-trek', name: 'Asha Rao', phone: '98765 43210', groupSize: '2', preferredDeparture: '', message: '', website: '' };
+  const form = {
+    tripSlug: 'sample-trek',
+    name: 'Asha Rao',
+    phone: '98765 43210',
+    groupSize: '2',
+    preferredDeparture: '',
+    message: '',
+    website: '',
+  };
 
-  it('success: 303 to the enquiry\'s own thank-you page, the enquiry stored and sent', async () => {
-    const response = await ask(post(form, { type: 'application/x-www-form-urlencoded', headers: { Origin: 'http://127.0.0.1:4321' } }));
+  it("success: 303 to the enquiry's own thank-you page, the enquiry stored and sent", async () => {
+    const response = await ask(
+      post(form, { type: 'application/x-www-form-urlencoded', headers: { Origin: 'http://127.0.0.1:4321' } }),
+    );
     expect(response.status).toBe(303);
     const [stored] = await enquiries.list();
     expect(response.headers.get('Location')).toBe(`/enquiry-sent?ref=${stored?.id}`);
-    expect(stored).toMatchObject({ phone: '98765 43210', email: null, groupSize: 2, preferredDeparture: null, message: null, deliveryState: 'delivered' });
+    expect(stored).toMatchObject({
+      phone: '98765 43210',
+      email: null,
+      groupSize: 2,
+      preferredDeparture: null,
+      message: null,
+      deliveryState: 'delivered',
+    });
   });
 
   it('errors: the form again with what was typed, each problem once and next to its field', async () => {
-    const typed = { ...form, name: '', groupSize: '<b>99</b>', email: 'asha@', preferredDeparture: 'Late "June"', message: '\nTwo of us & a dog' };
+    const typed = {
+      ...form,
+      name: '',
+      groupSize: '<b>99</b>',
+      email: 'asha@',
+      preferredDeparture: 'Late "June"',
+      message: '\nTwo of us & a dog',
+    };
     const response = await ask(post(typed, { type: 'application/x-www-form-urlencoded' }));
     expect(response.status).toBe(400);
     expect(response.headers.get('Content-Type')).toBe('text/html; charset=utf-8');
@@ -418,7 +543,9 @@ describe('the plain HTML form (no JavaScript)', () => {
     expect(html).toContain('<h1>Your enquiry was not sent</h1>');
     expect(html).toContain('<meta name="robots" content="noindex">');
     // Once: the summary names the fields, the messages stand next to them.
-    expect(html).toContain('3 fields need another look: <a href="#enquiry-name">Your name</a>, <a href="#enquiry-email">Email</a>, <a href="#enquiry-groupSize">People in your group</a>.');
+    expect(html).toContain(
+      '3 fields need another look: <a href="#enquiry-name">Your name</a>, <a href="#enquiry-email">Email</a>, <a href="#enquiry-groupSize">People in your group</a>.',
+    );
     // What a person reads: the fields also carry the messages in attributes, for the browser's own checks.
     const shown = html.replace(/<[^>]*>/g, '');
     for (const [field, text] of [
@@ -427,8 +554,12 @@ describe('the plain HTML form (no JavaScript)', () => {
       ['groupSize', 'Group size must be a whole number from 1 to 12 for Fixture Trek'],
     ] as const) {
       expect(shown.split(text).length - 1, field).toBe(1);
-      expect(html).toMatch(new RegExp(`<p class="field-error" id="enquiry-${field}-error">${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
-      expect(html).toMatch(new RegExp(`id="enquiry-${field}" name="${field}" aria-describedby="[^"]*" aria-invalid="true"`));
+      expect(html).toMatch(
+        new RegExp(`<p class="field-error" id="enquiry-${field}-error">${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`),
+      );
+      expect(html).toMatch(
+        new RegExp(`id="enquiry-${field}" name="${field}" aria-describedby="[^"]*" aria-invalid="true"`),
+      );
     }
     // Everything typed is back in its field, escaped.
     expect(html).toContain('value="&lt;b&gt;99&lt;/b&gt;"');
@@ -450,14 +581,20 @@ describe('the plain HTML form (no JavaScript)', () => {
     expect(response.status).toBe(400);
     const html = await response.text();
     expect(html).toContain(`value="${name}"`);
-    expect(html).toContain('<p class="field-error" id="enquiry-name-error">Your name can be at most 100 characters; it has 500. Please shorten it.</p>');
+    expect(html).toContain(
+      '<p class="field-error" id="enquiry-name-error">Your name can be at most 100 characters; it has 500. Please shorten it.</p>',
+    );
     expect(await enquiries.list()).toEqual([]);
   });
 
   it('a problem without a field to show (the honeypot) is said in the summary', async () => {
-    const response = await ask(post({ ...form, website: 'http://spam.example' }, { type: 'application/x-www-form-urlencoded' }));
+    const response = await ask(
+      post({ ...form, website: 'http://spam.example' }, { type: 'application/x-www-form-urlencoded' }),
+    );
     const html = await response.text();
-    expect(html).toContain('<p>The &quot;website&quot; field must be left empty. It is there to catch automated spam.</p>');
+    expect(html).toContain(
+      '<p>The &quot;website&quot; field must be left empty. It is there to catch automated spam.</p>',
+    );
   });
 
   it('stored but not delivered: says so with the reference, and shows no form to send it again', async () => {
@@ -486,7 +623,9 @@ describe('the plain HTML form (no JavaScript)', () => {
   });
 
   it('a form posted from another site: 403, nothing stored', async () => {
-    const response = await ask(post(form, { type: 'application/x-www-form-urlencoded', headers: { Origin: 'https://evil.example' } }));
+    const response = await ask(
+      post(form, { type: 'application/x-www-form-urlencoded', headers: { Origin: 'https://evil.example' } }),
+    );
     expect(response.status).toBe(403);
     expect(await response.text()).toContain('only be sent from our own trip pages');
     expect(await enquiries.list()).toEqual([]);

@@ -23,9 +23,10 @@ import { bookingRateLimit } from '../../service/rules/policy.ts';
 import { createRateLimiter, MemoryCounterStore } from '../../service/rules/rate-limiter.ts';
 import { isOwnOrigin } from '../../service/rules/site-origin.ts';
 import { loadCatalogue } from '../helpers/content.ts';
-import { startServer, type RunningServer } from '../helpers/project.ts';
+import { startInProcess, type InProcessServer } from '../helpers/in-process.ts';
 import { launchChromium } from '../site/site.ts';
 import { barePage } from './page-writer.ts';
+import { newDataDir } from '../helpers/embedded-template.ts';
 
 const valid = { tripSlug: 'sample-trek', name: 'Asha Rao', phone: '+91 98765 43210', groupSize: 4 };
 
@@ -33,11 +34,28 @@ describe('whose pages count as the site', () => {
   it('the configured origin, and other loopback names only for a site on loopback', () => {
     expect(isOwnOrigin('https://example.com', 'https://example.com')).toBe(true);
     expect(isOwnOrigin('https://example.com:443', 'https://example.com/')).toBe(true);
-    for (const other of ['http://example.com', 'https://www.example.com', 'https://example.com.evil.example', 'http://127.0.0.1', 'http://localhost', 'null', '', 'not a url']) {
+    for (const other of [
+      'http://example.com',
+      'https://www.example.com',
+      'https://example.com.evil.example',
+      'http://127.0.0.1',
+      'http://localhost',
+      'null',
+      '',
+      'not a url',
+    ]) {
       expect(isOwnOrigin(other, 'https://example.com'), other).toBe(false);
     }
-    for (const alias of ['http://127.0.0.1:4321', 'http://localhost:4321', 'http://[::1]:4321']) expect(isOwnOrigin(alias, 'http://localhost:4321'), alias).toBe(true);
-    for (const other of ['http://127.0.0.1:4322', 'https://localhost:4321', 'http://127.0.0.2:4321', 'http://rebind.example:4321', 'http://localhost.evil.example:4321', 'http://0.0.0.0:4321']) {
+    for (const alias of ['http://127.0.0.1:4321', 'http://localhost:4321', 'http://[::1]:4321'])
+      expect(isOwnOrigin(alias, 'http://localhost:4321'), alias).toBe(true);
+    for (const other of [
+      'http://127.0.0.1:4322',
+      'https://localhost:4321',
+      'http://127.0.0.2:4321',
+      'http://rebind.example:4321',
+      'http://localhost.evil.example:4321',
+      'http://0.0.0.0:4321',
+    ]) {
       expect(isOwnOrigin(other, 'http://localhost:4321'), other).toBe(false);
     }
   });
@@ -70,12 +88,16 @@ describe('POST /api/bookings from elsewhere', () => {
     page: barePage,
     ...overrides,
   });
-  const request = (url: string, type: string, body: string, headers: Record<string, string> = {}) => new Request(url, { method: 'POST', body, headers: { 'Content-Type': type, ...headers } });
+  const request = (url: string, type: string, body: string, headers: Record<string, string> = {}) =>
+    new Request(url, { method: 'POST', body, headers: { 'Content-Type': type, ...headers } });
   const json = JSON.stringify(valid);
   const form = new URLSearchParams({ ...valid, groupSize: '4' }).toString();
 
   it('refuses JSON sent under a rebound host name with a matching Origin: 403, nothing stored', async () => {
-    const rebound = request('http://rebind.example:4321/api/bookings', 'application/json', json, { Origin: 'http://rebind.example:4321', Host: 'rebind.example:4321' });
+    const rebound = request('http://rebind.example:4321/api/bookings', 'application/json', json, {
+      Origin: 'http://rebind.example:4321',
+      Host: 'rebind.example:4321',
+    });
     const response = await handleBookingEnquiry(rebound, deps(), { clientIp: '203.0.113.20' });
     expect(response.status).toBe(403);
     expect(((await response.json()) as { error: { code: string } }).error.code).toBe('cross_site_form');
@@ -92,23 +114,40 @@ describe('POST /api/bookings from elsewhere', () => {
       ['application/x-www-form-urlencoded', form, { 'Sec-Fetch-Site': 'same-site' }],
     ];
     for (const [type, body, headers] of cases) {
-      const response = await handleBookingEnquiry(request('http://localhost:4321/api/bookings', type, body, headers), deps(), { clientIp: '203.0.113.21' });
+      const response = await handleBookingEnquiry(
+        request('http://localhost:4321/api/bookings', type, body, headers),
+        deps(),
+        { clientIp: '203.0.113.21' },
+      );
       expect(response.status, `${type} ${JSON.stringify(headers)}`).toBe(403);
     }
     expect(await enquiries.list()).toEqual([]);
   });
 
   it('takes the site own pages, its loopback names, and programs that send no Origin', async () => {
-    const cases: Record<string, string>[] = [{ Origin: 'http://localhost:4321' }, { Origin: 'http://127.0.0.1:4321', 'Sec-Fetch-Site': 'same-origin' }, {}, { 'Sec-Fetch-Site': 'none' }];
+    const cases: Record<string, string>[] = [
+      { Origin: 'http://localhost:4321' },
+      { Origin: 'http://127.0.0.1:4321', 'Sec-Fetch-Site': 'same-origin' },
+      {},
+      { 'Sec-Fetch-Site': 'none' },
+    ];
     for (const headers of cases) {
-      const response = await handleBookingEnquiry(request('http://127.0.0.1:4321/api/bookings', 'application/json', json, headers), deps(), { clientIp: '203.0.113.22' });
+      const response = await handleBookingEnquiry(
+        request('http://127.0.0.1:4321/api/bookings', 'application/json', json, headers),
+        deps(),
+        { clientIp: '203.0.113.22' },
+      );
       expect(response.status, JSON.stringify(headers)).toBe(201);
     }
   });
 
   it('a public site takes no loopback name: only its own origin', async () => {
     const publicSite = { ...deps(), catalogue: loadCatalogue(undefined, 'https://example.test') };
-    const response = await handleBookingEnquiry(request('http://127.0.0.1:4321/api/bookings', 'application/json', json, { Origin: 'http://127.0.0.1:4321' }), publicSite, { clientIp: '203.0.113.23' });
+    const response = await handleBookingEnquiry(
+      request('http://127.0.0.1:4321/api/bookings', 'application/json', json, { Origin: 'http://127.0.0.1:4321' }),
+      publicSite,
+      { clientIp: '203.0.113.23' },
+    );
     expect(response.status).toBe(403);
   });
 
@@ -116,20 +155,38 @@ describe('POST /api/bookings from elsewhere', () => {
     const limiter = createRateLimiter(bookingRateLimit, new MemoryCounterStore());
     const visitor = { clientIp: '203.0.113.24' };
     for (let i = 0; i < 5; i += 1) {
-      const refused = await handleBookingEnquiry(request('http://localhost:4321/api/bookings', 'application/x-www-form-urlencoded', form, { Origin: 'https://evil.example' }), deps({ limiter }), visitor);
+      const refused = await handleBookingEnquiry(
+        request('http://localhost:4321/api/bookings', 'application/x-www-form-urlencoded', form, {
+          Origin: 'https://evil.example',
+        }),
+        deps({ limiter }),
+        visitor,
+      );
       expect(refused.status).toBe(403);
     }
     for (let i = 0; i < 5; i += 1) {
-      const own = await handleBookingEnquiry(request('http://localhost:4321/api/bookings', 'application/json', json, { Origin: 'http://localhost:4321' }), deps({ limiter }), visitor);
+      const own = await handleBookingEnquiry(
+        request('http://localhost:4321/api/bookings', 'application/json', json, { Origin: 'http://localhost:4321' }),
+        deps({ limiter }),
+        visitor,
+      );
       expect(own.status, `enquiry ${i + 1}`).toBe(201);
     }
     // The sixth of the visitor's own is the one the quota refuses.
-    expect((await handleBookingEnquiry(request('http://localhost:4321/api/bookings', 'application/json', json), deps({ limiter }), visitor)).status).toBe(429);
+    expect(
+      (
+        await handleBookingEnquiry(
+          request('http://localhost:4321/api/bookings', 'application/json', json),
+          deps({ limiter }),
+          visitor,
+        )
+      ).status,
+    ).toBe(429);
   });
 });
 
 describe('in Chromium, against the running site', () => {
-  let server: RunningServer;
+  let server: InProcessServer;
   let attacker: Server;
   let attackerPort = 0;
   let browser: Browser;
@@ -143,9 +200,14 @@ describe('in Chromium, against the running site', () => {
   };
 
   beforeAll(async () => {
-    dataDir = mkdtempSync(path.join(tmpdir(), 'enquiries-rebind-'));
+    dataDir = newDataDir('enquiries-rebind-');
     // SITE_URL unset: the site's origin is http://localhost:<port>. TRUST_PROXY=vercel: each test speaks from its own address (x-real-ip).
-    server = await startServer(inject('fixtureSite'), { DATA_DIR: dataDir, TRUST_PROXY: 'vercel', SITE_URL: '', CONTACT_EMAIL: 'hello@example.test' });
+    server = await startInProcess(inject('fixtureSite'), {
+      DATA_DIR: dataDir,
+      TRUST_PROXY: 'vercel',
+      SITE_URL: '',
+      CONTACT_EMAIL: 'hello@example.test',
+    });
     // Another site's page, which posts to the site in the background when it loads.
     attacker = createServer((_req, res) => {
       const target = `http://localhost:${server.port}/api/bookings`;
@@ -163,7 +225,9 @@ describe('in Chromium, against the running site', () => {
     await new Promise<void>((done) => attacker.listen(0, '127.0.0.1', done));
     attackerPort = (attacker.address() as AddressInfo).port;
     // What an attacker's DNS does: its names resolve to this machine.
-    browser = await launchChromium(['--host-resolver-rules=MAP rebind.example 127.0.0.1, MAP attacker.example 127.0.0.1']);
+    browser = await launchChromium([
+      '--host-resolver-rules=MAP rebind.example 127.0.0.1, MAP attacker.example 127.0.0.1',
+    ]);
   });
   afterAll(async () => {
     await browser?.close();
@@ -185,11 +249,19 @@ describe('in Chromium, against the running site', () => {
       const page = await context.newPage();
       await page.goto(`http://rebind.example:${server.port}/treks/sample-trek`);
       await fillForm(page);
-      const [response] = await Promise.all([page.waitForResponse(`http://rebind.example:${server.port}/api/bookings`), page.click('#enquiry-form button[type=submit]')]);
+      const [response] = await Promise.all([
+        page.waitForResponse(`http://rebind.example:${server.port}/api/bookings`),
+        page.click('#enquiry-form button[type=submit]'),
+      ]);
       expect(response.status(), `JavaScript ${javaScriptEnabled ? 'on' : 'off'}`).toBe(403);
       if (javaScriptEnabled) {
         // The script the rebound page runs, as an attacker would write it: a JSON post with its own Origin and Host.
-        const status = await page.evaluate(async (body) => (await fetch('/api/bookings', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body })).status, JSON.stringify(valid));
+        const status = await page.evaluate(
+          async (body) =>
+            (await fetch('/api/bookings', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body }))
+              .status,
+          JSON.stringify(valid),
+        );
         expect(status).toBe(403);
       }
       await context.close();
@@ -198,7 +270,10 @@ describe('in Chromium, against the running site', () => {
   });
 
   it('the site under another loopback name (127.0.0.1 for localhost) is the site: its form sends', async () => {
-    const context = await browser.newContext({ javaScriptEnabled: false, extraHTTPHeaders: { 'x-real-ip': '192.0.2.41' } });
+    const context = await browser.newContext({
+      javaScriptEnabled: false,
+      extraHTTPHeaders: { 'x-real-ip': '192.0.2.41' },
+    });
     const page = await context.newPage();
     await page.goto(`${server.url}/treks/sample-trek`);
     await fillForm(page);
@@ -214,7 +289,10 @@ describe('in Chromium, against the running site', () => {
     await page.waitForFunction(() => document.getElementById('sent')?.textContent === '5');
     await page.goto(`http://localhost:${server.port}/treks/sample-trek`);
     await fillForm(page);
-    const [response] = await Promise.all([page.waitForResponse(`http://localhost:${server.port}/api/bookings`), page.click('#enquiry-form button[type=submit]')]);
+    const [response] = await Promise.all([
+      page.waitForResponse(`http://localhost:${server.port}/api/bookings`),
+      page.click('#enquiry-form button[type=submit]'),
+    ]);
     expect(response.status()).toBe(201);
     await context.close();
   });

@@ -53,7 +53,11 @@ async function send(): Promise<{ status: number; body: Record<string, any> }> {
     clock: () => new Date(),
     page: barePage,
   };
-  const request = new Request('http://127.0.0.1:4321/api/bookings', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(valid) });
+  const request = new Request('http://127.0.0.1:4321/api/bookings', {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(valid),
+  });
   const response = await handleBookingEnquiry(request, deps, { clientIp: '203.0.113.20' });
   return { status: response.status, body: (await response.json()) as Record<string, any> };
 }
@@ -75,7 +79,11 @@ describe('enquiries on PostgreSQL', () => {
     fake.mode = 'fail';
     const failed = await send();
     expect(failed.status).toBe(502);
-    expect(await store.get(failed.body.enquiry.id)).toMatchObject({ deliveryState: 'failed', attempts: 1, createdAt: expect.any(Date) });
+    expect(await store.get(failed.body.enquiry.id)).toMatchObject({
+      deliveryState: 'failed',
+      attempts: 1,
+      createdAt: expect.any(Date),
+    });
 
     fake.mode = 'ok';
     fake.requests.length = 0;
@@ -84,7 +92,11 @@ describe('enquiries on PostgreSQL', () => {
     expect(retried.status).toBe(0);
     expect((await enquiriesCommand('retry', '--all')).output).toContain('Nothing to retry.');
     expect(fake.requests.map((r) => r.idempotencyKey)).toEqual([`enquiry/${failed.body.enquiry.id}`]);
-    expect(await store.get(failed.body.enquiry.id)).toMatchObject({ deliveryState: 'delivered', attempts: 2, deliveredAt: expect.any(Date) });
+    expect(await store.get(failed.body.enquiry.id)).toMatchObject({
+      deliveryState: 'delivered',
+      attempts: 2,
+      deliveredAt: expect.any(Date),
+    });
   });
 
   it('database down: 502 storage_error within seconds and nothing emailed; back up: 201', async () => {

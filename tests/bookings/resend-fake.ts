@@ -50,44 +50,55 @@ export async function startFakeResend(apiKey = 're_test_key'): Promise<FakeResen
   let counter = 0;
   const fake: FakeResend = { url: '', apiKey, mode: 'ok', requests: [], sent: [], close: async () => undefined };
 
-  const server = createServer(async (req, res) => {
-    const text = await readBody(req);
-    let body: Record<string, unknown> = {};
-    try {
-      body = JSON.parse(text) as Record<string, unknown>;
-    } catch {
-      // recorded as an empty body; answered below
-    }
-    const key = req.headers['idempotency-key'];
-    const recorded: RecordedRequest = {
-      method: req.method ?? '',
-      path: req.url ?? '',
-      authorization: req.headers.authorization,
-      idempotencyKey: typeof key === 'string' ? key : undefined,
-      body,
-    };
-    fake.requests.push(recorded);
-    if (req.method !== 'POST' || req.url !== '/emails') return reply(res, 404, { statusCode: 404, name: 'not_found', message: 'Not found' });
-    if (req.headers.authorization !== `Bearer ${apiKey}`) return reply(res, 401, { statusCode: 401, name: 'missing_api_key', message: 'Missing API key' });
-    if (fake.mode === 'reset-once') {
-      fake.mode = 'ok';
-      req.socket.destroy();
-      return;
-    }
-    if (fake.mode === 'hang') {
-      hanging.add(res);
-      return;
-    }
-    if (fake.mode === 'fail') return reply(res, 500, { statusCode: 500, name: 'internal_server_error', message: 'Something broke' });
-    if (!body.from || !body.to || !body.subject) return reply(res, 422, { statusCode: 422, name: 'validation_error', message: 'from, to and subject are required' });
-    const earlier = recorded.idempotencyKey ? byKey.get(recorded.idempotencyKey) : undefined;
-    if (earlier) return reply(res, 200, { id: earlier });
-    counter += 1;
-    const id = `email-${counter}`;
-    if (recorded.idempotencyKey) byKey.set(recorded.idempotencyKey, id);
-    fake.sent.push(recorded);
-    return reply(res, 200, { id });
-  });
+  const server = createServer(
+    (req, res) =>
+      void (async () => {
+        const text = await readBody(req);
+        let body: Record<string, unknown> = {};
+        try {
+          body = JSON.parse(text) as Record<string, unknown>;
+        } catch {
+          // recorded as an empty body; answered below
+        }
+        const key = req.headers['idempotency-key'];
+        const recorded: RecordedRequest = {
+          method: req.method ?? '',
+          path: req.url ?? '',
+          authorization: req.headers.authorization,
+          idempotencyKey: typeof key === 'string' ? key : undefined,
+          body,
+        };
+        fake.requests.push(recorded);
+        if (req.method !== 'POST' || req.url !== '/emails')
+          return reply(res, 404, { statusCode: 404, name: 'not_found', message: 'Not found' });
+        if (req.headers.authorization !== `Bearer ${apiKey}`)
+          return reply(res, 401, { statusCode: 401, name: 'missing_api_key', message: 'Missing API key' });
+        if (fake.mode === 'reset-once') {
+          fake.mode = 'ok';
+          req.socket.destroy();
+          return;
+        }
+        if (fake.mode === 'hang') {
+          hanging.add(res);
+          return;
+        }
+        if (fake.mode === 'fail')
+          return reply(res, 500, { statusCode: 500, name: 'internal_server_error', message: 'Something broke' });
+        if (!body.from || !body.to || !body.subject)
+          return reply(res, 422, {
+            statusCode: 422,
+            name: 'validation_error',
+            message: 'from, to and subject are required',
+          });
+        const earlier = recorded.idempotencyKey ? byKey.get(recorded.idempotencyKey) : undefined;
+        if (earlier) return reply(res, 200, { id: earlier });
+        counter += 1;
+        const id = `email-${counter}`;
+        if (recorded.idempotencyKey) byKey.set(recorded.idempotencyKey, id);
+        fake.sent.push(recorded);
+        return reply(res, 200, { id });
+      })(),
+  );
   // Idle connections stay open as long as a test runs, so only the modes above ever cut one.
   server.keepAliveTimeout = 120_000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -6,26 +6,32 @@
  * enquiry limit of one test does not spill into another.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { AxeBuilder } from '@axe-core/playwright';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { projectRoot, startServer, type RunningServer } from '../helpers/project.ts';
+import { startInProcess, type InProcessServer } from '../helpers/in-process.ts';
+import { projectRoot } from '../helpers/project.ts';
 import { chromiumPath } from '../helpers/requirements.ts';
+import { newDataDir } from '../helpers/embedded-template.ts';
+import { axeViolations } from '../site/axe.ts';
 
-let server: RunningServer;
+let server: InProcessServer;
 let dataDir: string;
 let browser: Browser;
 const valid = { tripSlug: 'sample-trek', name: 'Asha Rao', phone: '+91 98765 43210', groupSize: 3 };
 
 beforeAll(async () => {
-  dataDir = mkdtempSync(path.join(tmpdir(), 'enquiries-site-'));
+  dataDir = newDataDir('enquiries-site-');
   // With SITE_URL unset the site's origin is http://localhost:<port>: the plain form is accepted from there only.
-  server = await startServer(inject('fixtureSite'), { DATA_DIR: dataDir, TRUST_PROXY: 'vercel', CONTACT_EMAIL: 'hello@example.test', SITE_URL: '' });
+  server = await startInProcess(inject('fixtureSite'), {
+    DATA_DIR: dataDir,
+    TRUST_PROXY: 'vercel',
+    CONTACT_EMAIL: 'hello@example.test',
+    SITE_URL: '',
+  });
   browser = await chromium.launch({
     executablePath: chromiumPath(),
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'],
@@ -71,12 +77,16 @@ describe('POST /api/bookings on the running site', () => {
 
   it('an oversize body sent in chunks (no Content-Length): 400 once the cap is passed', async () => {
     const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const req = httpRequest(`${server.url}/api/bookings`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'x-real-ip': '192.0.2.3' } }, (res) => {
-        let body = '';
-        res.setEncoding('utf8');
-        res.on('data', (d: string) => (body += d));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-      });
+      const req = httpRequest(
+        `${server.url}/api/bookings`,
+        { method: 'POST', headers: { 'Content-Type': 'application/json', 'x-real-ip': '192.0.2.3' } },
+        (res) => {
+          let body = '';
+          res.setEncoding('utf8');
+          res.on('data', (d: string) => (body += d));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+        },
+      );
       req.on('error', reject);
       req.write(`{"tripSlug":"sample-trek","message":"`);
       for (let i = 0; i < 16; i += 1) req.write('x'.repeat(4096));
@@ -98,10 +108,15 @@ describe('POST /api/bookings on the running site', () => {
     expect(api.headers.get('RateLimit-Remaining')).toBe('119');
   });
 
-  it('the enquiries command reads the running server\'s database', async () => {
+  it("the enquiries command reads the running server's database", async () => {
     const child = spawn(process.execPath, [path.join(projectRoot, 'scripts', 'enquiries.ts'), 'list'], {
       cwd: projectRoot,
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', DATA_DIR: dataDir, CONTACT_EMAIL: 'hello@example.test' },
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: process.env.HOME ?? '',
+        DATA_DIR: dataDir,
+        CONTACT_EMAIL: 'hello@example.test',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
@@ -118,10 +133,14 @@ describe('POST /api/bookings on the running site', () => {
 describe('the enquiry form on a trip page', () => {
   it('is a real, labelled form with a hidden honeypot and a deferred same-origin script', async () => {
     const html = await (await fetch(`${server.url}/treks/sample-trek`)).text();
-    const form = html.slice(html.indexOf('<form id="enquiry-form"'), html.indexOf('</form>', html.indexOf('<form id="enquiry-form"')));
+    const form = html.slice(
+      html.indexOf('<form id="enquiry-form"'),
+      html.indexOf('</form>', html.indexOf('<form id="enquiry-form"')),
+    );
     expect(form).toMatch(/method="post"/);
     expect(form).toMatch(/action="\/api\/bookings"/);
-    for (const field of ['name', 'phone', 'email', 'groupSize', 'preferredDeparture', 'message']) expect(form).toContain(`<label for="enquiry-${field}"`);
+    for (const field of ['name', 'phone', 'email', 'groupSize', 'preferredDeparture', 'message'])
+      expect(form).toContain(`<label for="enquiry-${field}"`);
     expect(form).toMatch(/name="groupSize"[^>]*max="12"/);
     expect(form).toMatch(/name="email"[^>]*type="email"/);
     expect(form).toMatch(/<div class="trap[^"]*" aria-hidden="true"/);
@@ -135,7 +154,9 @@ describe('the enquiry form on a trip page', () => {
     expect(html).toMatch(/<script src="\/enquiry\.js" defer><\/script>/);
     // Every field's check in the server's words, and the seats of the chosen date: still small, and deferred.
     expect(gzipSync(readFileSync(path.join(projectRoot, 'public', 'enquiry.js'))).byteLength).toBeLessThan(4096);
-    expect(gzipSync(readFileSync(path.join(projectRoot, 'public', 'live-departures.js'))).byteLength).toBeLessThan(1024);
+    expect(gzipSync(readFileSync(path.join(projectRoot, 'public', 'live-departures.js'))).byteLength).toBeLessThan(
+      1024,
+    );
   });
 
   it('with JavaScript: field errors inline, focus on the first, then the outcome announced', async () => {
@@ -156,7 +177,9 @@ describe('the enquiry form on a trip page', () => {
     expect(await page.textContent('#enquiry-groupSize-error')).toContain('from 1 to 12');
     expect(await page.evaluate(() => document.activeElement?.id)).toBe('enquiry-name');
     expect(await page.textContent('#enquiry-status')).toMatch(/3 fields need another look/);
-    const description = await page.evaluate(() => document.getElementById('enquiry-phone')?.getAttribute('aria-describedby'));
+    const description = await page.evaluate(() =>
+      document.getElementById('enquiry-phone')?.getAttribute('aria-describedby'),
+    );
     expect(description).toContain('enquiry-phone-error');
 
     const before = outbox().length;
@@ -167,13 +190,16 @@ describe('the enquiry form on a trip page', () => {
     await page.selectOption('#enquiry-departure', 'other');
     await page.fill('#enquiry-preferredDeparture', 'Late June');
     await page.click('#enquiry-form button[type=submit]');
-    await expect.poll(() => page.textContent('#enquiry-status')).toMatch(/its reference is enq-\d{8}-[a-z2-9]{10}\. A guide will call you on \+91 99887 76655 within one working day.*Nothing is booked until then/);
+    await expect
+      .poll(() => page.textContent('#enquiry-status'))
+      .toMatch(
+        /its reference is enq-\d{8}-[a-z2-9]{10}\. A guide will call you on \+91 99887 76655 within one working day.*Nothing is booked until then/,
+      );
     expect(await page.$$eval('[aria-invalid]', (elements) => elements.length)).toBe(0);
     expect(await page.inputValue('#enquiry-name')).toBe('');
     expect(outbox().length).toBe(before + 1);
 
-    const axe = await new AxeBuilder({ page }).include('#enquiry-form').analyze();
-    expect(axe.violations.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
+    expect((await axeViolations(page, { include: '#enquiry-form' })).map((v) => `${v.id}: ${v.help}`)).toEqual([]);
     expect(blocked).toEqual([]);
     await context.close();
   });
@@ -187,24 +213,40 @@ describe('the enquiry form on a trip page', () => {
     const order = [await page.evaluate(() => document.activeElement?.id)];
     for (let i = 0; i < 6; i += 1) {
       await page.keyboard.press('Tab');
-      order.push(await page.evaluate(() => document.activeElement?.id || document.activeElement?.tagName.toLowerCase()));
+      order.push(
+        await page.evaluate(() => document.activeElement?.id || document.activeElement?.tagName.toLowerCase()),
+      );
     }
     // With the departures loaded the dates are a list; the free-text field appears only for other dates.
-    expect(order).toEqual(['enquiry-name', 'enquiry-phone', 'enquiry-email', 'enquiry-groupSize', 'enquiry-departure', 'enquiry-message', 'button']);
+    expect(order).toEqual([
+      'enquiry-name',
+      'enquiry-phone',
+      'enquiry-email',
+      'enquiry-groupSize',
+      'enquiry-departure',
+      'enquiry-message',
+      'button',
+    ]);
     await context.close();
   });
 
   it('without JavaScript: the form posts, and lands on the thank-you page', async () => {
     // The browser's Origin must be the site's configured one (SITE_URL), not merely the address that reached the server.
     const site = `http://localhost:${server.port}`;
-    const context = await browser.newContext({ javaScriptEnabled: false, extraHTTPHeaders: { 'x-real-ip': '192.0.2.12' } });
+    const context = await browser.newContext({
+      javaScriptEnabled: false,
+      extraHTTPHeaders: { 'x-real-ip': '192.0.2.12' },
+    });
     const page = await context.newPage();
     await page.goto(`${site}/treks/sample-trek`);
     await page.fill('#enquiry-name', 'Ravi Kumar');
     await page.fill('#enquiry-phone', '098450 12345');
     await page.fill('#enquiry-groupSize', '5');
     await page.fill('#enquiry-message', 'Can we bring a dog? <no>');
-    await Promise.all([page.waitForURL(/\/enquiry-sent\?ref=enq-\d{8}-[a-z2-9]{10}$/), page.click('#enquiry-form button[type=submit]')]);
+    await Promise.all([
+      page.waitForURL(/\/enquiry-sent\?ref=enq-\d{8}-[a-z2-9]{10}$/),
+      page.click('#enquiry-form button[type=submit]'),
+    ]);
     expect(await page.textContent('h1')).toContain('Thank you');
     expect(await page.textContent('main')).toContain('Nothing is booked until then');
     expect(await page.textContent('main')).toContain(new URL(page.url()).searchParams.get('ref'));
@@ -219,10 +261,15 @@ describe('the enquiry form on a trip page', () => {
     await page.fill('#enquiry-name', 'Ravi \u202EKumar');
     await page.fill('#enquiry-phone', '098450 12345');
     await page.fill('#enquiry-groupSize', '5');
-    const [response] = await Promise.all([page.waitForResponse(`${site}/api/bookings`), page.click('#enquiry-form button[type=submit]')]);
+    const [response] = await Promise.all([
+      page.waitForResponse(`${site}/api/bookings`),
+      page.click('#enquiry-form button[type=submit]'),
+    ]);
     expect(response.status()).toBe(400);
     expect(await page.textContent('h1')).toBe('Your enquiry was not sent');
-    expect(await page.textContent('#enquiry-name-error')).toContain('Your name contains an invisible character (U+202E)');
+    expect(await page.textContent('#enquiry-name-error')).toContain(
+      'Your name contains an invisible character (U+202E)',
+    );
     expect(await page.inputValue('#enquiry-name')).toBe('Ravi \u202EKumar');
     await page.click('text=Back to Fixture Trek');
     expect(page.url()).toBe(`${site}/treks/sample-trek#enquiry-form`);

@@ -15,7 +15,15 @@ import { barePage } from './page-writer.ts';
 
 const catalogue = loadCatalogue(undefined, 'http://127.0.0.1:4321');
 const promise = catalogue.site.callbackPromise;
-const input = { tripSlug: 'sample-trek', name: 'Asha Rao', phone: '+91 98765 43210', email: 'asha@example.com', groupSize: 4, preferredDeparture: 'October 2026', message: 'Hello' };
+const input = {
+  tripSlug: 'sample-trek',
+  name: 'Asha Rao',
+  phone: '+91 98765 43210',
+  email: 'asha@example.com',
+  groupSize: 4,
+  preferredDeparture: 'October 2026',
+  message: 'Hello',
+};
 const trip = { name: 'Fixture Trek', url: 'http://127.0.0.1:4321/treks/sample-trek' };
 
 let sql: Sql;
@@ -33,14 +41,23 @@ beforeAll(async () => {
   await store.markDelivered(delivered.id, new Date('2026-11-22T04:30:01Z'), 'outbox:x');
   undelivered = await store.add(input, { trip, callbackPromise: promise }, new Date('2026-11-22T05:00:00Z'));
   await store.markFailed(undelivered.id, 'mail down');
-  forDeparture = await store.add({ ...input, preferredDeparture: departureDates }, { trip, callbackPromise: promise }, new Date('2026-11-22T06:00:00Z'));
+  forDeparture = await store.add(
+    { ...input, preferredDeparture: departureDates },
+    { trip, callbackPromise: promise },
+    new Date('2026-11-22T06:00:00Z'),
+  );
   await store.markDelivered(forDeparture.id, new Date('2026-11-22T06:00:01Z'), 'outbox:y');
 });
 afterAll(async () => {
   await sql.close();
 });
 
-const deps = (overrides: Partial<ThankYouDeps> = {}): ThankYouDeps => ({ catalogue, enquiries: async () => store, page: barePage, ...overrides });
+const deps = (overrides: Partial<ThankYouDeps> = {}): ThankYouDeps => ({
+  catalogue,
+  enquiries: async () => store,
+  page: barePage,
+  ...overrides,
+});
 
 async function open(query: string, d = deps()): Promise<{ status: number; headers: Headers; html: string }> {
   const response = await handleThankYouPage(new Request(`http://127.0.0.1:4321/enquiry-sent${query}`), d);
@@ -51,7 +68,8 @@ function expectPrivate(page: { headers: Headers; html: string }): void {
   expect(page.headers.get('Cache-Control')).toBe('no-store');
   expect(page.headers.get('Content-Type')).toBe('text/html; charset=utf-8');
   expect(page.html).toContain('<meta name="robots" content="noindex">');
-  for (const personal of ['Asha', '98765', 'asha@example.com', 'October 2026']) expect(page.html).not.toContain(personal);
+  for (const personal of ['Asha', '98765', 'asha@example.com', 'October 2026'])
+    expect(page.html).not.toContain(personal);
 }
 
 describe('/enquiry-sent', () => {
@@ -63,10 +81,12 @@ describe('/enquiry-sent', () => {
     expect(page.html).toContain(`<strong class="reference">${delivered.id}</strong>`);
     expect(page.html).toContain('<a href="/treks/sample-trek">Fixture Trek</a>');
     expect(page.html).toContain('22 Nov 2026, 10:00 am IST');
-    expect(page.html).toContain(`A guide will call you ${promise}, to confirm seats and dates. Nothing is booked until then.`);
+    expect(page.html).toContain(
+      `A guide will call you ${promise}, to confirm seats and dates. Nothing is booked until then.`,
+    );
   });
 
-  it('an enquiry for a departure: repeats the trip and the departure\'s dates', async () => {
+  it("an enquiry for a departure: repeats the trip and the departure's dates", async () => {
     const page = await open(`?ref=${forDeparture.id}`);
     expect(page.status).toBe(200);
     expectPrivate(page);
@@ -74,7 +94,7 @@ describe('/enquiry-sent', () => {
     expect(page.html).toContain(`<dt>Dates</dt><dd><strong class="dates">${departureDates}</strong></dd>`);
   });
 
-  it('dates in the person\'s own words are not repeated, and the page says why', async () => {
+  it("dates in the person's own words are not repeated, and the page says why", async () => {
     const page = await open(`?ref=${delivered.id}`);
     expect(page.html).toContain('Your enquiry is about Fixture Trek.');
     expect(page.html).toContain('<dt>Dates</dt><dd>As you wrote them in your enquiry');
@@ -102,7 +122,10 @@ describe('/enquiry-sent', () => {
 
   it('a malformed reference: 404 without repeating it, and storage is not asked', async () => {
     let asked = false;
-    const page = await open(`?ref=${encodeURIComponent('<script>x</script> call 0800 FAKE')}`, deps({ enquiries: async () => ((asked = true), store) }));
+    const page = await open(
+      `?ref=${encodeURIComponent('<script>x</script> call 0800 FAKE')}`,
+      deps({ enquiries: async () => ((asked = true), store) }),
+    );
     expect(page.status).toBe(404);
     expect(page.html).toContain('the reference in its address matches none of ours');
     expect(page.html).not.toContain('FAKE');

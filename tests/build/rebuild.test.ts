@@ -36,7 +36,11 @@ describe('a rebuild after one edit', () => {
     expect(second.status, second.output).toBe(0);
     expect(second.output).toContain('social cards: 1 drawn, 1 from the build cache');
     // The other trip's page, /v1 answer and card come from the last build.
-    for (const file of ['/expeditions/sample-expedition.html', '/v1/trips/sample-expedition.json', '/images/social/sample-expedition.png']) {
+    for (const file of [
+      '/expeditions/sample-expedition.html',
+      '/v1/trips/sample-expedition.json',
+      '/images/social/sample-expedition.png',
+    ]) {
       expect(second.output).toMatch(new RegExp(`${file.replaceAll('.', '\\.')} \\((restored|cached)\\)`));
     }
     expect(second.output).not.toMatch(/\/treks\/sample-trek\.html \((restored|cached)\)/);

@@ -29,7 +29,10 @@ let port: number;
 let server: RunningServer;
 
 /** `astro build` in the copy as `npm run build` runs it, without blocking this process (the clients keep asking meanwhile). */
-function build(env: Record<string, string> = {}, onOutput?: (output: string, child: ChildProcess) => void): Promise<{ status: number; output: string }> {
+function build(
+  env: Record<string, string> = {},
+  onOutput?: (output: string, child: ChildProcess) => void,
+): Promise<{ status: number; output: string }> {
   const child = spawn(process.execPath, [path.join(copy.dir, 'node_modules', 'astro', 'bin', 'astro.mjs'), 'build'], {
     cwd: copy.dir,
     // SITE_URL blank: the address comes from PORT in .env, as for the server.
@@ -64,12 +67,24 @@ let nextAddress = 0;
 function get(target: string): Promise<Seen> {
   return new Promise((done, fail) => {
     const started = performance.now();
-    const req = request({ host: '127.0.0.1', port, path: target, localAddress: spreadAddress(nextAddress++, 160), agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => done({ path: target, status: res.statusCode ?? 0, build: res.headers['x-build'] as string | undefined, body: Buffer.concat(chunks).toString('utf8'), started, ended: performance.now() }));
-      res.on('error', fail);
-    });
+    const req = request(
+      { host: '127.0.0.1', port, path: target, localAddress: spreadAddress(nextAddress++, 160), agent: false },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () =>
+          done({
+            path: target,
+            status: res.statusCode ?? 0,
+            build: res.headers['x-build'] as string | undefined,
+            body: Buffer.concat(chunks).toString('utf8'),
+            started,
+            ended: performance.now(),
+          }),
+        );
+        res.on('error', fail);
+      },
+    );
     req.on('error', fail);
     req.end();
   });
@@ -98,7 +113,10 @@ const steady = '/treks/sample-trek';
 
 function addTrip(): void {
   const trips = path.join(copy.dir, 'content', 'trips');
-  writeFileSync(path.join(trips, `${slug}.md`), readFileSync(path.join(trips, 'sample-trek.md'), 'utf8').replace('name: Fixture Trek', 'name: Added Fixture Trek'));
+  writeFileSync(
+    path.join(trips, `${slug}.md`),
+    readFileSync(path.join(trips, 'sample-trek.md'), 'utf8').replace('name: Fixture Trek', 'name: Added Fixture Trek'),
+  );
 }
 
 beforeAll(async () => {
@@ -122,78 +140,92 @@ afterAll(async () => {
 });
 
 describe('a build beside a running server', () => {
-  it('is taken up whole without a restart: every answer comes from the old build or the new, never a mix', { timeout: 300_000 }, async () => {
-    const before = buildId();
-    expect((await get(`/treks/${slug}`)).status).toBe(404);
-    expect((await get(steady)).build).toBe(before);
+  it(
+    'is taken up whole without a restart: every answer comes from the old build or the new, never a mix',
+    { timeout: 300_000 },
+    async () => {
+      const before = buildId();
+      expect((await get(`/treks/${slug}`)).status).toBe(404);
+      expect((await get(steady)).build).toBe(before);
 
-    addTrip();
-    const seen: Seen[] = [];
-    let asking = true;
-    const clients = Array.from({ length: 3 }, async (_, n) => {
-      const targets = [...Object.keys(changing), steady];
-      for (let i = n; asking; i += 1) seen.push(await get(targets[i % targets.length]!));
-    });
-    const rebuilt = await build();
-    // And a moment after it, as visitors do.
-    await new Promise((r) => setTimeout(r, 1_000));
-    asking = false;
-    await Promise.all(clients);
+      addTrip();
+      const seen: Seen[] = [];
+      let asking = true;
+      const clients = Array.from({ length: 3 }, async (_, n) => {
+        const targets = [...Object.keys(changing), steady];
+        for (let i = n; asking; i += 1) seen.push(await get(targets[i % targets.length]!));
+      });
+      const rebuilt = await build();
+      // And a moment after it, as visitors do.
+      await new Promise((r) => setTimeout(r, 1_000));
+      asking = false;
+      await Promise.all(clients);
 
-    expect(rebuilt.status, rebuilt.output).toBe(0);
-    const after = buildId();
-    expect(after).not.toBe(before);
-    expect(rebuilt.output).toContain(`Published build ${after}`);
-    expect(rebuilt.output).toMatch(/The server at 127\.0\.0\.1:\d+ \(process \d+\) now serves this build, without a restart\./);
-    expect(server.output()).toContain(`[builds] Serving build ${after}`);
+      expect(rebuilt.status, rebuilt.output).toBe(0);
+      const after = buildId();
+      expect(after).not.toBe(before);
+      expect(rebuilt.output).toContain(`Published build ${after}`);
+      expect(rebuilt.output).toMatch(
+        /The server at 127\.0\.0\.1:\d+ \(process \d+\) now serves this build, without a restart\./,
+      );
+      expect(server.output()).toContain(`[builds] Serving build ${after}`);
 
-    // Clients asked all through the build, old answers and new.
-    expect(seen.length).toBeGreaterThan(100);
-    const isNew = (s: Seen) => (s.path === steady ? s.build === after : changing[s.path]!(s));
-    expect(seen.filter(isNew).length, 'answers from the new build').toBeGreaterThan(0);
-    expect(seen.filter((s) => !isNew(s)).length, 'answers from the old build').toBeGreaterThan(0);
-    // Each answer wholly from the build it names.
-    for (const s of seen) {
-      expect([before, after], `${s.path}: X-Build`).toContain(s.build);
-      expect(isNew(s), `${s.path} from ${s.build}: ${s.status} ${s.body.slice(0, 120)}`).toBe(s.build === after);
-    }
-    // The page both builds have answered all along, never a missing file or a half-written folder.
-    expect(seen.filter((s) => s.path === steady && s.status !== 200)).toEqual([]);
-    // Once a new answer was seen, no request started later got an old one.
-    const firstNew = Math.min(...seen.filter(isNew).map((s) => s.ended));
-    const lateOld = seen.filter((s) => s.started > firstNew && !isNew(s)).map((s) => `${s.path} ${s.build}`);
-    expect(lateOld).toEqual([]);
+      // Clients asked all through the build, old answers and new.
+      expect(seen.length).toBeGreaterThan(100);
+      const isNew = (s: Seen) => (s.path === steady ? s.build === after : changing[s.path]!(s));
+      expect(seen.filter(isNew).length, 'answers from the new build').toBeGreaterThan(0);
+      expect(seen.filter((s) => !isNew(s)).length, 'answers from the old build').toBeGreaterThan(0);
+      // Each answer wholly from the build it names.
+      for (const s of seen) {
+        expect([before, after], `${s.path}: X-Build`).toContain(s.build);
+        expect(isNew(s), `${s.path} from ${s.build}: ${s.status} ${s.body.slice(0, 120)}`).toBe(s.build === after);
+      }
+      // The page both builds have answered all along, never a missing file or a half-written folder.
+      expect(seen.filter((s) => s.path === steady && s.status !== 200)).toEqual([]);
+      // Once a new answer was seen, no request started later got an old one.
+      const firstNew = Math.min(...seen.filter(isNew).map((s) => s.ended));
+      const lateOld = seen.filter((s) => s.started > firstNew && !isNew(s)).map((s) => `${s.path} ${s.build}`);
+      expect(lateOld).toEqual([]);
 
-    // Built and served for the address in .env.
-    for (const target of [...Object.keys(changing), steady]) {
-      const now = await get(target);
-      expect(now.build, target).toBe(after);
-      expect(target === steady || changing[target]!(now), `${target}: ${now.status}`).toBe(true);
-    }
-    expect((await get('/llms.txt')).body).toContain(`http://localhost:${port}/treks/${slug}`);
-    expect((await get('/sitemap-0.xml')).body).toContain(`<loc>http://localhost:${port}/treks/${slug}</loc>`);
-  });
+      // Built and served for the address in .env.
+      for (const target of [...Object.keys(changing), steady]) {
+        const now = await get(target);
+        expect(now.build, target).toBe(after);
+        expect(target === steady || changing[target]!(now), `${target}: ${now.status}`).toBe(true);
+      }
+      expect((await get('/llms.txt')).body).toContain(`http://localhost:${port}/treks/${slug}`);
+      expect((await get('/sitemap-0.xml')).body).toContain(`<loc>http://localhost:${port}/treks/${slug}</loc>`);
+    },
+  );
 
-  it('made for another address, is published but not taken up, and the build says to restart the server', { timeout: 240_000 }, async () => {
-    const served = buildId();
-    const other = await build({ SITE_URL: 'https://other.example' });
-    expect(other.status, other.output).toBe(0);
-    const published = buildId();
-    expect(published).not.toBe(served);
-    expect(other.output).toMatch(
-      new RegExp(`The server at 127\\.0\\.0\\.1:${port} \\(process \\d+\\) cannot take this build up and keeps serving the one it has: it serves http://localhost:${port} but the build was made for https://other\\.example .*Restart it \\(stop npm start and start it again\\) to serve this build\\.`),
-    );
-    // The server still answers wholly from the build it had.
-    await new Promise((r) => setTimeout(r, 1_500));
-    for (const target of ['/llms.txt', `/v1/trips?type=trek`, steady]) {
-      const now = await get(target);
-      expect(now.build, target).toBe(served);
-      expect(now.body, target).not.toContain('other.example');
-    }
-    expect(server.output()).toContain(`[builds] Build ${published} was published, but this server keeps serving ${served}: it serves http://localhost:${port} but the build was made for https://other.example`);
-    // The build it serves stays on disk; builds nothing names any more are removed.
-    expect(readdirSync(path.join(copy.dir, 'dist', 'builds')).sort()).toEqual([served, published].sort());
-  });
+  it(
+    'made for another address, is published but not taken up, and the build says to restart the server',
+    { timeout: 240_000 },
+    async () => {
+      const served = buildId();
+      const other = await build({ SITE_URL: 'https://other.example' });
+      expect(other.status, other.output).toBe(0);
+      const published = buildId();
+      expect(published).not.toBe(served);
+      expect(other.output).toMatch(
+        new RegExp(
+          `The server at 127\\.0\\.0\\.1:${port} \\(process \\d+\\) cannot take this build up and keeps serving the one it has: it serves http://localhost:${port} but the build was made for https://other\\.example .*Restart it \\(stop npm start and start it again\\) to serve this build\\.`,
+        ),
+      );
+      // The server still answers wholly from the build it had.
+      await new Promise((r) => setTimeout(r, 1_500));
+      for (const target of ['/llms.txt', `/v1/trips?type=trek`, steady]) {
+        const now = await get(target);
+        expect(now.build, target).toBe(served);
+        expect(now.body, target).not.toContain('other.example');
+      }
+      expect(server.output()).toContain(
+        `[builds] Build ${published} was published, but this server keeps serving ${served}: it serves http://localhost:${port} but the build was made for https://other.example`,
+      );
+      // The build it serves stays on disk; builds nothing names any more are removed.
+      expect(readdirSync(path.join(copy.dir, 'dist', 'builds')).sort()).toEqual([served, published].sort());
+    },
+  );
 
   it('whose content changes while it runs, is not published', { timeout: 240_000 }, async () => {
     const published = current();
@@ -208,7 +240,9 @@ describe('a build beside a running server', () => {
     });
     expect(touched).toBe(true);
     expect(result.status).not.toBe(0);
-    expect(result.output).toContain('The sources or the content changed while the site was being built, so its pages could disagree with its live answers. Nothing was published: a running server keeps the build it has. Run npm run build again.');
+    expect(result.output).toContain(
+      'The sources or the content changed while the site was being built, so its pages could disagree with its live answers. Nothing was published: a running server keeps the build it has. Run npm run build again.',
+    );
     expect(current()).toBe(published);
     expect(existsSync(path.join(copy.dir, 'dist', 'next'))).toBe(true);
   });

@@ -58,8 +58,14 @@ describe('vercel build', () => {
     for (const name of output.functions) {
       expect(functionSize(output, name), name).toBeLessThan(15 * 1024 * 1024);
       const files = functionFiles(output, name);
-      expect(files.some((f) => f.includes('@electric-sql/pglite')), `${name} carries PGlite`).toBe(false);
-      expect(files.some((f) => /(^|\/)(sharp|@img)\//.test(f)), `${name} carries sharp`).toBe(false);
+      expect(
+        files.some((f) => f.includes('@electric-sql/pglite')),
+        `${name} carries PGlite`,
+      ).toBe(false);
+      expect(
+        files.some((f) => /(^|\/)(sharp|@img)\//.test(f)),
+        `${name} carries sharp`,
+      ).toBe(false);
     }
   });
 
@@ -72,7 +78,9 @@ describe('vercel build', () => {
 
   it('installs without emptying node_modules, where Vercel keeps the drawn social cards between deploys', () => {
     // npm ci would remove node_modules, and node_modules/.cache with it, before every build.
-    const { installCommand } = JSON.parse(readFileSync(path.join(projectRoot, 'vercel.json'), 'utf8')) as { installCommand: string };
+    const { installCommand } = JSON.parse(readFileSync(path.join(projectRoot, 'vercel.json'), 'utf8')) as {
+      installCommand: string;
+    };
     expect(installCommand).toMatch(/^npm install\b/);
     expect(pictureCacheFolder.split(path.sep).slice(0, 2)).toEqual(['node_modules', '.cache']);
     expect(output.staticFiles.has('/images/social/hampta-pass-trek.png')).toBe(true);
@@ -83,16 +91,32 @@ describe('vercel build', () => {
     const middleware = routes.filter((r) => r.middlewarePath);
     expect(middleware).toHaveLength(1);
     expect(routes.indexOf(middleware[0]!)).toBeLessThan(routes.findIndex((r) => r.handle === 'filesystem'));
-    const vc = JSON.parse(readFileSync(path.join(output.dir, 'functions', 'middleware.func', '.vc-config.json'), 'utf8'));
+    const vc = JSON.parse(
+      readFileSync(path.join(output.dir, 'functions', 'middleware.func', '.vc-config.json'), 'utf8'),
+    );
     expect(vc.runtime).toBe('nodejs24.x');
   });
 
   it('publishes the catalogue pages and the /v1 catalogue answers as static files', () => {
-    for (const file of ['/index.html', '/treks.html', '/expeditions.html', '/peak-data.html', '/developers.html', '/departures.html'].filter((f) => f !== '/departures.html')) {
+    for (const file of [
+      '/index.html',
+      '/treks.html',
+      '/expeditions.html',
+      '/peak-data.html',
+      '/developers.html',
+      '/departures.html',
+    ].filter((f) => f !== '/departures.html')) {
       expect(output.staticFiles.has(file), file).toBe(true);
     }
     for (const page of catalogue.trips) expect(output.staticFiles.has(`${page.path}.html`), page.path).toBe(true);
-    for (const file of ['/v1/index.json', '/v1/trips.json', '/v1/peaks.json', '/llms.txt', '/openapi.json', '/peak-data/peaks.json']) {
+    for (const file of [
+      '/v1/index.json',
+      '/v1/trips.json',
+      '/v1/peaks.json',
+      '/llms.txt',
+      '/openapi.json',
+      '/peak-data/peaks.json',
+    ]) {
       expect(output.staticFiles.has(file), file).toBe(true);
     }
     for (const page of catalogue.trips) expect(output.staticFiles.has(`/v1/trips/${page.trip.slug}.json`)).toBe(true);
@@ -106,7 +130,10 @@ describe('vercel build', () => {
     expect(route(output, '/v1/departures')).toEqual({ kind: 'function', name: 'api/departures' });
     expect(route(output, '/oauth/token')).toEqual({ kind: 'function', name: 'api/agent-auth' });
     expect(route(output, '/agent/identity')).toEqual({ kind: 'function', name: 'api/agent-auth' });
-    expect(route(output, '/.well-known/oauth-authorization-server')).toEqual({ kind: 'function', name: 'api/agent-auth' });
+    expect(route(output, '/.well-known/oauth-authorization-server')).toEqual({
+      kind: 'function',
+      name: 'api/agent-auth',
+    });
     expect(route(output, '/mcp')).toEqual({ kind: 'function', name: 'api/mcp' });
     expect(route(output, '/departures')).toEqual({ kind: 'function', name: 'api/departures' });
     expect(route(output, '/departures.md')).toEqual({ kind: 'function', name: 'api/departures' });
@@ -114,7 +141,11 @@ describe('vercel build', () => {
     expect(route(output, '/treks/hampta-pass-trek/enquire')).toEqual({ kind: 'function', name: 'api/departures' });
     expect(route(output, '/departures/block')).toEqual({ kind: 'function', name: 'api/departures' });
     expect(route(output, '/v1/trips/no-such-trip')).toEqual({ kind: 'function', name: 'api/catalogue' });
-    expect(route(output, '/treks/hampta-pass-trek')).toEqual({ kind: 'static', file: '/treks/hampta-pass-trek.html', status: 200 });
+    expect(route(output, '/treks/hampta-pass-trek')).toEqual({
+      kind: 'static',
+      file: '/treks/hampta-pass-trek.html',
+      status: 200,
+    });
     expect(route(output, '/v1/trips.json')).toEqual({ kind: 'static', file: '/v1/trips.json', status: 200 });
     // No page there: the departures function moves it to the right section.
     expect(route(output, '/treks/kang-yatse-ii-expedition')).toEqual({ kind: 'function', name: 'api/departures' });
@@ -151,20 +182,33 @@ describe('vercel build output', () => {
     for (const file of output.staticFiles) {
       if (/^\/(_astro|images|styles)\//.test(file) || file === '/favicon.svg') expect(matches(file), file).toBe(false);
     }
-    for (const p of ['/', '/treks/hampta-pass-trek', '/v1/trips', '/llms.txt', '/.well-known/api-catalog', '/index.md', '/no-such-page.md']) expect(matches(p), p).toBe(true);
+    for (const p of [
+      '/',
+      '/treks/hampta-pass-trek',
+      '/v1/trips',
+      '/llms.txt',
+      '/.well-known/api-catalog',
+      '/index.md',
+      '/no-such-page.md',
+    ])
+      expect(matches(p), p).toBe(true);
   });
 
   it('sends a missing Markdown path to the Markdown note first in the error phase', () => {
     const first = phase('error').find((r) => r.src && new RegExp(r.src).test('/no-such-page.md'))!;
     expect(first.dest && output.staticFiles.has(first.dest)).toBe(true);
-    expect(readFileSync(path.join(output.dir, 'static', first.dest!), 'utf8')).toBe(readFileSync(path.join(output.dir, 'static', '404.md'), 'utf8'));
+    expect(readFileSync(path.join(output.dir, 'static', first.dest!), 'utf8')).toBe(
+      readFileSync(path.join(output.dir, 'static', '404.md'), 'utf8'),
+    );
   });
 
   it('prints no type error, no warning about the Node.js version, and one line for the site', () => {
     expect(build.output).not.toMatch(/error TS\d+/);
     expect(build.output).not.toContain('will automatically upgrade');
     expect(build.output).not.toContain('generating static routes');
-    expect(build.output).toMatch(/^Built \d+ pages and \d+ other files in dist\/site, a Vercel Build Output with \d+ media-type overrides and \d+ routes in [\d.]+ s\.$/m);
+    expect(build.output).toMatch(
+      /^Built \d+ pages and \d+ other files in dist\/site, a Vercel Build Output with \d+ media-type overrides and \d+ routes in [\d.]+ s\.$/m,
+    );
   });
 });
 
@@ -211,10 +255,24 @@ describe(`the Vercel output replayed (${replayTool}) answers as the Node host do
     expect(guard, 'the guard is in the Build Output').toBeGreaterThanOrEqual(0);
     expect(guard, 'and runs before the clean-URL redirects').toBeLessThan(cleanUrls);
     for (const host of [node, vercel]) {
-      for (const path of ['//evil.example/x.html', '/\\evil.example/x.html', '///evil.example/index.html', '//evil.example/index']) {
-        const exchange = await rawExchange(serialize('GET', path, [['Host', `127.0.0.1:${host.port}`], ['Connection', 'close']]), { port: host.port, untilClose: true });
+      for (const path of [
+        '//evil.example/x.html',
+        '/\\evil.example/x.html',
+        '///evil.example/index.html',
+        '//evil.example/index',
+      ]) {
+        const exchange = await rawExchange(
+          serialize('GET', path, [
+            ['Host', `127.0.0.1:${host.port}`],
+            ['Connection', 'close'],
+          ]),
+          { port: host.port, untilClose: true },
+        );
         const location = exchange.responses[0]?.headers.get('location') ?? '/';
-        expect(new URL(location, 'https://example.test/a/b').origin, `${host === node ? 'node' : 'vercel'} ${path} → ${location}`).toBe('https://example.test');
+        expect(
+          new URL(location, 'https://example.test/a/b').origin,
+          `${host === node ? 'node' : 'vercel'} ${path} → ${location}`,
+        ).toBe('https://example.test');
       }
     }
   });
@@ -225,12 +283,14 @@ describe(`the Vercel output replayed (${replayTool}) answers as the Node host do
   });
 });
 
-
 describe(`the Vercel output replayed passes the MCP conformance suite ${conformanceVersion}`, () => {
   let replay: RunningServer;
   beforeAll(async () => {
     // Its own instance, fresh counters, served as http://localhost:<port> (tests/agents/mcp-conformance.test.ts runs the same on the Node host).
-    replay = await startReplay(copy.dir, (port) => ({ SITE_URL: `http://localhost:${port}`, OPERATIONAL_STORAGE: 'off' }));
+    replay = await startReplay(copy.dir, (port) => ({
+      SITE_URL: `http://localhost:${port}`,
+      OPERATIONAL_STORAGE: 'off',
+    }));
   }, 120_000);
   afterAll(() => replay?.stop());
 
@@ -239,7 +299,10 @@ describe(`the Vercel output replayed passes the MCP conformance suite ${conforma
   }, 120_000);
 
   it('accepts the loopback alias 127.0.0.1 of the site served as localhost, and refuses a foreign Host/Origin', async () => {
-    const checks = (await runConformance(`http://127.0.0.1:${replay.port}/mcp`, { scenario: 'dns-rebinding-protection' })).get('dns-rebinding-protection') ?? [];
+    const checks =
+      (await runConformance(`http://127.0.0.1:${replay.port}/mcp`, { scenario: 'dns-rebinding-protection' })).get(
+        'dns-rebinding-protection',
+      ) ?? [];
     expect(checks.map((c) => c.status)).toEqual(['SUCCESS', 'SUCCESS']);
   }, 60_000);
 });

@@ -63,8 +63,17 @@ describe('GET /v1/departures refuses each bad value of each filter', () => {
   });
 
   it('accepts every filter at once, and the example the documents give', async () => {
-    expect((await get('?trip=sample-trek&from=2027-01-01&to=2027-12-31&type=trek&difficulty=moderate&region=ladakh&minDays=1&maxDays=30&minSeats=2&maxPriceInr=25000')).status).toBe(200);
-    expect((await get('?type=trek&difficulty=Moderate&maxDays=8&from=2027-09-20&to=2027-10-31&minSeats=2&maxPriceInr=25000')).status).toBe(200);
+    expect(
+      (
+        await get(
+          '?trip=sample-trek&from=2027-01-01&to=2027-12-31&type=trek&difficulty=moderate&region=ladakh&minDays=1&maxDays=30&minSeats=2&maxPriceInr=25000',
+        )
+      ).status,
+    ).toBe(200);
+    expect(
+      (await get('?type=trek&difficulty=Moderate&maxDays=8&from=2027-09-20&to=2027-10-31&minSeats=2&maxPriceInr=25000'))
+        .status,
+    ).toBe(200);
   });
 });
 
@@ -81,11 +90,22 @@ describe('the documents that name the filters', () => {
     expect(parameters.map((p: any) => p.name)).toEqual(searchNames);
     for (const parameter of parameters) {
       expect(parameter.example, parameter.name).toBeDefined();
-      expect(parameter.description, parameter.name).toContain(`Accepted: ${searchParameters[parameter.name as (typeof searchNames)[number]].accepted}.`);
-      expect((await get(`?${parameter.name}=${encodeURIComponent(String(parameter.example))}`)).status, parameter.name).toBe(200);
+      expect(parameter.description, parameter.name).toContain(
+        `Accepted: ${searchParameters[parameter.name as (typeof searchNames)[number]].accepted}.`,
+      );
+      expect(
+        (await get(`?${parameter.name}=${encodeURIComponent(String(parameter.example))}`)).status,
+        parameter.name,
+      ).toBe(200);
     }
-    const examples = Object.values(operation.responses['400'].content['application/json'].examples) as { summary: string; value: any }[];
-    expect(examples.map((e) => e.summary)).toEqual([...searchNames.map((name) => `An invalid value for ${name}`), '"from" after "to"', 'An unknown parameter']);
+    const examples = Object.values<{ summary: string; value: any }>(
+      operation.responses['400'].content['application/json'].examples,
+    );
+    expect(examples.map((e) => e.summary)).toEqual([
+      ...searchNames.map((name) => `An invalid value for ${name}`),
+      '"from" after "to"',
+      'An unknown parameter',
+    ]);
     for (const example of examples) expect(example.value.error.code).toBe('invalid_parameter');
   });
 });

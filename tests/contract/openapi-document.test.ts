@@ -32,12 +32,16 @@ function redoclyLint(doc: unknown): { status: number | null; output: string } {
   try {
     const file = path.join(dir, 'openapi.json');
     writeFileSync(file, JSON.stringify(doc, null, 2));
-    const result = spawnSync(process.execPath, [path.join(projectRoot, 'node_modules', '.bin', 'redocly'), 'lint', file], {
-      cwd: projectRoot,
-      env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', NO_COLOR: '1' },
-      encoding: 'utf8',
-      timeout: 60_000,
-    });
+    const result = spawnSync(
+      process.execPath,
+      [path.join(projectRoot, 'node_modules', '.bin', 'redocly'), 'lint', file],
+      {
+        cwd: projectRoot,
+        env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', NO_COLOR: '1' },
+        encoding: 'utf8',
+        timeout: 60_000,
+      },
+    );
     return { status: result.status, output: `${result.stdout}\n${result.stderr}` };
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -72,66 +76,103 @@ describe('openapi.json', () => {
       expect(declared.parameters.at(-1)).toEqual({ $ref: '#/components/parameters/IfNoneMatch' });
     }
     const param = (opId: string, name: string) =>
-      document.paths[operations.find((op) => op.operationId === opId)!.path].get.parameters.find((p: { name?: string }) => p.name === name);
+      document.paths[operations.find((op) => op.operationId === opId)!.path].get.parameters.find(
+        (p: { name?: string }) => p.name === name,
+      );
     expect(param('listTrips', 'region').schema).toEqual({ type: 'string', minLength: 2, maxLength: 60 });
     expect(param('listTrips', 'type').schema.enum).toEqual(['trek', 'expedition']);
     // Any letter case, as the API accepts it: a pattern, with the canonical spellings as its examples.
     const difficulty = param('listTrips', 'difficulty').schema;
     expect(difficulty.examples).toEqual(['Easy', 'Moderate', 'Difficult', 'Very Difficult']);
     const pattern = new RegExp(difficulty.pattern);
-    for (const value of ['easy', 'Easy', 'EASY', 'very difficult', 'Very Difficult', 'mOdErAtE']) expect(pattern.test(value), value).toBe(true);
+    for (const value of ['easy', 'Easy', 'EASY', 'very difficult', 'Very Difficult', 'mOdErAtE'])
+      expect(pattern.test(value), value).toBe(true);
     for (const value of ['hard', 'very-difficult', 'Easy ', '']) expect(pattern.test(value), value).toBe(false);
     for (const op of operations) expect(get(op).tags, op.operationId).toEqual([op.tag]);
     expect(document.tags.map((t: { name: string }) => t.name)).toEqual(['Service', 'Trips', 'Departures', 'Peaks']);
-    for (const [opId, name] of [['listTrips', 'maxPriceInr'], ['listPeaks', 'maxAltitudeM']] as const) {
+    for (const [opId, name] of [
+      ['listTrips', 'maxPriceInr'],
+      ['listPeaks', 'maxAltitudeM'],
+    ] as const) {
       expect(param(opId, name).schema).toMatchObject({ type: 'integer', minimum: 1 });
     }
-    for (const name of ['openPeak', 'firstSixThousanderCandidate', 'operatorOperated']) expect(param('listPeaks', name).schema).toEqual({ type: 'boolean' });
-    for (const [opId, name] of [['getTrip', 'slug'], ['getPeak', 'id'], ['listDepartures', 'trip']] as const) {
+    for (const name of ['openPeak', 'firstSixThousanderCandidate', 'operatorOperated'])
+      expect(param('listPeaks', name).schema).toEqual({ type: 'boolean' });
+    for (const [opId, name] of [
+      ['getTrip', 'slug'],
+      ['getPeak', 'id'],
+      ['listDepartures', 'trip'],
+    ] as const) {
       expect(param(opId, name).schema.pattern).toBe('^[a-z0-9-]+$');
     }
-    expect(param('getTrip', 'slug')).toMatchObject({ in: 'path', required: true, example: catalogue.trips[0]!.trip.slug });
+    expect(param('getTrip', 'slug')).toMatchObject({
+      in: 'path',
+      required: true,
+      example: catalogue.trips[0]!.trip.slug,
+    });
     expect(param('getPeak', 'id')).toMatchObject({ in: 'path', required: true, example: catalogue.peaks[0]!.id });
   });
 
   it('declares 200, 304, every error code of each operation, and 405, 406, 429 and 500 everywhere', () => {
     for (const op of operations) {
       const responses = get(op).responses;
-      const expected = new Set(['200', '304', '405', '406', '429', '500', ...op.errors.map((code) => String(errorCodes[code]))]);
+      const expected = new Set([
+        '200',
+        '304',
+        '405',
+        '406',
+        '429',
+        '500',
+        ...op.errors.map((code) => String(errorCodes[code])),
+      ]);
       expect(Object.keys(responses).sort(), op.operationId).toEqual([...expected].sort());
-      expect(responses['200'].content['application/json'].schema).toEqual({ $ref: `#/components/schemas/${op.response.name}` });
+      expect(responses['200'].content['application/json'].schema).toEqual({
+        $ref: `#/components/schemas/${op.response.name}`,
+      });
       expect(responses['200'].headers['Cache-Control'].schema.const).toBe(cachePolicy[op.cache]);
       expect(responses['304'].content).toBeUndefined();
       for (const code of op.errors) {
         const media = responses[String(errorCodes[code])].content['application/json'];
-        expect(media.schema.allOf[1].properties.error.properties.code.enum, `${op.operationId} ${code}`).toContain(code);
+        expect(media.schema.allOf[1].properties.error.properties.code.enum, `${op.operationId} ${code}`).toContain(
+          code,
+        );
         const codes = Object.values(media.examples).map((e: any) => e.value.error.code);
         expect(codes, `${op.operationId} ${code}`).toContain(code);
       }
     }
-    expect(Object.keys(document.components.responses)).toEqual(['MethodNotAllowed', 'NotAcceptable', 'RateLimited', 'InternalError']);
+    expect(Object.keys(document.components.responses)).toEqual([
+      'MethodNotAllowed',
+      'NotAcceptable',
+      'RateLimited',
+      'InternalError',
+    ]);
   });
 
   it('puts the rate-limit headers on every response, and Retry-After on 429', () => {
     expect(Object.keys(document.components.headers)).toEqual(expect.arrayContaining([...rateLimitHeaderNames]));
     expect(document.components.headers['RateLimit-Policy'].schema.const).toBe('120;w=60');
     const responses = [
-      ...operations.flatMap((op) => Object.values(get(op).responses) as any[]),
-      ...(Object.values(document.components.responses) as any[]),
+      ...operations.flatMap((op) => Object.values<any>(get(op).responses)),
+      ...Object.values<any>(document.components.responses),
     ].filter((r) => !r.$ref);
     for (const response of responses) {
-      for (const name of everyLimitHeader) expect(response.headers[name], response.description).toEqual({ $ref: `#/components/headers/${name}` });
+      for (const name of everyLimitHeader)
+        expect(response.headers[name], response.description).toEqual({ $ref: `#/components/headers/${name}` });
     }
-    expect(document.components.responses.RateLimited.headers['Retry-After']).toEqual({ $ref: '#/components/headers/Retry-After' });
+    expect(document.components.responses.RateLimited.headers['Retry-After']).toEqual({
+      $ref: '#/components/headers/Retry-After',
+    });
   });
 
   it('takes its examples from the catalogue, and every example holds against its schema', () => {
-    const trip = get(operations.find((op) => op.operationId === 'getTrip')!).responses['200'].content['application/json'].examples.getTrip.value;
+    const trip = get(operations.find((op) => op.operationId === 'getTrip')!).responses['200'].content[
+      'application/json'
+    ].examples.getTrip.value;
     expect(trip.data).toEqual(catalogue.trips[0]!.trip);
     let checked = 0;
     const media = [
-      ...operations.flatMap((op) => Object.values(get(op).responses) as any[]),
-      ...(Object.values(document.components.responses) as any[]),
+      ...operations.flatMap((op) => Object.values<any>(get(op).responses)),
+      ...Object.values<any>(document.components.responses),
     ].flatMap((r) => (r.content ? [r.content['application/json']] : []));
     for (const { schema, examples } of media) {
       for (const [name, example] of Object.entries<any>(examples ?? {})) {
@@ -171,15 +212,23 @@ describe('enquiry-openapi.json', async () => {
   const post = enquiry.paths['/api/bookings'].post;
 
   it('is what the generator makes of the content, served by the build', () => {
-    expect(JSON.parse(readFileSync(path.join(inject('fixtureSite'), 'dist', 'site', 'enquiry-openapi.json'), 'utf8'))).toEqual(enquiry);
+    expect(
+      JSON.parse(readFileSync(path.join(inject('fixtureSite'), 'dist', 'site', 'enquiry-openapi.json'), 'utf8')),
+    ).toEqual(enquiry);
   });
 
   it('has a licence, as the /v1 document does', () => {
-    expect(enquiry.info.license).toEqual({ name: catalogue.site.dataset.license, identifier: document.info.license.identifier });
+    expect(enquiry.info.license).toEqual({
+      name: catalogue.site.dataset.license,
+      identifier: document.info.license.identifier,
+    });
   });
 
   it('takes both body types: JSON, and the fields of the web form, every one as text, from the same schema', () => {
-    expect(Object.keys(post.requestBody.content).sort()).toEqual(['application/json', 'application/x-www-form-urlencoded']);
+    expect(Object.keys(post.requestBody.content).sort()).toEqual([
+      'application/json',
+      'application/x-www-form-urlencoded',
+    ]);
     const { EnquiryRequest: json, EnquiryForm: form } = enquiry.components.schemas;
     expect(Object.keys(form.properties)).toEqual(Object.keys(json.properties));
     expect(form.required).toEqual(json.required);
@@ -196,7 +245,8 @@ describe('enquiry-openapi.json', async () => {
     expect(responses['303'].content).toBeUndefined();
     expect(responses['303'].headers.Location.required).toBe(true);
     expect(Object.keys(responses['403'].content)).toEqual(['text/html']);
-    for (const status of ['400', '429', '502', '503']) expect(Object.keys(responses[status].content).sort(), status).toEqual(['application/json', 'text/html']);
+    for (const status of ['400', '429', '502', '503'])
+      expect(Object.keys(responses[status].content).sort(), status).toEqual(['application/json', 'text/html']);
   });
 
   it('passes redocly lint with no errors and no warnings', () => {

@@ -26,10 +26,19 @@ async function call(target: RunningServer, path: string, init: RequestInit = {})
 }
 
 /** Calls the server and holds the answer to the document; returns it for further checks. */
-async function conforming(operationId: string, path: string, init: RequestInit = {}, status?: number, target = server): Promise<ObservedResponse> {
+async function conforming(
+  operationId: string,
+  path: string,
+  init: RequestInit = {},
+  status?: number,
+  target = server,
+): Promise<ObservedResponse> {
   const observed = await call(target, path, init);
   const options: CheckOptions = { head: init.method === 'HEAD' };
-  expect(contract.check(operationId, observed, options), `${init.method ?? 'GET'} ${path} → ${observed.status}`).toEqual([]);
+  expect(
+    contract.check(operationId, observed, options),
+    `${init.method ?? 'GET'} ${path} → ${observed.status}`,
+  ).toEqual([]);
   if (status !== undefined) expect(observed.status, `${path}: ${observed.text.slice(0, 200)}`).toBe(status);
   return observed;
 }
@@ -53,20 +62,34 @@ describe('responses conform to openapi.json', () => {
   it('listTrips: every filter, combined, and an empty list', async () => {
     const all = json(await conforming('listTrips', '/v1/trips', {}, 200));
     expect(all.count).toBe(all.data.length);
-    for (const query of ['type=trek', 'type=expedition', 'region=ladakh', 'difficulty=moderate', 'maxPriceInr=20000', 'type=trek&region=LADAKH&difficulty=Moderate&maxPriceInr=15000']) {
+    for (const query of [
+      'type=trek',
+      'type=expedition',
+      'region=ladakh',
+      'difficulty=moderate',
+      'maxPriceInr=20000',
+      'type=trek&region=LADAKH&difficulty=Moderate&maxPriceInr=15000',
+    ]) {
       const body = json(await conforming('listTrips', `/v1/trips?${query}`, {}, 200));
       expect(body.count, query).toBeGreaterThan(0);
     }
-    expect(json(await conforming('listTrips', '/v1/trips?type=expedition&maxPriceInr=1', {}, 200))).toEqual({ object: 'list', count: 0, data: [] });
+    expect(json(await conforming('listTrips', '/v1/trips?type=expedition&maxPriceInr=1', {}, 200))).toEqual({
+      object: 'list',
+      count: 0,
+      data: [],
+    });
   });
 
   it('getTrip and getPeak: every published id, and 404 for unknown or malformed ones', async () => {
     const trips = json(await call(server, '/v1/trips')).data as { slug: string }[];
-    for (const { slug } of trips) expect(json(await conforming('getTrip', pathOf('getTrip', slug), {}, 200)).data.slug).toBe(slug);
-    for (const slug of ['no-such-trip', 'Bad_Slug', '%E0%A4%A']) expect(errorCode(await conforming('getTrip', pathOf('getTrip', slug), {}, 404))).toBe('trip_not_found');
+    for (const { slug } of trips)
+      expect(json(await conforming('getTrip', pathOf('getTrip', slug), {}, 200)).data.slug).toBe(slug);
+    for (const slug of ['no-such-trip', 'Bad_Slug', '%E0%A4%A'])
+      expect(errorCode(await conforming('getTrip', pathOf('getTrip', slug), {}, 404))).toBe('trip_not_found');
     await conforming('getTrip', `${pathOf('getTrip', trips[0]!.slug)}?ignored=1`, {}, 200);
     const peaks = json(await call(server, '/v1/peaks')).data as { id: string }[];
-    for (const { id } of peaks) expect(json(await conforming('getPeak', pathOf('getPeak', id), {}, 200)).data.id).toBe(id);
+    for (const { id } of peaks)
+      expect(json(await conforming('getPeak', pathOf('getPeak', id), {}, 200)).data.id).toBe(id);
     expect(errorCode(await conforming('getPeak', pathOf('getPeak', 'no-such-peak'), {}, 404))).toBe('peak_not_found');
   });
 
@@ -79,7 +102,15 @@ describe('responses conform to openapi.json', () => {
   });
 
   it('listPeaks: every filter, with licence and attribution', async () => {
-    for (const query of ['', '?openPeak=true', '?openPeak=false', '?firstSixThousanderCandidate=true', '?operatorOperated=true', '?maxAltitudeM=6500', '?openPeak=true&maxAltitudeM=8000']) {
+    for (const query of [
+      '',
+      '?openPeak=true',
+      '?openPeak=false',
+      '?firstSixThousanderCandidate=true',
+      '?operatorOperated=true',
+      '?maxAltitudeM=6500',
+      '?openPeak=true&maxAltitudeM=8000',
+    ]) {
       const body = json(await conforming('listPeaks', `/v1/peaks${query}`, {}, 200));
       expect(body).toMatchObject({ object: 'list', license: 'CC-BY-4.0' });
     }
@@ -89,8 +120,15 @@ describe('responses conform to openapi.json', () => {
     const lists = operations.filter((op) => op.errors.includes('invalid_parameter'));
     expect(lists.map((op) => op.operationId)).toEqual(['listTrips', 'listDepartures', 'listPeaks']);
     const bad: Record<string, string> = {
-      type: 'walk', region: 'a', difficulty: 'hard', maxPriceInr: '0', trip: 'Not_A_Slug',
-      openPeak: 'yes', firstSixThousanderCandidate: '1', operatorOperated: 'TRUE', maxAltitudeM: '1.5',
+      type: 'walk',
+      region: 'a',
+      difficulty: 'hard',
+      maxPriceInr: '0',
+      trip: 'Not_A_Slug',
+      openPeak: 'yes',
+      firstSixThousanderCandidate: '1',
+      operatorOperated: 'TRUE',
+      maxAltitudeM: '1.5',
     };
     const good: Record<string, string> = { type: 'trek', trip: 'sample-trek', openPeak: 'true' };
     for (const op of lists) {
@@ -111,7 +149,10 @@ describe('responses conform to openapi.json', () => {
   });
 
   it('304 on a matching If-None-Match, and HEAD with the GET headers and no body, on every operation', async () => {
-    const samples: Record<string, string> = { getTrip: pathOf('getTrip', 'sample-trek'), getPeak: pathOf('getPeak', 'sample-peak') };
+    const samples: Record<string, string> = {
+      getTrip: pathOf('getTrip', 'sample-trek'),
+      getPeak: pathOf('getPeak', 'sample-peak'),
+    };
     for (const op of operations) {
       const path = samples[op.operationId] ?? pathOf(op.operationId);
       const first = await conforming(op.operationId, path, {}, 200);
@@ -126,10 +167,20 @@ describe('responses conform to openapi.json', () => {
     const methods = ['POST', 'PUT', 'DELETE', 'PATCH', 'POST', 'PUT'];
     for (const [i, op] of operations.entries()) {
       const path = pathOf(op.operationId, 'sample-trek');
-      const refused = await conforming(op.operationId, path, { method: methods[i]!, body: methods[i] === 'DELETE' ? null : '{}' }, 405);
+      const refused = await conforming(
+        op.operationId,
+        path,
+        { method: methods[i]!, body: methods[i] === 'DELETE' ? null : '{}' },
+        405,
+      );
       expect(refused.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
       expect(errorCode(refused)).toBe('method_not_allowed');
-      const unacceptable = await conforming(op.operationId, path, { headers: { Accept: i % 2 ? 'text/html' : 'application/xml' } }, 406);
+      const unacceptable = await conforming(
+        op.operationId,
+        path,
+        { headers: { Accept: i % 2 ? 'text/html' : 'application/xml' } },
+        406,
+      );
       expect(errorCode(unacceptable)).toBe('not_acceptable');
     }
   });
@@ -145,7 +196,9 @@ describe('responses conform to openapi.json', () => {
 
   it('ignores an Authorization header', async () => {
     const plain = await conforming('listPeaks', '/v1/peaks');
-    const bearer = await conforming('listPeaks', '/v1/peaks', { headers: { Authorization: 'Bearer not-a-real-token' } });
+    const bearer = await conforming('listPeaks', '/v1/peaks', {
+      headers: { Authorization: 'Bearer not-a-real-token' },
+    });
     expect(bearer.status).toBe(200);
     expect(bearer.text).toBe(plain.text);
   });
@@ -160,18 +213,33 @@ describe('responses of differently configured servers conform to openapi.json', 
     return started;
   };
 
-  it('departures_unavailable: 503 when no operational storage is configured; trips still answer', { timeout: 60_000 }, async () => {
-    const off = await start({ OPERATIONAL_STORAGE: 'off' });
-    expect(errorCode(await conforming('listDepartures', '/v1/departures', {}, 503, off))).toBe('departures_unavailable');
-    await conforming('listTrips', '/v1/trips', {}, 200, off);
-  });
+  it(
+    'departures_unavailable: 503 when no operational storage is configured; trips still answer',
+    { timeout: 60_000 },
+    async () => {
+      const off = await start({ OPERATIONAL_STORAGE: 'off' });
+      expect(errorCode(await conforming('listDepartures', '/v1/departures', {}, 503, off))).toBe(
+        'departures_unavailable',
+      );
+      await conforming('listTrips', '/v1/trips', {}, 200, off);
+    },
+  );
 
-  it('departures_upstream_error: 502 when PostgreSQL does not answer; peaks still answer', { timeout: 60_000 }, async () => {
-    const closedPort = await freePort();
-    const down = await start({ OPERATIONAL_STORAGE: 'postgres', DATABASE_URL: `postgres://catalogue@127.0.0.1:${closedPort}/catalogue` });
-    expect(errorCode(await conforming('listDepartures', '/v1/departures', {}, 502, down))).toBe('departures_upstream_error');
-    await conforming('listPeaks', '/v1/peaks', {}, 200, down);
-  });
+  it(
+    'departures_upstream_error: 502 when PostgreSQL does not answer; peaks still answer',
+    { timeout: 60_000 },
+    async () => {
+      const closedPort = await freePort();
+      const down = await start({
+        OPERATIONAL_STORAGE: 'postgres',
+        DATABASE_URL: `postgres://catalogue@127.0.0.1:${closedPort}/catalogue`,
+      });
+      expect(errorCode(await conforming('listDepartures', '/v1/departures', {}, 502, down))).toBe(
+        'departures_upstream_error',
+      );
+      await conforming('listPeaks', '/v1/peaks', {}, 200, down);
+    },
+  );
 
   it('rate_limited: the 121st request in a window is 429 with Retry-After', { timeout: 90_000 }, async () => {
     // No storage: the quota is what is under test, and the server starts faster without it.
@@ -182,7 +250,9 @@ describe('responses of differently configured servers conform to openapi.json', 
     }
     for (const observed of seen) expect(contract.check('listTrips', observed)).toEqual([]);
     expect(seen.map((o) => o.status)).toEqual(Array(120).fill(200));
-    expect(seen.map((o) => Number(o.headers.get('ratelimit-remaining'))).sort((a, b) => a - b)).toEqual(Array.from({ length: 120 }, (_, i) => i));
+    expect(seen.map((o) => Number(o.headers.get('ratelimit-remaining'))).sort((a, b) => a - b)).toEqual(
+      Array.from({ length: 120 }, (_, i) => i),
+    );
     const over = await conforming('listTrips', '/v1/trips', {}, 429, limited);
     expect(errorCode(over)).toBe('rate_limited');
     expect(Number(over.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);

@@ -23,11 +23,16 @@ interface ApiDeparture {
   startDate: string;
   endDate: string;
 }
-const api = async (query = ''): Promise<ApiDeparture[]> => (await (await fetch(`${live.server.url}/v1/departures${query}`)).json()).data;
+const api = async (query = ''): Promise<ApiDeparture[]> =>
+  (await (await fetch(`${live.server.url}/v1/departures${query}`)).json()).data;
 
 /** The cards of a board or block: id, start date and status. */
 const cards = (html: string) =>
-  [...html.matchAll(/<li class="departure" data-departure="([^"]+)" data-trip="([^"]+)" data-start="([^"]+)" data-end="[^"]+" data-status="([^"]+)"(?: data-seats-left="(\d+)")?/g)].map((m) => ({
+  [
+    ...html.matchAll(
+      /<li class="departure" data-departure="([^"]+)" data-trip="([^"]+)" data-start="([^"]+)" data-end="[^"]+" data-status="([^"]+)"(?: data-seats-left="(\d+)")?/g,
+    ),
+  ].map((m) => ({
     id: m[1]!,
     trip: m[2]!,
     start: m[3]!,
@@ -35,16 +40,23 @@ const cards = (html: string) =>
     seatsLeft: m[5] === undefined ? null : Number(m[5]),
   }));
 /** The answer without the time it was read, which moves on with the clock. */
-const untimed = (body: string) => body.replace(/read live at [^.<|]*/gi, 'read live at …').replace(/Read live at [^.]*/g, '');
+const untimed = (body: string) =>
+  body.replace(/read live at [^.<|]*/gi, 'read live at …').replace(/Read live at [^.]*/g, '');
 
-describe('the board\'s filters', () => {
+describe("the board's filters", () => {
   it('by month, kind of trip and seats left, grouped by month, with the form showing what was chosen', async () => {
     const all = await api();
     const month = all[0]!.startDate.slice(0, 7);
     const { res, body } = await get(`/departures?month=${month}&type=trek&seats=2`);
     expect(res.status).toBe(200);
     const shown = cards(body);
-    const expected = all.filter((d) => d.startDate.startsWith(month) && d.tripSlug === 'sample-trek' && /open|filling/.test(d.status) && (d.seatsLeft ?? 99) >= 2);
+    const expected = all.filter(
+      (d) =>
+        d.startDate.startsWith(month) &&
+        d.tripSlug === 'sample-trek' &&
+        /open|filling/.test(d.status) &&
+        (d.seatsLeft ?? 99) >= 2,
+    );
     expect(shown.map((c) => c.id)).toEqual(expected.map((d) => d.id));
     expect(shown.length).toBeGreaterThan(0);
     // The form shows what was chosen: the month as its first and last day, the older `seats` as minSeats.
@@ -62,11 +74,17 @@ describe('the board\'s filters', () => {
     const all = await api();
     const { body } = await get('/departures');
     const months = [...new Set(all.map((d) => d.startDate.slice(0, 7)))];
-    const groups = [...body.matchAll(/<details class="board-month" id="month-(\d{4}-\d{2})"( open)?>[\s\S]*?<span class="board-month-facts">([^<]*)<\/span>/g)];
+    const groups = [
+      ...body.matchAll(
+        /<details class="board-month" id="month-(\d{4}-\d{2})"( open)?>[\s\S]*?<span class="board-month-facts">([^<]*)<\/span>/g,
+      ),
+    ];
     expect(groups.map((g) => g[1])).toEqual(months);
     for (const [, month, , facts] of groups) {
       const inMonth = all.filter((d) => d.startDate.startsWith(month!));
-      expect(facts).toContain(`${inMonth.length} departures · ${inMonth.filter((d) => /open|filling/.test(d.status)).length} open`);
+      expect(facts).toContain(
+        `${inMonth.length} departures · ${inMonth.filter((d) => /open|filling/.test(d.status)).length} open`,
+      );
     }
     expect(groups[0]![2]).toBe(' open');
     expect(cards(body)).toHaveLength(all.length);
@@ -75,9 +93,12 @@ describe('the board\'s filters', () => {
   it('answers an address written another way (order, empty or unknown parameters) exactly as its canonical form', async () => {
     const month = (await api())[0]!.startDate.slice(0, 7);
     const canonical = `/departures?month=${month}&type=trek&seats=1`;
-    const variants = [`/departures?seats=1&type=trek&month=${month}`, `/departures?month=${month}&type=trek&seats=1&trip=&utm_source=mail&z=1`];
+    const variants = [
+      `/departures?seats=1&type=trek&month=${month}`,
+      `/departures?month=${month}&type=trek&seats=1&trip=&utm_source=mail&z=1`,
+    ];
     const [first, ...rest] = await Promise.all([canonical, ...variants].map((p) => get(p)));
-    for (const other of rest) expect(untimed(other!.body)).toBe(untimed(first!.body));
+    for (const other of rest) expect(untimed(other.body)).toBe(untimed(first!.body));
   });
 
   it('ignores values it does not accept, says so without repeating them, and shows the board without those filters', async () => {
@@ -94,7 +115,9 @@ describe('the board\'s filters', () => {
     expect(body).toContain('No departures match this search.');
     expect(body).toContain('<a href="/departures">show every departure</a>');
     // The one change that finds dates: the nearest month that has some.
-    expect(body).toMatch(/<ul class="relaxations"><li><a href="\/departures\?month=\d{4}-\d{2}">\d+ dates? in [A-Z][a-z]+ \d{4}<\/a><\/li><\/ul>/);
+    expect(body).toMatch(
+      /<ul class="relaxations"><li><a href="\/departures\?month=\d{4}-\d{2}">\d+ dates? in [A-Z][a-z]+ \d{4}<\/a><\/li><\/ul>/,
+    );
   });
 
   it('the Markdown twin and departures.md follow the same filters', async () => {
@@ -113,7 +136,7 @@ describe('the board\'s filters', () => {
   });
 });
 
-describe('a trip\'s departures block', () => {
+describe("a trip's departures block", () => {
   it('is a small document of its own: framed by its trip page without JavaScript, and never indexed', async () => {
     const { res, body } = await get('/departures/block?trip=sample-trek');
     expect(res.status).toBe(200);
@@ -131,14 +154,16 @@ describe('a trip\'s departures block', () => {
 
   it('the trip page carries the frame of it and no date or seat of its own', async () => {
     const { body } = await get('/treks/sample-trek');
-    expect(body).toContain('<noscript><iframe class="departures-frame" src="/departures/block?trip=sample-trek" title="Live departures of Fixture Trek"></iframe></noscript>');
+    expect(body).toContain(
+      '<noscript><iframe class="departures-frame" src="/departures/block?trip=sample-trek" title="Live departures of Fixture Trek"></iframe></noscript>',
+    );
     expect(body).not.toMatch(/seats left<|data-departure=/);
     for (const d of await api('?trip=sample-trek')) expect(body).not.toContain(d.id);
   });
 });
 
 describe('the enquiry page of one departure', () => {
-  it('fills the chosen departure\'s dates into the trip\'s form, read live', async () => {
+  it("fills the chosen departure's dates into the trip's form, read live", async () => {
     const [d] = (await api('?trip=sample-trek')).filter((x) => /open|filling/.test(x.status));
     const board = (await get('/departures?trip=sample-trek')).body;
     const href = `/treks/sample-trek/enquire?departure=${d!.id}`;
@@ -149,7 +174,9 @@ describe('the enquiry page of one departure', () => {
     const dates = /<strong>([^<]+)<\/strong><\/dd>/.exec(body)?.[1];
     expect(dates).toMatch(/^\d{1,2} \w+ \d{4}( to \d{1,2} \w+ \d{4})?$/);
     expect(body).toContain(`<h1>Enquire about Fixture Trek, ${dates}</h1>`);
-    expect(body).toMatch(new RegExp(`<input id="enquiry-preferredDeparture" name="preferredDeparture"[^>]*value="${dates}">`));
+    expect(body).toMatch(
+      new RegExp(`<input id="enquiry-preferredDeparture" name="preferredDeparture"[^>]*value="${dates}">`),
+    );
     expect(body).toContain('<input type="hidden" name="tripSlug" value="sample-trek">');
     expect(body).toContain('<meta name="robots" content="noindex">');
     expect((await get(href, { method: 'HEAD' })).res.status).toBe(200);

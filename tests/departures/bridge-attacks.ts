@@ -44,14 +44,18 @@ export function sendAttack(address: BridgeAddress, attack: Attack, waitMs: numbe
     };
     const timer = setTimeout(() => finish(false), waitMs);
     socket.once('close', () => finish(true));
-    socket.once('connect', async () => {
-      for (const chunk of attack.chunks) {
-        if (socket.destroyed || settled) return;
-        socket.write(chunk);
-        if (attack.gapMs > 0) await new Promise((r) => setTimeout(r, attack.gapMs));
-      }
-      if (attack.end && !socket.destroyed) socket.end();
-    });
+    socket.once(
+      'connect',
+      () =>
+        void (async () => {
+          for (const chunk of attack.chunks) {
+            if (socket.destroyed || settled) return;
+            socket.write(chunk);
+            if (attack.gapMs > 0) await new Promise((r) => setTimeout(r, attack.gapMs));
+          }
+          if (attack.end && !socket.destroyed) socket.end();
+        })(),
+    );
   });
 }
 
@@ -92,7 +96,9 @@ export const attackArbitrary: fc.Arbitrary<Attack> = fc
     text: fc.oneof(
       fc.constantFrom(...malformedHandshakes, ...httpShaped),
       fc.jsonValue({ maxDepth: 3 }).map((v) => line(JSON.stringify(v) ?? 'null')),
-      fc.record({ token: fc.oneof(fc.jsonValue({ maxDepth: 2 }), fc.string({ maxLength: 40 })) }, { requiredKeys: [] }).map((v) => line(JSON.stringify(v))),
+      fc
+        .record({ token: fc.oneof(fc.jsonValue({ maxDepth: 2 }), fc.string({ maxLength: 40 })) }, { requiredKeys: [] })
+        .map((v) => line(JSON.stringify(v))),
       fc.string({ unit: 'binary', maxLength: 300 }),
       fc.integer({ min: 1025, max: 200_000 }).map((n) => `{"token":"${'a'.repeat(n)}"}`),
       fc.integer({ min: 1025, max: 200_000 }).map((n) => line(`{"token":"${'a'.repeat(n)}"}`)),

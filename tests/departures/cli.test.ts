@@ -34,8 +34,16 @@ afterAll(() => {
 
 const storages = [
   // The database is hosted by this test process, as `npm start` would host it: each run of the tool goes through the bridge.
-  { name: 'embedded storage while another process hosts it', env: () => ({ OPERATIONAL_STORAGE: 'embedded', DATA_DIR: path.join(scratch, 'data') }), host: true },
-  { name: 'a PostgreSQL server', env: () => ({ OPERATIONAL_STORAGE: 'postgres', DATABASE_URL: postgresUrl }), host: false },
+  {
+    name: 'embedded storage while another process hosts it',
+    env: () => ({ OPERATIONAL_STORAGE: 'embedded', DATA_DIR: path.join(scratch, 'data') }),
+    host: true,
+  },
+  {
+    name: 'a PostgreSQL server',
+    env: () => ({ OPERATIONAL_STORAGE: 'postgres', DATABASE_URL: postgresUrl }),
+    host: false,
+  },
 ];
 
 describe.each(storages)('npm run departures against $name', (storage) => {
@@ -47,15 +55,31 @@ describe.each(storages)('npm run departures against $name', (storage) => {
   afterAll(() => host?.close());
 
   it('adds, lists, updates, hides and publishes, with status following seats', async () => {
-    const added = await cli('add', '--trip', 'sample-trek', '--start', '2031-06-10', '--seats', '12', '--price', '18,500', '--note', 'First of the season');
+    const added = await cli(
+      'add',
+      '--trip',
+      'sample-trek',
+      '--start',
+      '2031-06-10',
+      '--seats',
+      '12',
+      '--price',
+      '18,500',
+      '--note',
+      'First of the season',
+    );
     expect(added.stderr).toBe('');
     expect(added.code).toBe(0);
-    expect(added.stdout).toContain('Added sample-trek-2031-06-10: sample-trek, 2031-06-10 to 2031-06-11, open, 12 of 12 seats left');
+    expect(added.stdout).toContain(
+      'Added sample-trek-2031-06-10: sample-trek, 2031-06-10 to 2031-06-11, open, 12 of 12 seats left',
+    );
 
     const sold = await cli('update', 'sample-trek-2031-06-10', '--seats-left', '0');
     expect(sold.code).toBe(0);
     expect(sold.stdout).toContain('sold_out, 0 of 12 seats left');
-    expect((await cli('update', 'sample-trek-2031-06-10', '--seats-left', '2')).stdout).toContain('filling, 2 of 12 seats left');
+    expect((await cli('update', 'sample-trek-2031-06-10', '--seats-left', '2')).stdout).toContain(
+      'filling, 2 of 12 seats left',
+    );
 
     expect((await cli('hide', 'sample-trek-2031-06-10')).stdout).toContain('Hidden: sample-trek-2031-06-10');
     const listed = await cli('list', '--trip', 'sample-trek', '--json');
@@ -75,24 +99,47 @@ describe.each(storages)('npm run departures against $name', (storage) => {
     });
     expect((await cli('publish', 'sample-trek-2031-06-10')).code).toBe(0);
     const table = await cli('list', '--trip', 'sample-trek');
-    expect(table.stdout).toMatch(/sample-trek-2031-06-10 +sample-trek +2031-06-10 +2031-06-11 +filling +2\/12 +₹18,500 +yes +First of the season/);
+    expect(table.stdout).toMatch(
+      /sample-trek-2031-06-10 +sample-trek +2031-06-10 +2031-06-11 +filling +2\/12 +₹18,500 +yes +First of the season/,
+    );
   });
 
   it('refuses bad input with exit code 1, naming the option or column, and changes nothing', async () => {
     const before = (await cli('export')).stdout;
     const cases: [string[], string][] = [
-      [['add', '--trip', 'no-such-trip', '--start', '2031-06-10'], '--trip (tripSlug): no trip has the slug "no-such-trip"'],
-      [['add', '--trip', 'sample-trek', '--start', '2031-02-30'], '--start (startDate): "2031-02-30" is not a real date'],
-      [['add', '--trip', 'sample-trek', '--start', '2031-06-10', '--end', '2031-06-01'], '--end (endDate): 2031-06-01 is before the start date 2031-06-10'],
-      [['add', '--trip', 'sample-trek', '--start', '2031-06-10', '--seats', '12', '--seats-left', '14'], '--seats-left (seatsLeft): 14 is more than the 12 seats in total'],
-      [['add', '--trip', 'sample-trek', '--start', '2031-06-10', '--seats', 'twelve'], '--seats (seatsTotal): must be a whole number'],
+      [
+        ['add', '--trip', 'no-such-trip', '--start', '2031-06-10'],
+        '--trip (tripSlug): no trip has the slug "no-such-trip"',
+      ],
+      [
+        ['add', '--trip', 'sample-trek', '--start', '2031-02-30'],
+        '--start (startDate): "2031-02-30" is not a real date',
+      ],
+      [
+        ['add', '--trip', 'sample-trek', '--start', '2031-06-10', '--end', '2031-06-01'],
+        '--end (endDate): 2031-06-01 is before the start date 2031-06-10',
+      ],
+      [
+        ['add', '--trip', 'sample-trek', '--start', '2031-06-10', '--seats', '12', '--seats-left', '14'],
+        '--seats-left (seatsLeft): 14 is more than the 12 seats in total',
+      ],
+      [
+        ['add', '--trip', 'sample-trek', '--start', '2031-06-10', '--seats', 'twelve'],
+        '--seats (seatsTotal): must be a whole number',
+      ],
       [['add', '--start', '2031-06-10'], '--trip (tripSlug): is required'],
       [['update', 'sample-trek-2031-06-10', '--status', 'sold_out'], '--status (status): sold_out needs 0 seats left'],
-      [['update', 'sample-trek-2031-06-10', '--status', 'full'], '--status (status): must be one of "open", "filling", "sold_out", "cancelled"'],
+      [
+        ['update', 'sample-trek-2031-06-10', '--status', 'full'],
+        '--status (status): must be one of "open", "filling", "sold_out", "cancelled"',
+      ],
       [['update', 'no-such-departure', '--seats-left', '1'], 'id: no departure has the id "no-such-departure"'],
       [['update', 'sample-trek-2031-06-10'], 'update: nothing to change'],
       [['hide', 'no-such-departure'], 'id: no departure has the id "no-such-departure"'],
-      [['add', '--trip', 'sample-trek', '--start', '2031-06-10', '--colour', 'red'], "options: Unknown option '--colour'"],
+      [
+        ['add', '--trip', 'sample-trek', '--start', '2031-06-10', '--colour', 'red'],
+        "options: Unknown option '--colour'",
+      ],
       [['launch'], 'launch: is not a command'],
       [['list', '--seats', '3'], '--seats: is not an option of list'],
     ];
@@ -116,13 +163,19 @@ describe.each(storages)('npm run departures against $name', (storage) => {
     expect(imported.stdout).toContain('2 added, 0 updated, 0 unchanged');
 
     const bad = path.join(scratch, 'bad.csv');
-    writeFileSync(bad, 'tripSlug,startDate,seatsTotal,seatsLeft\nsample-trek,2031-10-01,10,4\nsample-trek,2031-10-02,10,eleven\nsample-trek,2031-10-03,10,11\n');
+    writeFileSync(
+      bad,
+      'tripSlug,startDate,seatsTotal,seatsLeft\nsample-trek,2031-10-01,10,4\nsample-trek,2031-10-02,10,eleven\nsample-trek,2031-10-03,10,11\n',
+    );
     const refused = await cli('import', bad);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain('line 3, seatsLeft: must be a whole number');
     const refusedRules = await cli('import', path.join(scratch, 'missing.csv'));
     expect(refusedRules.code).toBe(1);
-    writeFileSync(bad, 'tripSlug,startDate,seatsTotal,seatsLeft\nsample-trek,2031-10-01,10,4\nsample-trek,2031-10-03,10,11\n');
+    writeFileSync(
+      bad,
+      'tripSlug,startDate,seatsTotal,seatsLeft\nsample-trek,2031-10-01,10,4\nsample-trek,2031-10-03,10,11\n',
+    );
     const refusedRow = await cli('import', bad);
     expect(refusedRow.code).toBe(1);
     expect(refusedRow.stderr).toContain('line 3, seatsLeft: 11 is more than the 10 seats in total');
@@ -132,8 +185,12 @@ describe.each(storages)('npm run departures against $name', (storage) => {
     const file = path.join(scratch, `export-${storage.env().OPERATIONAL_STORAGE}.csv`);
     expect((await cli('export', file)).code).toBe(0);
     const csv = readFileSync(file, 'utf8');
-    expect(csv.split('\r\n')[0]).toBe('id,tripSlug,startDate,endDate,status,priceInr,seatsTotal,seatsLeft,note,published');
-    expect(csv).toContain('sample-expedition-2031-07-01,sample-expedition,2031-07-01,2031-07-21,open,245000,8,8,"Summit window, 3 days",yes');
+    expect(csv.split('\r\n')[0]).toBe(
+      'id,tripSlug,startDate,endDate,status,priceInr,seatsTotal,seatsLeft,note,published',
+    );
+    expect(csv).toContain(
+      'sample-expedition-2031-07-01,sample-expedition,2031-07-01,2031-07-21,open,245000,8,8,"Summit window, 3 days",yes',
+    );
     expect(csv).toContain('sample-trek-2031-09-01,sample-trek,2031-09-01,2031-09-02,sold_out,,10,0,,yes');
     expect(csv).not.toContain('2031-10-01');
     expect((await cli('import', file)).stdout).toMatch(/0 added, 0 updated, \d+ unchanged/);
@@ -143,7 +200,11 @@ describe.each(storages)('npm run departures against $name', (storage) => {
 describe('npm run departures with nothing else running', () => {
   it('opens the embedded database itself and releases it when done', async () => {
     const env = { OPERATIONAL_STORAGE: 'embedded', DATA_DIR: path.join(scratch, 'alone') };
-    const added = await runCli(site, ['add', '--trip', 'sample-expedition', '--start', '2031-08-01', '--end', '2031-08-20', '--seats', '8'], env);
+    const added = await runCli(
+      site,
+      ['add', '--trip', 'sample-expedition', '--start', '2031-08-01', '--end', '2031-08-20', '--seats', '8'],
+      env,
+    );
     expect(added.stderr).toBe('');
     expect(added.code).toBe(0);
     expect(existsSync(hostFilePath(path.join(env.DATA_DIR, 'pglite')))).toBe(false);
@@ -161,7 +222,10 @@ describe('npm run departures with nothing else running', () => {
 describe('npm run departures when storage cannot be used', () => {
   it('exits with 2 and says why, quickly, when the PostgreSQL server does not answer', async () => {
     const port = await freePort();
-    const result = await runCli(site, ['list'], { OPERATIONAL_STORAGE: 'postgres', DATABASE_URL: `postgres://postgres@127.0.0.1:${port}/none` });
+    const result = await runCli(site, ['list'], {
+      OPERATIONAL_STORAGE: 'postgres',
+      DATABASE_URL: `postgres://postgres@127.0.0.1:${port}/none`,
+    });
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/^Storage could not be used: .*ECONNREFUSED/);
     expect(result.ms).toBeLessThan(15_000);

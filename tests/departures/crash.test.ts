@@ -63,12 +63,18 @@ async function burst(url: string, stop: Promise<unknown>): Promise<{ status: num
 }
 
 /** What the new server says of each accepted enquiry: stored (its page shows it) and delivered (its email in the outbox). */
-async function accounted(server: RunningServer, dataDir: string, accepted: string[]): Promise<{ stored: number; delivered: number }> {
+async function accounted(
+  server: RunningServer,
+  dataDir: string,
+  accepted: string[],
+): Promise<{ stored: number; delivered: number }> {
   let stored = 0;
   let delivered = 0;
   for (const [i, id] of accepted.entries()) {
     // Each page is a fresh render: asked from an address of its own, within the render quota.
-    const page = await fetch(`${server.url}/enquiry-sent?ref=${id}`, { headers: { 'x-real-ip': `203.0.113.${i % 250}` } });
+    const page = await fetch(`${server.url}/enquiry-sent?ref=${id}`, {
+      headers: { 'x-real-ip': `203.0.113.${i % 250}` },
+    });
     if (page.status === 200 && (await page.text()).includes(id)) stored += 1;
     if (existsSync(path.join(dataDir, 'outbox', `${id}.eml`))) delivered += 1;
   }
@@ -90,14 +96,20 @@ async function takenBack(server: RunningServer, ms = 20_000): Promise<number> {
 }
 
 /** Starts the server again on `dataDir`: it takes the database back, and holds every enquiry the dead one accepted. */
-async function restartedWithNoneLost(dataDir: string, answers: { status: number; id?: string }[], what: string): Promise<void> {
+async function restartedWithNoneLost(
+  dataDir: string,
+  answers: { status: number; id?: string }[],
+  what: string,
+): Promise<void> {
   const second = await startServer(inject('fixtureSite'), environment(dataDir));
   cleanups.push(() => second.stop());
   const back = await takenBack(second);
   const accepted = answers.flatMap((a) => (a.id ? [a.id] : []));
   expect(accepted.length).toBeGreaterThan(0);
   const found = await accounted(second, dataDir, accepted);
-  console.info(`[crash, ${what}] taken back after ${back} ms; enquiries accepted ${accepted.length}, stored ${found.stored}, delivered ${found.delivered}; ${answers.length - accepted.length} died with the server`);
+  console.info(
+    `[crash, ${what}] taken back after ${back} ms; enquiries accepted ${accepted.length}, stored ${found.stored}, delivered ${found.delivered}; ${answers.length - accepted.length} died with the server`,
+  );
   expect(found).toEqual({ stored: accepted.length, delivered: accepted.length });
 }
 
@@ -108,13 +120,19 @@ describe('the embedded database after kill -9 of the server', () => {
     cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
     // The server under a parent that never reaps it (sh replaced by sleep): killed, it stays a zombie.
     const port = await freePort();
-    const parent = spawn('sh', ['-c', '"$0" "$1" & echo "$!"; exec sleep 600', process.execPath, path.join(site, 'server.ts')], {
-      cwd: site,
-      env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', ...environment(dataDir) },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const parent = spawn(
+      'sh',
+      ['-c', '"$0" "$1" & echo "$!"; exec sleep 600', process.execPath, path.join(site, 'server.ts')],
+      {
+        cwd: site,
+        env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', ...environment(dataDir) },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     cleanups.push(() => parent.kill('SIGKILL'));
-    const pid = await new Promise<number>((resolve) => parent.stdout!.once('data', (d) => resolve(Number(String(d).split('\n')[0]))));
+    const pid = await new Promise<number>((resolve) =>
+      parent.stdout.once('data', (d) => resolve(Number(String(d).split('\n')[0]))),
+    );
     // Never stopped as a whole (its parent is left to keep the zombie): what it would remove is removed here.
     const unused = mkdtempSync(path.join(tmpdir(), 'crash-unused-'));
     cleanups.push(() => rmSync(unused, { recursive: true, force: true }));
@@ -123,7 +141,8 @@ describe('the embedded database after kill -9 of the server', () => {
 
     const killed = new Promise((resolve) => setTimeout(resolve, 1500)).then(() => process.kill(pid, 'SIGKILL'));
     const answers = await burst(first.url, killed);
-    for (let i = 0; i < 50 && processState(pid) !== 'Z'; i += 1) await new Promise((resolve) => setTimeout(resolve, 100));
+    for (let i = 0; i < 50 && processState(pid) !== 'Z'; i += 1)
+      await new Promise((resolve) => setTimeout(resolve, 100));
     expect(processState(pid), 'the dead server is a zombie on its pid').toBe('Z');
 
     await restartedWithNoneLost(dataDir, answers, 'the dead server a zombie on its pid');

@@ -25,7 +25,11 @@ beforeAll(() => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** A separate Node process that opens the database and runs SQL sent to it on stdin. */
-function otherProcess(dataDir: string): { child: ChildProcess; run(sqlText: string): Promise<string>; exit(): Promise<void> } {
+function otherProcess(dataDir: string): {
+  child: ChildProcess;
+  run(sqlText: string): Promise<string>;
+  exit(): Promise<void>;
+} {
   const script = `
     import { openEmbedded } from ${JSON.stringify(path.join(root, 'service/storage/embedded.ts'))};
     import { createInterface } from 'node:readline';
@@ -42,7 +46,7 @@ function otherProcess(dataDir: string): { child: ChildProcess; run(sqlText: stri
   const lines: string[] = [];
   const waiting: ((line: string) => void)[] = [];
   let buffered = '';
-  child.stdout!.on('data', (chunk) => {
+  child.stdout.on('data', (chunk) => {
     buffered += String(chunk);
     for (let i = buffered.indexOf('\n'); i !== -1; i = buffered.indexOf('\n')) {
       const line = buffered.slice(0, i);
@@ -52,17 +56,18 @@ function otherProcess(dataDir: string): { child: ChildProcess; run(sqlText: stri
       else lines.push(line);
     }
   });
-  const nextLine = () => new Promise<string>((resolve) => (lines.length ? resolve(lines.shift()!) : waiting.push(resolve)));
+  const nextLine = () =>
+    new Promise<string>((resolve) => (lines.length ? resolve(lines.shift()!) : waiting.push(resolve)));
   const ready = nextLine();
   return {
     child,
     run: async (sqlText) => {
       expect(await ready).toBe('ready');
-      child.stdin!.write(`${sqlText}\n`);
+      child.stdin.write(`${sqlText}\n`);
       return nextLine();
     },
     exit: async () => {
-      child.stdin!.write('exit\n');
+      child.stdin.write('exit\n');
       await new Promise((resolve) => child.once('exit', resolve));
     },
   };
@@ -80,7 +85,10 @@ describe('the embedded database across processes', () => {
     host = await openEmbeddedDatabase(dataDir);
     await host.query('CREATE TABLE seats (trip text, n int)');
     const info = JSON.parse(readFileSync(hostFilePath(dataDir), 'utf8'));
-    expect(info).toMatchObject({ pid: process.pid, bridge: { path: path.join(dir, 'shared.bridge', `${process.pid}.sock`), token: expect.any(String) } });
+    expect(info).toMatchObject({
+      pid: process.pid,
+      bridge: { path: path.join(dir, 'shared.bridge', `${process.pid}.sock`), token: expect.any(String) },
+    });
     expect(info.bridge.port).toBeUndefined(); // no TCP port where Unix sockets exist
     expect(statSync(path.dirname(info.bridge.path)).mode & 0o777).toBe(0o700);
     expect(statSync(info.bridge.path).isSocket()).toBe(true);
@@ -131,7 +139,9 @@ describe('the embedded database across processes', () => {
     });
     await entered;
     let hostSaw: unknown;
-    const hostRead = host.query<{ n: number }>('SELECT count(*)::int AS n FROM t').then((r) => (hostSaw = r.rows[0]?.n));
+    const hostRead = host
+      .query<{ n: number }>('SELECT count(*)::int AS n FROM t')
+      .then((r) => (hostSaw = r.rows[0]?.n));
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(hostSaw).toBeUndefined(); // waits for the client's transaction instead of reading into it
     release();
@@ -152,7 +162,8 @@ describe('the embedded database across processes', () => {
     const dataDir = path.join(dir, 'values');
     host = await openEmbeddedDatabase(dataDir);
     const { bridge } = JSON.parse(readFileSync(hostFilePath(dataDir), 'utf8'));
-    const statement = "SELECT $1::timestamptz AS at, 12345678901234::bigint AS big, '\\x0102ff'::bytea AS bytes, count(*) AS n, $2::text AS text FROM pg_class";
+    const statement =
+      "SELECT $1::timestamptz AS at, 12345678901234::bigint AS big, '\\x0102ff'::bytea AS bytes, count(*) AS n, $2::text AS text FROM pg_class";
     const params = [new Date('2030-06-10T04:30:00Z'), 'a "quoted" line\nand more'];
     const local = (await host.query(statement, params)).rows;
     const remote = (await bridgeSql(bridge).query(statement, params)).rows;
@@ -164,7 +175,9 @@ describe('the embedded database across processes', () => {
     const dataDir = path.join(dir, 'token');
     host = await openEmbeddedDatabase(dataDir);
     const { bridge } = JSON.parse(readFileSync(hostFilePath(dataDir), 'utf8'));
-    await expect(bridgeSql({ ...bridge, token: 'guessed' }).query('SELECT 1')).rejects.toThrow(/refused|closed|hung up/);
+    await expect(bridgeSql({ ...bridge, token: 'guessed' }).query('SELECT 1')).rejects.toThrow(
+      /refused|closed|hung up/,
+    );
     const socket = connect({ path: bridge.path });
     socket.write('{"id":1,"op":"query","text":"SELECT 1"}\n');
     const closed = await new Promise<string>((resolve) => {

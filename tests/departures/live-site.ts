@@ -1,10 +1,9 @@
 /** The built fixture site served with embedded storage in a data folder of its own, for a test file, with the departures CLI pointed at it. */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, inject, vi } from 'vitest';
 import { startServer, type RunningServer } from '../helpers/project.ts';
 import { runCli, type CliResult } from './cli.ts';
+import { newDataDir } from '../helpers/embedded-template.ts';
 
 export interface LiveSite {
   /** The built fixture site's folder. */
@@ -12,7 +11,7 @@ export interface LiveSite {
   server: RunningServer;
   dataDir: string;
   /** `npm run departures -- <args>` against the running server's database. */
-  cli(...args: string[]): Promise<CliResult>;
+  cli: (...args: string[]) => Promise<CliResult>;
 }
 
 /** Started before the file's tests and stopped after them; read the fields inside the tests. */
@@ -24,7 +23,7 @@ export function liveSite(name: string): LiveSite {
   } as LiveSite;
   beforeAll(async () => {
     live.site = inject('fixtureSite');
-    live.dataDir = mkdtempSync(path.join(tmpdir(), `${name}-`));
+    live.dataDir = newDataDir(`${name}-`);
     live.server = await startServer(live.site, { DATA_DIR: live.dataDir, OPERATIONAL_STORAGE: 'embedded' });
   }, 120_000);
   afterAll(async () => {

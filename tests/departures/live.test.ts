@@ -22,11 +22,22 @@ interface ApiDeparture {
   startDate: string;
   endDate: string;
 }
-const api = async (query = ''): Promise<ApiDeparture[]> => (await (await fetch(`${live.server.url}/v1/departures${query}`)).json()).data;
+const api = async (query = ''): Promise<ApiDeparture[]> =>
+  (await (await fetch(`${live.server.url}/v1/departures${query}`)).json()).data;
 
 /** Every output that shows departures, as text. */
 async function everyOutput(): Promise<Record<string, string>> {
-  const paths = ['/v1/departures', '/v1/departures?trip=sample-trek', '/departures', '/departures?trip=sample-trek', '/departures.md', '/departures/block?trip=sample-trek', '/treks/sample-trek.md', '/departures.ics', '/treks/sample-trek.ics'];
+  const paths = [
+    '/v1/departures',
+    '/v1/departures?trip=sample-trek',
+    '/departures',
+    '/departures?trip=sample-trek',
+    '/departures.md',
+    '/departures/block?trip=sample-trek',
+    '/treks/sample-trek.md',
+    '/departures.ics',
+    '/treks/sample-trek.ics',
+  ];
   return Object.fromEntries(await Promise.all(paths.map(async (p) => [p, (await text(p)).body] as const)));
 }
 
@@ -50,24 +61,52 @@ describe('live departures with the server running', () => {
 
     // Departures are read at most once a second per trip; a change shows within that.
     const started = Date.now();
-    await eventually(async () => expect((await api('?trip=sample-trek')).find((d) => d.id === first!.id)).toMatchObject({ status: 'sold_out', seatsLeft: 0, note: 'Changed while the site runs' }));
+    await eventually(async () =>
+      expect((await api('?trip=sample-trek')).find((d) => d.id === first!.id)).toMatchObject({
+        status: 'sold_out',
+        seatsLeft: 0,
+        note: 'Changed while the site runs',
+      }),
+    );
     await eventually(async () => {
       const board = await text('/departures');
       expect(board.res.status).toBe(200);
-      const row = new RegExp(`<li class="departure" data-departure="${first!.id}".*?</li>`, 's').exec(board.body)?.[0] ?? '';
+      const row =
+        new RegExp(`<li class="departure" data-departure="${first!.id}".*?</li>`, 's').exec(board.body)?.[0] ?? '';
       expect(row).toContain('Sold out');
       expect(row).toContain('Changed while the site runs');
     });
-    await eventually(async () => expect((await text('/departures/block?trip=sample-trek')).body).toContain('Changed while the site runs'));
-    await eventually(async () => expect((await text('/departures?trip=sample-trek')).body).toContain('Changed while the site runs'));
-    await eventually(async () => expect((await text('/treks/sample-trek.md')).body).toMatch(/\| .*\(Changed while the site runs\) \| Sold out \| 0 of 12 \| ₹15,000 \|/));
-    await eventually(async () => expect((await text('/departures.md')).body).toMatch(/\(Changed while the site runs\) \| \[Fixture Trek\]\(.*\/treks\/sample-trek\) \(Moderate trek · 2 days · Fixture Valley, Ladakh\) \| Sold out \|/));
+    await eventually(async () =>
+      expect((await text('/departures/block?trip=sample-trek')).body).toContain('Changed while the site runs'),
+    );
+    await eventually(async () =>
+      expect((await text('/departures?trip=sample-trek')).body).toContain('Changed while the site runs'),
+    );
+    await eventually(async () =>
+      expect((await text('/treks/sample-trek.md')).body).toMatch(
+        /\| .*\(Changed while the site runs\) \| Sold out \| 0 of 12 \| ₹15,000 \|/,
+      ),
+    );
+    await eventually(async () =>
+      expect((await text('/departures.md')).body).toMatch(
+        /\(Changed while the site runs\) \| \[Fixture Trek\]\(.*\/treks\/sample-trek\) \(Moderate trek · 2 days · Fixture Valley, Ladakh\) \| Sold out \|/,
+      ),
+    );
     expect(Date.now() - started).toBeLessThan(4000);
 
     // Seats freed: the departure opens again everywhere.
     expect((await cli('update', first!.id, '--seats-left', '5')).code).toBe(0);
-    await eventually(async () => expect((await api('?trip=sample-trek')).find((d) => d.id === first!.id)).toMatchObject({ status: 'open', seatsLeft: 5 }));
-    await eventually(async () => expect((await text('/treks/sample-trek.md')).body).toMatch(/\(Changed while the site runs\) \| Open \| 5 of 12 \|/));
+    await eventually(async () =>
+      expect((await api('?trip=sample-trek')).find((d) => d.id === first!.id)).toMatchObject({
+        status: 'open',
+        seatsLeft: 5,
+      }),
+    );
+    await eventually(async () =>
+      expect((await text('/treks/sample-trek.md')).body).toMatch(
+        /\(Changed while the site runs\) \| Open \| 5 of 12 \|/,
+      ),
+    );
   });
 
   it('never shows a hidden departure in any output, and shows it again once published', async () => {
@@ -75,7 +114,8 @@ describe('live departures with the server running', () => {
     const marker = 'Marker-of-a-departure-to-hide';
     expect((await cli('update', second!.id, '--note', marker)).code).toBe(0);
     await eventually(async () => {
-      for (const [where, body] of Object.entries(await everyOutput())) expect(body.includes(marker) || body.includes(second!.id), where).toBe(true);
+      for (const [where, body] of Object.entries(await everyOutput()))
+        expect(body.includes(marker) || body.includes(second!.id), where).toBe(true);
     });
 
     expect((await cli('hide', second!.id)).code).toBe(0);
@@ -100,7 +140,13 @@ describe('live departures with the server running', () => {
       expect(maxAge(res.headers.get('cache-control')), p).toBeLessThanOrEqual(60);
       expect(body, p).toMatch(/^# /);
     }
-    for (const p of ['/departures', '/departures/block?trip=sample-trek', '/v1/departures', '/departures.ics', '/treks/sample-trek.ics']) {
+    for (const p of [
+      '/departures',
+      '/departures/block?trip=sample-trek',
+      '/v1/departures',
+      '/departures.ics',
+      '/treks/sample-trek.ics',
+    ]) {
       const { res } = await text(p);
       expect(res.status, p).toBe(200);
       expect(maxAge(res.headers.get('cache-control')), p).toBeGreaterThan(0);
@@ -111,7 +157,19 @@ describe('live departures with the server running', () => {
     expect(negotiated.body).toMatch(/^# Departures: live availability/);
 
     const twin = (await text('/treks/sample-trek.md')).body;
-    for (const section of ['## Facts', '## Itinerary', '## Fitness and experience', '## What is included', '## What is not included', '## Gear', '## Departures', '## Price', '## How to enquire', '## Questions people ask', '## Sources']) {
+    for (const section of [
+      '## Facts',
+      '## Itinerary',
+      '## Fitness and experience',
+      '## What is included',
+      '## What is not included',
+      '## Gear',
+      '## Departures',
+      '## Price',
+      '## How to enquire',
+      '## Questions people ask',
+      '## Sources',
+    ]) {
       expect(twin).toContain(section);
     }
     expect(twin).toContain('| Day | Stage | Altitude | Distance | Walking |');
@@ -126,7 +184,18 @@ describe('live departures with the server running', () => {
 
   it('publishes RFC 5545 calendars: CRLF, folded lines, all-day dates with an exclusive end, stable UIDs, cancellations', async () => {
     const cancelled = (await api('?trip=sample-trek')).at(-1)!;
-    expect((await cli('update', cancelled.id, '--status', 'cancelled', '--note', 'Cancelled: the road to the trailhead is closed for repairs this month, so we cannot run it')).code).toBe(0);
+    expect(
+      (
+        await cli(
+          'update',
+          cancelled.id,
+          '--status',
+          'cancelled',
+          '--note',
+          'Cancelled: the road to the trailhead is closed for repairs this month, so we cannot run it',
+        )
+      ).code,
+    ).toBe(0);
 
     const { res, body } = await eventually(async () => {
       const answer = await text('/treks/sample-trek.ics');
@@ -146,7 +215,10 @@ describe('live departures with the server running', () => {
       const event = events.find((e) => e.includes(`UID:departure-${d.id}@`));
       expect(event, d.id).toBeDefined();
       expect(event).toContain(`DTSTART;VALUE=DATE:${d.startDate.replace(/-/g, '')}`);
-      const dayAfter = new Date(Date.parse(`${d.endDate}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10).replace(/-/g, '');
+      const dayAfter = new Date(Date.parse(`${d.endDate}T00:00:00Z`) + 86_400_000)
+        .toISOString()
+        .slice(0, 10)
+        .replace(/-/g, '');
       expect(event).toContain(`DTEND;VALUE=DATE:${dayAfter}`);
       expect(event).toMatch(/DTSTAMP:\d{8}T\d{6}Z/);
       expect(event).toContain('URL;VALUE=URI:');
@@ -154,7 +226,9 @@ describe('live departures with the server running', () => {
     }
     const cancelledEvent = events.find((e) => e.includes(`UID:departure-${cancelled.id}@`))!;
     expect(cancelledEvent).toContain('STATUS:CANCELLED');
-    expect(cancelledEvent).toContain('the road to the trailhead is closed for repairs this month\\, so we cannot run it');
+    expect(cancelledEvent).toContain(
+      'the road to the trailhead is closed for repairs this month\\, so we cannot run it',
+    );
     expect(events.filter((e) => e.includes('STATUS:CANCELLED'))).toHaveLength(1);
 
     const again = (await text('/treks/sample-trek.ics')).body;

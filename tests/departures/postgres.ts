@@ -13,7 +13,8 @@ import { postgresBinDir, postgresRoot } from '../helpers/requirements.ts';
 
 function binaries(): string {
   const dir = postgresBinDir();
-  if (!dir) throw new Error(`PostgreSQL server binaries not found under ${postgresRoot} (apt-get install postgresql)`);
+  if (!dir)
+    throw new Error(`PostgreSQL server binaries not found under ${postgresRoot()} (apt-get install postgresql)`);
   return dir;
 }
 
@@ -43,7 +44,9 @@ export async function startPostgres(): Promise<TestPostgres> {
     chmodSync(dir, 0o700);
   }
   const run = (command: string, args: string[]) => {
-    const [file, argv] = asRoot ? ['runuser', ['-u', 'postgres', '--', path.join(bin, command), ...args]] : [path.join(bin, command), args];
+    const [file, argv] = asRoot
+      ? ['runuser', ['-u', 'postgres', '--', path.join(bin, command), ...args]]
+      : [path.join(bin, command), args];
     const result = spawnSync(file, argv, { encoding: 'utf8', timeout: 120_000 });
     if (result.status !== 0) {
       const log = existsSync(path.join(dir, 'server.log')) ? readFileSync(path.join(dir, 'server.log'), 'utf8') : '';
@@ -53,7 +56,8 @@ export async function startPostgres(): Promise<TestPostgres> {
   const port = await freePort();
   run('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '--no-locale', '-E', 'UTF8', '--no-sync']);
   const options = `-p ${port} -c listen_addresses=127.0.0.1 -k ${dir} -c fsync=off -c synchronous_commit=off -c full_page_writes=off`;
-  const start = () => run('pg_ctl', ['-D', data, '-o', options, '-l', path.join(dir, 'server.log'), '-w', '-t', '60', 'start']);
+  const start = () =>
+    run('pg_ctl', ['-D', data, '-o', options, '-l', path.join(dir, 'server.log'), '-w', '-t', '60', 'start']);
   const stop = () => run('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']);
   start();
   const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
@@ -65,7 +69,13 @@ export async function startPostgres(): Promise<TestPostgres> {
       .filter((pid) => {
         try {
           // Field 4 of /proc/<pid>/stat is the parent pid (after the parenthesised command name).
-          return Number(readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /s, '').split(' ')[1]) === postmaster;
+          return (
+            Number(
+              readFileSync(`/proc/${pid}/stat`, 'utf8')
+                .replace(/^.*\) /s, '')
+                .split(' ')[1],
+            ) === postmaster
+          );
         } catch {
           return false;
         }

@@ -12,7 +12,14 @@ import { loadCatalogue } from '../helpers/content.ts';
 
 describe('status follows seats', () => {
   it('suggests sold_out at 0, filling at 3 or fewer, open above, and open when seats are not counted', () => {
-    expect([0, 1, 3, 4, 12, null].map(statusForSeats)).toEqual(['sold_out', 'filling', 'filling', 'open', 'open', 'open']);
+    expect([0, 1, 3, 4, 12, null].map(statusForSeats)).toEqual([
+      'sold_out',
+      'filling',
+      'filling',
+      'open',
+      'open',
+      'open',
+    ]);
   });
 
   it('changes the status only when the seats change and no status is given, and never un-cancels', () => {
@@ -38,7 +45,16 @@ describe('status follows seats', () => {
 
 describe('departure input from people', () => {
   it('reads numbers with Indian digit grouping, loose status spellings and yes/no', () => {
-    expect(departureInput.parse({ tripSlug: ' sample-trek ', startDate: '2030-06-10', priceInr: '1,25,000', status: 'Sold Out', published: 'No', note: '  ' })).toEqual({
+    expect(
+      departureInput.parse({
+        tripSlug: ' sample-trek ',
+        startDate: '2030-06-10',
+        priceInr: '1,25,000',
+        status: 'Sold Out',
+        published: 'No',
+        note: '  ',
+      }),
+    ).toEqual({
       tripSlug: 'sample-trek',
       startDate: '2030-06-10',
       priceInr: 125000,
@@ -50,7 +66,13 @@ describe('departure input from people', () => {
   });
 
   it('names each field that is not in the right form', () => {
-    const result = departureInput.safeParse({ tripSlug: 'Sample Trek', startDate: '10/06/2030', seatsLeft: '2.5', status: 'full', colour: 'red' });
+    const result = departureInput.safeParse({
+      tripSlug: 'Sample Trek',
+      startDate: '10/06/2030',
+      seatsLeft: '2.5',
+      status: 'full',
+      colour: 'red',
+    });
     expect(result.success).toBe(false);
     const issues = inputIssues(result.error!).map((i) => `${i.field}: ${i.message}`);
     expect(issues).toEqual(
@@ -90,7 +112,9 @@ describe('CSV', () => {
       published: false,
     };
     const csv = departuresToCsv([departure]);
-    expect(csv).toBe('id,tripSlug,startDate,endDate,status,priceInr,seatsTotal,seatsLeft,note,published\r\nsample-trek-2030-06-10,sample-trek,2030-06-10,2030-06-11,filling,,12,2,"Say ""hello"", bring water",no\r\n');
+    expect(csv).toBe(
+      'id,tripSlug,startDate,endDate,status,priceInr,seatsTotal,seatsLeft,note,published\r\nsample-trek-2030-06-10,sample-trek,2030-06-10,2030-06-11,filling,,12,2,"Say ""hello"", bring water",no\r\n',
+    );
     const [row] = readDepartureCsv(csv);
     const { id, ...rest } = departureInput.parse(row!.record);
     expect({ id, ...rest }).toEqual({ ...departure, priceInr: null });
@@ -112,15 +136,23 @@ describe('CSV cells a spreadsheet would run', () => {
   });
   /** The note cell as a spreadsheet reads it: after CSV unquoting. */
   const exportedNote = (note: string) => parseCsv(departuresToCsv([departure(note)]))[1]!.cells[8];
-  const noteBack = (note: string) => departureInput.parse(readDepartureCsv(departuresToCsv([departure(note)]))[0]!.record).note;
+  const noteBack = (note: string) =>
+    departureInput.parse(readDepartureCsv(departuresToCsv([departure(note)]))[0]!.record).note;
 
   it('exports a cell starting with = + - @, tab or carriage return behind a single quote (OWASP), and imports it back as written', () => {
-    for (const note of ['=HYPERLINK("https://evil.example","Seats")', '+91 98765 43210', '-2 seats held', '@SUM(A1:A9)', '=1+2']) {
+    for (const note of [
+      '=HYPERLINK("https://evil.example","Seats")',
+      '+91 98765 43210',
+      '-2 seats held',
+      '@SUM(A1:A9)',
+      '=1+2',
+    ]) {
       expect(exportedNote(note), note).toBe(`'${note}`);
       expect(noteBack(note), note).toBe(note);
     }
     expect(departuresToCsv([departure('=1+2')])).toContain(",'=1+2,yes\r\n");
-    for (const cell of ['\t=1+2', '\r=1+2']) expect(parseCsv(departuresToCsv([{ ...departure(null), id: cell }]))[1]!.cells[0]).toBe(`'${cell}`);
+    for (const cell of ['\t=1+2', '\r=1+2'])
+      expect(parseCsv(departuresToCsv([{ ...departure(null), id: cell }]))[1]!.cells[0]).toBe(`'${cell}`);
     // A note that already starts with a quote before such a character keeps it: the export adds one, the import removes one.
     expect(exportedNote("'=1+2")).toBe("''=1+2");
     expect(noteBack("'=1+2")).toBe("'=1+2");
@@ -132,7 +164,10 @@ describe('CSV cells a spreadsheet would run', () => {
   });
 
   it('never exports a cell a spreadsheet would run, and every note survives export and import', () => {
-    const text = fc.string({ unit: fc.constantFrom('=', '+', '-', '@', "'", '\t', '\r', ' ', 'a', '1', ',', '"', 'é'), maxLength: 8 });
+    const text = fc.string({
+      unit: fc.constantFrom('=', '+', '-', '@', "'", '\t', '\r', ' ', 'a', '1', ',', '"', 'é'),
+      maxLength: 8,
+    });
     fc.assert(
       fc.property(text, (raw) => {
         const csv = departuresToCsv([{ ...departure(raw), id: raw }]);
@@ -159,7 +194,21 @@ describe('calendar and Markdown text', () => {
     expect(ics).not.toContain('BEGIN:VEVENT');
     const withNote = departuresCalendar(
       catalogue,
-      [{ id: 'x', tripSlug: 'sample-trek', tripName: 'Fixture Trek', tripUrl: trek.trip.url, startDate: '2030-06-10', endDate: '2030-06-10', status: 'open', priceInr: 125000, seatsTotal: 12, seatsLeft: 12, note: 'Meet at 6; bring ID, please' }],
+      [
+        {
+          id: 'x',
+          tripSlug: 'sample-trek',
+          tripName: 'Fixture Trek',
+          tripUrl: trek.trip.url,
+          startDate: '2030-06-10',
+          endDate: '2030-06-10',
+          status: 'open',
+          priceInr: 125000,
+          seatsTotal: 12,
+          seatsLeft: 12,
+          note: 'Meet at 6; bring ID, please',
+        },
+      ],
       {},
       new Date('2030-01-01T00:00:00Z'),
     );

@@ -26,7 +26,7 @@ const trips = knownTrips(loadCatalogue());
 
 interface Backend {
   name: string;
-  open(): Promise<{ sql: Sql; cleanup(): Promise<void> }>;
+  open(): Promise<{ sql: Sql; cleanup: () => Promise<void> }>;
 }
 
 let server: TestPostgres | undefined;
@@ -101,25 +101,54 @@ describe.each(backends)('departure storage on $name', (backend) => {
       published: true,
     });
     expect(await store.get(added.id)).toEqual(added);
-    const second = await store.add(input({ tripSlug: 'sample-trek', startDate: '2030-06-10', seatsTotal: '8', seatsLeft: '2' }));
+    const second = await store.add(
+      input({ tripSlug: 'sample-trek', startDate: '2030-06-10', seatsTotal: '8', seatsLeft: '2' }),
+    );
     expect(second).toMatchObject({ id: 'sample-trek-2030-06-10-2', status: 'filling' });
-    expect(await refusal(store.add(input({ id: added.id, tripSlug: 'sample-trek', startDate: '2030-07-01' })))).toEqual([
-      `id: a departure "${added.id}" already exists; change it with update`,
-    ]);
+    expect(await refusal(store.add(input({ id: added.id, tripSlug: 'sample-trek', startDate: '2030-07-01' })))).toEqual(
+      [`id: a departure "${added.id}" already exists; change it with update`],
+    );
   });
 
   it('refuses departures that break the rules, naming each field, and stores nothing', async () => {
     const cases: [Record<string, unknown>, string][] = [
-      [{ tripSlug: 'no-such-trip', startDate: '2030-06-10', endDate: '2030-06-12' }, 'tripSlug: no trip has the slug "no-such-trip"'],
-      [{ tripSlug: 'sample-trek', startDate: '2030-06-10', endDate: '2030-06-09' }, 'endDate: 2030-06-09 is before the start date 2030-06-10'],
-      [{ tripSlug: 'sample-trek', startDate: '2030-06-10', endDate: '2031-06-09' }, 'endDate: 2030-06-10 to 2031-06-09 is longer than 90 days'],
-      [{ tripSlug: 'sample-trek', startDate: '2030-06-10', seatsTotal: '12', seatsLeft: '13' }, 'seatsLeft: 13 is more than the 12 seats in total'],
+      [
+        { tripSlug: 'no-such-trip', startDate: '2030-06-10', endDate: '2030-06-12' },
+        'tripSlug: no trip has the slug "no-such-trip"',
+      ],
+      [
+        { tripSlug: 'sample-trek', startDate: '2030-06-10', endDate: '2030-06-09' },
+        'endDate: 2030-06-09 is before the start date 2030-06-10',
+      ],
+      [
+        { tripSlug: 'sample-trek', startDate: '2030-06-10', endDate: '2031-06-09' },
+        'endDate: 2030-06-10 to 2031-06-09 is longer than 90 days',
+      ],
+      [
+        { tripSlug: 'sample-trek', startDate: '2030-06-10', seatsTotal: '12', seatsLeft: '13' },
+        'seatsLeft: 13 is more than the 12 seats in total',
+      ],
       [{ tripSlug: 'sample-trek', startDate: '2030-06-10', seatsTotal: '0' }, 'seatsTotal: 0 is outside 1 to 100'],
-      [{ tripSlug: 'sample-trek', startDate: '2030-06-10', seatsTotal: '12', seatsLeft: '-1' }, 'seatsLeft: -1 is below 0'],
-      [{ tripSlug: 'sample-trek', startDate: '2030-06-10', seatsTotal: '12', seatsLeft: '4', status: 'sold out' }, 'status: sold_out needs 0 seats left'],
-      [{ tripSlug: 'sample-trek', startDate: '2030-06-10', seatsTotal: '12', seatsLeft: '0', status: 'open' }, 'status: open needs seats left'],
-      [{ tripSlug: 'sample-trek', startDate: '2030-06-10', priceInr: '0' }, 'priceInr: 0 must be a whole number of rupees'],
-      [{ tripSlug: 'sample-trek', startDate: '2030-06-10', note: 'two\nlines' }, 'note: must be one line of plain text'],
+      [
+        { tripSlug: 'sample-trek', startDate: '2030-06-10', seatsTotal: '12', seatsLeft: '-1' },
+        'seatsLeft: -1 is below 0',
+      ],
+      [
+        { tripSlug: 'sample-trek', startDate: '2030-06-10', seatsTotal: '12', seatsLeft: '4', status: 'sold out' },
+        'status: sold_out needs 0 seats left',
+      ],
+      [
+        { tripSlug: 'sample-trek', startDate: '2030-06-10', seatsTotal: '12', seatsLeft: '0', status: 'open' },
+        'status: open needs seats left',
+      ],
+      [
+        { tripSlug: 'sample-trek', startDate: '2030-06-10', priceInr: '0' },
+        'priceInr: 0 must be a whole number of rupees',
+      ],
+      [
+        { tripSlug: 'sample-trek', startDate: '2030-06-10', note: 'two\nlines' },
+        'note: must be one line of plain text',
+      ],
     ];
     for (const [fields, expected] of cases) {
       const issues = await refusal(store.add(input(fields)));
@@ -129,7 +158,9 @@ describe.each(backends)('departure storage on $name', (backend) => {
   });
 
   it('lets the status follow the seats: sold out at 0, open again when seats free up, cancelled stays cancelled', async () => {
-    const { id } = await store.add(input({ tripSlug: 'sample-trek', startDate: '2030-06-10', seatsTotal: '12', seatsLeft: '5' }));
+    const { id } = await store.add(
+      input({ tripSlug: 'sample-trek', startDate: '2030-06-10', seatsTotal: '12', seatsLeft: '5' }),
+    );
     expect((await store.update(id, { seatsLeft: 0 })).status).toBe('sold_out');
     expect((await store.update(id, { seatsLeft: 2 })).status).toBe('filling');
     expect((await store.update(id, { seatsLeft: 0 })).status).toBe('sold_out');
@@ -138,18 +169,33 @@ describe.each(backends)('departure storage on $name', (backend) => {
     expect((await store.update(id, { seatsLeft: 0 })).status).toBe('cancelled');
     expect((await store.update(id, { seatsLeft: 6 })).status).toBe('cancelled');
     expect((await store.update(id, { status: 'filling' })).status).toBe('filling');
-    expect(await refusal(store.update(id, { status: 'sold_out' }))).toEqual([expect.stringContaining('status: sold_out needs 0 seats left, but 6 are left')]);
-    expect(await refusal(store.update(id, { seatsTotal: 4 }))).toEqual(['seatsLeft: 6 is more than the 4 seats in total']);
-    expect(await refusal(store.update('nope', { seatsLeft: 1 }))).toEqual([expect.stringContaining('id: no departure has the id "nope"')]);
+    expect(await refusal(store.update(id, { status: 'sold_out' }))).toEqual([
+      expect.stringContaining('status: sold_out needs 0 seats left, but 6 are left'),
+    ]);
+    expect(await refusal(store.update(id, { seatsTotal: 4 }))).toEqual([
+      'seatsLeft: 6 is more than the 4 seats in total',
+    ]);
+    expect(await refusal(store.update('nope', { seatsLeft: 1 }))).toEqual([
+      expect.stringContaining('id: no departure has the id "nope"'),
+    ]);
     expect(await store.get(id)).toMatchObject({ status: 'filling', seatsLeft: 6, seatsTotal: 12 });
   });
 
   it('updates price, note and dates, and falls back to the trip price when the price is cleared', async () => {
-    const { id } = await store.add(input({ tripSlug: 'sample-trek', startDate: '2030-06-10', priceInr: '1,25,000', note: 'Festival week' }));
+    const { id } = await store.add(
+      input({ tripSlug: 'sample-trek', startDate: '2030-06-10', priceInr: '1,25,000', note: 'Festival week' }),
+    );
     expect(await store.get(id)).toMatchObject({ priceInr: 125000, note: 'Festival week' });
-    const changed = await store.update(id, { priceInr: null, note: null, startDate: '2030-06-12', endDate: '2030-06-13' });
+    const changed = await store.update(id, {
+      priceInr: null,
+      note: null,
+      startDate: '2030-06-12',
+      endDate: '2030-06-13',
+    });
     expect(changed).toMatchObject({ id, priceInr: null, note: null, startDate: '2030-06-12', endDate: '2030-06-13' });
-    expect(await refusal(store.update(id, { endDate: '2030-06-01' }))).toEqual(['endDate: 2030-06-01 is before the start date 2030-06-12']);
+    expect(await refusal(store.update(id, { endDate: '2030-06-01' }))).toEqual([
+      'endDate: 2030-06-01 is before the start date 2030-06-12',
+    ]);
   });
 
   it('publishes upcoming departures only, earliest first, never hidden or past ones', async () => {
@@ -159,15 +205,27 @@ describe.each(backends)('departure storage on $name', (backend) => {
     await store.add(input({ tripSlug: 'sample-trek', startDate: '2030-07-01', published: 'no' }));
     await store.add(input({ tripSlug: 'sample-trek', startDate: '2020-07-01' }));
     const published = await store.listPublished({ from: '2026-01-01' });
-    expect(published.map((d) => d.id)).toEqual(['sample-expedition-2030-06-01', 'sample-trek-2030-06-01', 'sample-trek-2030-08-01']);
+    expect(published.map((d) => d.id)).toEqual([
+      'sample-expedition-2030-06-01',
+      'sample-trek-2030-06-01',
+      'sample-trek-2030-08-01',
+    ]);
     expect(published.every((d) => !('published' in d))).toBe(true);
-    expect((await store.listPublished({ tripSlug: 'sample-expedition', from: '2026-01-01' })).map((d) => d.id)).toEqual(['sample-expedition-2030-06-01']);
+    expect((await store.listPublished({ tripSlug: 'sample-expedition', from: '2026-01-01' })).map((d) => d.id)).toEqual(
+      ['sample-expedition-2030-06-01'],
+    );
     expect((await store.listAll()).map((d) => d.id)).toContain('sample-trek-2030-07-01');
 
     await store.setPublished(['sample-trek-2030-08-01'], false);
     await store.setPublished(['sample-trek-2030-07-01'], true);
-    expect((await store.listPublished({ from: '2026-01-01' })).map((d) => d.id)).toEqual(['sample-expedition-2030-06-01', 'sample-trek-2030-06-01', 'sample-trek-2030-07-01']);
-    expect(await refusal(store.setPublished(['sample-trek-2030-07-01', 'nope'], false))).toEqual(['id: no departure has the id "nope"']);
+    expect((await store.listPublished({ from: '2026-01-01' })).map((d) => d.id)).toEqual([
+      'sample-expedition-2030-06-01',
+      'sample-trek-2030-06-01',
+      'sample-trek-2030-07-01',
+    ]);
+    expect(await refusal(store.setPublished(['sample-trek-2030-07-01', 'nope'], false))).toEqual([
+      'id: no departure has the id "nope"',
+    ]);
     expect((await store.get('sample-trek-2030-07-01'))?.published).toBe(true);
   });
 
@@ -181,9 +239,22 @@ describe.each(backends)('departure storage on $name', (backend) => {
     ].join('\r\n');
     const rows = readDepartureCsv(csv).map(({ line, record }) => ({ line, input: departureInput.parse(record) }));
     const result = await store.importDepartures(rows);
-    expect(result).toEqual({ added: ['sample-expedition-2030-07-01', 'sample-trek-2030-09-01'], updated: ['sample-trek-2030-06-01'], unchanged: [] });
-    expect(await store.get('sample-trek-2030-06-01')).toMatchObject({ status: 'sold_out', priceInr: 18500, seatsLeft: 0, note: 'Monsoon, so bring a poncho' });
-    expect(await store.get('sample-expedition-2030-07-01')).toMatchObject({ published: false, seatsLeft: 8, status: 'open' });
+    expect(result).toEqual({
+      added: ['sample-expedition-2030-07-01', 'sample-trek-2030-09-01'],
+      updated: ['sample-trek-2030-06-01'],
+      unchanged: [],
+    });
+    expect(await store.get('sample-trek-2030-06-01')).toMatchObject({
+      status: 'sold_out',
+      priceInr: 18500,
+      seatsLeft: 0,
+      note: 'Monsoon, so bring a poncho',
+    });
+    expect(await store.get('sample-expedition-2030-07-01')).toMatchObject({
+      published: false,
+      seatsLeft: 8,
+      status: 'open',
+    });
     expect(await store.get('sample-trek-2030-09-01')).toMatchObject({ endDate: '2030-09-02', published: true });
 
     const bad = [
@@ -194,19 +265,31 @@ describe.each(backends)('departure storage on $name', (backend) => {
     ].join('\n');
     const badRows = readDepartureCsv(bad).map(({ line, record }) => ({ line, input: departureInput.parse(record) }));
     const issues = await refusal(store.importDepartures(badRows));
-    expect(issues).toEqual([expect.stringMatching(/^line 3, tripSlug: no trip has the slug "nowhere"/), 'line 4, seatsLeft: 11 is more than the 10 seats in total']);
+    expect(issues).toEqual([
+      expect.stringMatching(/^line 3, tripSlug: no trip has the slug "nowhere"/),
+      'line 4, seatsLeft: 11 is more than the 10 seats in total',
+    ]);
     expect(await store.count()).toBe(3);
 
     const exported = departuresToCsv(await store.listAll());
     const again = readDepartureCsv(exported).map(({ line, record }) => ({ line, input: departureInput.parse(record) }));
-    expect(await store.importDepartures(again)).toEqual({ added: [], updated: [], unchanged: (await store.listAll()).map((d: AdminDeparture) => d.id) });
+    expect(await store.importDepartures(again)).toEqual({
+      added: [],
+      updated: [],
+      unchanged: (await store.listAll()).map((d: AdminDeparture) => d.id),
+    });
   });
 
   it('keeps concurrent seat changes consistent', async () => {
     const ids = await Promise.all(
-      ['2030-06-01', '2030-06-08', '2030-06-15', '2030-06-22'].map(async (startDate) => (await store.add(input({ tripSlug: 'sample-trek', startDate, seatsTotal: '12' }))).id),
+      ['2030-06-01', '2030-06-08', '2030-06-15', '2030-06-22'].map(
+        async (startDate) => (await store.add(input({ tripSlug: 'sample-trek', startDate, seatsTotal: '12' }))).id,
+      ),
     );
-    await Promise.all(ids.flatMap((id) => [store.update(id, { seatsLeft: 3 }), store.update(id, { note: 'Two guides' })]));
-    for (const d of await store.listAll()) expect(d).toMatchObject({ seatsLeft: 3, status: 'filling', note: 'Two guides' });
+    await Promise.all(
+      ids.flatMap((id) => [store.update(id, { seatsLeft: 3 }), store.update(id, { note: 'Two guides' })]),
+    );
+    for (const d of await store.listAll())
+      expect(d).toMatchObject({ seatsLeft: 3, status: 'filling', note: 'Two guides' });
   });
 });

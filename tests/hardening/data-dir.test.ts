@@ -5,7 +5,17 @@
  * most permissive umask (0000), an enquiry sent through it; a DATA_DIR an earlier version left
  * 0755/0644; and prepareDataDir itself.
  */
-import { chmodSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
@@ -38,7 +48,8 @@ function modes(dir: string): { path: string; mode: number; kind: 'dir' | 'file' 
   return found;
 }
 
-const open = (entries: ReturnType<typeof modes>) => entries.filter((e) => e.kind !== 'link' && (e.mode & 0o077) !== 0).map((e) => `${e.path} ${e.mode.toString(8)}`);
+const open = (entries: ReturnType<typeof modes>) =>
+  entries.filter((e) => e.kind !== 'link' && (e.mode & 0o077) !== 0).map((e) => `${e.path} ${e.mode.toString(8)}`);
 
 async function sendEnquiry(url: string): Promise<void> {
   const response = await fetch(`${url}/api/bookings`, {
@@ -58,7 +69,16 @@ describe('the data folder of a running site', () => {
       expect((await fetch(`${server.url}/.well-known/jwks.json`)).status).toBe(200);
       const entries = modes(dataDir);
       const names = entries.map((e) => e.path);
-      expect(names).toEqual(expect.arrayContaining(['.', 'outbox', 'pglite', 'pglite.host.json', 'pglite.bridge', 'agent-signing-key.json']));
+      expect(names).toEqual(
+        expect.arrayContaining([
+          '.',
+          'outbox',
+          'pglite',
+          'pglite.host.json',
+          'pglite.bridge',
+          'agent-signing-key.json',
+        ]),
+      );
       expect(names.some((name) => name.startsWith('outbox/') && name.endsWith('.eml'))).toBe(true);
       expect(names.some((name) => name.startsWith('pglite/pg_wal/'))).toBe(true);
       expect(open(entries)).toEqual([]);
@@ -107,7 +127,14 @@ describe('prepareDataDir', () => {
     try {
       const prepared = prepareDataDir({ DATA_DIR: dataDir });
       expect(prepared.dir).toBe(path.resolve(dataDir));
-      expect(prepared.tightened.sort()).toEqual([dataDir, path.join(dataDir, 'outbox'), path.join(dataDir, 'outbox', 'a.eml'), path.join(dataDir, 'run.sh')].sort());
+      expect(prepared.tightened.sort()).toEqual(
+        [
+          dataDir,
+          path.join(dataDir, 'outbox'),
+          path.join(dataDir, 'outbox', 'a.eml'),
+          path.join(dataDir, 'run.sh'),
+        ].sort(),
+      );
       expect(statSync(path.join(dataDir, 'run.sh')).mode & 0o777).toBe(0o700); // the owner's own bits stay
       writeFileSync(path.join(dataDir, 'later.txt'), 'x');
       mkdirSync(path.join(dataDir, 'later'));

@@ -32,20 +32,98 @@ export interface FuzzRequest {
 }
 
 const targets = [
-  '/', '/treks', '/treks/sample-trek', '/treks/sample-trek.md', '/expeditions/sample-expedition', '/departures', '/departures.md',
-  '/developers', '/peak-data/', '/index.md', '/llms.txt', '/openapi.json', '/.well-known/api-catalog', '/_astro/', '/treks/sample-trek.ics',
-  '/v1', '/v1/', '/v1/trips', '/v1/trips/sample-trek', '/v1/peaks', '/v1/peaks/sample-peak', '/v1/departures',
-  '/api/bookings', '/mcp', '/agent/auth', '/agent/identity', '/agent/identity/claim', '/agent/claim', '/agent/credential', '/agent/event/notify',
-  '/oauth/token', '/oauth/revoke', '/.well-known/oauth-authorization-server', '/auth.md',
+  '/',
+  '/treks',
+  '/treks/sample-trek',
+  '/treks/sample-trek.md',
+  '/expeditions/sample-expedition',
+  '/departures',
+  '/departures.md',
+  '/developers',
+  '/peak-data/',
+  '/index.md',
+  '/llms.txt',
+  '/openapi.json',
+  '/.well-known/api-catalog',
+  '/_astro/',
+  '/treks/sample-trek.ics',
+  '/v1',
+  '/v1/',
+  '/v1/trips',
+  '/v1/trips/sample-trek',
+  '/v1/peaks',
+  '/v1/peaks/sample-peak',
+  '/v1/departures',
+  '/api/bookings',
+  '/mcp',
+  '/agent/auth',
+  '/agent/identity',
+  '/agent/identity/claim',
+  '/agent/claim',
+  '/agent/credential',
+  '/agent/event/notify',
+  '/oauth/token',
+  '/oauth/revoke',
+  '/.well-known/oauth-authorization-server',
+  '/auth.md',
 ];
 const apiWeight = 0.35;
 
-const knownMethods = ['GET', 'GET', 'GET', 'GET', 'HEAD', 'POST', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'TRACE', 'PROPFIND', 'PURGE', 'M-SEARCH'];
+const knownMethods = [
+  'GET',
+  'GET',
+  'GET',
+  'GET',
+  'HEAD',
+  'POST',
+  'POST',
+  'PUT',
+  'DELETE',
+  'PATCH',
+  'OPTIONS',
+  'TRACE',
+  'PROPFIND',
+  'PURGE',
+  'M-SEARCH',
+];
 const unknownMethods = ['BREW', 'FOO', 'get', 'post', 'Get', 'X-CUSTOM', 'QUERY2', 'CONNECT'];
 const brokenMethods = ['G ET', 'GET\x01', 'GÉT', '', '(GET)'];
 
-const brokenEscapes = ['%', '%zz', '%E0%A4%A', '%FF', '%FE%FF', '%00', '%2F', '%2e%2e', '%2E', '%5C', '%%', '%u0041', '%C0%AF'];
-const oddSegments = ['.', '..', '...', '', '~', ';x=1', '@', ':', '*', '\\', '{}', '|', '^', '`', '[a]', "'", '"', '<x>'];
+const brokenEscapes = [
+  '%',
+  '%zz',
+  '%E0%A4%A',
+  '%FF',
+  '%FE%FF',
+  '%00',
+  '%2F',
+  '%2e%2e',
+  '%2E',
+  '%5C',
+  '%%',
+  '%u0041',
+  '%C0%AF',
+];
+const oddSegments = [
+  '.',
+  '..',
+  '...',
+  '',
+  '~',
+  ';x=1',
+  '@',
+  ':',
+  '*',
+  '\\',
+  '{}',
+  '|',
+  '^',
+  '`',
+  '[a]',
+  "'",
+  '"',
+  '<x>',
+];
 
 function pick<T>(r: () => number, items: readonly T[]): T {
   return items[Math.floor(r() * items.length)]!;
@@ -71,7 +149,8 @@ function unicodeText(r: () => number, max: number): string {
 /** A path segment and whether it stays valid on the wire. */
 function segment(r: () => number): [string, boolean] {
   const kind = r();
-  if (kind < 0.25) return [pick(r, ['sample-trek', 'sample-peak', 'trips', 'peaks', 'x', 'index.md', 'a.b', 'UPPER'] as const), true];
+  if (kind < 0.25)
+    return [pick(r, ['sample-trek', 'sample-peak', 'trips', 'peaks', 'x', 'index.md', 'a.b', 'UPPER'] as const), true];
   if (kind < 0.4) return [encodeURIComponent(unicodeText(r, 8)), true];
   if (kind < 0.5) return [unicodeText(r, 6), false]; // raw UTF-8 bytes: not a valid request-target
   if (kind < 0.65) return [pick(r, brokenEscapes), true];
@@ -84,8 +163,36 @@ function segment(r: () => number): [string, boolean] {
 
 function query(r: () => number): [string, boolean] {
   if (r() < 0.5) return ['', true];
-  const names = ['type', 'maxPriceInr', 'trip', 'openPeak', 'region', 'difficulty', 'q', '', '%zz', 'a[]', 'x'.repeat(300)];
-  const values = ['trek', 'expedition', '1', '-1', '1e9', 'true', 'maybe', '', '%', '%zz', '%E0%A4%A', '+', '%26', '=', 'v'.repeat(2000)];
+  const names = [
+    'type',
+    'maxPriceInr',
+    'trip',
+    'openPeak',
+    'region',
+    'difficulty',
+    'q',
+    '',
+    '%zz',
+    'a[]',
+    'x'.repeat(300),
+  ];
+  const values = [
+    'trek',
+    'expedition',
+    '1',
+    '-1',
+    '1e9',
+    'true',
+    'maybe',
+    '',
+    '%',
+    '%zz',
+    '%E0%A4%A',
+    '+',
+    '%26',
+    '=',
+    'v'.repeat(2000),
+  ];
   const pairs: string[] = [];
   let valid = true;
   const count = Math.floor(r() * 5);
@@ -111,7 +218,13 @@ function printableValue(r: () => number, max: number): string {
 /** One random request; `forFetch` keeps to what fetch can send. */
 export function fuzzRequest(r: () => number, forFetch = false): FuzzRequest {
   let wellFormed = true;
-  let base = r() < apiWeight ? pick(r, targets.filter((t) => t.startsWith('/v1'))) : pick(r, targets);
+  let base =
+    r() < apiWeight
+      ? pick(
+          r,
+          targets.filter((t) => t.startsWith('/v1')),
+        )
+      : pick(r, targets);
   const segments = Math.floor(r() * 3);
   for (let i = 0; i < segments; i += 1) {
     const [text, valid] = segment(r);
@@ -132,7 +245,21 @@ export function fuzzRequest(r: () => number, forFetch = false): FuzzRequest {
 
   const headers: [string, string][] = [['Host', '127.0.0.1']];
   const add = (name: string, value: string) => headers.push([name, value]);
-  if (r() < 0.5) add('Accept', pick(r, ['*/*', 'application/json', 'text/markdown', 'text/html', 'application/json;q=0', ';;,,', 'text/*;q=abc', '*/*;q=0', 'image/png']));
+  if (r() < 0.5)
+    add(
+      'Accept',
+      pick(r, [
+        '*/*',
+        'application/json',
+        'text/markdown',
+        'text/html',
+        'application/json;q=0',
+        ';;,,',
+        'text/*;q=abc',
+        '*/*;q=0',
+        'image/png',
+      ]),
+    );
   if (r() < 0.2) add('If-None-Match', pick(r, ['*', 'W/"x"', '"0"', ',,', `"${'a'.repeat(4000)}"`, 'not-quoted']));
   if (r() < 0.2) add('Accept-Encoding', pick(r, ['br', 'gzip', 'identity;q=0', 'gzip;q=0, br;q=0', 'x-unknown', '*']));
   if (r() < 0.15) add('Authorization', pick(r, ['Bearer abc', 'Bearer ', `Bearer ${'t'.repeat(3000)}`, 'Basic !!!']));
@@ -167,10 +294,41 @@ export function fuzzRequest(r: () => number, forFetch = false): FuzzRequest {
   let framing: FuzzRequest['framing'] = 'none';
   if (method !== 'GET' && method !== 'HEAD' ? r() < 0.8 : r() < 0.08) {
     const size = pick(r, [0, 2, 40, 300, 5000, 20_000, 70_000]);
-    const text = r() < 0.5 ? JSON.stringify({ tripSlug: 'sample-trek', name: unicodeText(r, 10), groupSize: 2, phone: '+91 98765 43210', pad: 'z'.repeat(size) }) : printableValue(r, size);
+    const text =
+      r() < 0.5
+        ? JSON.stringify({
+            tripSlug: 'sample-trek',
+            name: unicodeText(r, 10),
+            groupSize: 2,
+            phone: '+91 98765 43210',
+            pad: 'z'.repeat(size),
+          })
+        : printableValue(r, size);
     body = Buffer.from(text, 'utf8');
-    add('Content-Type', pick(r, ['application/json', 'application/x-www-form-urlencoded', 'text/plain', 'application/json; charset=utf-16', 'multipart/form-data', 'application/secevent+jwt', 'garbage']));
-    const f = forFetch ? 'length' : pick(r, ['length', 'length', 'length', 'chunked', 'chunked', 'chunked-garbage', 'length-short', 'length-long'] as const);
+    add(
+      'Content-Type',
+      pick(r, [
+        'application/json',
+        'application/x-www-form-urlencoded',
+        'text/plain',
+        'application/json; charset=utf-16',
+        'multipart/form-data',
+        'application/secevent+jwt',
+        'garbage',
+      ]),
+    );
+    const f = forFetch
+      ? 'length'
+      : pick(r, [
+          'length',
+          'length',
+          'length',
+          'chunked',
+          'chunked',
+          'chunked-garbage',
+          'length-short',
+          'length-long',
+        ] as const);
     framing = f;
     if (f === 'length') add('Content-Length', String(body.length));
     if (f === 'length-short') add('Content-Length', String(Math.max(0, body.length - 7)));
@@ -185,7 +343,9 @@ export function fuzzRequest(r: () => number, forFetch = false): FuzzRequest {
   if (!forFetch && r() < 0.85) add('Connection', 'close');
   const target = `${base}${search}`;
   // Node refuses a request line and headers above 16 KB in all (431), however valid each part is.
-  const headSize = Buffer.byteLength(`${method} ${target} HTTP/1.1\r\n${headers.map(([n, v]) => `${n}: ${v}\r\n`).join('')}\r\n`);
+  const headSize = Buffer.byteLength(
+    `${method} ${target} HTTP/1.1\r\n${headers.map(([n, v]) => `${n}: ${v}\r\n`).join('')}\r\n`,
+  );
   if (headSize > 16 * 1024 - 512) wellFormed = false;
   return { method, target, headers, body, framing, wellFormed, viaFetch: forFetch };
 }
@@ -195,7 +355,7 @@ export function wireBody(request: FuzzRequest, r: () => number): Buffer {
   const { body, framing } = request;
   if (framing === 'chunked') {
     const pieces: Buffer[] = [];
-    for (let at = 0; at < body.length; ) {
+    for (let at = 0; at < body.length;) {
       const size = 1 + Math.floor(r() * 8000);
       const piece = body.subarray(at, at + size);
       pieces.push(Buffer.from(`${piece.length.toString(16)}\r\n`), piece, Buffer.from('\r\n'));
@@ -204,6 +364,10 @@ export function wireBody(request: FuzzRequest, r: () => number): Buffer {
     pieces.push(Buffer.from('0\r\n\r\n'));
     return Buffer.concat(pieces);
   }
-  if (framing === 'chunked-garbage') return Buffer.concat([Buffer.from(pick(r, ['zz\r\n', '-1\r\n', 'ffffffffffffffffff\r\n', '5\r\nabc\r\n', '3;x=\x01\r\nabc\r\n'])), body]);
+  if (framing === 'chunked-garbage')
+    return Buffer.concat([
+      Buffer.from(pick(r, ['zz\r\n', '-1\r\n', 'ffffffffffffffffff\r\n', '5\r\nabc\r\n', '3;x=\x01\r\nabc\r\n'])),
+      body,
+    ]);
   return body;
 }

@@ -64,8 +64,12 @@ beforeAll(async () => {
   contract = OpenApiContract.fromSite(site);
   // The probe only adds a signal handler that reports memory; the server is otherwise as shipped.
   const probe = path.join(import.meta.dirname, 'heap-probe.ts');
+  // A database the server creates itself, as a new site's: the memory measured is a new server's.
   dataDir = mkdtempSync(path.join(tmpdir(), 'fuzz-data-'));
-  server = await startServer(site, { DATA_DIR: dataDir, NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --expose-gc --import=${probe}`.trim() });
+  server = await startServer(site, {
+    DATA_DIR: dataDir,
+    NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --expose-gc --import=${probe}`.trim(),
+  });
   await fetch(`${server.url}/v1/departures`); // opens the embedded store before the clock starts
   bridge = JSON.parse(readFileSync(hostFilePath(path.join(dataDir, 'pglite')), 'utf8')).bridge;
 });
@@ -100,7 +104,11 @@ async function sendRaw(request: FuzzRequest, index: number, r: () => number): Pr
     head: request.method === 'HEAD',
     timeoutMs: request.framing === 'length-long' ? 1500 : 10_000,
   });
-  const answers = exchange.responses.map((res) => ({ status: res.status, headers: res.headers, text: decoded(res.body, res.headers.get('content-encoding')) }));
+  const answers = exchange.responses.map((res) => ({
+    status: res.status,
+    headers: res.headers,
+    text: decoded(res.body, res.headers.get('content-encoding')),
+  }));
   return { request, answers, timedOut: exchange.timedOut, unanswered: !exchange.timedOut && answers.length === 0 };
 }
 
@@ -122,22 +130,37 @@ const fetchForbidden = new Set(['host', 'connection', 'content-length', 'transfe
 async function sendFetch(request: FuzzRequest): Promise<Exchange> {
   const headers = new Headers();
   try {
-    for (const [name, value] of request.headers) if (!fetchForbidden.has(name.toLowerCase())) headers.append(name, value);
+    for (const [name, value] of request.headers)
+      if (!fetchForbidden.has(name.toLowerCase())) headers.append(name, value);
     const hasBody = request.body.length > 0 && request.method !== 'GET' && request.method !== 'HEAD';
-    const res = await fetch(`${server.url}${request.target}`, { method: request.method, headers, redirect: 'manual', ...(hasBody ? { body: new Uint8Array(request.body) } : {}) });
+    const res = await fetch(`${server.url}${request.target}`, {
+      method: request.method,
+      headers,
+      redirect: 'manual',
+      ...(hasBody ? { body: new Uint8Array(request.body) } : {}),
+    });
     const map = new Map<string, string>();
     res.headers.forEach((value, name) => map.set(name, value));
-    return { request, answers: [{ status: res.status, headers: map, text: await res.text() }], timedOut: false, unanswered: false };
+    return {
+      request,
+      answers: [{ status: res.status, headers: map, text: await res.text() }],
+      timedOut: false,
+      unanswered: false,
+    };
   } catch (error) {
     // fetch refused to build the request (a header value it will not send): nothing reached the server.
-    if (error instanceof TypeError && !String(error.cause ?? '').match(/socket|closed|reset/i)) return { request, answers: [], timedOut: false, unanswered: false };
+    if (error instanceof TypeError && !String((error.cause as Error | undefined) ?? '').match(/socket|closed|reset/i))
+      return { request, answers: [], timedOut: false, unanswered: false };
     return { request, answers: [], timedOut: false, unanswered: true };
   }
 }
 
 async function round(roundSeed: number): Promise<Exchange[]> {
   const r = random(roundSeed);
-  const requests = [...Array.from({ length: rawPerRound }, () => fuzzRequest(r)), ...Array.from({ length: fetchPerRound }, () => fuzzRequest(r, true))];
+  const requests = [
+    ...Array.from({ length: rawPerRound }, () => fuzzRequest(r)),
+    ...Array.from({ length: fetchPerRound }, () => fuzzRequest(r, true)),
+  ];
   const exchanges: Exchange[] = new Array(requests.length);
   let next = 0;
   await Promise.all(
@@ -163,7 +186,8 @@ async function attackBridge(roundSeed: number): Promise<string[]> {
       while (next < attacks.length) {
         const index = next++;
         const outcome = await sendAttack(bridge, attacks[index]!, 8_000);
-        if (outcome.received !== '' || !outcome.closed) problems.push(`bridge attack ${index} of round ${roundSeed}: ${JSON.stringify(outcome).slice(0, 200)}`);
+        if (outcome.received !== '' || !outcome.closed)
+          problems.push(`bridge attack ${index} of round ${roundSeed}: ${JSON.stringify(outcome).slice(0, 200)}`);
       }
     }),
   );
@@ -180,7 +204,12 @@ async function attackMcp(roundSeed: number): Promise<{ problems: string[]; statu
   const problems: string[] = [];
   const statuses: number[] = [];
   const address = `127.0.7.${(roundSeed % 200) + 1}`;
-  const call = (id: number) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'list_departures', arguments: {} } });
+  const call = (id: number) => ({
+    jsonrpc: '2.0',
+    id,
+    method: 'tools/call',
+    params: { name: 'list_departures', arguments: {} },
+  });
   const bodies = [
     JSON.stringify(Array.from({ length: 10 }, (_, i) => call(i))),
     ...Array.from({ length: 125 }, (_, i) => JSON.stringify(call(i))),
@@ -193,14 +222,33 @@ async function attackMcp(roundSeed: number): Promise<{ problems: string[]; statu
   const watch = (async () => {
     for (let i = 0; i < 10; i += 1) {
       const started = performance.now();
-      const x = await rawExchange(serialize('GET', '/v1/trips', [['Host', '127.0.0.1'], ['Connection', 'close']]), { port: server.port, localAddress: `127.0.8.${(roundSeed % 200) + 1}` });
+      const x = await rawExchange(
+        serialize('GET', '/v1/trips', [
+          ['Host', '127.0.0.1'],
+          ['Connection', 'close'],
+        ]),
+        { port: server.port, localAddress: `127.0.8.${(roundSeed % 200) + 1}` },
+      );
       slowest.ms = Math.max(slowest.ms, performance.now() - started);
-      if (x.responses[0]?.status !== 200) problems.push(`/v1/trips from another client answered ${x.responses[0]?.status} during the /mcp abuse`);
+      if (x.responses[0]?.status !== 200)
+        problems.push(`/v1/trips from another client answered ${x.responses[0]?.status} during the /mcp abuse`);
     }
   })();
   for (const body of bodies) {
     const x = await rawExchange(
-      serialize('POST', '/mcp', [['Host', '127.0.0.1'], ['Content-Type', 'application/json'], ['Content-Length', String(Buffer.byteLength(body))], ['Accept', 'application/json, text/event-stream'], ['MCP-Protocol-Version', '2025-11-25'], ['Connection', 'close']], Buffer.from(body)),
+      serialize(
+        'POST',
+        '/mcp',
+        [
+          ['Host', '127.0.0.1'],
+          ['Content-Type', 'application/json'],
+          ['Content-Length', String(Buffer.byteLength(body))],
+          ['Accept', 'application/json, text/event-stream'],
+          ['MCP-Protocol-Version', '2025-11-25'],
+          ['Connection', 'close'],
+        ],
+        Buffer.from(body),
+      ),
       { port: server.port, localAddress: address, timeoutMs: 10_000 },
     );
     const answer = x.responses[0];
@@ -209,12 +257,15 @@ async function attackMcp(roundSeed: number): Promise<{ problems: string[]; statu
       continue;
     }
     statuses.push(answer.status);
-    if (![200, 400, 413, 429].includes(answer.status)) problems.push(`/mcp → ${answer.status}: not a documented answer`);
-    if (answer.status !== 200 && !answer.body.toString('utf8').includes('"jsonrpc":"2.0"')) problems.push(`/mcp → ${answer.status}: not a JSON-RPC error`);
+    if (![200, 400, 413, 429].includes(answer.status))
+      problems.push(`/mcp → ${answer.status}: not a documented answer`);
+    if (answer.status !== 200 && !answer.body.toString('utf8').includes('"jsonrpc":"2.0"'))
+      problems.push(`/mcp → ${answer.status}: not a JSON-RPC error`);
   }
   await watch;
   if (!statuses.includes(429)) problems.push('/mcp: 127 posts from one client were never refused by the quota');
-  if (slowest.ms > 2000) problems.push(`/v1/trips from another client took ${slowest.ms.toFixed(0)} ms during the /mcp abuse`);
+  if (slowest.ms > 2000)
+    problems.push(`/v1/trips from another client took ${slowest.ms.toFixed(0)} ms during the /mcp abuse`);
   return { problems, statuses };
 }
 
@@ -230,7 +281,11 @@ function pathnameOf(target: string): string | null {
 
 /** A refusal by the HTTP layer, before any rule or handler: short, plain text, connection closed. */
 function parserRefusal(answer: Answer): boolean {
-  return [400, 405, 408, 413, 431].includes(answer.status) && (answer.headers.get('content-type') ?? '').startsWith('text/plain') && answer.headers.get('connection') === 'close';
+  return (
+    [400, 405, 408, 413, 431].includes(answer.status) &&
+    (answer.headers.get('content-type') ?? '').startsWith('text/plain') &&
+    answer.headers.get('connection') === 'close'
+  );
 }
 
 /** Problems with one exchange; empty when every answer is acceptable. */
@@ -243,17 +298,26 @@ function problemsOf(x: Exchange): string[] {
   const pathname = pathnameOf(request.target);
   for (const answer of x.answers) {
     const where = `${label} → ${answer.status} ${answer.text.slice(0, 160)}`;
-    if (answer.status >= 500 && !([502, 503].includes(answer.status) && documented5xx.some((p) => p.test(request.target)))) problems.push(`${where}: a 5xx`);
+    if (
+      answer.status >= 500 &&
+      !([502, 503].includes(answer.status) && documented5xx.some((p) => p.test(request.target)))
+    )
+      problems.push(`${where}: a 5xx`);
     if (answer.headers.get('x-content-type-options') !== 'nosniff') problems.push(`${where}: no security headers`);
     if (parserRefusal(answer)) {
       // 405 is the answer to a method token the server does not know; under /v1 it must be JSON.
       const api = pathname !== null && isApiPath(pathname);
       if (answer.status === 405 && api) problems.push(`${where}: a plain-text 405 under /v1`);
-      if (answer.status !== 405 && request.wellFormed) problems.push(`${where}: a well-formed request refused by the HTTP layer`);
+      if (answer.status !== 405 && request.wellFormed)
+        problems.push(`${where}: a well-formed request refused by the HTTP layer`);
       continue;
     }
     if (pathname !== null && isApiPath(pathname)) {
-      const observed = { status: answer.status, headers: new Headers([...answer.headers]), text: request.method === 'HEAD' ? '' : answer.text };
+      const observed = {
+        status: answer.status,
+        headers: new Headers([...answer.headers]),
+        text: request.method === 'HEAD' ? '' : answer.text,
+      };
       const contractProblems = contract.checkRequest(request.method.toUpperCase(), pathname, observed);
       if (contractProblems.length) problems.push(`${where}: ${contractProblems.join('; ')}`);
     }
@@ -262,43 +326,67 @@ function problemsOf(x: Exchange): string[] {
 }
 
 describe('random and malformed requests against one server', () => {
-  it('are answered within the contract, without 5xx, and leave the server well and its memory flat', { timeout: 180_000 }, async () => {
-    const memories: Memory[] = [];
-    const problems: string[] = [];
-    const statuses = new Map<number, number>();
-    // Rounds 1 and 2 are identical (nothing may accumulate per request); round 3 is fresh
-    // (nothing may accumulate per distinct path, header or body either).
-    for (const roundSeed of [seed, seed, seed + 1]) {
-      const [exchanges, bridgeProblems, mcp] = await Promise.all([round(roundSeed), attackBridge(roundSeed), attackMcp(roundSeed + memories.length)]);
-      problems.push(...bridgeProblems, ...mcp.problems);
-      for (const status of mcp.statuses) statuses.set(status, (statuses.get(status) ?? 0) + 1);
-      for (const x of exchanges) {
-        problems.push(...problemsOf(x));
-        for (const a of x.answers) statuses.set(a.status, (statuses.get(a.status) ?? 0) + 1);
+  it(
+    'are answered within the contract, without 5xx, and leave the server well and its memory flat',
+    { timeout: 180_000 },
+    async () => {
+      const memories: Memory[] = [];
+      const problems: string[] = [];
+      const statuses = new Map<number, number>();
+      // Rounds 1 and 2 are identical (nothing may accumulate per request); round 3 is fresh
+      // (nothing may accumulate per distinct path, header or body either).
+      for (const roundSeed of [seed, seed, seed + 1]) {
+        const [exchanges, bridgeProblems, mcp] = await Promise.all([
+          round(roundSeed),
+          attackBridge(roundSeed),
+          attackMcp(roundSeed + memories.length),
+        ]);
+        problems.push(...bridgeProblems, ...mcp.problems);
+        for (const status of mcp.statuses) statuses.set(status, (statuses.get(status) ?? 0) + 1);
+        for (const x of exchanges) {
+          problems.push(...problemsOf(x));
+          for (const a of x.answers) statuses.set(a.status, (statuses.get(a.status) ?? 0) + 1);
+        }
+        memories.push(await memory());
       }
-      memories.push(await memory());
-    }
-    console.info(`[fuzz] ${3 * (rawPerRound + fetchPerRound)} requests, ${3 * 18} /mcp abuses and ${3 * bridgeAttacksPerRound} bridge attacks; statuses ${JSON.stringify(Object.fromEntries([...statuses].sort((a, b) => a[0] - b[0])))}; live heap ${memories.map((m) => mib(m.live)).join(', ')}; RSS ${memories.map((m) => mib(m.rss)).join(', ')} after each round`);
-    expect(problems.slice(0, 25), `${problems.length} problems`).toEqual([]);
-    expect([...statuses.keys()].filter((s) => s >= 200 && s < 300).length, 'some requests succeed').toBeGreaterThan(0);
+      console.info(
+        `[fuzz] ${3 * (rawPerRound + fetchPerRound)} requests, ${3 * 18} /mcp abuses and ${3 * bridgeAttacksPerRound} bridge attacks; statuses ${JSON.stringify(Object.fromEntries([...statuses].sort((a, b) => a[0] - b[0])))}; live heap ${memories.map((m) => mib(m.live)).join(', ')}; RSS ${memories.map((m) => mib(m.rss)).join(', ')} after each round`,
+      );
+      expect(problems.slice(0, 25), `${problems.length} problems`).toEqual([]);
+      expect([...statuses.keys()].filter((s) => s >= 200 && s < 300).length, 'some requests succeed').toBeGreaterThan(
+        0,
+      );
 
-    expect(server.process.exitCode).toBeNull();
-    const home = await fetch(`${server.url}/`);
-    expect(home.status).toBe(200);
-    await home.arrayBuffer();
-    const trips = await rawExchange(serialize('GET', '/v1/trips', [['Host', '127.0.0.1'], ['Connection', 'close']]), { port: server.port, localAddress: '127.0.9.9' });
-    expect(trips.responses[0]?.status).toBe(200);
-    const departures = await rawExchange(serialize('GET', '/v1/departures', [['Host', '127.0.0.1'], ['Connection', 'close']]), { port: server.port, localAddress: '127.0.9.10' });
-    expect(departures.responses[0]?.status).toBe(200);
-    expect(server.output()).not.toContain('[server]');
+      expect(server.process.exitCode).toBeNull();
+      const home = await fetch(`${server.url}/`);
+      expect(home.status).toBe(200);
+      await home.arrayBuffer();
+      const trips = await rawExchange(
+        serialize('GET', '/v1/trips', [
+          ['Host', '127.0.0.1'],
+          ['Connection', 'close'],
+        ]),
+        { port: server.port, localAddress: '127.0.9.9' },
+      );
+      expect(trips.responses[0]?.status).toBe(200);
+      const departures = await rawExchange(
+        serialize('GET', '/v1/departures', [
+          ['Host', '127.0.0.1'],
+          ['Connection', 'close'],
+        ]),
+        { port: server.port, localAddress: '127.0.9.10' },
+      );
+      expect(departures.responses[0]?.status).toBe(200);
+      expect(server.output()).not.toContain('[server]');
 
-    // Live memory may not grow by 4 MiB between rounds: that is what keeping 4.5 KiB of each of
-    // a round's 900 requests would add. Resident memory also holds heap V8 has reserved and not
-    // given back (up to a few times the live heap after a burst) and the allocator's free
-    // lists, so it gets a loose bound: 96 MiB, far less than keeping the rounds' bodies would.
-    const [first, second, third] = memories as [Memory, Memory, Memory];
-    expect((second.live - first.live) / 2 ** 20, 'live heap growth, identical round').toBeLessThan(4);
-    expect((third.live - second.live) / 2 ** 20, 'live heap growth, fresh round').toBeLessThan(4);
-    expect((third.rss - first.rss) / 2 ** 20, 'resident memory growth over two rounds').toBeLessThan(96);
-  });
+      // Live memory may not grow by 4 MiB between rounds: that is what keeping 4.5 KiB of each of
+      // a round's 900 requests would add. Resident memory also holds heap V8 has reserved and not
+      // given back (up to a few times the live heap after a burst) and the allocator's free
+      // lists, so it gets a loose bound: 96 MiB, far less than keeping the rounds' bodies would.
+      const [first, second, third] = memories as [Memory, Memory, Memory];
+      expect((second.live - first.live) / 2 ** 20, 'live heap growth, identical round').toBeLessThan(4);
+      expect((third.live - second.live) / 2 ** 20, 'live heap growth, fresh round').toBeLessThan(4);
+      expect((third.rss - first.rss) / 2 ** 20, 'resident memory growth over two rounds').toBeLessThan(96);
+    },
+  );
 });

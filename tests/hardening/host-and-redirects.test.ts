@@ -13,24 +13,41 @@ import fc from 'fast-check';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { securityHeaders } from '../../service/rules/security-headers.ts';
-import { startServer, type RunningServer } from '../helpers/project.ts';
+import { startInProcess, type InProcessServer } from '../helpers/in-process.ts';
 import { launchChromium } from '../site/site.ts';
 import { rawExchange, serialize, type RawResponse } from './raw-http.ts';
 
-let server: RunningServer;
+let server: InProcessServer;
 beforeAll(async () => {
-  server = await startServer(inject('fixtureSite'), { OPERATIONAL_STORAGE: 'off' });
+  server = await startInProcess(inject('fixtureSite'), { OPERATIONAL_STORAGE: 'off' });
 });
 afterAll(() => server?.stop());
 
 let client = 0;
 
 /** One raw request from a loopback address of its own, so the quota never gets in the way. */
-async function send(method: string, target: string, headers: [string, string][], version = '1.1'): Promise<RawResponse & { closed: boolean }> {
+async function send(
+  method: string,
+  target: string,
+  headers: [string, string][],
+  version = '1.1',
+): Promise<RawResponse & { closed: boolean }> {
   client += 1;
-  const head = serialize(method, target, headers.some(([name]) => name.toLowerCase() === 'connection') ? headers : [...headers, ['Connection', 'close']]);
-  const bytes = version === '1.1' ? head : Buffer.from(head.toString('latin1').replace(' HTTP/1.1\r\n', ` HTTP/${version}\r\n`), 'latin1');
-  const exchange = await rawExchange(bytes, { port: server.port, localAddress: `127.0.9.${(client % 250) + 1}`, untilClose: true, timeoutMs: 5000 });
+  const head = serialize(
+    method,
+    target,
+    headers.some(([name]) => name.toLowerCase() === 'connection') ? headers : [...headers, ['Connection', 'close']],
+  );
+  const bytes =
+    version === '1.1'
+      ? head
+      : Buffer.from(head.toString('latin1').replace(' HTTP/1.1\r\n', ` HTTP/${version}\r\n`), 'latin1');
+  const exchange = await rawExchange(bytes, {
+    port: server.port,
+    localAddress: `127.0.9.${(client % 250) + 1}`,
+    untilClose: true,
+    timeoutMs: 5000,
+  });
   const response = exchange.responses[0];
   if (!response) throw new Error(`${target}: no response (${exchange.leftover.toString('latin1').slice(0, 200)})`);
   return { ...response, closed: exchange.closed };
@@ -46,7 +63,15 @@ function leavesTheSite(location: string): boolean {
 
 describe('clean-URL redirects stay on the site', () => {
   it('never send a browser to another host, however the path starts', async () => {
-    for (const path of ['//evil.example/x.html', '/\\evil.example/x.html', '///evil.example/index.html', '//evil.example/index', '/\\/evil.example/a/index.html/', '//evil.example', '//evil.example/x.html?to=1']) {
+    for (const path of [
+      '//evil.example/x.html',
+      '/\\evil.example/x.html',
+      '///evil.example/index.html',
+      '//evil.example/index',
+      '/\\/evil.example/a/index.html/',
+      '//evil.example',
+      '//evil.example/x.html?to=1',
+    ]) {
       const response = await send('GET', path, [host()]);
       const location = response.headers.get('location');
       if (location !== undefined) expect(leavesTheSite(location), `${path} → ${location}`).toBe(false);
@@ -58,9 +83,21 @@ describe('clean-URL redirects stay on the site', () => {
 
   it('holds for any mix of slashes, backslashes and segments (fast-check)', async () => {
     const lead = fc.constantFrom('//', '/\\', '///', '/\\\\', '//\\', '/%2F', '/./', '/../');
-    const segment = fc.constantFrom('evil.example', 'evil.example:8080', 'a', 'treks', 'index', '@evil.example', '%2F', '..', '.');
+    const segment = fc.constantFrom(
+      'evil.example',
+      'evil.example:8080',
+      'a',
+      'treks',
+      'index',
+      '@evil.example',
+      '%2F',
+      '..',
+      '.',
+    );
     const end = fc.constantFrom('.html', '.html/', '/index', '/index.html', '/index/', '');
-    const paths = fc.tuple(lead, fc.array(segment, { minLength: 1, maxLength: 3 }), end).map(([l, s, e]) => `${l}${s.join('/')}${e}`);
+    const paths = fc
+      .tuple(lead, fc.array(segment, { minLength: 1, maxLength: 3 }), end)
+      .map(([l, s, e]) => `${l}${s.join('/')}${e}`);
     await fc.assert(
       fc.asyncProperty(paths, async (path) => {
         const response = await send('GET', path, [host()]);
@@ -74,7 +111,9 @@ describe('clean-URL redirects stay on the site', () => {
   it('still gives pages their clean URLs', async () => {
     expect((await send('GET', '/treks.html', [host()])).headers.get('location')).toBe('/treks');
     expect((await send('GET', '/index.html', [host()])).headers.get('location')).toBe('/');
-    expect((await send('GET', '/treks/sample-trek/index', [host()])).headers.get('location')).toBe('/treks/sample-trek');
+    expect((await send('GET', '/treks/sample-trek/index', [host()])).headers.get('location')).toBe(
+      '/treks/sample-trek',
+    );
   });
 
   describe('in Chromium', () => {
@@ -89,7 +128,9 @@ describe('clean-URL redirects stay on the site', () => {
         res.writeHead(200, { 'Content-Type': 'text/html' }).end('<h1>Another site</h1>');
       });
       await new Promise<void>((done) => elsewhere.listen(0, '127.0.0.1', done));
-      browser = await launchChromium([`--host-resolver-rules=MAP evil.example 127.0.0.1:${(elsewhere.address() as AddressInfo).port}`]);
+      browser = await launchChromium([
+        `--host-resolver-rules=MAP evil.example 127.0.0.1:${(elsewhere.address() as AddressInfo).port}`,
+      ]);
     });
     afterAll(async () => {
       await browser?.close();
@@ -122,13 +163,15 @@ describe('requests that do not name their host once', () => {
     expect(response.status).toBe(400);
     expect(response.headers.get('content-type')).toBe('text/plain; charset=utf-8');
     expect(response.body.toString()).toMatch(sentence);
-    for (const [name, value] of Object.entries(expected)) expect(response.headers.get(name.toLowerCase()), name).toBe(value);
+    for (const [name, value] of Object.entries(expected))
+      expect(response.headers.get(name.toLowerCase()), name).toBe(value);
     expect(response.headers.get('connection')).toBe('close');
     expect(response.closed).toBe(true);
   }
 
   it('answers 400 with the security headers to an HTTP/1.1 request without Host', async () => {
-    for (const path of ['/', '/treks', '/v1/trips', '/api/bookings']) refused(await send('GET', path, []), /requires a Host header/);
+    for (const path of ['/', '/treks', '/v1/trips', '/api/bookings'])
+      refused(await send('GET', path, []), /requires a Host header/);
     refused(await send('GET', '/', [['Host', '']]), /requires a Host header/);
   });
 
@@ -141,8 +184,17 @@ describe('requests that do not name their host once', () => {
     // Refused before the rules: the /v1 quota of this address is untouched.
     client += 1;
     const address = `127.0.9.${(client % 250) + 1}`;
-    for (let i = 0; i < 3; i += 1) await rawExchange(serialize('GET', '/v1/trips', [host(), ['Host', 'x'], ['Connection', 'close']]), { port: server.port, localAddress: address, untilClose: true });
-    const counted = await rawExchange(serialize('GET', '/v1/trips', [host(), ['Connection', 'close']]), { port: server.port, localAddress: address, untilClose: true });
+    for (let i = 0; i < 3; i += 1)
+      await rawExchange(serialize('GET', '/v1/trips', [host(), ['Host', 'x'], ['Connection', 'close']]), {
+        port: server.port,
+        localAddress: address,
+        untilClose: true,
+      });
+    const counted = await rawExchange(serialize('GET', '/v1/trips', [host(), ['Connection', 'close']]), {
+      port: server.port,
+      localAddress: address,
+      untilClose: true,
+    });
     expect(counted.responses[0]?.headers.get('ratelimit-remaining')).toBe('119');
   });
 

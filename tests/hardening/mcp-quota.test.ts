@@ -5,30 +5,43 @@
  * that had no limit are bounded too.
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { startServer, type RunningServer } from '../helpers/project.ts';
+import { startInProcess, type InProcessServer } from '../helpers/in-process.ts';
 import { startHarness, type Harness } from '../agent-auth/harness.ts';
 import { createAgentAuthLimiters } from '../../service/agent-auth/deps.ts';
 
-let server: RunningServer;
+let server: InProcessServer;
 beforeAll(async () => {
   // Behind Vercel's client-IP header, so one test can stand for several clients.
-  server = await startServer(inject('fixtureSite'), { TRUST_PROXY: 'vercel', OPERATIONAL_STORAGE: 'off' });
+  server = await startInProcess(inject('fixtureSite'), { TRUST_PROXY: 'vercel', OPERATIONAL_STORAGE: 'off' });
 });
 afterAll(() => server?.stop());
 
-const call = (id: number) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'list_trips', arguments: {} } });
+const call = (id: number) => ({
+  jsonrpc: '2.0',
+  id,
+  method: 'tools/call',
+  params: { name: 'list_trips', arguments: {} },
+});
 
 function mcp(body: unknown, client: string): Promise<Response> {
   return fetch(`${server.url}/mcp`, {
     method: 'POST',
-    headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', 'MCP-Protocol-Version': '2025-11-25', 'X-Real-IP': client },
+    headers: {
+      'Content-Type': 'application/json',
+      Accept: 'application/json, text/event-stream',
+      'MCP-Protocol-Version': '2025-11-25',
+      'X-Real-IP': client,
+    },
     body: JSON.stringify(body),
   });
 }
 
 describe('/mcp and the API quota', () => {
   it('refuses a batch as JSON-RPC does (-32600), answering each request by its id', async () => {
-    const res = await mcp(Array.from({ length: 11 }, (_, i) => call(i)), '198.51.100.1');
+    const res = await mcp(
+      Array.from({ length: 11 }, (_, i) => call(i)),
+      '198.51.100.1',
+    );
     expect(res.status).toBe(400);
     const errors = (await res.json()) as { id: number; error: { code: number; message: string } }[];
     expect(errors.map((e) => e.id)).toEqual(Array.from({ length: 11 }, (_, i) => i));
@@ -50,7 +63,11 @@ describe('/mcp and the API quota', () => {
     expect(refused.status).toBe(429);
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
     // The refusal answers the request it refuses, by its id.
-    expect(await refused.json()).toMatchObject({ jsonrpc: '2.0', id: 41, error: { message: expect.stringContaining('shared with /v1') } });
+    expect(await refused.json()).toMatchObject({
+      jsonrpc: '2.0',
+      id: 41,
+      error: { message: expect.stringContaining('shared with /v1') },
+    });
     const api = await fetch(`${server.url}/v1/trips`, { headers: { 'X-Real-IP': client } });
     expect(api.status).toBe(429);
     expect((await fetch(`${server.url}/v1/trips`, { headers: { 'X-Real-IP': '198.51.100.3' } })).status).toBe(200);

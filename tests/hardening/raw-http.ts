@@ -108,7 +108,11 @@ export function rawExchange(pieces: Buffer | Buffer[], options: RawOptions): Pro
   const wanted = options.responses ?? 1;
   const started = Date.now();
   return new Promise((resolve) => {
-    const socket = connect({ port: options.port, host: '127.0.0.1', ...(options.localAddress ? { localAddress: options.localAddress } : {}) });
+    const socket = connect({
+      port: options.port,
+      host: '127.0.0.1',
+      ...(options.localAddress ? { localAddress: options.localAddress } : {}),
+    });
     let data = Buffer.alloc(0);
     let settled = false;
     const finish = (closed: boolean, timedOut: boolean) => {
@@ -117,23 +121,37 @@ export function rawExchange(pieces: Buffer | Buffer[], options: RawOptions): Pro
       clearTimeout(timer);
       socket.destroy();
       const { responses, rest } = parseResponses(data, options.head ?? false, closed);
-      resolve({ responses: responses.filter((r) => r.status >= 200), closed, timedOut, leftover: rest, ms: Date.now() - started });
+      resolve({
+        responses: responses.filter((r) => r.status >= 200),
+        closed,
+        timedOut,
+        leftover: rest,
+        ms: Date.now() - started,
+      });
     };
     const timer = setTimeout(() => finish(false, true), options.timeoutMs ?? 5000);
     socket.on('data', (chunk: Buffer) => {
       data = Buffer.concat([data, chunk]);
       // 100 Continue and other interim answers do not count.
-      if (!options.untilClose && parseResponses(data, options.head ?? false, false).responses.filter((r) => r.status >= 200).length >= wanted) finish(false, false);
+      if (
+        !options.untilClose &&
+        parseResponses(data, options.head ?? false, false).responses.filter((r) => r.status >= 200).length >= wanted
+      )
+        finish(false, false);
     });
     socket.on('close', () => finish(true, false));
     socket.on('error', () => undefined); // a reset shows as a close
-    socket.on('connect', async () => {
-      for (const [i, part] of parts.entries()) {
-        if (i > 0 && options.pieceDelayMs) await new Promise((r) => setTimeout(r, options.pieceDelayMs));
-        if (settled || socket.destroyed) return;
-        socket.write(part);
-      }
-    });
+    socket.on(
+      'connect',
+      () =>
+        void (async () => {
+          for (const [i, part] of parts.entries()) {
+            if (i > 0 && options.pieceDelayMs) await new Promise((r) => setTimeout(r, options.pieceDelayMs));
+            if (settled || socket.destroyed) return;
+            socket.write(part);
+          }
+        })(),
+    );
   });
 }
 

@@ -37,7 +37,11 @@ let browser: Browser;
 
 beforeAll(async () => {
   const site = inject('fixtureSite');
-  [server, https, browser] = await Promise.all([startServer(site), startServer(site, { SITE_URL: 'https://example.test', OPERATIONAL_STORAGE: 'off' }), launchChromium()]);
+  [server, https, browser] = await Promise.all([
+    startServer(site),
+    startServer(site, { SITE_URL: 'https://example.test', OPERATIONAL_STORAGE: 'off' }),
+    launchChromium(),
+  ]);
 }, 90_000);
 afterAll(async () => {
   await browser?.close();
@@ -60,31 +64,43 @@ function problemsOf(path: string, headers: Headers, html: string): string[] {
   if (!policy) return [`${path}: no Content-Security-Policy`];
   const csp = directives(policy);
   const expectExactly = (name: string, values: string[]) => {
-    if (JSON.stringify(csp.get(name)) !== JSON.stringify(values)) problems.push(`${path}: ${name} is ${JSON.stringify(csp.get(name))}, expected ${values.join(' ')}`);
+    if (JSON.stringify(csp.get(name)) !== JSON.stringify(values))
+      problems.push(`${path}: ${name} is ${JSON.stringify(csp.get(name))}, expected ${values.join(' ')}`);
   };
   expectExactly('default-src', ["'self'"]);
   expectExactly('object-src', ["'none'"]);
   expectExactly('frame-ancestors', framable(path) ? ["'self'"] : ["'none'"]);
   const frameOptions = framable(path) ? 'SAMEORIGIN' : 'DENY';
-  if (headers.get('x-frame-options') !== frameOptions) problems.push(`${path}: X-Frame-Options is ${headers.get('x-frame-options')}, expected ${frameOptions}`);
+  if (headers.get('x-frame-options') !== frameOptions)
+    problems.push(`${path}: X-Frame-Options is ${headers.get('x-frame-options')}, expected ${frameOptions}`);
   expectExactly('base-uri', ["'self'"]);
   expectExactly('form-action', ["'self'"]);
   const scriptSources = csp.get('script-src') ?? csp.get('default-src') ?? [];
   for (const source of [...scriptSources, ...(csp.get('style-src') ?? [])]) {
-    if (source !== "'self'" && !/^'sha(256|384|512)-[A-Za-z0-9+/=]+'$/.test(source)) problems.push(`${path}: script or style source ${source} is not 'self' or a hash`);
+    if (source !== "'self'" && !/^'sha(256|384|512)-[A-Za-z0-9+/=]+'$/.test(source))
+      problems.push(`${path}: script or style source ${source} is not 'self' or a hash`);
   }
   // Inline scripts run only by their hash; data blocks (JSON-LD) are not scripts to the browser.
   for (const match of html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/gi)) {
     const [, attributes = '', body = ''] = match;
     if (/\bsrc=/.test(attributes) || /type=["']?application\/(ld\+)?json/.test(attributes)) continue;
     const hash = `'sha256-${createHash('sha256').update(body).digest('base64')}'`;
-    if (!scriptSources.includes(hash)) problems.push(`${path}: an inline script without its hash ${hash} in script-src`);
+    if (!scriptSources.includes(hash))
+      problems.push(`${path}: an inline script without its hash ${hash} in script-src`);
   }
   if (/<[^>]+\son[a-z]+\s*=/i.test(html)) problems.push(`${path}: an inline event handler attribute`);
-  if (headers.get('x-content-type-options') !== 'nosniff') problems.push(`${path}: X-Content-Type-Options is ${headers.get('x-content-type-options')}`);
-  if (!['no-referrer', 'same-origin', 'strict-origin', 'strict-origin-when-cross-origin'].includes(headers.get('referrer-policy') ?? '')) problems.push(`${path}: Referrer-Policy is ${headers.get('referrer-policy')}`);
+  if (headers.get('x-content-type-options') !== 'nosniff')
+    problems.push(`${path}: X-Content-Type-Options is ${headers.get('x-content-type-options')}`);
+  if (
+    !['no-referrer', 'same-origin', 'strict-origin', 'strict-origin-when-cross-origin'].includes(
+      headers.get('referrer-policy') ?? '',
+    )
+  )
+    problems.push(`${path}: Referrer-Policy is ${headers.get('referrer-policy')}`);
   const permissions = headers.get('permissions-policy') ?? '';
-  for (const feature of ['camera', 'microphone', 'geolocation']) if (!permissions.includes(`${feature}=()`)) problems.push(`${path}: Permissions-Policy does not switch off ${feature}`);
+  for (const feature of ['camera', 'microphone', 'geolocation'])
+    if (!permissions.includes(`${feature}=()`))
+      problems.push(`${path}: Permissions-Policy does not switch off ${feature}`);
   return problems;
 }
 
@@ -102,7 +118,7 @@ describe('security headers on HTML pages', () => {
     expect(problems).toEqual([]);
   });
 
-  it('the departures block is framed by the site\'s own trip pages without JavaScript, and by no other site', async () => {
+  it("the departures block is framed by the site's own trip pages without JavaScript, and by no other site", async () => {
     const context = await browser.newContext({ javaScriptEnabled: false });
     try {
       const page = await context.newPage();
@@ -111,7 +127,12 @@ describe('security headers on HTML pages', () => {
       await expect.poll(() => own.locator('[data-live-departures]').count()).toBe(1);
 
       // Another origin (a name the server does not answer for) framing the same address.
-      await page.route('http://elsewhere.test/', (route) => route.fulfill({ contentType: 'text/html', body: `<iframe src="${server.url}/departures/block?trip=sample-trek"></iframe>` }));
+      await page.route('http://elsewhere.test/', (route) =>
+        route.fulfill({
+          contentType: 'text/html',
+          body: `<iframe src="${server.url}/departures/block?trip=sample-trek"></iframe>`,
+        }),
+      );
       await page.goto('http://elsewhere.test/');
       const frame = page.frames().find((f) => f !== page.mainFrame());
       await page.waitForTimeout(300);
@@ -138,7 +159,9 @@ describe('security headers on HTML pages', () => {
     await context.addInitScript(() => {
       const seen: string[] = [];
       (window as unknown as { cspViolations: string[] }).cspViolations = seen;
-      document.addEventListener('securitypolicyviolation', (e) => seen.push(`${e.effectiveDirective} blocked ${e.blockedURI || 'inline'} (${e.sourceFile}:${e.lineNumber})`));
+      document.addEventListener('securitypolicyviolation', (e) =>
+        seen.push(`${e.effectiveDirective} blocked ${e.blockedURI || 'inline'} (${e.sourceFile}:${e.lineNumber})`),
+      );
     });
     const problems: string[] = [];
     try {

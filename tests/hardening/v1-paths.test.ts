@@ -9,27 +9,71 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { apiPath } from '../../service/v1/path.ts';
-import { startServer, type RunningServer } from '../helpers/project.ts';
+import { startInProcess, type InProcessServer } from '../helpers/in-process.ts';
 import { rawExchange, serialize } from './raw-http.ts';
 
-let server: RunningServer;
+let server: InProcessServer;
 beforeAll(async () => {
   // Behind Vercel's client-IP header: each request below is a client of its own.
-  server = await startServer(inject('fixtureSite'), { TRUST_PROXY: 'vercel', OPERATIONAL_STORAGE: 'off' });
+  server = await startInProcess(inject('fixtureSite'), { TRUST_PROXY: 'vercel', OPERATIONAL_STORAGE: 'off' });
 });
 afterAll(() => server?.stop());
 
-const pieces = ['v1', 'V1', '%76%31', '%2576%2531', 'v%31', 'trips', 'peaks', 'departures', 'sample-trek', 'sample-peak', 'nope', '.', '..', '%2e', '%2E%2E', '%2e%2e%2f', '%2f', '%2F', '%5c', '%5C', '%00', '%25', '%zz', '', 'x%20y', 'trips.json', 'index.json', '~unroutable', '%E0%A4%A'];
+const pieces = [
+  'v1',
+  'V1',
+  '%76%31',
+  '%2576%2531',
+  'v%31',
+  'trips',
+  'peaks',
+  'departures',
+  'sample-trek',
+  'sample-peak',
+  'nope',
+  '.',
+  '..',
+  '%2e',
+  '%2E%2E',
+  '%2e%2e%2f',
+  '%2f',
+  '%2F',
+  '%5c',
+  '%5C',
+  '%00',
+  '%25',
+  '%zz',
+  '',
+  'x%20y',
+  'trips.json',
+  'index.json',
+  '~unroutable',
+  '%E0%A4%A',
+];
 const paths = fc
   .array(fc.constantFrom(...pieces), { minLength: 1, maxLength: 4 })
-  .chain((segments) => fc.constantFrom(`/${segments.join('/')}`, `/${segments.join('/')}/`, `//${segments.join('/')}`, `/v1/${segments.join('/')}`));
+  .chain((segments) =>
+    fc.constantFrom(
+      `/${segments.join('/')}`,
+      `/${segments.join('/')}/`,
+      `//${segments.join('/')}`,
+      `/v1/${segments.join('/')}`,
+    ),
+  );
 
 let client = 0;
 
 async function get(path: string) {
   client += 1;
   const ip = `198.18.${Math.floor(client / 250)}.${(client % 250) + 1}`;
-  const exchange = await rawExchange(serialize('GET', path, [['Host', `127.0.0.1:${server.port}`], ['X-Real-IP', ip], ['Connection', 'close']]), { port: server.port, timeoutMs: 5000 });
+  const exchange = await rawExchange(
+    serialize('GET', path, [
+      ['Host', `127.0.0.1:${server.port}`],
+      ['X-Real-IP', ip],
+      ['Connection', 'close'],
+    ]),
+    { port: server.port, timeoutMs: 5000 },
+  );
   const response = exchange.responses[0];
   if (!response) throw new Error(`${path}: no response`);
   return response;

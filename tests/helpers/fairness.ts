@@ -58,7 +58,16 @@ export function uniqueLiveUrl(n: number, slug: string): string {
  * on the first well-formed reference), asked once before measuring, as on a running site.
  */
 export function fairnessWarmUp(slug: string): string[] {
-  return ['/v1/departures', '/v1/trips?type=trek', '/departures', '/departures/block?trip=' + slug, `/treks/${slug}.md`, '/departures.ics', '/agent/claim', `/enquiry-sent?ref=${unknownReference(0)}`];
+  return [
+    '/v1/departures',
+    '/v1/trips?type=trek',
+    '/departures',
+    '/departures/block?trip=' + slug,
+    `/treks/${slug}.md`,
+    '/departures.ics',
+    '/agent/claim',
+    `/enquiry-sent?ref=${unknownReference(0)}`,
+  ];
 }
 
 export interface FairnessOptions {
@@ -78,7 +87,14 @@ export interface FairnessOptions {
 }
 
 export interface FairnessResult {
-  bystander: { requests: number; p50: number; p99: number; max: number; statuses: Record<string, number>; errors: number };
+  bystander: {
+    requests: number;
+    p50: number;
+    p99: number;
+    max: number;
+    statuses: Record<string, number>;
+    errors: number;
+  };
   flood: { requests: number; rps: number; statuses: Record<string, number>; errors: number };
   rssBeforeMiB?: number;
   rssAfterMiB?: number;
@@ -106,7 +122,12 @@ async function flood(data: FloodData): Promise<FairnessResult['flood']> {
     headers: { 'Accept-Encoding': 'br' },
     address: () => data.address,
   });
-  return { requests: result.requests, rps: result.rps, statuses: Object.fromEntries(result.statuses), errors: result.errors };
+  return {
+    requests: result.requests,
+    rps: result.rps,
+    statuses: Object.fromEntries(result.statuses),
+    errors: result.errors,
+  };
 }
 
 if (!isMainThread && (workerData as { fairnessFlood?: FloodData } | null)?.fairnessFlood) {
@@ -114,7 +135,12 @@ if (!isMainThread && (workerData as { fairnessFlood?: FloodData } | null)?.fairn
 }
 
 /** The bystander: /v1 paths in turn, one at a time with a pause between, from addresses of its own. */
-export async function bystanderRun(port: number, paths: string[], seconds: number, gapMs = 20): Promise<FairnessResult['bystander']> {
+export async function bystanderRun(
+  port: number,
+  paths: string[],
+  seconds: number,
+  gapMs = 20,
+): Promise<FairnessResult['bystander']> {
   const result = await runLoad({
     port,
     connections: 1,
@@ -137,7 +163,13 @@ export async function bystanderRun(port: number, paths: string[], seconds: numbe
 
 export async function measureFairness(options: FairnessOptions): Promise<FairnessResult> {
   const rssBeforeMiB = options.pid ? residentMiB(options.pid) : NaN;
-  const fairnessFlood: FloodData = { port: options.port, seconds: options.seconds, connections: options.connections ?? 32, address: options.floodAddress ?? '127.0.77.1', slug: options.slug };
+  const fairnessFlood: FloodData = {
+    port: options.port,
+    seconds: options.seconds,
+    connections: options.connections ?? 32,
+    address: options.floodAddress ?? '127.0.77.1',
+    slug: options.slug,
+  };
   const worker = new Worker(new URL(import.meta.url), { workerData: { fairnessFlood } });
   const flooded = new Promise<FairnessResult['flood']>((resolve, reject) => {
     worker.once('message', resolve);
@@ -146,5 +178,9 @@ export async function measureFairness(options: FairnessOptions): Promise<Fairnes
   const bystander = await bystanderRun(options.port, options.bystanderPaths, options.seconds, options.bystanderGapMs);
   const floodResult = await flooded;
   await worker.terminate();
-  return { bystander, flood: floodResult, ...(options.pid ? { rssBeforeMiB, rssAfterMiB: residentMiB(options.pid) } : {}) };
+  return {
+    bystander,
+    flood: floodResult,
+    ...(options.pid ? { rssBeforeMiB, rssAfterMiB: residentMiB(options.pid) } : {}),
+  };
 }

@@ -98,8 +98,15 @@ export function runLoad(options: LoadOptions): Promise<LoadResult> {
   const extra = Object.entries(options.headers ?? {})
     .map(([name, value]) => `${name}: ${value}\r\n`)
     .join('');
-  const fixed = typeof options.path === 'string' ? Buffer.from(`GET ${options.path} HTTP/1.1\r\nHost: ${host}:${options.port}\r\n${extra}\r\n`) : null;
-  const requestBytes = (n: number) => fixed ?? Buffer.from(`GET ${(options.path as (n: number) => string)(n)} HTTP/1.1\r\nHost: ${host}:${options.port}\r\n${extra}\r\n`);
+  const fixed =
+    typeof options.path === 'string'
+      ? Buffer.from(`GET ${options.path} HTTP/1.1\r\nHost: ${host}:${options.port}\r\n${extra}\r\n`)
+      : null;
+  const requestBytes = (n: number) =>
+    fixed ??
+    Buffer.from(
+      `GET ${(options.path as (n: number) => string)(n)} HTTP/1.1\r\nHost: ${host}:${options.port}\r\n${extra}\r\n`,
+    );
   const perAddress = options.requestsPerAddress ?? Infinity;
   const timeoutMs = options.timeoutMs ?? 10_000;
   const latencies: number[] = [];
@@ -154,7 +161,12 @@ export function runLoad(options: LoadOptions): Promise<LoadResult> {
         expected = 0;
         onAddress = 0;
         addresses += 1;
-        const current = connect({ port: options.port, host, localAddress: options.address(connection, generation++), noDelay: true });
+        const current = connect({
+          port: options.port,
+          host,
+          localAddress: options.address(connection, generation++),
+          noDelay: true,
+        });
         socket = current;
         current.on('connect', send);
         current.on('data', (chunk: Buffer) => {
@@ -195,6 +207,15 @@ export function runLoad(options: LoadOptions): Promise<LoadResult> {
 
   return Promise.all(Array.from({ length: options.connections }, (_, i) => lane(i))).then(() => {
     const seconds = (performance.now() - started) / 1000;
-    return { requests: latencies.length, seconds, rps: latencies.length / seconds, latencies: Float64Array.from(latencies), statuses, errors, bytes, addresses };
+    return {
+      requests: latencies.length,
+      seconds,
+      rps: latencies.length / seconds,
+      latencies: Float64Array.from(latencies),
+      statuses,
+      errors,
+      bytes,
+      addresses,
+    };
   });
 }

@@ -37,7 +37,10 @@ function rebase(schema: unknown): unknown {
   if (Array.isArray(schema)) return schema.map(rebase);
   if (schema === null || typeof schema !== 'object') return schema;
   return Object.fromEntries(
-    Object.entries(schema).map(([key, value]) => [key, key === '$ref' && typeof value === 'string' && value.startsWith('#/') ? `oas${value}` : rebase(value)]),
+    Object.entries(schema).map(([key, value]) => [
+      key,
+      key === '$ref' && typeof value === 'string' && value.startsWith('#/') ? `oas${value}` : rebase(value),
+    ]),
   );
 }
 
@@ -74,11 +77,13 @@ export class OpenApiContract {
 
   /** Every operationId of the document, in document order. */
   operationIds(): string[] {
-    return Object.values(this.document.paths).flatMap((item: any) => Object.values(item).map((op: any) => op.operationId));
+    return Object.values(this.document.paths).flatMap((item: any) =>
+      Object.values(item).map((op: any) => op.operationId),
+    );
   }
 
   #operation(operationId: string): Json {
-    for (const item of Object.values(this.document.paths) as Json[]) {
+    for (const item of Object.values<Json>(this.document.paths)) {
       for (const op of Object.values(item) as Json[]) if (op.operationId === operationId) return op;
     }
     throw new Error(`no operation ${operationId} in the document`);
@@ -98,7 +103,10 @@ export class OpenApiContract {
     const key = JSON.stringify(schema);
     let validate = this.#compiled.get(key);
     if (!validate) {
-      const ref = typeof schema.$ref === 'string' && schema.$ref.startsWith('#/components/') && Object.keys(schema).length === 1 ? `oas${schema.$ref}` : undefined;
+      const ref =
+        typeof schema.$ref === 'string' && schema.$ref.startsWith('#/components/') && Object.keys(schema).length === 1
+          ? `oas${schema.$ref}`
+          : undefined;
       validate = ref ? this.#ajv.getSchema(ref) : this.#ajv.compile(rebase(schema) as Json);
       if (!validate) throw new Error(`cannot compile ${key.slice(0, 200)}`);
       this.#compiled.set(key, validate);
@@ -110,7 +118,9 @@ export class OpenApiContract {
   schemaProblems(schema: Json, value: unknown, where = 'value'): string[] {
     const validate = this.#validator(schema);
     if (validate(value)) return [];
-    return (validate.errors ?? []).map((e) => `${where}${e.instancePath} ${e.message ?? 'is invalid'}${e.params ? ` ${JSON.stringify(e.params)}` : ''}`);
+    return (validate.errors ?? []).map(
+      (e) => `${where}${e.instancePath} ${e.message ?? 'is invalid'}${e.params ? ` ${JSON.stringify(e.params)}` : ''}`,
+    );
   }
 
   /** Problems of a response (document object) against what was received. */
@@ -134,8 +144,12 @@ export class OpenApiContract {
     const contentType = observed.headers.get('content-type') ?? '';
     const mediaType = contentType.split(';')[0]?.trim() ?? '';
     const media = content[mediaType];
-    if (!media) return [...problems, `content-type ${contentType || '(none)'} is not one of ${Object.keys(content).join(', ')}`];
-    if (mediaType === 'application/json' && contentType.replace(/\s/g, '').toLowerCase() !== 'application/json;charset=utf-8') {
+    if (!media)
+      return [...problems, `content-type ${contentType || '(none)'} is not one of ${Object.keys(content).join(', ')}`];
+    if (
+      mediaType === 'application/json' &&
+      contentType.replace(/\s/g, '').toLowerCase() !== 'application/json;charset=utf-8'
+    ) {
       problems.push(`content-type ${contentType} lacks charset=utf-8`);
     }
     if (options.head) {
@@ -154,8 +168,12 @@ export class OpenApiContract {
   /** Problems of one response to `operationId`; empty when it is what the document promises. */
   check(operationId: string, observed: ObservedResponse, options: CheckOptions = {}): string[] {
     const responses = this.#operation(operationId).responses as Json;
-    const declared = responses[String(observed.status)] ?? responses[`${String(observed.status)[0]}XX`] ?? responses.default;
-    if (!declared) return [`${operationId} does not declare status ${observed.status} (declares ${Object.keys(responses).join(', ')})`];
+    const declared =
+      responses[String(observed.status)] ?? responses[`${String(observed.status)[0]}XX`] ?? responses.default;
+    if (!declared)
+      return [
+        `${operationId} does not declare status ${observed.status} (declares ${Object.keys(responses).join(', ')})`,
+      ];
     return this.#responseProblems(this.#resolve(declared), observed, options);
   }
 
@@ -164,11 +182,22 @@ export class OpenApiContract {
    * document describes it in prose, so it is held to ErrorBody and the headers every error carries.
    */
   checkUnmatched(observed: ObservedResponse, options: CheckOptions = {}): string[] {
-    const headers = options.withoutRequestRules ? {} : Object.fromEntries([...rateLimitHeaders].filter((n) => n !== 'Retry-After').map((n) => [n, { $ref: `#/components/headers/${n}` }]));
-    const problems = this.#responseProblems({ headers, content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' } } } }, observed, options);
+    const headers = options.withoutRequestRules
+      ? {}
+      : Object.fromEntries(
+          [...rateLimitHeaders]
+            .filter((n) => n !== 'Retry-After')
+            .map((n) => [n, { $ref: `#/components/headers/${n}` }]),
+        );
+    const problems = this.#responseProblems(
+      { headers, content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' } } } },
+      observed,
+      options,
+    );
     if (!options.head && problems.length === 0) {
       const { error } = JSON.parse(observed.text) as { error: { status: number } };
-      if (error.status !== observed.status) problems.push(`body status ${error.status} differs from HTTP status ${observed.status}`);
+      if (error.status !== observed.status)
+        problems.push(`body status ${error.status} differs from HTTP status ${observed.status}`);
     }
     return problems;
   }
@@ -181,7 +210,8 @@ export class OpenApiContract {
     for (const [template, item] of Object.entries<Json>(this.document.paths)) {
       const parts = template === '/' ? [] : template.split('/').slice(1);
       if (parts.length !== segments.length) continue;
-      if (parts.every((part, i) => (part.startsWith('{') ? (segments[i] ?? '') !== '' : part === segments[i]))) return item.get?.operationId;
+      if (parts.every((part, i) => (part.startsWith('{') ? (segments[i] ?? '') !== '' : part === segments[i])))
+        return item.get?.operationId;
     }
     return undefined;
   }
@@ -194,10 +224,12 @@ export class OpenApiContract {
     const operationId = this.operationAt(pathname);
     const head = method === 'HEAD' || options.head === true;
     // OPTIONS on an operation's path is the CORS preflight: 204, no body.
-    if (operationId && method === 'OPTIONS' && observed.status === 204) return observed.text === '' ? [] : ['OPTIONS answered with a body'];
+    if (operationId && method === 'OPTIONS' && observed.status === 204)
+      return observed.text === '' ? [] : ['OPTIONS answered with a body'];
     if (operationId) return this.check(operationId, observed, { ...options, head });
     // The router refuses a method before it looks at the path.
-    if (observed.status === 405 || observed.status === 429 || observed.status === 406) return this.check(this.operationIds()[0]!, observed, { ...options, head });
+    if (observed.status === 405 || observed.status === 429 || observed.status === 406)
+      return this.check(this.operationIds()[0]!, observed, { ...options, head });
     return this.checkUnmatched(observed, { ...options, head });
   }
 }

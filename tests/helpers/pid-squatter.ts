@@ -35,14 +35,20 @@ export async function squatOn(pid: number): Promise<ChildProcess | null> {
  * very pid where the system allows it (squatOn); elsewhere a `sleep` with a pid of its own that
  * the host file is made to name, which is what a server reads when the pid has been reused.
  */
-export async function occupyDeadHostPid(pid: number, dataDir: string): Promise<{ squatter: ChildProcess; how: string }> {
+export async function occupyDeadHostPid(
+  pid: number,
+  dataDir: string,
+): Promise<{ squatter: ChildProcess; how: string }> {
   const squatter = await squatOn(pid);
   if (squatter) return { squatter, how: `a sleep given its very pid ${pid}` };
   const standIn = spawn('sleep', ['600'], { stdio: 'ignore' });
   await new Promise((resolve) => standIn.once('spawn', resolve));
   const file = hostFilePath(dataDir);
   writeFileSync(file, JSON.stringify({ ...JSON.parse(readFileSync(file, 'utf8')), pid: standIn.pid }));
-  return { squatter: standIn, how: `the host file naming a live sleep (pid ${standIn.pid}; ns_last_pid is not writable here)` };
+  return {
+    squatter: standIn,
+    how: `the host file naming a live sleep (pid ${standIn.pid}; ns_last_pid is not writable here)`,
+  };
 }
 
 /** The state letter of a process in /proc (`Z` for a zombie), or null when there is none. */

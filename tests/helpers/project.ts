@@ -8,9 +8,24 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createServer } from 'node:net';
 import { stripVTControlCharacters } from 'node:util';
+import { seedEmbeddedDatabase } from './embedded-template.ts';
 
 export const projectRoot = path.resolve(import.meta.dirname, '..', '..');
-const copied = ['domain', 'src', 'service', 'api', 'public', 'scripts', 'astro.config.mjs', 'tsconfig.json', 'package.json', 'package-lock.json', 'vercel.json', 'middleware.ts', 'server.ts'];
+const copied = [
+  'domain',
+  'src',
+  'service',
+  'api',
+  'public',
+  'scripts',
+  'astro.config.mjs',
+  'tsconfig.json',
+  'package.json',
+  'package-lock.json',
+  'vercel.json',
+  'middleware.ts',
+  'server.ts',
+];
 
 export interface ProjectCopy {
   dir: string;
@@ -32,7 +47,8 @@ export function copyProject(options: { content: string; ownBuildCache?: boolean 
   const modules = path.join(projectRoot, 'node_modules');
   if (options.ownBuildCache) {
     mkdirSync(path.join(dir, 'node_modules'));
-    for (const name of readdirSync(modules)) if (name !== '.cache') symlinkSync(path.join(modules, name), path.join(dir, 'node_modules', name));
+    for (const name of readdirSync(modules))
+      if (name !== '.cache') symlinkSync(path.join(modules, name), path.join(dir, 'node_modules', name));
   } else {
     symlinkSync(modules, path.join(dir, 'node_modules'), 'dir');
   }
@@ -60,9 +76,16 @@ export async function freePort(): Promise<number> {
     const server = createServer();
     server.listen(0, '127.0.0.1', () => {
       const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+      server.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
     });
   });
+}
+
+/** Whether a server started with `env` keeps departures in the embedded database (the default). */
+export function embedded(env: Record<string, string | undefined>): boolean {
+  return (env.OPERATIONAL_STORAGE || process.env.OPERATIONAL_STORAGE || 'embedded') === 'embedded';
 }
 
 export interface RunningServer {
@@ -90,9 +113,18 @@ export async function startServer(dir: string, env: Record<string, string> = {})
 async function startServerOnce(dir: string, env: Record<string, string>): Promise<RunningServer> {
   const port = await freePort();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'catalogue-data-'));
+  if (!env.DATA_DIR && embedded(env)) seedEmbeddedDatabase(dataDir);
   const child = spawn(process.execPath, [path.join(dir, 'server.ts')], {
     cwd: dir,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, ...env },
+    // Its own content folder, whatever a server started in this process left in process.env (tests/helpers/in-process.ts).
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      CONTENT_DIR: path.join(dir, 'content'),
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   return whenServing(child, port, dataDir);

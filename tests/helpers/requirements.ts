@@ -1,16 +1,21 @@
 /**
  * The programs from outside npm that the tests start, where the tests look for them, and the
- * Debian package that brings each one. Global setup checks them all before any test runs, so a
- * machine without one stops at once with one message, instead of tests timing out one by one.
- * `.ci/run` installs the same packages (tests/architecture/requirements.test.ts keeps the two in step).
+ * Debian package that brings each one. Each tier (tests/tiers.ts) names the packages its files
+ * need; before any test runs, the tiers of the run are checked (tests/helpers/tier-check.ts), so
+ * a machine without one stops at once with one message, instead of tests timing out one by one,
+ * and a tier that needs none of them (unit) never looks. `.ci/run` installs the same packages
+ * (tests/architecture/requirements.test.ts keeps the two in step).
  */
 import { accessSync, constants, existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
+import type { Program } from '../tiers.ts';
 
 type Env = Record<string, string | undefined>;
 
-/** Debian's PostgreSQL server binaries live in one folder per major version. */
-export const postgresRoot = '/usr/lib/postgresql';
+/** Debian's PostgreSQL server binaries live in one folder per major version; POSTGRES_ROOT points elsewhere. */
+export function postgresRoot(env: Env = process.env): string {
+  return env.POSTGRES_ROOT || '/usr/lib/postgresql';
+}
 
 /** The Chromium the browser tests drive; CHROME_PATH points at another build. */
 export function chromiumPath(env: Env = process.env): string {
@@ -18,7 +23,7 @@ export function chromiumPath(env: Env = process.env): string {
 }
 
 /** The newest PostgreSQL's bin folder, or undefined when no version has its server programs. */
-export function postgresBinDir(root = postgresRoot): string | undefined {
+export function postgresBinDir(root = postgresRoot()): string | undefined {
   if (!existsSync(root)) return undefined;
   return readdirSync(root)
     .sort((a, b) => Number(b) - Number(a))
@@ -45,7 +50,7 @@ export interface Requirement {
   /** Where the tests look for it. */
   where: string;
   /** The Debian package that installs it. */
-  debianPackage: string;
+  debianPackage: Program | 'util-linux';
   /** The tests that start it. */
   usedBy: string;
   present(): boolean;
@@ -53,44 +58,56 @@ export interface Requirement {
 
 export interface RequirementOptions {
   env?: Env;
-  postgresRoot?: string;
+  /** The packages whose programs are checked (a tier's, or every tier's); all of them by default. */
+  packages?: readonly Program[];
 }
 
-/** Every outside program the suite starts. A new one (nginx, say) is added here and in .ci/run. */
-export function requirements({ env = process.env, postgresRoot: root = postgresRoot }: RequirementOptions = {}): Requirement[] {
-  const pgBin = () => postgresBinDir(root);
+const everyPackage: readonly Program[] = ['chromium', 'postgresql', 'redis-server'];
+
+/** The outside programs of `packages`. A new one (nginx, say) is added here, to a tier and to .ci/run. */
+export function requirements({ env = process.env, packages = everyPackage }: RequirementOptions = {}): Requirement[] {
+  const root = postgresRoot(env);
   const postgres = (program: string): Requirement => ({
     program,
     where: `${root}/<version>/bin`,
     debianPackage: 'postgresql',
     usedBy: 'the PostgreSQL tests of departures, enquiries and agent registration',
     present: () => {
-      const dir = pgBin();
+      const dir = postgresBinDir(root);
       return dir !== undefined && executable(path.join(dir, program));
     },
   });
-  const list: Requirement[] = [
-    {
+  const list: Requirement[] = [];
+  if (packages.includes('chromium')) {
+    list.push({
       program: 'chromium',
       where: chromiumPath(env),
       debianPackage: 'chromium',
       usedBy: 'the browser tests of the site, the enquiry form and agent registration',
       present: () => executable(chromiumPath(env)),
-    },
-    postgres('initdb'),
-    postgres('pg_ctl'),
-    postgres('postgres'),
-    {
+    });
+  }
+  if (packages.includes('postgresql')) {
+    list.push(postgres('initdb'), postgres('pg_ctl'), postgres('postgres'));
+  }
+  if (packages.includes('redis-server')) {
+    list.push({
       program: 'redis-server',
       where: 'PATH',
       debianPackage: 'redis-server',
       usedBy: 'the shared rate-limit counter tests',
       present: () => onPath('redis-server', env),
-    },
-  ];
+    });
+  }
   // PostgreSQL refuses to run as root, so as root the tests start it as the postgres user.
-  if (process.getuid?.() === 0) {
-    list.push({ program: 'runuser', where: 'PATH', debianPackage: 'util-linux', usedBy: 'the PostgreSQL tests, when run as root', present: () => onPath('runuser', env) });
+  if (packages.includes('postgresql') && process.getuid?.() === 0) {
+    list.push({
+      program: 'runuser',
+      where: 'PATH',
+      debianPackage: 'util-linux',
+      usedBy: 'the PostgreSQL tests, when run as root',
+      present: () => onPath('runuser', env),
+    });
   }
   return list;
 }
@@ -109,6 +126,6 @@ export function missingRequirementsMessage(options: RequirementOptions = {}): st
     ...missing.map((r) => `  - ${r.program} (looked for in ${r.where}), for ${r.usedBy}`),
     'Install with (as root, or with sudo):',
     `  apt-get install -y ${debianPackages(missing).join(' ')}`,
-    'The whole list is in .ci/run, which installs them on a bare Debian machine.',
+    'The whole list is in .ci/run, which installs them on a bare Debian machine; `npm run test:unit` needs none of them.',
   ].join('\n');
 }

@@ -55,29 +55,32 @@ export async function startUpstashRest(redisUrl: string, token = 'test-token'): 
     }
   }
 
-  const server = createServer(async (req, res) => {
-    const path = new URL(req.url ?? '/', 'http://localhost').pathname;
-    requests[path] = (requests[path] ?? 0) + 1;
-    if (req.headers.authorization !== `Bearer ${token}`) return send(res, 401, { error: 'Unauthorized' });
-    if (req.method !== 'POST') return send(res, 405, { error: 'ERR only POST is translated' });
-    const base64 = String(req.headers['upstash-encoding'] ?? '').toLowerCase() === 'base64';
-    let body: unknown;
-    try {
-      body = await readJson(req);
-    } catch {
-      return send(res, 400, { error: 'ERR failed to parse command' });
-    }
-    if (path === '/') {
-      const reply = await run(body, base64);
-      return send(res, 'error' in reply ? 400 : 200, reply);
-    }
-    if (path === '/pipeline' && Array.isArray(body)) {
-      const replies: Reply[] = [];
-      for (const command of body) replies.push(await run(command, base64));
-      return send(res, 200, replies);
-    }
-    return send(res, 404, { error: 'ERR unknown endpoint' });
-  });
+  const server = createServer(
+    (req, res) =>
+      void (async () => {
+        const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+        requests[path] = (requests[path] ?? 0) + 1;
+        if (req.headers.authorization !== `Bearer ${token}`) return send(res, 401, { error: 'Unauthorized' });
+        if (req.method !== 'POST') return send(res, 405, { error: 'ERR only POST is translated' });
+        const base64 = String(req.headers['upstash-encoding'] ?? '').toLowerCase() === 'base64';
+        let body: unknown;
+        try {
+          body = await readJson(req);
+        } catch {
+          return send(res, 400, { error: 'ERR failed to parse command' });
+        }
+        if (path === '/') {
+          const reply = await run(body, base64);
+          return send(res, 'error' in reply ? 400 : 200, reply);
+        }
+        if (path === '/pipeline' && Array.isArray(body)) {
+          const replies: Reply[] = [];
+          for (const command of body) replies.push(await run(command, base64));
+          return send(res, 200, replies);
+        }
+        return send(res, 404, { error: 'ERR unknown endpoint' });
+      })(),
+  );
   const port = await freePort();
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
   return {

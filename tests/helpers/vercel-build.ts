@@ -21,30 +21,43 @@ export function vercelBuild(content: string, env: Record<string, string> = {}): 
   mkdirSync(path.join(copy.dir, '.vercel'), { recursive: true });
   writeFileSync(
     path.join(copy.dir, '.vercel', 'project.json'),
-    JSON.stringify({ projectId: 'prj_local', orgId: 'team_local', settings: { framework: 'astro', nodeVersion: '24.x' } }),
+    JSON.stringify({
+      projectId: 'prj_local',
+      orgId: 'team_local',
+      settings: { framework: 'astro', nodeVersion: '24.x' },
+    }),
   );
   const config = JSON.parse(readFileSync(path.join(copy.dir, 'vercel.json'), 'utf8'));
   writeFileSync(path.join(copy.dir, 'vercel.json'), JSON.stringify({ ...config, installCommand: '' }));
   rmSync(path.join(copy.dir, 'node_modules'));
   const linked = spawnSync('cp', ['-al', path.join(projectRoot, 'node_modules'), path.join(copy.dir, 'node_modules')]);
-  if (linked.status !== 0) throw new Error(`could not link node_modules: ${linked.stderr}`);
+  if (linked.status !== 0) throw new Error(`could not link node_modules: ${String(linked.stderr)}`);
   const bin = path.join(projectRoot, 'node_modules', '.bin');
   const started = performance.now();
-  const result = spawnSync(process.execPath, [path.join(projectRoot, 'node_modules', 'vercel', 'dist', 'vc.js'), 'build', '--yes'], {
-    cwd: copy.dir,
-    env: {
-      ...process.env,
-      PATH: `${bin}${path.delimiter}${process.env.PATH ?? ''}`,
-      SITE_URL: 'https://example.test',
-      ASTRO_TELEMETRY_DISABLED: '1',
-      VERCEL_TELEMETRY_DISABLED: '1',
-      NO_UPDATE_NOTIFIER: '1',
-      VERCEL_INSTALL_COMPLETED: '1',
-      CI: '1',
-      ...env,
+  const result = spawnSync(
+    process.execPath,
+    [path.join(projectRoot, 'node_modules', 'vercel', 'dist', 'vc.js'), 'build', '--yes'],
+    {
+      cwd: copy.dir,
+      env: {
+        ...process.env,
+        PATH: `${bin}${path.delimiter}${process.env.PATH ?? ''}`,
+        SITE_URL: 'https://example.test',
+        ASTRO_TELEMETRY_DISABLED: '1',
+        VERCEL_TELEMETRY_DISABLED: '1',
+        NO_UPDATE_NOTIFIER: '1',
+        VERCEL_INSTALL_COMPLETED: '1',
+        CI: '1',
+        ...env,
+      },
+      encoding: 'utf8',
+      timeout: 280_000,
     },
-    encoding: 'utf8',
-    timeout: 280_000,
-  });
-  return { copy, status: result.status ?? 1, output: `${result.stdout}\n${result.stderr}`, seconds: (performance.now() - started) / 1000 };
+  );
+  return {
+    copy,
+    status: result.status ?? 1,
+    output: `${result.stdout}\n${result.stderr}`,
+    seconds: (performance.now() - started) / 1000,
+  };
 }

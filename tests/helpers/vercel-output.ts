@@ -41,7 +41,13 @@ export function readBuildOutput(projectDir: string): BuildOutput {
   const functions = existsSync(functionsDir)
     ? readdirSync(functionsDir, { recursive: true, withFileTypes: true })
         .filter((e) => e.isDirectory() && e.name.endsWith('.func'))
-        .map((e) => path.relative(functionsDir, path.join(e.parentPath, e.name)).replace(/\.func$/, '').split(path.sep).join('/'))
+        .map((e) =>
+          path
+            .relative(functionsDir, path.join(e.parentPath, e.name))
+            .replace(/\.func$/, '')
+            .split(path.sep)
+            .join('/'),
+        )
         .sort()
     : [];
   const staticDir = path.join(dir, 'static');
@@ -56,8 +62,11 @@ export function readBuildOutput(projectDir: string): BuildOutput {
 function functionFileMap(output: BuildOutput, name: string, projectDir: string): Map<string, string> {
   const root = path.join(output.dir, 'functions', `${name}.func`);
   const files = new Map(walk(root).map((f) => [path.relative(root, f).split(path.sep).join('/'), f]));
-  const vc = JSON.parse(readFileSync(path.join(root, '.vc-config.json'), 'utf8')) as { filePathMap?: Record<string, string> };
-  for (const [inFunction, inProject] of Object.entries(vc.filePathMap ?? {})) files.set(inFunction, path.join(projectDir, inProject));
+  const vc = JSON.parse(readFileSync(path.join(root, '.vc-config.json'), 'utf8')) as {
+    filePathMap?: Record<string, string>;
+  };
+  for (const [inFunction, inProject] of Object.entries(vc.filePathMap ?? {}))
+    files.set(inFunction, path.join(projectDir, inProject));
   return files;
 }
 
@@ -67,17 +76,25 @@ export function functionFiles(output: BuildOutput, name: string): string[] {
 
 /** Bytes of a function's files, as they would be uploaded. */
 export function functionSize(output: BuildOutput, name: string): number {
-  return [...functionFileMap(output, name, path.dirname(path.dirname(output.dir))).values()].reduce((sum, file) => sum + statSync(file).size, 0);
+  return [...functionFileMap(output, name, path.dirname(path.dirname(output.dir))).values()].reduce(
+    (sum, file) => sum + statSync(file).size,
+    0,
+  );
 }
 
-export type Routed = { kind: 'static'; file: string; status: number } | { kind: 'function'; name: string } | { kind: 'redirect'; location: string; status: number } | { kind: 'none' };
+export type Routed =
+  | { kind: 'static'; file: string; status: number }
+  | { kind: 'function'; name: string }
+  | { kind: 'redirect'; location: string; status: number }
+  | { kind: 'none' };
 
 function onFilesystem(output: BuildOutput, pathname: string): Routed | null {
   const name = pathname.replace(/^\//, '');
   if (output.functions.includes(name) && name !== 'middleware') return { kind: 'function', name };
   if (output.staticFiles.has(pathname)) return { kind: 'static', file: pathname, status: 200 };
   for (const [file, override] of Object.entries(output.config.overrides ?? {})) {
-    if (override.path !== undefined && `/${override.path}` === pathname) return { kind: 'static', file: `/${file}`, status: 200 };
+    if (override.path !== undefined && `/${override.path}` === pathname)
+      return { kind: 'static', file: `/${file}`, status: 200 };
   }
   return null;
 }
@@ -100,7 +117,8 @@ export function route(output: BuildOutput, pathname: string): Routed {
     const match = r.src ? new RegExp(r.src, 'i').exec(current) : null;
     if (!match) continue;
     const fill = (text: string) => text.replace(/\$(\d+)/g, (_, n: string) => match[Number(n)] ?? '');
-    if (r.status && r.headers?.Location) return { kind: 'redirect', location: fill(r.headers.Location), status: r.status };
+    if (r.status && r.headers?.Location)
+      return { kind: 'redirect', location: fill(r.headers.Location), status: r.status };
     if (r.dest) {
       current = fill(r.dest).split('?')[0] ?? '';
       if (phase === 'filesystem' && r.check) {

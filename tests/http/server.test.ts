@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { startServer, type RunningServer } from '../helpers/project.ts';
+import { startInProcess, type InProcessServer } from '../helpers/in-process.ts';
 
-let server: RunningServer;
+let server: InProcessServer;
 beforeAll(async () => {
-  server = await startServer(inject('fixtureSite'));
+  server = await startInProcess(inject('fixtureSite'));
 });
 afterAll(() => server?.stop());
 

@@ -12,7 +12,10 @@ let run: { status: number | null; stdout: string; stderr: string };
 
 beforeAll(async () => {
   server = await startServer(inject('fixtureSite'));
-  run = spawnSync(process.execPath, [path.join(projectRoot, 'scripts', 'smoke.ts'), '--url', server.url], { encoding: 'utf8', timeout: 120_000 });
+  run = spawnSync(process.execPath, [path.join(projectRoot, 'scripts', 'smoke.ts'), '--url', server.url], {
+    encoding: 'utf8',
+    timeout: 120_000,
+  });
 }, 150_000);
 afterAll(() => server?.stop());
 
@@ -21,13 +24,20 @@ it('passes every check against the Node host and says so in a table', () => {
   const lines = run.stdout.split('\n');
   const rows = lines.filter((l) => /^(PASS|FAIL) {2}/.test(l));
   expect(rows.length).toBeGreaterThan(60);
-  expect(rows.every((l) => l.startsWith('PASS')), run.stdout).toBe(true);
+  expect(
+    rows.every((l) => l.startsWith('PASS')),
+    run.stdout,
+  ).toBe(true);
   expect(lines).toContain(`${rows.length} passed, 0 failed`);
   expect(run.stdout).toMatch(/^PASS {2}GET \/v1\/trips +\/v1 request 121 in a window$/m);
 });
 
 it('fails, with the reason, against something that is not the site', async () => {
-  const wrong = spawnSync(process.execPath, [path.join(projectRoot, 'scripts', 'smoke.ts'), '--url', 'http://127.0.0.1:9'], { encoding: 'utf8', timeout: 30_000 });
+  const wrong = spawnSync(
+    process.execPath,
+    [path.join(projectRoot, 'scripts', 'smoke.ts'), '--url', 'http://127.0.0.1:9'],
+    { encoding: 'utf8', timeout: 30_000 },
+  );
   expect(wrong.status).toBe(1);
   expect(wrong.stderr).toMatch(/could not run/);
 });

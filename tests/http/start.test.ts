@@ -42,26 +42,30 @@ async function start(port: number): Promise<{ output: string; stop: () => Promis
 }
 
 describe('npm start', () => {
-  it('builds when needed and serves HTML and the API on PORT, with URLs for that port', { timeout: 240_000 }, async () => {
-    const port = await freePort();
-    const first = await start(port);
-    try {
-      expect(first.output).toContain('Building the site');
-      const home = await fetch(`http://127.0.0.1:${port}/`);
-      expect(home.status).toBe(200);
-      expect(home.headers.get('content-type')).toContain('text/html');
-      const index = await fetch(`http://127.0.0.1:${port}/v1/`);
-      expect(index.status).toBe(200);
-      expect((await index.json()).baseUrl).toBe(`http://localhost:${port}/v1`);
-    } finally {
-      await first.stop();
-    }
-    const second = await start(port);
-    try {
-      expect(second.output).not.toContain('Building the site');
-      expect((await fetch(`http://127.0.0.1:${port}/v1/trips`)).status).toBe(200);
-    } finally {
-      await second.stop();
-    }
-  });
+  it(
+    'builds when needed and serves HTML and the API on PORT, with URLs for that port',
+    { timeout: 240_000 },
+    async () => {
+      const port = await freePort();
+      const first = await start(port);
+      try {
+        expect(first.output).toContain('Building the site');
+        const home = await fetch(`http://127.0.0.1:${port}/`);
+        expect(home.status).toBe(200);
+        expect(home.headers.get('content-type')).toContain('text/html');
+        const index = await fetch(`http://127.0.0.1:${port}/v1/`);
+        expect(index.status).toBe(200);
+        expect((await index.json()).baseUrl).toBe(`http://localhost:${port}/v1`);
+      } finally {
+        await first.stop();
+      }
+      const second = await start(port);
+      try {
+        expect(second.output).not.toContain('Building the site');
+        expect((await fetch(`http://127.0.0.1:${port}/v1/trips`)).status).toBe(200);
+      } finally {
+        await second.stop();
+      }
+    },
+  );
 });

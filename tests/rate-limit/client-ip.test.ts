@@ -38,7 +38,9 @@ describe('client identity', () => {
 
 describe('which paths count against the /v1 quota', () => {
   it('counts /v1 however the path is spelled, and nothing else', () => {
-    for (const path of ['/v1', '/v1/', '/v1/trips', '/%761/trips', '//v1/trips', '/v1%2Ftrips']) expect(isApiPath(path), path).toBe(true);
-    for (const path of ['/', '/v10/trips', '/v1.md', '/api/bookings', '/developers', '/%zz/v1']) expect(isApiPath(path), path).toBe(false);
+    for (const path of ['/v1', '/v1/', '/v1/trips', '/%761/trips', '//v1/trips', '/v1%2Ftrips'])
+      expect(isApiPath(path), path).toBe(true);
+    for (const path of ['/', '/v10/trips', '/v1.md', '/api/bookings', '/developers', '/%zz/v1'])
+      expect(isApiPath(path), path).toBe(false);
   });
 });

@@ -30,7 +30,12 @@ const nextAddress = () => {
 
 async function serve(apiLimiter: RateLimiter | null): Promise<void> {
   const request = new Request('http://127.0.0.1/v1/trips');
-  const outcome = await applyRules(request, { siteUrl: 'http://127.0.0.1', apiLimiter, trustProxy: 'none', socketAddress: nextAddress() });
+  const outcome = await applyRules(request, {
+    siteUrl: 'http://127.0.0.1',
+    apiLimiter,
+    trustProxy: 'none',
+    socketAddress: nextAddress(),
+  });
   if (outcome.kind !== 'continue') throw new Error('unexpectedly refused');
   const response = await handleV1(request, deps);
   if (response.status !== 200) throw new Error(`status ${response.status}`);

@@ -57,13 +57,19 @@ async function until(check: () => Promise<boolean>, what: string, ms = 8000): Pr
   }
 }
 
-const outageLines = (s: RunningServer) => s.output().split('\n').filter((l) => l.includes('counter store unavailable')).length;
+const outageLines = (s: RunningServer) =>
+  s
+    .output()
+    .split('\n')
+    .filter((l) => l.includes('counter store unavailable')).length;
 
 // Each test starts servers; a busy machine needs more than the default 30 s.
 describe('rate limits shared through Redis', { timeout: 90_000 }, () => {
   it('lets exactly 120 requests through two servers under concurrent load from one client IP', async () => {
     const [a, b] = await Promise.all([server(), server()]);
-    const responses = await Promise.all(Array.from({ length: 160 }, (_, i) => fetch(`${(i % 2 ? a : b).url}/v1/trips`)));
+    const responses = await Promise.all(
+      Array.from({ length: 160 }, (_, i) => fetch(`${(i % 2 ? a : b).url}/v1/trips`)),
+    );
     const ok = responses.filter((r) => r.status === 200);
     expect(ok).toHaveLength(120);
     expect(responses.filter((r) => r.status === 429)).toHaveLength(40);
@@ -107,7 +113,14 @@ describe('rate limits shared through Redis', { timeout: 90_000 }, () => {
     for (const { res, ms } of during) {
       expect([200, 404]).toContain(res.status);
       expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
-      for (const name of ['ratelimit', 'ratelimit-remaining', 'ratelimit-limit', 'x-ratelimit-remaining', 'retry-after']) expect(res.headers.get(name)).toBeNull();
+      for (const name of [
+        'ratelimit',
+        'ratelimit-remaining',
+        'ratelimit-limit',
+        'x-ratelimit-remaining',
+        'retry-after',
+      ])
+        expect(res.headers.get(name)).toBeNull();
       expect(ms).toBeLessThan(3000); // loose for a busy machine; a hang would never answer
     }
     expect(outageLines(s)).toBe(1);
@@ -141,17 +154,34 @@ describe('rate limits shared through Redis', { timeout: 90_000 }, () => {
 
   it('with Redis killed, /v1 answers uncounted while enquiries and renders are counted in the process: 5 of 12 enquiries taken', async () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'redis-killed-'));
-    const s = await startServer(inject('fixtureSite'), { REDIS_URL: redis.url, OPERATIONAL_STORAGE: 'embedded', DATA_DIR: dataDir });
+    const s = await startServer(inject('fixtureSite'), {
+      REDIS_URL: redis.url,
+      OPERATIONAL_STORAGE: 'embedded',
+      DATA_DIR: dataDir,
+    });
     started.push({ ...s, stop: async () => (await s.stop(), rmSync(dataDir, { recursive: true, force: true })) });
     expect(remaining((await timedGet(`${s.url}/v1/`)).res)).toBe(119);
 
     await redis.kill();
-    const enquiry = JSON.stringify({ tripSlug: 'sample-trek', name: 'Asha Rao', phone: '+91 98765 43210', groupSize: 2 });
+    const enquiry = JSON.stringify({
+      tripSlug: 'sample-trek',
+      name: 'Asha Rao',
+      phone: '+91 98765 43210',
+      groupSize: 2,
+    });
     const answers: { status: number; id?: string; retryAfter: string | null }[] = [];
     for (let i = 0; i < 12; i += 1) {
-      const res = await fetch(`${s.url}/api/bookings`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: enquiry });
+      const res = await fetch(`${s.url}/api/bookings`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: enquiry,
+      });
       const body = (await res.json()) as { enquiry?: { id: string } };
-      answers.push({ status: res.status, retryAfter: res.headers.get('retry-after'), ...(body.enquiry ? { id: body.enquiry.id } : {}) });
+      answers.push({
+        status: res.status,
+        retryAfter: res.headers.get('retry-after'),
+        ...(body.enquiry ? { id: body.enquiry.id } : {}),
+      });
     }
     expect(answers.map((a) => a.status)).toEqual([...Array(5).fill(201), ...Array(7).fill(429)]);
     for (const a of answers.slice(5)) expect(Number(a.retryAfter)).toBeGreaterThan(0);
@@ -165,7 +195,11 @@ describe('rate limits shared through Redis', { timeout: 90_000 }, () => {
     expect(v1.res.status).toBe(200);
     expect(remaining(v1.res)).toBeNull();
     // Fresh renders (a thank-you page is never kept) are counted too: 120 a minute, five shown above.
-    const renders = await Promise.all(Array.from({ length: 120 }, (_, i) => fetch(`${s.url}/enquiry-sent?ref=enq-20260101-${String(i).padStart(10, 'a')}`).then((r) => r.status)));
+    const renders = await Promise.all(
+      Array.from({ length: 120 }, (_, i) =>
+        fetch(`${s.url}/enquiry-sent?ref=enq-20260101-${String(i).padStart(10, 'a')}`).then((r) => r.status),
+      ),
+    );
     expect(renders.filter((status) => status === 429)).toHaveLength(5);
     expect(s.output()).toContain('[rate-limit] counter store unreachable: counting "bookings" in this process');
     expect(s.output()).toContain('[rate-limit] counter store unreachable: counting "render" in this process');
@@ -174,7 +208,11 @@ describe('rate limits shared through Redis', { timeout: 90_000 }, () => {
     await redis.start();
     await until(async () => remaining((await timedGet(`${s.url}/v1/`)).res) !== null, 'counting to resume');
     await until(async () => {
-      await fetch(`${s.url}/api/bookings`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: enquiry });
+      await fetch(`${s.url}/api/bookings`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: enquiry,
+      });
       return (await admin.keys('rl:bookings:*')).length === 1;
     }, 'enquiries to be counted in Redis again');
     expect(s.output()).toContain('[rate-limit] counter store answers again: "bookings" counted there');

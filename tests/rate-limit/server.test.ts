@@ -1,25 +1,38 @@
 /**
- * The /v1 quota through the local server (in-process counters). Every test starts its own
- * server, so quotas never leak from one test into another. Windows are 60 s; restoring the
- * quota in a new window is shown by the unit tests (injected clock) and against Redis.
+ * The /v1 quota through the local server (in-process counters). One server for the file: each
+ * test asks from loopback addresses of its own (tests/helpers/loopback-client.ts), so each
+ * starts from a full quota and none leaks into another. Windows are 60 s; restoring the quota
+ * in a new window is shown by the unit tests (injected clock) and against Redis.
  */
-import { afterEach, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { errorBody } from '../../service/http/error-body.ts';
+import { clientAt, type ClientFetch } from '../helpers/loopback-client.ts';
 import { startServer, type RunningServer } from '../helpers/project.ts';
 
-const started: RunningServer[] = [];
-afterEach(async () => {
-  await Promise.all(started.splice(0).map((s) => s.stop()));
+let server: RunningServer;
+/** The same site behind Vercel, where the client is the one Vercel's header names. */
+let behindVercel: RunningServer;
+beforeAll(async () => {
+  // No departures database: these tests never read it, and it would only slow the start.
+  [server, behindVercel] = await Promise.all([
+    startServer(inject('fixtureSite'), { OPERATIONAL_STORAGE: 'off' }),
+    startServer(inject('fixtureSite'), { OPERATIONAL_STORAGE: 'off', TRUST_PROXY: 'vercel' }),
+  ]);
+}, 120_000);
+afterAll(async () => {
+  await Promise.all([server?.stop(), behindVercel?.stop()]);
 });
 
-async function server(env: Record<string, string> = {}): Promise<RunningServer> {
-  // No departures database: these tests never read it, and it would only slow the start.
-  const s = await startServer(inject('fixtureSite'), { OPERATIONAL_STORAGE: 'off', ...env });
-  started.push(s);
-  return s;
-}
-
-const limitHeaders = ['ratelimit-policy', 'ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset', 'ratelimit', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'];
+const limitHeaders = [
+  'ratelimit-policy',
+  'ratelimit-limit',
+  'ratelimit-remaining',
+  'ratelimit-reset',
+  'ratelimit',
+  'x-ratelimit-limit',
+  'x-ratelimit-remaining',
+  'x-ratelimit-reset',
+];
 
 function remaining(res: Response): number {
   return Number(res.headers.get('ratelimit-remaining'));
@@ -39,9 +52,9 @@ function expectLimitHeaders(res: Response, label: string): void {
   expect(h('ratelimit'), label).toBe(`"default";r=${h('ratelimit-remaining')};t=${reset}`);
 }
 
-async function exhaust(s: RunningServer): Promise<void> {
+async function exhaust(client: ClientFetch): Promise<void> {
   for (let i = 1; i <= 120; i += 1) {
-    const res = await fetch(`${s.url}/v1/trips`);
+    const res = await client(`${server.url}/v1/trips`);
     expect(res.status).toBe(200);
     expect(remaining(res)).toBe(120 - i);
     await res.arrayBuffer();
@@ -64,34 +77,45 @@ async function expectRateLimited(res: Response): Promise<void> {
   expect(body.error.hint).toMatch(/retry/i);
 }
 
-// Each test starts a server; a busy machine needs more than the default 30 s.
-describe('the /v1 quota on the local server', { timeout: 90_000 }, () => {
+describe('the /v1 quota on the local server', () => {
   it('answers the 121st request in a window with 429 rate_limited, Retry-After and a hint', async () => {
-    const s = await server();
-    await exhaust(s);
-    await expectRateLimited(await fetch(`${s.url}/v1/trips`));
+    const client = clientAt();
+    await exhaust(client);
+    await expectRateLimited(await client(`${server.url}/v1/trips`));
+    // Another address has its own quota.
+    expect(remaining(await clientAt()(`${server.url}/v1/trips`))).toBe(119);
   });
 
   it('puts the headers on every /v1 response, whatever its status, and counts each one', async () => {
-    const s = await server();
-    const first = await fetch(`${s.url}/v1/trips`);
+    const client = clientAt();
+    const first = await client(`${server.url}/v1/trips`);
     const etag = first.headers.get('etag') ?? '';
     expect(etag).not.toBe('');
-    const cases: [string, string, RequestInit, number][] = [
+    const cases: [string, string, Parameters<ClientFetch>[1], number][] = [
       ['service index', '/v1/', {}, 200],
       ['HEAD', '/v1/peaks', { method: 'HEAD' }, 200],
       ['bad parameter', '/v1/trips?type=boat', {}, 400],
       ['unknown trip', '/v1/trips/no-such-trip', {}, 404],
       ['unknown endpoint', '/v1/nothing-here', {}, 404],
-      ['write method', '/v1/trips', { method: 'POST', body: '{}', headers: { 'Content-Type': 'application/json' } }, 405],
+      [
+        'write method',
+        '/v1/trips',
+        { method: 'POST', body: '{}', headers: { 'Content-Type': 'application/json' } },
+        405,
+      ],
       ['HTML only', '/v1/trips', { headers: { Accept: 'text/html' } }, 406],
       ['not modified', '/v1/trips', { headers: { 'If-None-Match': etag } }, 304],
-      ['preflight', '/v1/trips', { method: 'OPTIONS', headers: { Origin: 'https://app.example', 'Access-Control-Request-Method': 'GET' } }, 204],
+      [
+        'preflight',
+        '/v1/trips',
+        { method: 'OPTIONS', headers: { Origin: 'https://app.example', 'Access-Control-Request-Method': 'GET' } },
+        204,
+      ],
     ];
     let expected = remaining(first);
     expect(expected).toBe(119);
     for (const [label, path, init, status] of cases) {
-      const res = await fetch(`${s.url}${path}`, init);
+      const res = await client(`${server.url}${path}`, init);
       expect(res.status, label).toBe(status);
       expectLimitHeaders(res, label);
       expected -= 1;
@@ -102,16 +126,18 @@ describe('the /v1 quota on the local server', { timeout: 90_000 }, () => {
   });
 
   it('refuses a whole concurrent burst once the quota is spent', async () => {
-    const s = await server();
-    await exhaust(s);
-    const burst = await Promise.all(Array.from({ length: 40 }, () => fetch(`${s.url}/v1/peaks`)));
+    const client = clientAt();
+    await exhaust(client);
+    const burst = await Promise.all(Array.from({ length: 40 }, () => client(`${server.url}/v1/peaks`)));
     expect(burst.map((r) => r.status)).toEqual(Array(40).fill(429));
     for (const res of burst) await expectRateLimited(res);
   });
 
   it('lets exactly 120 of 150 concurrent requests through at the edge of the quota', async () => {
-    const s = await server();
-    const responses = await Promise.all(Array.from({ length: 150 }, (_, i) => fetch(`${s.url}${i % 2 ? '/v1/trips' : '/v1/'}`)));
+    const client = clientAt();
+    const responses = await Promise.all(
+      Array.from({ length: 150 }, (_, i) => client(`${server.url}${i % 2 ? '/v1/trips' : '/v1/'}`)),
+    );
     const ok = responses.filter((r) => r.status === 200);
     expect(ok).toHaveLength(120);
     expect(responses.filter((r) => r.status === 429)).toHaveLength(30);
@@ -121,38 +147,45 @@ describe('the /v1 quota on the local server', { timeout: 90_000 }, () => {
   });
 
   it('gives no fresh quota for a forged X-Forwarded-For, X-Real-IP or Vercel header', async () => {
-    const s = await server();
+    const client = clientAt();
     for (let i = 1; i <= 120; i += 1) {
       const forged = `198.51.100.${i}`;
-      const res = await fetch(`${s.url}/v1/`, {
-        headers: { 'X-Forwarded-For': forged, 'X-Real-IP': forged, 'X-Vercel-Forwarded-For': forged, Forwarded: `for=${forged}` },
+      const res = await client(`${server.url}/v1/`, {
+        headers: {
+          'X-Forwarded-For': forged,
+          'X-Real-IP': forged,
+          'X-Vercel-Forwarded-For': forged,
+          Forwarded: `for=${forged}`,
+        },
       });
       expect(res.status).toBe(200);
       expect(remaining(res)).toBe(120 - i);
       await res.arrayBuffer();
     }
-    await expectRateLimited(await fetch(`${s.url}/v1/`, { headers: { 'X-Forwarded-For': '192.0.2.200', 'X-Real-IP': '192.0.2.200' } }));
+    await expectRateLimited(
+      await client(`${server.url}/v1/`, { headers: { 'X-Forwarded-For': '192.0.2.200', 'X-Real-IP': '192.0.2.200' } }),
+    );
   });
 
   it("with TRUST_PROXY=vercel counts Vercel's client-IP header instead of the socket", async () => {
-    const s = await server({ TRUST_PROXY: 'vercel' });
-    const as = (ip: string) => fetch(`${s.url}/v1/`, { headers: { 'X-Real-IP': ip } });
+    const client = clientAt();
+    const as = (ip: string) => client(`${behindVercel.url}/v1/`, { headers: { 'X-Real-IP': ip } });
     for (let i = 0; i < 3; i += 1) await (await as('203.0.113.1')).arrayBuffer();
     expect(remaining(await as('203.0.113.1'))).toBe(116);
     expect(remaining(await as('203.0.113.2'))).toBe(119);
   });
 
   it('does not count or label requests outside /v1', async () => {
-    const s = await server();
+    const client = clientAt();
     const paths = ['/robots.txt', '/index.md', '/', '/no-such-page', '/openapi.json'];
     for (let i = 0; i < 130; i += 1) {
       const path = paths[i % paths.length]!;
-      const res = await fetch(`${s.url}${path}`);
+      const res = await client(`${server.url}${path}`);
       expect(res.status, path).not.toBe(429);
       expect(res.headers.get('ratelimit-remaining'), path).toBeNull();
       expect(res.headers.get('ratelimit-policy'), path).toBeNull();
       await res.arrayBuffer();
     }
-    expect(remaining(await fetch(`${s.url}/v1/`))).toBe(119);
+    expect(remaining(await client(`${server.url}/v1/`))).toBe(119);
   });
 });

@@ -62,7 +62,8 @@ function passedOn(res: Response): boolean {
 function expectFailedOpen(res: Response): void {
   expect(res.status).toBe(200);
   expect(passedOn(res)).toBe(true);
-  for (const name of ['ratelimit', 'ratelimit-remaining', 'x-ratelimit-remaining', 'retry-after']) expect(res.headers.get(name)).toBeNull();
+  for (const name of ['ratelimit', 'ratelimit-remaining', 'x-ratelimit-remaining', 'retry-after'])
+    expect(res.headers.get(name)).toBeNull();
 }
 
 describe('edge middleware with counters over the Upstash REST protocol', () => {
@@ -72,7 +73,9 @@ describe('edge middleware with counters over the Upstash REST protocol', () => {
     const a = requestRulesMiddleware(upstashEnv('upstash'), { storeTimeoutMs: 10_000 });
     const b = requestRulesMiddleware(upstashEnv('marketplace'), { storeTimeoutMs: 10_000 });
     const before = rest.requests['/'] ?? 0;
-    const responses = await Promise.all(Array.from({ length: 150 }, (_, i) => (i % 2 ? a : b)(edgeRequest('/v1/trips'))));
+    const responses = await Promise.all(
+      Array.from({ length: 150 }, (_, i) => (i % 2 ? a : b)(edgeRequest('/v1/trips'))),
+    );
     const passed = responses.filter(passedOn);
     expect(passed).toHaveLength(120);
     expect(passed.map((r) => remaining(r)).sort((x, y) => x! - y!)).toEqual(Array.from({ length: 120 }, (_, i) => i));

@@ -1,12 +1,27 @@
 /** The altitude profile's geometry as numbers: which points exist, where they are, and that every label fits. */
 import { describe, expect, it } from 'vitest';
-import { altitudeProfile, chartTexts, describeProfile, profileSizes, textBox, type AltitudeProfile, type ProfileDay } from '../../src/components/altitude-profile.ts';
+import {
+  altitudeProfile,
+  chartTexts,
+  describeProfile,
+  profileSizes,
+  textBox,
+  type AltitudeProfile,
+  type ProfileDay,
+} from '../../src/components/altitude-profile.ts';
 import { loadCatalogue, realContent } from '../helpers/content.ts';
 
 const hampta: ProfileDay[] = [
   { day: 1, from: 'Manali', to: 'Chika', startAltitudeM: 2050, endAltitudeM: 3080 },
   { day: 2, from: 'Chika', to: 'Balu ka Ghera', startAltitudeM: 3080, endAltitudeM: 3600 },
-  { day: 3, from: 'Balu ka Ghera', to: 'Shea Goru', startAltitudeM: 3600, endAltitudeM: 3950, highPoint: { name: 'Hampta Pass', altitudeM: 4270 } },
+  {
+    day: 3,
+    from: 'Balu ka Ghera',
+    to: 'Shea Goru',
+    startAltitudeM: 3600,
+    endAltitudeM: 3950,
+    highPoint: { name: 'Hampta Pass', altitudeM: 4270 },
+  },
   { day: 4, from: 'Shea Goru', to: 'Chatru', startAltitudeM: 3950, endAltitudeM: 3380 },
 ];
 const sizes = Object.values(profileSizes);
@@ -24,14 +39,15 @@ function expectLabelsInside(chart: AltitudeProfile, what: string) {
   highs.forEach((a, i) =>
     highs.slice(i + 1).forEach((b) => {
       // Rows touch exactly; a hundredth of a unit allows for floating-point sums.
-      const apart = a.right <= b.left + 0.01 || b.right <= a.left + 0.01 || a.bottom <= b.top + 0.01 || b.bottom <= a.top + 0.01;
+      const apart =
+        a.right <= b.left + 0.01 || b.right <= a.left + 0.01 || a.bottom <= b.top + 0.01 || b.bottom <= a.top + 0.01;
       expect(apart, `${what}: two high-point labels overlap`).toBe(true);
     }),
   );
 }
 
 describe('altitude profile', () => {
-  it('plots the start, each day\'s high point and each night, in order, higher altitudes drawn higher', () => {
+  it("plots the start, each day's high point and each night, in order, higher altitudes drawn higher", () => {
     const chart = altitudeProfile(hampta, 4270);
     expect(chart.points.map((p) => [p.kind, p.altitudeM])).toEqual([
       ['start', 2050],
@@ -88,20 +104,25 @@ describe('altitude profile', () => {
     );
   });
 
-  it('writes the gridlines\' altitudes in a column left of the plot, so the profile never crosses them', () => {
+  it("writes the gridlines' altitudes in a column left of the plot, so the profile never crosses them", () => {
     const trips = loadCatalogue(realContent).trips;
     for (const page of trips) {
       for (const size of sizes) {
         const chart = altitudeProfile(page.content.itinerary, page.trip.summitAltitudeM, size);
         const what = `${page.trip.slug} ${size.name}`;
         // Every gridline is labelled, the lowest too: the start of the profile no longer sits on it.
-        expect(chart.yTicks.map((t) => t.label.text), what).toHaveLength(chart.yTicks.length);
+        expect(
+          chart.yTicks.map((t) => t.label.text),
+          what,
+        ).toHaveLength(chart.yTicks.length);
         for (const tick of chart.yTicks) {
           const box = textBox(tick.label, chart.fontSize);
           expect(box.right, `${what}: "${tick.label.text}"`).toBeLessThan(chart.plot.left);
           expect(box.left, `${what}: "${tick.label.text}"`).toBeGreaterThanOrEqual(0);
           // Centred on its own gridline.
-          expect(Math.abs((box.top + box.bottom) / 2 - tick.y), `${what}: "${tick.label.text}"`).toBeLessThan(chart.fontSize * 0.5);
+          expect(Math.abs((box.top + box.bottom) / 2 - tick.y), `${what}: "${tick.label.text}"`).toBeLessThan(
+            chart.fontSize * 0.5,
+          );
         }
         for (const p of chart.points) expect(p.x, what).toBeGreaterThanOrEqual(chart.plot.left);
       }
@@ -110,9 +131,30 @@ describe('altitude profile', () => {
 
   it('keeps every label inside the chart, at both sizes, with a long name and close high points', () => {
     const crowded: ProfileDay[] = [
-      { day: 1, from: 'A', to: 'B', startAltitudeM: 3000, endAltitudeM: 3400, highPoint: { name: 'A very long name for a high pass that cannot fit on one line', altitudeM: 4100 } },
-      { day: 2, from: 'B', to: 'C', startAltitudeM: 3400, endAltitudeM: 3800, highPoint: { name: 'Second Pass', altitudeM: 4400 } },
-      { day: 3, from: 'C', to: 'D', startAltitudeM: 3800, endAltitudeM: 3500, highPoint: { name: 'Third Pass', altitudeM: 4500 } },
+      {
+        day: 1,
+        from: 'A',
+        to: 'B',
+        startAltitudeM: 3000,
+        endAltitudeM: 3400,
+        highPoint: { name: 'A very long name for a high pass that cannot fit on one line', altitudeM: 4100 },
+      },
+      {
+        day: 2,
+        from: 'B',
+        to: 'C',
+        startAltitudeM: 3400,
+        endAltitudeM: 3800,
+        highPoint: { name: 'Second Pass', altitudeM: 4400 },
+      },
+      {
+        day: 3,
+        from: 'C',
+        to: 'D',
+        startAltitudeM: 3800,
+        endAltitudeM: 3500,
+        highPoint: { name: 'Third Pass', altitudeM: 4500 },
+      },
     ];
     for (const size of sizes) {
       const chart = altitudeProfile(crowded, 4500, size);
@@ -129,23 +171,35 @@ describe('altitude profile', () => {
       for (const size of sizes) {
         const chart = altitudeProfile(days, page.trip.summitAltitudeM, size);
         const what = `${page.trip.slug} ${size.name}`;
-        expect(chart.points.filter((p) => p.kind === 'night'), what).toHaveLength(days.length);
-        expect(chart.points.filter((p) => p.kind === 'high').map((p) => p.altitudeM), what).toEqual(days.flatMap((d) => (d.highPoint ? [d.highPoint.altitudeM] : [])));
+        expect(
+          chart.points.filter((p) => p.kind === 'night'),
+          what,
+        ).toHaveLength(days.length);
+        expect(
+          chart.points.filter((p) => p.kind === 'high').map((p) => p.altitudeM),
+          what,
+        ).toEqual(days.flatMap((d) => (d.highPoint ? [d.highPoint.altitudeM] : [])));
         expect(chart.yTicks.length, what).toBeGreaterThanOrEqual(2);
         expectLabelsInside(chart, what);
         // No leader line runs through another high point's label.
         for (const [i, h] of chart.highLabels.entries()) {
           for (const other of chart.highLabels.filter((_, j) => j !== i)) {
             for (const box of other.lines.map((t) => textBox(t, chart.fontSize))) {
-              const crosses = h.leader.x >= box.left && h.leader.x <= box.right && h.leader.y1 < box.bottom && h.leader.y2 > box.top;
-              expect(crosses, `${what}: the leader of "${h.lines[0]?.text}" crosses "${other.lines[0]?.text}"`).toBe(false);
+              const crosses =
+                h.leader.x >= box.left && h.leader.x <= box.right && h.leader.y1 < box.bottom && h.leader.y2 > box.top;
+              expect(crosses, `${what}: the leader of "${h.lines[0]?.text}" crosses "${other.lines[0]?.text}"`).toBe(
+                false,
+              );
             }
           }
         }
       }
     }
     // The two findings of the issue: Kang Yatse II's summit and Hampta Pass are on their charts.
-    const labels = (slug: string) => altitudeProfile(trips.find((t) => t.trip.slug === slug)!.content.itinerary, null).highLabels.flatMap((h) => h.lines.map((l) => l.text));
+    const labels = (slug: string) =>
+      altitudeProfile(trips.find((t) => t.trip.slug === slug)!.content.itinerary, null).highLabels.flatMap((h) =>
+        h.lines.map((l) => l.text),
+      );
     expect(labels('kang-yatse-ii-expedition')).toEqual(['Kang Yatse II summit 6,250 m', 'Kongmaru La 5,130 m']);
     expect(labels('hampta-pass-trek')).toEqual(['Hampta Pass 4,270 m']);
   });

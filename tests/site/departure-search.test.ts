@@ -26,7 +26,8 @@ import { formatDateRange } from '../../domain/format.ts';
 import { runCli } from '../departures/cli.ts';
 import { realContent } from '../helpers/content.ts';
 import { eventually } from '../helpers/eventually.ts';
-import { buildProject, copyProject, projectRoot, startServer, type ProjectCopy, type RunningServer } from '../helpers/project.ts';
+import { startInProcess, type InProcessServer } from '../helpers/in-process.ts';
+import { buildProject, copyProject, projectRoot, type ProjectCopy } from '../helpers/project.ts';
 import { launchChromium } from './site.ts';
 
 const siteUrl = 'http://127.0.0.1:4321';
@@ -34,13 +35,17 @@ const screenshots = path.join(projectRoot, 'test-results', 'departure-search');
 mkdirSync(screenshots, { recursive: true });
 
 let copy: ProjectCopy;
-let server: RunningServer;
+let server: InProcessServer;
 let dataDir: string;
 let browser: Browser;
 let mcp: Client;
 
 const cli = async (...args: string[]) => {
-  const result = await runCli(copy.dir, args, { DATA_DIR: dataDir, OPERATIONAL_STORAGE: 'embedded', CONTENT_DIR: './content' });
+  const result = await runCli(copy.dir, args, {
+    DATA_DIR: dataDir,
+    OPERATIONAL_STORAGE: 'embedded',
+    CONTENT_DIR: './content',
+  });
   if (result.code !== 0) throw new Error(`departures ${args.join(' ')}: ${result.stderr}${result.stdout}`);
   return result.stdout;
 };
@@ -55,19 +60,38 @@ beforeAll(async () => {
   const built = buildProject(copy.dir, { SITE_URL: siteUrl });
   if (built.status !== 0) throw new Error(`the real catalogue did not build:\n${built.output}`);
   dataDir = mkdtempSync(path.join(tmpdir(), 'departure-search-'));
-  server = await startServer(copy.dir, { DATA_DIR: dataDir, OPERATIONAL_STORAGE: 'embedded', SITE_URL: siteUrl });
+  server = await startInProcess(copy.dir, { DATA_DIR: dataDir, OPERATIONAL_STORAGE: 'embedded', SITE_URL: siteUrl });
   // The first read opens the embedded store and seeds it; the task's departure is then set as the
   // operations team would: Hampta Pass, 23 to 27 September, 2 of 12 seats left, at the trip's price.
   await (await fetch(`${server.url}/v1/departures`)).arrayBuffer();
   const listed = JSON.parse(await cli('list', '--trip', 'hampta-pass-trek', '--json')) as { id: string }[];
-  if (listed.some((d) => d.id === hampta.id)) await cli('update', hampta.id, '--seats', '12', '--seats-left', '2', '--price', 'trip', '--end', hampta.end);
-  else await cli('add', '--trip', 'hampta-pass-trek', '--start', hampta.start, '--end', hampta.end, '--seats', '12', '--seats-left', '2');
+  if (listed.some((d) => d.id === hampta.id))
+    await cli('update', hampta.id, '--seats', '12', '--seats-left', '2', '--price', 'trip', '--end', hampta.end);
+  else
+    await cli(
+      'add',
+      '--trip',
+      'hampta-pass-trek',
+      '--start',
+      hampta.start,
+      '--end',
+      hampta.end,
+      '--seats',
+      '12',
+      '--seats-left',
+      '2',
+    );
   // Variety for the parity check: a departure at a price of its own, and one taken off the site.
   const rupin = (JSON.parse(await cli('list', '--trip', 'rupin-pass-trek', '--json')) as { id: string }[])[0];
   if (rupin) await cli('update', rupin.id, '--price', '26000');
   const markha = (JSON.parse(await cli('list', '--trip', 'markha-valley-trek', '--json')) as { id: string }[])[0];
   if (markha) await cli('hide', markha.id);
-  await eventually(async () => expect((await api(`?trip=hampta-pass-trek&from=${hampta.start}&to=${hampta.start}`)).data[0]).toMatchObject({ id: hampta.id, seatsLeft: 2 }));
+  await eventually(async () =>
+    expect((await api(`?trip=hampta-pass-trek&from=${hampta.start}&to=${hampta.start}`)).data[0]).toMatchObject({
+      id: hampta.id,
+      seatsLeft: 2,
+    }),
+  );
   browser = await launchChromium();
   mcp = new Client({ name: 'departure-search-tests', version: '1.0.0' });
   await mcp.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`)));
@@ -124,7 +148,8 @@ function bruteForce(all: ApiDeparture[], trips: ApiTrip[], query: string): ApiDe
       (q.region === undefined || t.region.toLowerCase().includes(q.region.toLowerCase())) &&
       (number('minDays') === undefined || days >= number('minDays')!) &&
       (number('maxDays') === undefined || days <= number('maxDays')!) &&
-      (number('minSeats') === undefined || (joinable && (d.seatsLeft === null || d.seatsLeft >= number('minSeats')!))) &&
+      (number('minSeats') === undefined ||
+        (joinable && (d.seatsLeft === null || d.seatsLeft >= number('minSeats')!))) &&
       (number('maxPriceInr') === undefined || (d.priceInr !== null && d.priceInr <= number('maxPriceInr')!))
     );
   });
@@ -160,7 +185,14 @@ const cards = (page: Page) =>
     els.map((el) => {
       const e = el as HTMLElement;
       const box = e.getBoundingClientRect();
-      return { id: e.dataset.departure ?? '', trip: e.dataset.trip ?? '', start: e.dataset.start ?? '', seatsLeft: e.dataset.seatsLeft ? Number(e.dataset.seatsLeft) : null, text: e.innerText, bottom: box.bottom + scrollY };
+      return {
+        id: e.dataset.departure ?? '',
+        trip: e.dataset.trip ?? '',
+        start: e.dataset.start ?? '',
+        seatsLeft: e.dataset.seatsLeft ? Number(e.dataset.seatsLeft) : null,
+        text: e.innerText,
+        bottom: box.bottom + scrollY,
+      };
     }),
   );
 
@@ -185,7 +217,12 @@ for (const width of [360, 1280]) {
             await page.fill('#search-minSeats', '2');
             await page.fill('#search-maxPriceInr', '25000');
           });
-          await person.step(() => Promise.all([page.waitForURL(/\/departures\?/), page.click('form[data-departure-search] button[type=submit]')]));
+          await person.step(() =>
+            Promise.all([
+              page.waitForURL(/\/departures\?/),
+              page.click('form[data-departure-search] button[type=submit]'),
+            ]),
+          );
           await page.locator('.departure').first().waitFor();
 
           const search = new URL(page.url()).searchParams;
@@ -204,7 +241,17 @@ for (const width of [360, 1280]) {
           const shown = await cards(page);
           const first = shown[0]!;
           expect(first).toMatchObject({ id: hampta.id, trip: 'hampta-pass-trek', start: hampta.start, seatsLeft: 2 });
-          for (const words of ['Hampta Pass Trek', 'Moderate trek', '5 days', 'Himachal Pradesh', formatDateRange(hampta.start, hampta.end), '2 of 12 seats left', 'Filling fast', '₹16,500', 'Enquire for this date']) {
+          for (const words of [
+            'Hampta Pass Trek',
+            'Moderate trek',
+            '5 days',
+            'Himachal Pradesh',
+            formatDateRange(hampta.start, hampta.end),
+            '2 of 12 seats left',
+            'Filling fast',
+            '₹16,500',
+            'Enquire for this date',
+          ]) {
             expect(first.text, words).toContain(words);
           }
           expect(shown.map((c) => c.start)).toEqual(shown.map((c) => c.start).sort());
@@ -214,9 +261,16 @@ for (const width of [360, 1280]) {
           expect(await fitsWidth(page)).toBe(true);
           await page.screenshot({ path: path.join(screenshots, `task-${tag}.png`) });
 
-          await person.step(() => Promise.all([page.waitForURL(/\/enquire\?departure=/), page.locator(`.departure[data-departure="${hampta.id}"] a:has-text("Enquire")`).click()]));
+          await person.step(() =>
+            Promise.all([
+              page.waitForURL(/\/enquire\?departure=/),
+              page.locator(`.departure[data-departure="${hampta.id}"] a:has-text("Enquire")`).click(),
+            ]),
+          );
           expect(new URL(page.url()).pathname).toBe('/treks/hampta-pass-trek/enquire');
-          expect(await page.inputValue('input[name="preferredDeparture"]')).toBe(formatDateRange(hampta.start, hampta.end));
+          expect(await page.inputValue('input[name="preferredDeparture"]')).toBe(
+            formatDateRange(hampta.start, hampta.end),
+          );
           expect(await page.inputValue('input[name="tripSlug"]')).toBe('hampta-pass-trek');
           expect(await page.locator('h1').innerText()).toContain('Hampta Pass Trek');
           expect(person.count).toBeLessThanOrEqual(3);
@@ -235,7 +289,12 @@ for (const width of [360, 1280]) {
             await page.fill('#search-minSeats', '4');
             await page.fill('#search-maxPriceInr', '25000');
           });
-          await person.step(() => Promise.all([page.waitForURL(/\/departures\?/), page.click('form[data-departure-search] button[type=submit]')]));
+          await person.step(() =>
+            Promise.all([
+              page.waitForURL(/\/departures\?/),
+              page.click('form[data-departure-search] button[type=submit]'),
+            ]),
+          );
           await page.locator('.board-summary').waitFor();
           expect(await cards(page)).toEqual([]);
           expect(await page.locator('.board-summary').innerText()).toContain('No departures match this search.');
@@ -251,8 +310,15 @@ for (const width of [360, 1280]) {
           const shown = await cards(page);
           expect(shown, said).toHaveLength(promised);
           const query = new URL(page.url()).search;
-          const expected = bruteForce((await api()).data, (await (await fetch(`${server.url}/v1/trips`)).json()).data, query);
-          expect(shown.map((c) => c.id), `${said}: ${query}`).toEqual(expected.map((d) => d.id));
+          const expected = bruteForce(
+            (await api()).data,
+            (await (await fetch(`${server.url}/v1/trips`)).json()).data,
+            query,
+          );
+          expect(
+            shown.map((c) => c.id),
+            `${said}: ${query}`,
+          ).toEqual(expected.map((d) => d.id));
           expect(person.count).toBeLessThanOrEqual(3);
         });
       }, 120_000);
@@ -269,7 +335,9 @@ for (const width of [360, 1280]) {
             await page.fill('#search-from', `${year}-10-31`);
             await page.fill('#search-to', `${year}-09-20`);
             await page.click('form[data-departure-search] button[type=submit]');
-            expect(await page.evaluate(() => (document.querySelector('#search-to') as HTMLInputElement).validationMessage)).toContain('on or after');
+            expect(
+              await page.evaluate(() => (document.querySelector('#search-to') as HTMLInputElement).validationMessage),
+            ).toContain('on or after');
             expect(requests.filter((url) => url.includes('/departures?'))).toEqual([]);
 
             await page.fill('#search-to', '');
@@ -284,12 +352,14 @@ for (const width of [360, 1280]) {
             expect(inPlace.length).toBeGreaterThan(0);
             // The shared address shows the same departures on a page of its own.
             const shared = await (await fetch(`${server.url}${address.pathname}${address.search}`)).text();
-            expect([...shared.matchAll(/<li class="departure" data-departure="([^"]+)"/g)].map((m) => m[1])).toEqual(inPlace);
+            expect([...shared.matchAll(/<li class="departure" data-departure="([^"]+)"/g)].map((m) => m[1])).toEqual(
+              inPlace,
+            );
             expect(await page.evaluate(() => document.activeElement?.id)).toBe('search-results');
 
             await page.goBack();
             await page.waitForURL((url) => !url.searchParams.has('minSeats'));
-            await expect.poll(async () => (await page.inputValue('#search-minSeats'))).toBe('');
+            await expect.poll(async () => await page.inputValue('#search-minSeats')).toBe('');
             expect(await page.evaluate(() => (window as { samePage?: boolean }).samePage)).toBe(true);
           });
         }, 120_000);
@@ -329,7 +399,10 @@ describe('one search, five surfaces', () => {
       if (ids.length > 0) nonEmpty += 1;
 
       const rest = await api(query);
-      expect(rest.data.map((d) => d.id), `/v1/departures${query}`).toEqual(ids);
+      expect(
+        rest.data.map((d) => d.id),
+        `/v1/departures${query}`,
+      ).toEqual(ids);
       expect(rest.count).toBe(ids.length);
 
       const board = await (await fetch(`${server.url}/departures${query}`)).text();
@@ -338,27 +411,44 @@ describe('one search, five surfaces', () => {
       if (query) expect(board).not.toContain('Some of the address was not used');
 
       const markdown = await (await fetch(`${server.url}/departures.md${query}`)).text();
-      const rows = markdown.split('\n').filter((line) => /^\| \d/.test(line)).map((line) => line.split(' | '));
+      const rows = markdown
+        .split('\n')
+        .filter((line) => /^\| \d/.test(line))
+        .map((line) => line.split(' | '));
       const withTrip = !query.includes('trip=');
       expect(
-        rows.map((cells) => [cells[0]!.slice(2).replace(/ \(.*\)$/, ''), withTrip ? /^\[([^\]]+)\]/.exec(cells[1]!)?.[1] : undefined]),
+        rows.map((cells) => [
+          cells[0]!.slice(2).replace(/ \(.*\)$/, ''),
+          withTrip ? /^\[([^\]]+)\]/.exec(cells[1]!)?.[1] : undefined,
+        ]),
         `/departures.md${query}`,
       ).toEqual(expected.map((d) => [formatDateRange(d.startDate, d.endDate), withTrip ? d.tripName : undefined]));
       const enquiries = [...markdown.matchAll(/\/enquire\?departure=([a-z0-9-]+)\)/g)].map((m) => m[1]);
-      expect(enquiries, `/departures.md${query} enquiries`).toEqual(expected.filter((d) => d.status === 'open' || d.status === 'filling').map((d) => d.id));
+      expect(enquiries, `/departures.md${query} enquiries`).toEqual(
+        expected.filter((d) => d.status === 'open' || d.status === 'filling').map((d) => d.id),
+      );
 
       const calendar = (await (await fetch(`${server.url}/departures.ics${query}`)).text()).replace(/\r\n[ \t]/g, '');
       const uids = [...calendar.matchAll(/^UID:departure-(.+)@/gm)].map((m) => m[1]);
       expect(uids, `/departures.ics${query}`).toEqual(ids);
 
-      const args = Object.fromEntries([...new URLSearchParams(query)].map(([name, value]) => [name, /^\d+$/.test(value) && !/from|to/.test(name) ? Number(value) : value]));
+      const args = Object.fromEntries(
+        [...new URLSearchParams(query)].map(([name, value]) => [
+          name,
+          /^\d+$/.test(value) && !/from|to/.test(name) ? Number(value) : value,
+        ]),
+      );
       const tool = await mcp.callTool({ name: 'list_departures', arguments: args });
       expect(tool.isError ?? false, `list_departures ${JSON.stringify(args)}`).toBe(false);
       expect(tool.structuredContent, `list_departures ${JSON.stringify(args)}`).toEqual(rest);
       // Nothing found: the text names the changes of one filter that would find dates, as the board does.
       const text = (tool.content as { text: string }[])[0]!.text;
-      if (ids.length === 0 && query) expect(text, `list_departures ${JSON.stringify(args)}`).toMatch(/Changing one filter would find some:\n- \d+ dates? .+: list_departures \{.*\}|No change of one filter finds a departure\./);
-      if (query === '?maxPriceInr=1') expect(text).toMatch(/- \d+ dates? up to ₹[\d,]+ per person: list_departures \{"maxPriceInr":"\d+"\}/);
+      if (ids.length === 0 && query)
+        expect(text, `list_departures ${JSON.stringify(args)}`).toMatch(
+          /Changing one filter would find some:\n- \d+ dates? .+: list_departures \{.*\}|No change of one filter finds a departure\./,
+        );
+      if (query === '?maxPriceInr=1')
+        expect(text).toMatch(/- \d+ dates? up to ₹[\d,]+ per person: list_departures \{"maxPriceInr":"\d+"\}/);
     }
     // The set holds searches that find dates and searches that find none.
     expect(nonEmpty).toBeGreaterThan(8);

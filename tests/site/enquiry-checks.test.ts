@@ -33,12 +33,22 @@ beforeAll(() => {
 });
 
 /** A page in a context of its own, from an address of its own; `posts` are the enquiries it sent. */
-async function withPage(options: { width: number; js: boolean }, run: (page: Page, ip: string, posts: string[]) => Promise<void>): Promise<void> {
+async function withPage(
+  options: { width: number; js: boolean },
+  run: (page: Page, ip: string, posts: string[]) => Promise<void>,
+): Promise<void> {
   const ip = `198.51.100.${(nextIp += 1)}`;
-  const context = await live.browser.newContext({ viewport: { width: options.width, height: 800 }, javaScriptEnabled: options.js, extraHTTPHeaders: { 'x-real-ip': ip } });
+  const context = await live.browser.newContext({
+    viewport: { width: options.width, height: 800 },
+    javaScriptEnabled: options.js,
+    extraHTTPHeaders: { 'x-real-ip': ip },
+  });
   const page = await context.newPage();
   const posts: string[] = [];
-  page.on('request', (request) => request.method() === 'POST' && request.url().endsWith('/api/bookings') && posts.push(request.url()));
+  page.on(
+    'request',
+    (request) => request.method() === 'POST' && request.url().endsWith('/api/bookings') && posts.push(request.url()),
+  );
   try {
     await run(page, ip, posts);
   } finally {
@@ -49,7 +59,11 @@ async function withPage(options: { width: number; js: boolean }, run: (page: Pag
 const valid = { tripSlug: 'sample-trek', name: 'Asha Rao', phone: '+91 98765 43210', groupSize: 2 };
 
 function postJson(body: unknown, ip: string): Promise<Response> {
-  return fetch(`${live.server.url}/api/bookings`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'x-real-ip': ip }, body: JSON.stringify(body) });
+  return fetch(`${live.server.url}/api/bookings`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', 'x-real-ip': ip },
+    body: JSON.stringify(body),
+  });
 }
 
 /** The server's own count of this address's enquiries: how many of its 5 are left. */
@@ -74,22 +88,42 @@ async function fillValid(page: Page): Promise<void> {
 /** Slips a person makes, one field each, with the server's refusal (or its start). */
 const slips: { label: string; field: string; value: string; says: string }[] = [
   { label: 'no name', field: 'name', value: '', says: 'Tell us your name so the guide knows whom to ask for.' },
-  { label: 'a name of spaces', field: 'name', value: '   ', says: 'Tell us your name so the guide knows whom to ask for.' },
+  {
+    label: 'a name of spaces',
+    field: 'name',
+    value: '   ',
+    says: 'Tell us your name so the guide knows whom to ask for.',
+  },
   { label: 'a name too long', field: 'name', value: 'N'.repeat(101), says: 'Your name can be at most 100 characters' },
   { label: 'no phone', field: 'phone', value: '', says: 'Give a phone number so a guide can call you back.' },
   { label: 'a phone in words', field: 'phone', value: 'call me', says: 'Give a phone number of 8 to 15 digits' },
   { label: 'a phone too short', field: 'phone', value: '98765', says: 'Give a phone number of 8 to 15 digits' },
-  { label: 'an email without a domain', field: 'email', value: 'asha@example', says: 'Give an email address such as asha@example.com' },
+  {
+    label: 'an email without a domain',
+    field: 'email',
+    value: 'asha@example',
+    says: 'Give an email address such as asha@example.com',
+  },
   { label: 'no group size', field: 'groupSize', value: '', says: 'Say how many people are coming.' },
   { label: 'a group of 0', field: 'groupSize', value: '0', says: 'Group size must be a whole number from 1 to 12' },
-  { label: 'a group over the cap', field: 'groupSize', value: '13', says: 'Group size must be a whole number from 1 to 12' },
+  {
+    label: 'a group over the cap',
+    field: 'groupSize',
+    value: '13',
+    says: 'Group size must be a whole number from 1 to 12',
+  },
   { label: 'half a person', field: 'groupSize', value: '2.5', says: 'Group size must be a whole number from 1 to 12' },
-  { label: 'dates too long', field: 'preferredDeparture', value: 'd'.repeat(101), says: 'Dates wanted can be at most 100 characters' },
+  {
+    label: 'dates too long',
+    field: 'preferredDeparture',
+    value: 'd'.repeat(101),
+    says: 'Dates wanted can be at most 100 characters',
+  },
 ];
 
 for (const width of [360, 1280]) {
   describe(`${width} px`, () => {
-    it('with JavaScript: each slip is refused next to its field in the server\'s words, and nothing is sent', async () => {
+    it("with JavaScript: each slip is refused next to its field in the server's words, and nothing is sent", async () => {
       await withPage({ width, js: true }, async (page, ip, posts) => {
         const errors: string[] = [];
         page.on('pageerror', (e) => errors.push(e.message));
@@ -101,7 +135,9 @@ for (const width of [360, 1280]) {
           await fillValid(page);
           await page.fill(`#enquiry-${slip.field}`, slip.value);
           await page.click('#enquiry-form button[type=submit]');
-          await expect.poll(() => page.getAttribute(`#enquiry-${slip.field}`, 'aria-invalid'), { message: slip.label }).toBe('true');
+          await expect
+            .poll(() => page.getAttribute(`#enquiry-${slip.field}`, 'aria-invalid'), { message: slip.label })
+            .toBe('true');
           expect(await page.textContent(`#enquiry-${slip.field}-error`), slip.label).toContain(slip.says);
           expect(await page.textContent('#enquiry-status'), slip.label).toContain(slip.says);
           expect(await page.evaluate(() => document.activeElement?.id), slip.label).toBe(`enquiry-${slip.field}`);
@@ -113,7 +149,9 @@ for (const width of [360, 1280]) {
         await page.fill('#enquiry-message', 'm'.repeat(2001));
         expect((await page.inputValue('#enquiry-message')).length).toBe(2001);
         await page.click('#enquiry-form button[type=submit]');
-        await expect.poll(() => page.textContent('#enquiry-message-error')).toBe('Your message can be at most 2000 characters; it has 2001. Please shorten it.');
+        await expect
+          .poll(() => page.textContent('#enquiry-message-error'))
+          .toBe('Your message can be at most 2000 characters; it has 2001. Please shorten it.');
 
         // Everything at once: every field named, the first focused.
         await page.reload();
@@ -121,7 +159,9 @@ for (const width of [360, 1280]) {
         await page.fill('#enquiry-phone', 'call me');
         await page.fill('#enquiry-email', 'asha@');
         await page.click('#enquiry-form button[type=submit]');
-        await expect.poll(() => page.textContent('#enquiry-status')).toMatch(/^4 fields need another look\. Tell us your name/);
+        await expect
+          .poll(() => page.textContent('#enquiry-status'))
+          .toMatch(/^4 fields need another look\. Tell us your name/);
         expect(await page.evaluate(() => document.activeElement?.id)).toBe('enquiry-name');
         // Corrected on the spot, a field's message goes as soon as it is right.
         await page.fill('#enquiry-email', 'asha@example.com');
@@ -136,17 +176,21 @@ for (const width of [360, 1280]) {
       });
     });
 
-    it('without JavaScript: the browser refuses each slip itself, with the server\'s rule in its bubble, and nothing is sent', async () => {
+    it("without JavaScript: the browser refuses each slip itself, with the server's rule in its bubble, and nothing is sent", async () => {
       await withPage({ width, js: false }, async (page, ip, posts) => {
         await page.goto(`${site}/treks/sample-trek`);
         for (const slip of slips) {
           await fillValid(page);
           await page.fill(`#enquiry-${slip.field}`, slip.value);
           await page.click('#enquiry-form button[type=submit]');
-          const validity = await page.locator(`#enquiry-${slip.field}`).evaluate((input: HTMLInputElement) => ({ valid: input.validity.valid, pattern: input.validity.patternMismatch }));
+          const validity = await page.locator(`#enquiry-${slip.field}`).evaluate((input: HTMLInputElement) => ({
+            valid: input.validity.valid,
+            pattern: input.validity.patternMismatch,
+          }));
           expect(validity.valid, slip.label).toBe(false);
           // A value that breaks a pattern: the browser's bubble shows the field's title, the server's own sentence.
-          if (validity.pattern) expect(await page.getAttribute(`#enquiry-${slip.field}`, 'title'), slip.label).toContain(slip.says);
+          if (validity.pattern)
+            expect(await page.getAttribute(`#enquiry-${slip.field}`, 'title'), slip.label).toContain(slip.says);
           expect(page.url(), slip.label).toBe(`${site}/treks/sample-trek`);
         }
         // The message stops at its limit in the browser (a textarea takes no pattern).
@@ -168,7 +212,9 @@ for (const width of [360, 1280]) {
         const refusal = `Seats left on ${fewSeats.dates}: 2. Enter a group of at most 2, choose other dates, or tell us in your message how many you are.`;
         // Said as soon as the date is chosen, and again on sending, which sends nothing.
         await expect.poll(() => page.textContent('#enquiry-groupSize-error')).toBe(refusal);
-        expect(await page.textContent('#enquiry-groupSize-hint')).toBe(`1 to 12 for this trip. Seats left on ${fewSeats.dates}: 2.`);
+        expect(await page.textContent('#enquiry-groupSize-hint')).toBe(
+          `1 to 12 for this trip. Seats left on ${fewSeats.dates}: 2.`,
+        );
         await page.click('#enquiry-form button[type=submit]');
         await expect.poll(() => page.textContent('#enquiry-status')).toBe(refusal);
         await page.locator('#enquiry-groupSize').scrollIntoViewIfNeeded();
@@ -193,43 +239,61 @@ for (const width of [360, 1280]) {
       await withPage({ width, js: false }, async (page, ip, posts) => {
         await page.goto(`${site}/treks/sample-trek/enquire?departure=${fewSeats.id}`);
         expect(await page.getAttribute('#enquiry-groupSize', 'max')).toBe('2');
-        expect(await page.textContent('#enquiry-groupSize-hint')).toBe(`1 to 12 for this trip. Seats left on ${fewSeats.dates}: 2.`);
+        expect(await page.textContent('#enquiry-groupSize-hint')).toBe(
+          `1 to 12 for this trip. Seats left on ${fewSeats.dates}: 2.`,
+        );
         expect(await page.inputValue('#enquiry-preferredDeparture')).toBe(fewSeats.dates);
         await page.fill('#enquiry-name', 'Asha Rao');
         await page.fill('#enquiry-phone', '+91 98765 43210');
         await page.fill('#enquiry-groupSize', '5');
         await page.click('#enquiry-form button[type=submit]');
-        expect(await page.locator('#enquiry-groupSize').evaluate((input: HTMLInputElement) => input.validity.rangeOverflow)).toBe(true);
+        expect(
+          await page.locator('#enquiry-groupSize').evaluate((input: HTMLInputElement) => input.validity.rangeOverflow),
+        ).toBe(true);
         expect(posts).toEqual([]);
 
         // The server checks the same against storage, whatever the browser let through.
         const response = await postJson({ ...valid, groupSize: 5, preferredDeparture: fewSeats.dates }, ip);
         expect(response.status).toBe(400);
         const { error } = (await response.json()) as { error: { field: string; message: string } };
-        expect(error).toMatchObject({ field: 'groupSize', message: expect.stringContaining(`Seats left on ${fewSeats.dates}: 2.`) });
+        expect(error).toMatchObject({
+          field: 'groupSize',
+          message: expect.stringContaining(`Seats left on ${fewSeats.dates}: 2.`),
+        });
 
         await page.fill('#enquiry-groupSize', '2');
-        await Promise.all([page.waitForURL(/\/enquiry-sent\?ref=enq-/), page.click('#enquiry-form button[type=submit]')]);
+        await Promise.all([
+          page.waitForURL(/\/enquiry-sent\?ref=enq-/),
+          page.click('#enquiry-form button[type=submit]'),
+        ]);
         expect(await page.textContent('main')).toContain(`Your enquiry is about Fixture Trek, ${fewSeats.dates}.`);
       });
     });
 
-    it('over the quota without JavaScript: the page says when to send again, keeps what was typed and leads back to the trip\'s form', async () => {
+    it("over the quota without JavaScript: the page says when to send again, keeps what was typed and leads back to the trip's form", async () => {
       await withPage({ width, js: false }, async (page, ip) => {
         for (let i = 0; i < 5; i += 1) expect((await postJson({ ...valid, phone: 'x' }, ip)).status).toBe(400);
         await page.goto(`${site}/treks/sample-trek`);
         await fillValid(page);
         await page.fill('#enquiry-name', 'Dawa Sherpa');
         await page.fill('#enquiry-message', 'Two of us are vegetarian.');
-        const [answer] = await Promise.all([page.waitForResponse(`${site}/api/bookings`), page.click('#enquiry-form button[type=submit]')]);
+        const [answer] = await Promise.all([
+          page.waitForResponse(`${site}/api/bookings`),
+          page.click('#enquiry-form button[type=submit]'),
+        ]);
         expect(answer.status()).toBe(429);
         const notice = (await page.textContent('.enquiry-problems')) ?? '';
         expect(notice).toMatch(/You can send again in (9|10) minutes \(at \d{1,2}:\d{2} [ap]m IST\)/);
-        expect(Date.parse((await page.getAttribute('.enquiry-problems time', 'datetime')) ?? '')).toBeGreaterThan(Date.now() + 8 * 60_000);
+        expect(Date.parse((await page.getAttribute('.enquiry-problems time', 'datetime')) ?? '')).toBeGreaterThan(
+          Date.now() + 8 * 60_000,
+        );
         expect(await page.inputValue('#enquiry-name')).toBe('Dawa Sherpa');
         expect(await page.inputValue('#enquiry-message')).toBe('Two of us are vegetarian.');
         await page.screenshot({ path: path.join(screenshots, `nojs-429-${width}.png`), fullPage: true });
-        await Promise.all([page.waitForURL(`${site}/treks/sample-trek#enquiry-form`), page.click('.enquiry-problems a')]);
+        await Promise.all([
+          page.waitForURL(`${site}/treks/sample-trek#enquiry-form`),
+          page.click('.enquiry-problems a'),
+        ]);
         expect(await page.isVisible('#enquiry-form')).toBe(true);
       });
     });
@@ -243,7 +307,9 @@ for (const width of [360, 1280]) {
         await page.fill('#enquiry-name', 'Dawa Sherpa');
         await page.click('#enquiry-form button[type=submit]');
         await expect.poll(() => page.getAttribute('#enquiry-status', 'data-outcome')).toBe('bad');
-        expect(await page.textContent('#enquiry-status')).toMatch(/^Too many enquiries from your connection: at most 5 every 10 minutes\. You can send again in (9|10) minutes \(at \d{1,2}:\d{2} [ap]m IST\), or write to hello@example\.test\.$/);
+        expect(await page.textContent('#enquiry-status')).toMatch(
+          /^Too many enquiries from your connection: at most 5 every 10 minutes\. You can send again in (9|10) minutes \(at \d{1,2}:\d{2} [ap]m IST\), or write to hello@example\.test\.$/,
+        );
         expect(await page.inputValue('#enquiry-name')).toBe('Dawa Sherpa');
         expect(await page.inputValue('#enquiry-phone')).toBe('+91 98765 43210');
         await page.locator('#enquiry-status').scrollIntoViewIfNeeded();

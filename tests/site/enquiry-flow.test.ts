@@ -1,7 +1,7 @@
 /**
  * The enquiry from a trip page to its confirmation, in Chromium against the built fixture site
- * with embedded storage (so the departures block has departures), at 320, 360 and 1280 px, light
- * and dark, with and without JavaScript: "Enquire for this date" choosing the date in the form,
+ * with embedded storage (so the departures block has departures), at 320, 360 and 1280 px, with
+ * and without JavaScript, each state checked by axe and pictured in light and dark: "Enquire for this date" choosing the date in the form,
  * `?departure=<id>` on a trip page, the reference, trip, dates and call-back promise after sending;
  * without JavaScript "Enquire for this date" (on the board, or in a trip page's framed dates)
  * leading to the trip's form with the date filled in and on to a confirmation that repeats it, and
@@ -15,10 +15,10 @@
  */
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../helpers/project.ts';
+import { axeInEachScheme, axeOfMarkup, axeViolations, inEachScheme, violationWhere } from './axe.ts';
 import { enquirySite, fewSeats } from './site.ts';
 
 const live = enquirySite('enquiry-flow');
@@ -33,8 +33,14 @@ beforeAll(() => {
   mkdirSync(screenshots, { recursive: true });
 });
 
-async function withPage(options: Parameters<Browser['newContext']>[0], run: (page: Page, context: BrowserContext) => Promise<void>): Promise<void> {
-  const context = await live.browser.newContext({ ...options, extraHTTPHeaders: { 'x-real-ip': `198.51.100.${(nextIp += 1)}` } });
+async function withPage(
+  options: Parameters<Browser['newContext']>[0],
+  run: (page: Page, context: BrowserContext) => Promise<void>,
+): Promise<void> {
+  const context = await live.browser.newContext({
+    ...options,
+    extraHTTPHeaders: { 'x-real-ip': `198.51.100.${(nextIp += 1)}` },
+  });
   try {
     await run(await context.newPage(), context);
   } finally {
@@ -50,26 +56,20 @@ function outboxWith(text: string): string | undefined {
     .find((eml) => eml.includes(text));
 }
 
-async function axeViolations(page: Page): Promise<string[]> {
-  const result = await new AxeBuilder({ page }).analyze();
-  return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+async function axeFindings(page: Page): Promise<string[]> {
+  return (await axeViolations(page)).map(violationWhere);
 }
 
-/**
- * axe needs JavaScript, which the no-JavaScript pages have switched off: their markup is checked
- * in a page of its own with the same origin, size and colour scheme, so styles and contrast are
- * the real ones.
- */
-async function axeViolationsOfMarkup(markup: string, options: Parameters<Browser['newContext']>[0]): Promise<string[]> {
-  const context = await live.browser.newContext(options);
-  try {
-    const page = await context.newPage();
-    await page.route(`${site}/__markup`, (route) => route.fulfill({ contentType: 'text/html; charset=utf-8', body: markup }));
-    await page.goto(`${site}/__markup`);
-    return await axeViolations(page);
-  } finally {
-    await context.close();
-  }
+/** axe's findings on a page seen without JavaScript, checked as its markup (axe.ts). */
+async function markupFindings(page: Page): Promise<string[]> {
+  return axeOfMarkup(live.browser, site, await page.content(), page.viewportSize() ?? { width: 1280, height: 800 });
+}
+
+/** A picture of the page in each colour scheme, for people to look at: test-results/enquiry/<name>-<scheme>.png. */
+async function pictures(page: Page, name: string, { fullPage = true } = {}): Promise<void> {
+  await inEachScheme(page, async (scheme) => {
+    await page.screenshot({ path: path.join(screenshots, `${name}-${scheme}.png`), fullPage });
+  });
 }
 
 async function fitsWidth(page: Page): Promise<boolean> {
@@ -79,165 +79,187 @@ async function fitsWidth(page: Page): Promise<boolean> {
 const loaded = (page: Page) => page.waitForSelector('[data-live-departures-for][data-loaded]');
 
 for (const width of [320, 360, 1280]) {
-  for (const colorScheme of ['light', 'dark'] as const) {
-    const view = { viewport: { width, height: 800 }, colorScheme };
-    const tag = `${width}-${colorScheme}`;
+  const view = { viewport: { width, height: 800 } };
+  const tag = `${width}`;
 
-    describe(`${width} px, ${colorScheme}`, () => {
-      it('with JavaScript: "Enquire for this date" chooses it in the form, and sending shows the reference and when to expect a call', async () => {
-        await withPage(view, async (page) => {
-          const errors: string[] = [];
-          page.on('pageerror', (e) => errors.push(e.message));
-          page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
-          await page.goto(`${site}/treks/sample-trek`);
-          await loaded(page);
-          // A date shown that can be joined with room for the 2 sent below: the second such, or the first.
-          const joinable = page.locator('[data-departure][data-status="open"]:visible, [data-departure][data-status="filling"]:visible');
-          const seats = await joinable.evaluateAll((cards) => cards.map((c) => Number((c as HTMLElement).dataset.seatsLeft ?? 99)));
-          const second = seats.findIndex((n, i) => i > 0 && n >= 2);
-          const card = joinable.nth(second === -1 ? seats.findIndex((n) => n >= 2) : second);
-          const id = await card.getAttribute('data-departure');
-          const dates = (await card.locator('.departure-dates').textContent())?.trim() ?? '';
-          await card.locator('[data-enquire]').click();
+  describe(`${width} px, light and dark`, () => {
+    it('with JavaScript: "Enquire for this date" chooses it in the form, and sending shows the reference and when to expect a call', async () => {
+      await withPage(view, async (page) => {
+        const errors: string[] = [];
+        page.on('pageerror', (e) => errors.push(e.message));
+        page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+        await page.goto(`${site}/treks/sample-trek`);
+        await loaded(page);
+        // A date shown that can be joined with room for the 2 sent below: the second such, or the first.
+        const joinable = page.locator(
+          '[data-departure][data-status="open"]:visible, [data-departure][data-status="filling"]:visible',
+        );
+        const seats = await joinable.evaluateAll((cards) =>
+          cards.map((c) => Number((c as HTMLElement).dataset.seatsLeft ?? 99)),
+        );
+        const second = seats.findIndex((n, i) => i > 0 && n >= 2);
+        const card = joinable.nth(second === -1 ? seats.findIndex((n) => n >= 2) : second);
+        const id = await card.getAttribute('data-departure');
+        const dates = (await card.locator('.departure-dates').textContent())?.trim() ?? '';
+        await card.locator('[data-enquire]').click();
 
-          expect(await page.inputValue('#enquiry-departure')).toBe(id);
-          expect(await page.isHidden('#enquiry-preferredDeparture')).toBe(true);
-          expect(await page.evaluate(() => document.activeElement?.id)).toBe('enquiry-name');
-          expect(new URL(page.url()).searchParams.get('departure')).toBe(id);
-          await expect.poll(() => page.evaluate(() => document.getElementById('enquiry-name')!.getBoundingClientRect().top)).toBeLessThan(800);
-          expect(await fitsWidth(page)).toBe(true);
-          expect(await axeViolations(page)).toEqual([]);
-          await page.waitForTimeout(400); // let smooth scrolling settle for the picture
-          await page.screenshot({ path: path.join(screenshots, `js-chosen-${tag}.png`) });
+        expect(await page.inputValue('#enquiry-departure')).toBe(id);
+        expect(await page.isHidden('#enquiry-preferredDeparture')).toBe(true);
+        expect(await page.evaluate(() => document.activeElement?.id)).toBe('enquiry-name');
+        expect(new URL(page.url()).searchParams.get('departure')).toBe(id);
+        await expect
+          .poll(() => page.evaluate(() => document.getElementById('enquiry-name')!.getBoundingClientRect().top))
+          .toBeLessThan(800);
+        expect(await fitsWidth(page)).toBe(true);
+        await page.waitForTimeout(400); // let smooth scrolling settle for the pictures
+        expect(await axeInEachScheme(page)).toEqual([]);
+        await pictures(page, `js-chosen-${tag}`, { fullPage: false });
 
-          // Too long is said on leaving the field, before anything is sent.
-          await page.fill('#enquiry-name', 'N'.repeat(150));
-          await page.press('#enquiry-name', 'Tab');
-          expect(await page.textContent('#enquiry-name-error')).toBe('Your name can be at most 100 characters; it has 150. Please shorten it.');
-          expect(await page.getAttribute('#enquiry-name', 'aria-invalid')).toBe('true');
+        // Too long is said on leaving the field, before anything is sent.
+        await page.fill('#enquiry-name', 'N'.repeat(150));
+        await page.press('#enquiry-name', 'Tab');
+        expect(await page.textContent('#enquiry-name-error')).toBe(
+          'Your name can be at most 100 characters; it has 150. Please shorten it.',
+        );
+        expect(await page.getAttribute('#enquiry-name', 'aria-invalid')).toBe('true');
 
-          const name = `Meera ${tag}`;
-          await page.fill('#enquiry-name', name);
-          await page.press('#enquiry-name', 'Tab');
-          expect(await page.getAttribute('#enquiry-name', 'aria-invalid')).toBeNull();
-          await page.fill('#enquiry-phone', '+91 99887 76655');
-          await page.fill('#enquiry-email', 'meera@example.com');
-          await page.fill('#enquiry-groupSize', '2');
-          await page.click('#enquiry-form button[type=submit]');
-          await expect.poll(() => page.getAttribute('#enquiry-status', 'data-outcome')).toBe('ok');
-          const status = (await page.textContent('#enquiry-status')) ?? '';
-          expect(status).toMatch(reference);
-          expect(status).toContain(`A guide will call you on +91 99887 76655 ${promise}, to confirm seats and dates.`);
-          // The confirmation repeats the trip and the date chosen.
-          expect(status).toContain(`Your enquiry about Fixture Trek for ${dates} reached our team`);
-          await page.locator('#enquiry-status').scrollIntoViewIfNeeded();
-          await page.screenshot({ path: path.join(screenshots, `js-sent-${tag}.png`) });
+        const name = `Meera ${tag}`;
+        await page.fill('#enquiry-name', name);
+        await page.press('#enquiry-name', 'Tab');
+        expect(await page.getAttribute('#enquiry-name', 'aria-invalid')).toBeNull();
+        await page.fill('#enquiry-phone', '+91 99887 76655');
+        await page.fill('#enquiry-email', 'meera@example.com');
+        await page.fill('#enquiry-groupSize', '2');
+        await page.click('#enquiry-form button[type=submit]');
+        await expect.poll(() => page.getAttribute('#enquiry-status', 'data-outcome')).toBe('ok');
+        const status = (await page.textContent('#enquiry-status')) ?? '';
+        expect(status).toMatch(reference);
+        expect(status).toContain(`A guide will call you on +91 99887 76655 ${promise}, to confirm seats and dates.`);
+        // The confirmation repeats the trip and the date chosen.
+        expect(status).toContain(`Your enquiry about Fixture Trek for ${dates} reached our team`);
+        await page.locator('#enquiry-status').scrollIntoViewIfNeeded();
+        await pictures(page, `js-sent-${tag}`, { fullPage: false });
 
-          // The team's email names the departure chosen on the page.
-          const eml = outboxWith(name);
-          expect(eml).toContain(`Dates wanted: ${dates}`);
-          expect(eml).toContain(status.match(reference)![0]);
-          expect(eml).toContain('Reply-To: meera@example.com');
-          expect(errors).toEqual([]);
-        });
-      });
-
-      it('without JavaScript: "Enquire for this date", on the board or in a trip page\'s dates, keeps the date into the form and onto the confirmation', async () => {
-        await withPage({ ...view, javaScriptEnabled: false }, async (page) => {
-          await page.goto(`${site}/departures?trip=sample-trek`);
-          // Open: more than 3 seats left, room for the 3 sent below.
-          const card = page.locator('.departure[data-status="open"]').first();
-          const dates = ((await card.locator('.departure-dates').textContent()) ?? '').trim();
-          await Promise.all([page.waitForURL(/\/treks\/sample-trek\/enquire\?departure=/), card.locator('[data-enquire]').click()]);
-          expect(await page.inputValue('#enquiry-preferredDeparture')).toBe(dates);
-          expect(await page.textContent('h1')).toBe(`Enquire about Fixture Trek, ${dates}`);
-          expect(await fitsWidth(page)).toBe(true);
-          expect(await axeViolationsOfMarkup(await page.content(), view)).toEqual([]);
-          await page.screenshot({ path: path.join(screenshots, `nojs-date-${tag}.png`), fullPage: true });
-
-          const name = `Dawa ${tag}`;
-          await page.fill('#enquiry-name', name);
-          await page.fill('#enquiry-phone', '+91 94180 12345');
-          await page.fill('#enquiry-groupSize', '3');
-          await Promise.all([page.waitForURL(/\/enquiry-sent\?ref=enq-/), page.click('#enquiry-form button[type=submit]')]);
-          const main = (await page.textContent('main')) ?? '';
-          expect(main).toContain(`Your enquiry is about Fixture Trek, ${dates}.`);
-          expect(await page.textContent('.enquiry-receipt .dates')).toBe(dates);
-          expect(main).not.toContain(name);
-          expect(outboxWith(name)).toContain(`Dates wanted: ${dates}`);
-          expect(await axeViolationsOfMarkup(await page.content(), view)).toEqual([]);
-          await page.screenshot({ path: path.join(screenshots, `nojs-date-sent-${tag}.png`), fullPage: true });
-
-          // The same from the trip page, whose dates come in a frame without JavaScript.
-          await page.goto(`${site}/treks/sample-trek`);
-          const framed = page.frameLocator('iframe.departures-frame').locator('[data-enquire]').first();
-          const id = await framed.getAttribute('data-enquire');
-          await Promise.all([page.waitForURL(`${site}/treks/sample-trek/enquire?departure=${id}`), framed.click()]);
-          expect(await page.inputValue('#enquiry-preferredDeparture')).toMatch(/^\d{1,2} \w+ \d{4}/);
-        });
-      });
-
-      it('without JavaScript: a group larger than the seats left on the dates typed comes back styled with everything typed and the error at the field; corrected, it lands on its confirmation', async () => {
-        await withPage({ ...view, javaScriptEnabled: false }, async (page) => {
-          await page.goto(`${site}/treks/sample-trek`);
-          // Without JavaScript the dates are free text.
-          expect(await page.isVisible('#enquiry-preferredDeparture')).toBe(true);
-          expect(await page.isHidden('#enquiry-departure')).toBe(true);
-          const name = `Ravi ${tag}`;
-          await page.fill('#enquiry-name', name);
-          await page.fill('#enquiry-phone', '098450 12345');
-          await page.fill('#enquiry-email', 'ravi@example.com');
-          await page.fill('#enquiry-groupSize', '5');
-          // The browser checks every field it can; the seats of the dates typed are the server's to check.
-          await page.fill('#enquiry-preferredDeparture', fewSeats.dates);
-          await page.fill('#enquiry-message', 'Two of us are vegetarian.\nCan we bring a dog? <no>');
-          const [answer] = await Promise.all([page.waitForResponse(`${site}/api/bookings`), page.click('#enquiry-form button[type=submit]')]);
-          expect(answer.status()).toBe(400);
-
-          // The site's frame and styles, the message once, the values kept, the error at its field.
-          expect(await page.textContent('h1')).toBe('Your enquiry was not sent');
-          expect(await page.locator('.site-header').count()).toBe(1);
-          expect(await page.locator('#enquiry-form').evaluate((form) => getComputedStyle(form).borderStyle)).toBe('solid');
-          expect(await page.textContent('.enquiry-problems')).toContain('One field needs another look: People in your group.');
-          const seatsError = `Seats left on ${fewSeats.dates}: 2.`;
-          expect(((await page.textContent('main')) ?? '').split(seatsError).length - 1).toBe(1);
-          expect(await page.textContent('#enquiry-groupSize-error')).toContain(seatsError);
-          expect(await page.getAttribute('#enquiry-groupSize', 'aria-invalid')).toBe('true');
-          expect(await page.inputValue('#enquiry-name')).toBe(name);
-          expect(await page.inputValue('#enquiry-phone')).toBe('098450 12345');
-          expect(await page.inputValue('#enquiry-email')).toBe('ravi@example.com');
-          expect(await page.inputValue('#enquiry-groupSize')).toBe('5');
-          expect(await page.inputValue('#enquiry-preferredDeparture')).toBe(fewSeats.dates);
-          expect(await page.inputValue('#enquiry-message')).toBe('Two of us are vegetarian.\nCan we bring a dog? <no>');
-          expect(await fitsWidth(page)).toBe(true);
-          expect(await axeViolationsOfMarkup(await page.content(), view)).toEqual([]);
-          await page.screenshot({ path: path.join(screenshots, `nojs-error-${tag}.png`), fullPage: true });
-
-          // Other dates, with room for the five of them.
-          await page.fill('#enquiry-preferredDeparture', 'Late June 2027');
-          await Promise.all([page.waitForURL(/\/enquiry-sent\?ref=enq-/), page.click('#enquiry-form button[type=submit]')]);
-          const ref = new URL(page.url()).searchParams.get('ref') ?? '';
-          expect(ref).toMatch(reference);
-          expect(await page.textContent('h1')).toBe('Thank you: your enquiry reached our team');
-          const main = (await page.textContent('main')) ?? '';
-          expect(main).toContain(ref);
-          expect(main).toContain('Fixture Trek');
-          expect(main).toContain(promise);
-          expect(main).not.toContain(name);
-          expect(main).not.toContain('098450');
-          // Dates in the person's own words are not repeated on a page anyone with its address can open.
-          expect(main).not.toContain('Late June 2027');
-          expect(main).toContain('As you wrote them in your enquiry');
-          expect(await fitsWidth(page)).toBe(true);
-          expect(await axeViolationsOfMarkup(await page.content(), view)).toEqual([]);
-          await page.screenshot({ path: path.join(screenshots, `nojs-sent-${tag}.png`), fullPage: true });
-          const eml = outboxWith(name);
-          expect(eml).toContain('Dates wanted: Late June 2027');
-          expect(eml).toContain(`Reference:    ${ref}`);
-        });
+        // The team's email names the departure chosen on the page.
+        const eml = outboxWith(name);
+        expect(eml).toContain(`Dates wanted: ${dates}`);
+        expect(eml).toContain(status.match(reference)![0]);
+        expect(eml).toContain('Reply-To: meera@example.com');
+        expect(errors).toEqual([]);
       });
     });
-  }
+
+    it('without JavaScript: "Enquire for this date", on the board or in a trip page\'s dates, keeps the date into the form and onto the confirmation', async () => {
+      await withPage({ ...view, javaScriptEnabled: false }, async (page) => {
+        await page.goto(`${site}/departures?trip=sample-trek`);
+        // Open: more than 3 seats left, room for the 3 sent below.
+        const card = page.locator('.departure[data-status="open"]').first();
+        const dates = ((await card.locator('.departure-dates').textContent()) ?? '').trim();
+        await Promise.all([
+          page.waitForURL(/\/treks\/sample-trek\/enquire\?departure=/),
+          card.locator('[data-enquire]').click(),
+        ]);
+        expect(await page.inputValue('#enquiry-preferredDeparture')).toBe(dates);
+        expect(await page.textContent('h1')).toBe(`Enquire about Fixture Trek, ${dates}`);
+        expect(await fitsWidth(page)).toBe(true);
+        expect(await markupFindings(page)).toEqual([]);
+        await pictures(page, `nojs-date-${tag}`);
+
+        const name = `Dawa ${tag}`;
+        await page.fill('#enquiry-name', name);
+        await page.fill('#enquiry-phone', '+91 94180 12345');
+        await page.fill('#enquiry-groupSize', '3');
+        await Promise.all([
+          page.waitForURL(/\/enquiry-sent\?ref=enq-/),
+          page.click('#enquiry-form button[type=submit]'),
+        ]);
+        const main = (await page.textContent('main')) ?? '';
+        expect(main).toContain(`Your enquiry is about Fixture Trek, ${dates}.`);
+        expect(await page.textContent('.enquiry-receipt .dates')).toBe(dates);
+        expect(main).not.toContain(name);
+        expect(outboxWith(name)).toContain(`Dates wanted: ${dates}`);
+        expect(await markupFindings(page)).toEqual([]);
+        await pictures(page, `nojs-date-sent-${tag}`);
+
+        // The same from the trip page, whose dates come in a frame without JavaScript.
+        await page.goto(`${site}/treks/sample-trek`);
+        const framed = page.frameLocator('iframe.departures-frame').locator('[data-enquire]').first();
+        const id = await framed.getAttribute('data-enquire');
+        await Promise.all([page.waitForURL(`${site}/treks/sample-trek/enquire?departure=${id}`), framed.click()]);
+        expect(await page.inputValue('#enquiry-preferredDeparture')).toMatch(/^\d{1,2} \w+ \d{4}/);
+      });
+    });
+
+    it('without JavaScript: a group larger than the seats left on the dates typed comes back styled with everything typed and the error at the field; corrected, it lands on its confirmation', async () => {
+      await withPage({ ...view, javaScriptEnabled: false }, async (page) => {
+        await page.goto(`${site}/treks/sample-trek`);
+        // Without JavaScript the dates are free text.
+        expect(await page.isVisible('#enquiry-preferredDeparture')).toBe(true);
+        expect(await page.isHidden('#enquiry-departure')).toBe(true);
+        const name = `Ravi ${tag}`;
+        await page.fill('#enquiry-name', name);
+        await page.fill('#enquiry-phone', '098450 12345');
+        await page.fill('#enquiry-email', 'ravi@example.com');
+        await page.fill('#enquiry-groupSize', '5');
+        // The browser checks every field it can; the seats of the dates typed are the server's to check.
+        await page.fill('#enquiry-preferredDeparture', fewSeats.dates);
+        await page.fill('#enquiry-message', 'Two of us are vegetarian.\nCan we bring a dog? <no>');
+        const [answer] = await Promise.all([
+          page.waitForResponse(`${site}/api/bookings`),
+          page.click('#enquiry-form button[type=submit]'),
+        ]);
+        expect(answer.status()).toBe(400);
+
+        // The site's frame and styles, the message once, the values kept, the error at its field.
+        expect(await page.textContent('h1')).toBe('Your enquiry was not sent');
+        expect(await page.locator('.site-header').count()).toBe(1);
+        expect(await page.locator('#enquiry-form').evaluate((form) => getComputedStyle(form).borderStyle)).toBe(
+          'solid',
+        );
+        expect(await page.textContent('.enquiry-problems')).toContain(
+          'One field needs another look: People in your group.',
+        );
+        const seatsError = `Seats left on ${fewSeats.dates}: 2.`;
+        expect(((await page.textContent('main')) ?? '').split(seatsError).length - 1).toBe(1);
+        expect(await page.textContent('#enquiry-groupSize-error')).toContain(seatsError);
+        expect(await page.getAttribute('#enquiry-groupSize', 'aria-invalid')).toBe('true');
+        expect(await page.inputValue('#enquiry-name')).toBe(name);
+        expect(await page.inputValue('#enquiry-phone')).toBe('098450 12345');
+        expect(await page.inputValue('#enquiry-email')).toBe('ravi@example.com');
+        expect(await page.inputValue('#enquiry-groupSize')).toBe('5');
+        expect(await page.inputValue('#enquiry-preferredDeparture')).toBe(fewSeats.dates);
+        expect(await page.inputValue('#enquiry-message')).toBe('Two of us are vegetarian.\nCan we bring a dog? <no>');
+        expect(await fitsWidth(page)).toBe(true);
+        expect(await markupFindings(page)).toEqual([]);
+        await pictures(page, `nojs-error-${tag}`);
+
+        // Other dates, with room for the five of them.
+        await page.fill('#enquiry-preferredDeparture', 'Late June 2027');
+        await Promise.all([
+          page.waitForURL(/\/enquiry-sent\?ref=enq-/),
+          page.click('#enquiry-form button[type=submit]'),
+        ]);
+        const ref = new URL(page.url()).searchParams.get('ref') ?? '';
+        expect(ref).toMatch(reference);
+        expect(await page.textContent('h1')).toBe('Thank you: your enquiry reached our team');
+        const main = (await page.textContent('main')) ?? '';
+        expect(main).toContain(ref);
+        expect(main).toContain('Fixture Trek');
+        expect(main).toContain(promise);
+        expect(main).not.toContain(name);
+        expect(main).not.toContain('098450');
+        // Dates in the person's own words are not repeated on a page anyone with its address can open.
+        expect(main).not.toContain('Late June 2027');
+        expect(main).toContain('As you wrote them in your enquiry');
+        expect(await fitsWidth(page)).toBe(true);
+        expect(await markupFindings(page)).toEqual([]);
+        await pictures(page, `nojs-sent-${tag}`);
+        const eml = outboxWith(name);
+        expect(eml).toContain('Dates wanted: Late June 2027');
+        expect(eml).toContain(`Reference:    ${ref}`);
+      });
+    });
+  });
 }
 
 describe('a departure named in the address', () => {
@@ -274,7 +296,9 @@ describe('a departure named in the address', () => {
       // "Other dates or flexible" brings the free-text field back.
       await page.selectOption('#enquiry-departure', 'other');
       expect(await page.isVisible('#enquiry-preferredDeparture')).toBe(true);
-      expect(await page.textContent('label[for="enquiry-preferredDeparture"]')).toBe('Other dates you have in mind (optional)');
+      expect(await page.textContent('label[for="enquiry-preferredDeparture"]')).toBe(
+        'Other dates you have in mind (optional)',
+      );
     });
   });
 });
@@ -291,7 +315,7 @@ describe('/enquiry-sent without an enquiry', () => {
       expect(await page.getAttribute('meta[name="robots"]', 'content')).toBe('noindex');
       expect(await page.textContent('h1')).toBe(heading);
       expect(await page.textContent('main')).not.toMatch(/thank you|reached our team/i);
-      expect(await axeViolations(page)).toEqual([]);
+      expect(await axeFindings(page)).toEqual([]);
     });
   });
 });

@@ -9,10 +9,19 @@ import { gzipSync } from 'node:zlib';
 import { HtmlValidate, type ConfigData } from 'html-validate';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { realContent } from '../helpers/content.ts';
-import { buildProject, copyProject, projectRoot, startServer, type ProjectCopy, type RunningServer } from '../helpers/project.ts';
+import {
+  buildProject,
+  copyProject,
+  projectRoot,
+  startServer,
+  type ProjectCopy,
+  type RunningServer,
+} from '../helpers/project.ts';
 import { isTripPath, sitemapPaths } from './site.ts';
 
-const validator = new HtmlValidate(JSON.parse(readFileSync(path.join(projectRoot, '.htmlvalidate.json'), 'utf8')) as ConfigData);
+const validator = new HtmlValidate(
+  JSON.parse(readFileSync(path.join(projectRoot, '.htmlvalidate.json'), 'utf8')) as ConfigData,
+);
 const gzipped = (text: string | Uint8Array) => gzipSync(text, { level: 9 }).length;
 
 describe('HTML validity (fixture catalogue)', () => {
@@ -23,14 +32,24 @@ describe('HTML validity (fixture catalogue)', () => {
   afterAll(() => server?.stop());
 
   it('every page, a sorted table, the live pages and the 404 page validate', async () => {
-    const paths = [...(await sitemapPaths(server.url)), '/peak-data/by/grade-asc', '/departures?trip=sample-trek', '/agent/claim', '/treks/no-such-trek', '/no-such-page'];
+    const paths = [
+      ...(await sitemapPaths(server.url)),
+      '/peak-data/by/grade-asc',
+      '/departures?trip=sample-trek',
+      '/agent/claim',
+      '/treks/no-such-trek',
+      '/no-such-page',
+    ];
     const problems: string[] = [];
     for (const p of paths) {
       const html = await (await fetch(`${server.url}${p}`)).text();
       // Values that went missing on the way into a template show up as these words.
-      for (const slip of ['undefined', 'NaN', '[object Object]']) if (html.replace(/<script[\s\S]*?<\/script>/g, '').includes(slip)) problems.push(`${p}: the page says "${slip}"`);
+      for (const slip of ['undefined', 'NaN', '[object Object]'])
+        if (html.replace(/<script[\s\S]*?<\/script>/g, '').includes(slip))
+          problems.push(`${p}: the page says "${slip}"`);
       const report = await validator.validateString(html, p);
-      for (const result of report.results) for (const m of result.messages) problems.push(`${p}:${m.line}:${m.column} ${m.ruleId}: ${m.message}`);
+      for (const result of report.results)
+        for (const m of result.messages) problems.push(`${p}:${m.line}:${m.column} ${m.ruleId}: ${m.message}`);
     }
     expect(problems).toEqual([]);
   });

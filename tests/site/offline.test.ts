@@ -9,10 +9,10 @@
 import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { projectRoot, startServer, type RunningServer } from '../helpers/project.ts';
+import { axeInEachScheme } from './axe.ts';
 import { fixtureSiteInChromium } from './site.ts';
 import { contextHearingTheWorker } from './worker-answers.ts';
 
@@ -21,7 +21,10 @@ const trek = '/treks/sample-trek';
 const expedition = '/expeditions/sample-expedition';
 const storage = 'trip-pages-v1';
 
-async function withContext<T>(options: Parameters<Browser['newContext']>[0], run: (context: BrowserContext, page: Page) => Promise<T>): Promise<T> {
+async function withContext<T>(
+  options: Parameters<Browser['newContext']>[0],
+  run: (context: BrowserContext, page: Page) => Promise<T>,
+): Promise<T> {
   // The worker answers each request to keep a page once it is done with it: the tests wait for that.
   const context = await contextHearingTheWorker(site.browser, { reducedMotion: 'reduce', ...options });
   try {
@@ -32,10 +35,12 @@ async function withContext<T>(options: Parameters<Browser['newContext']>[0], run
 }
 
 /** The paths the worker's cache holds, in its order. */
-const keptPaths = (page: Page) => page.evaluate(async (name) => (await (await caches.open(name)).keys()).map((r) => new URL(r.url).pathname), storage);
+const keptPaths = (page: Page) =>
+  page.evaluate(async (name) => (await (await caches.open(name)).keys()).map((r) => new URL(r.url).pathname), storage);
 
 /** The worker's answers so far to this page's requests to keep it. */
-const answers = (page: Page) => page.evaluate(() => (window as unknown as { keptAnswers: { page: string; kept: boolean }[] }).keptAnswers);
+const answers = (page: Page) =>
+  page.evaluate(() => (window as unknown as { keptAnswers: { page: string; kept: boolean }[] }).keptAnswers);
 
 /**
  * Waits until the worker is done keeping `path` (asked once the page has loaded and the browser is
@@ -54,43 +59,48 @@ async function kept(page: Page, path: string, wanted = true): Promise<string[]> 
 }
 
 describe('trip pages offline', () => {
-  for (const colorScheme of ['light', 'dark'] as const) {
-    it(`a trip page opened once is read offline: reloaded without a connection it shows the trip, as a saved copy, at 320, 360 and 1280 px (${colorScheme})`, async () => {
-      for (const width of [320, 360, 1280]) {
-        await withContext({ viewport: { width, height: 740 }, colorScheme }, async (context, page) => {
-          const where = `${width}px ${colorScheme}`;
-          await page.goto(`${site.server.url}${trek}`);
-          await page.locator('[data-live-departures-for] [data-live-departures]').first().waitFor();
-          const paths = await kept(page, trek);
-          // The page and the styles and scripts it used; nothing it did not.
-          expect(paths.some((p) => p.endsWith('.css')), where).toBe(true);
-          expect(paths, where).toContain('/live-departures.js');
+  it('a trip page opened once is read offline: reloaded without a connection it shows the trip, as a saved copy, at 320, 360 and 1280 px (light and dark)', async () => {
+    for (const width of [320, 360, 1280]) {
+      await withContext({ viewport: { width, height: 740 } }, async (context, page) => {
+        const where = `${width}px`;
+        await page.goto(`${site.server.url}${trek}`);
+        await page.locator('[data-live-departures-for] [data-live-departures]').first().waitFor();
+        const paths = await kept(page, trek);
+        // The page and the styles and scripts it used; nothing it did not.
+        expect(
+          paths.some((p) => p.endsWith('.css')),
+          where,
+        ).toBe(true);
+        expect(paths, where).toContain('/live-departures.js');
 
-          await context.setOffline(true);
-          await page.reload();
-          expect(await page.locator('h1').innerText(), where).toBe('Fixture Trek');
-          expect(await page.locator('.offline-note').innerText(), where).toMatch(/^You are offline: this is the copy of this page saved on .+\. Dates, seats and enquiries need a connection\.$/);
-          expect(await page.locator('#itinerary').isVisible(), where).toBe(true);
-          // Styled as online: the stylesheet came from the cache.
-          expect(await page.locator('.quick-facts').evaluate((el) => getComputedStyle(el).display), where).toBe('grid');
-          // The live departures are never shown from a copy: they say they need a connection.
-          const block = page.locator('[data-live-departures-for] [data-live-departures="offline"]');
-          await block.waitFor();
-          expect(await block.innerText(), where).toContain('need a connection');
-          expect(await page.locator('[data-live-departures-for] .departure').count(), where).toBe(0);
-          expect(await page.evaluate(() => document.documentElement.scrollWidth), where).toBeLessThanOrEqual(width);
-          const axe = await new AxeBuilder({ page }).analyze();
-          expect(axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`), where).toEqual([]);
+        await context.setOffline(true);
+        await page.reload();
+        expect(await page.locator('h1').innerText(), where).toBe('Fixture Trek');
+        expect(await page.locator('.offline-note').innerText(), where).toMatch(
+          /^You are offline: this is the copy of this page saved on .+\. Dates, seats and enquiries need a connection\.$/,
+        );
+        expect(await page.locator('#itinerary').isVisible(), where).toBe(true);
+        // Styled as online: the stylesheet came from the cache.
+        expect(await page.locator('.quick-facts').evaluate((el) => getComputedStyle(el).display), where).toBe('grid');
+        // The live departures are never shown from a copy: they say they need a connection.
+        const block = page.locator('[data-live-departures-for] [data-live-departures="offline"]');
+        await block.waitFor();
+        expect(await block.innerText(), where).toContain('need a connection');
+        expect(await page.locator('[data-live-departures-for] .departure').count(), where).toBe(0);
+        expect(await page.evaluate(() => document.documentElement.scrollWidth), where).toBeLessThanOrEqual(width);
+        expect(await axeInEachScheme(page), where).toEqual([]);
 
-          // A page never opened says so offline, and lists the trips that were kept.
-          await page.goto(`${site.server.url}${expedition}`);
-          expect(await page.locator('h1').innerText(), where).toBe('You are offline');
-          expect(await page.locator('main a').evaluateAll((links) => links.map((a) => a.getAttribute('href'))), where).toEqual([trek]);
-          expect(await page.evaluate(() => document.documentElement.scrollWidth), where).toBeLessThanOrEqual(width);
-        });
-      }
-    }, 180_000);
-  }
+        // A page never opened says so offline, and lists the trips that were kept.
+        await page.goto(`${site.server.url}${expedition}`);
+        expect(await page.locator('h1').innerText(), where).toBe('You are offline');
+        expect(
+          await page.locator('main a').evaluateAll((links) => links.map((a) => a.getAttribute('href'))),
+          where,
+        ).toEqual([trek]);
+        expect(await page.evaluate(() => document.documentElement.scrollWidth), where).toBeLessThanOrEqual(width);
+      });
+    }
+  }, 180_000);
 
   it('without JavaScript no worker runs, so nothing is kept and the page is only read online', async () => {
     await withContext({ javaScriptEnabled: false }, async (context, page) => {
@@ -106,30 +116,62 @@ describe('trip pages offline', () => {
     await withContext({}, async (context, page) => {
       await page.goto(`${site.server.url}${trek}`);
       await kept(page, trek);
-      const live = ['/v1/trips', '/v1/trips?type=trek', '/v1/departures?trip=sample-trek', '/departures', '/departures?trip=sample-trek', '/departures/block?trip=sample-trek', '/departures.md', '/treks/sample-trek.md', '/treks/sample-trek.ics', '/mcp', '/oauth/token', '/agent/claim', '/.well-known/oauth-authorization-server', '/api/bookings', '/auth.md'];
+      const live = [
+        '/v1/trips',
+        '/v1/trips?type=trek',
+        '/v1/departures?trip=sample-trek',
+        '/departures',
+        '/departures?trip=sample-trek',
+        '/departures/block?trip=sample-trek',
+        '/departures.md',
+        '/treks/sample-trek.md',
+        '/treks/sample-trek.ics',
+        '/mcp',
+        '/oauth/token',
+        '/agent/claim',
+        '/.well-known/oauth-authorization-server',
+        '/api/bookings',
+        '/auth.md',
+      ];
       // Read online, from the page, as a reader or an agent in the same browser would…
       await page.evaluate(async (paths) => {
         for (const p of paths) await fetch(p).catch(() => undefined);
-        await fetch('/api/bookings', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' }).catch(() => undefined);
+        await fetch('/api/bookings', {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: '{}',
+        }).catch(() => undefined);
       }, live);
       // …and offered to the worker as if the page had used them.
       await page.evaluate(async (paths) => {
         const registration = await navigator.serviceWorker.ready;
-        registration.active?.postMessage({ type: 'keep', page: location.pathname, assets: [...paths, ...performance.getEntriesByType('resource').map((e) => e.name)] });
+        registration.active?.postMessage({
+          type: 'keep',
+          page: location.pathname,
+          assets: [...paths, ...performance.getEntriesByType('resource').map((e) => e.name)],
+        });
         await new Promise((done) => navigator.serviceWorker.addEventListener('message', done, { once: true }));
       }, live);
       expect(await page.evaluate(() => caches.keys())).toEqual([storage]);
       const paths = await keptPaths(page);
       expect(paths).toContain(trek);
-      for (const p of paths) expect(p, `kept: ${p}`).toMatch(/^\/(treks|expeditions)\/[a-z0-9-]+$|^\/_astro\/|^\/styles\/|^\/[a-z0-9-]+\.js$|^\/favicon\.svg$/);
-      for (const p of paths) expect(p).not.toMatch(/^\/(v1|api|mcp|oauth|agent|\.well-known|departures)|\.md$|\.ics$|^\/sw\.js$/);
+      for (const p of paths)
+        expect(p, `kept: ${p}`).toMatch(
+          /^\/(treks|expeditions)\/[a-z0-9-]+$|^\/_astro\/|^\/styles\/|^\/[a-z0-9-]+\.js$|^\/favicon\.svg$/,
+        );
+      for (const p of paths)
+        expect(p).not.toMatch(/^\/(v1|api|mcp|oauth|agent|\.well-known|departures)|\.md$|\.ics$|^\/sw\.js$/);
 
       // Offline, each of them fails as any request without a connection does (past the browser's
       // own HTTP cache, which is not the worker's); the live block alone says why.
       await context.setOffline(true);
       const answers = await page.evaluate(async (paths) => {
         const out: Record<string, string> = {};
-        for (const p of paths) out[p] = await fetch(p, { cache: 'no-store' }).then((r) => `${r.status} ${(r.headers.get('Content-Type') ?? '').split(';')[0]}`, () => 'failed');
+        for (const p of paths)
+          out[p] = await fetch(p, { cache: 'no-store' }).then(
+            (r) => `${r.status} ${(r.headers.get('Content-Type') ?? '').split(';')[0]}`,
+            () => 'failed',
+          );
         return out;
       }, live);
       for (const p of live) expect(answers[p], p).toBe(p.startsWith('/departures/block') ? '200 text/html' : 'failed');
@@ -164,7 +206,11 @@ describe('the offline budget, enforced by the worker', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'catalogue-budget-'));
     const built = inject('fixtureSite');
     // Links as they are (dist/current and the links through it), so the copy's files are its own.
-    cpSync(built, dir, { recursive: true, verbatimSymlinks: true, filter: (source) => source !== path.join(built, 'node_modules') });
+    cpSync(built, dir, {
+      recursive: true,
+      verbatimSymlinks: true,
+      filter: (source) => source !== path.join(built, 'node_modules'),
+    });
     symlinkSync(path.join(built, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
     const worker = path.join(dir, 'dist', 'site', 'sw.js');
     const original = readFileSync(worker, 'utf8');
@@ -191,7 +237,11 @@ describe('the offline budget, enforced by the worker', () => {
       const paths = await kept(page, expedition);
       expect(paths.filter((p) => /^\/(treks|expeditions)\//.test(p))).toEqual([expedition]);
       // Every file left is one the kept page used.
-      const used = await page.evaluate(async (name) => (await (await caches.open(name)).match(location.pathname))?.headers.get('X-Offline-Assets')?.split(' ') ?? [], storage);
+      const used = await page.evaluate(
+        async (name) =>
+          (await (await caches.open(name)).match(location.pathname))?.headers.get('X-Offline-Assets')?.split(' ') ?? [],
+        storage,
+      );
       for (const p of paths.filter((x) => x !== expedition)) expect(used).toContain(p);
     });
   }, 120_000);

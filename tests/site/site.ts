@@ -1,13 +1,13 @@
 /** What the site tests share: the pages listed in the sitemap, and a Chromium to load them in. */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { rmSync } from 'node:fs';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, inject } from 'vitest';
 import { formatDateRange } from '../../domain/format.ts';
 import { runCli } from '../departures/cli.ts';
+import { startInProcess, type InProcessServer } from '../helpers/in-process.ts';
 import { startServer, type RunningServer } from '../helpers/project.ts';
 import { chromiumPath } from '../helpers/requirements.ts';
+import { newDataDir } from '../helpers/embedded-template.ts';
 
 /** Every page path the sitemap lists, read through the running server (the sitemap's origin is the build's SITE_URL). */
 export async function sitemapPaths(origin: string): Promise<string[]> {
@@ -29,12 +29,21 @@ export function isTripPath(path: string): boolean {
 export function launchChromium(args: string[] = []): Promise<Browser> {
   return chromium.launch({
     executablePath: chromiumPath(),
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync', ...args],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--no-first-run',
+      '--disable-sync',
+      ...args,
+    ],
   });
 }
 
 export interface FixtureSiteInChromium {
-  server: RunningServer;
+  /** Served in the test's process. */
+  server: InProcessServer;
   browser: Browser;
   /** The pages the sitemap lists. */
   paths: string[];
@@ -47,7 +56,7 @@ export interface FixtureSiteInChromium {
 export function fixtureSiteInChromium(): FixtureSiteInChromium {
   const site = {} as FixtureSiteInChromium;
   beforeAll(async () => {
-    site.server = await startServer(inject('fixtureSite'));
+    site.server = await startInProcess(inject('fixtureSite'));
     site.browser = await launchChromium();
     site.paths = await sitemapPaths(site.server.url);
   }, 60_000);
@@ -78,18 +87,40 @@ export interface EnquirySite {
 export function enquirySite(name: string): EnquirySite {
   const live = {} as EnquirySite;
   beforeAll(async () => {
-    live.dataDir = mkdtempSync(path.join(tmpdir(), `${name}-`));
+    live.dataDir = newDataDir(`${name}-`);
     [live.server, live.browser] = await Promise.all([
-      startServer(inject('fixtureSite'), { OPERATIONAL_STORAGE: 'embedded', DATA_DIR: live.dataDir, TRUST_PROXY: 'vercel', SITE_URL: '', CONTACT_EMAIL: 'hello@example.test' }),
+      startServer(inject('fixtureSite'), {
+        OPERATIONAL_STORAGE: 'embedded',
+        DATA_DIR: live.dataDir,
+        TRUST_PROXY: 'vercel',
+        SITE_URL: '',
+        CONTACT_EMAIL: 'hello@example.test',
+      }),
       launchChromium(),
     ]);
     live.site = `http://localhost:${live.server.port}`;
     // Read once first, so the new store is seeded before the date is added.
     expect((await fetch(`${live.server.url}/v1/departures?trip=sample-trek`)).status).toBe(200);
-    const added = await runCli(inject('fixtureSite'), ['add', '--trip', 'sample-trek', '--start', '2031-09-23', '--seats', '12', '--seats-left', '2', '--id', fewSeats.id], {
-      DATA_DIR: live.dataDir,
-      OPERATIONAL_STORAGE: 'embedded',
-    });
+    const added = await runCli(
+      inject('fixtureSite'),
+      [
+        'add',
+        '--trip',
+        'sample-trek',
+        '--start',
+        '2031-09-23',
+        '--seats',
+        '12',
+        '--seats-left',
+        '2',
+        '--id',
+        fewSeats.id,
+      ],
+      {
+        DATA_DIR: live.dataDir,
+        OPERATIONAL_STORAGE: 'embedded',
+      },
+    );
     expect(added.code, added.stderr).toBe(0);
   }, 180_000);
   afterAll(async () => {

@@ -12,17 +12,20 @@ import { Readable } from 'node:stream';
 import { ErrorLevel, XMLToSitemapIndexStream } from 'sitemap';
 import { validateXML } from 'xmllint-wasm';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { startServer, type RunningServer } from '../helpers/project.ts';
+import { startInProcess, type InProcessServer } from '../helpers/in-process.ts';
 import { isTripPath } from './site.ts';
 
-let server: RunningServer;
+let server: InProcessServer;
 const siteDir = inject('fixtureSite');
 beforeAll(async () => {
-  server = await startServer(siteDir);
+  server = await startInProcess(siteDir);
 });
 afterAll(() => server?.stop());
 
-const sitemapXsd = readFileSync(path.join(path.dirname(createRequire(import.meta.url).resolve('sitemap/package.json')), 'schema', 'sitemap.xsd'), 'utf8');
+const sitemapXsd = readFileSync(
+  path.join(path.dirname(createRequire(import.meta.url).resolve('sitemap/package.json')), 'schema', 'sitemap.xsd'),
+  'utf8',
+);
 const w3cDate = /^\d{4}-\d{2}-\d{2}$/;
 
 async function text(pathname: string): Promise<{ status: number; type: string | null; body: string }> {
@@ -76,17 +79,30 @@ describe('sitemap', () => {
 
   it('validates against the sitemaps.org XSD', async () => {
     const sitemap = await text('/sitemap-0.xml');
-    const result = await validateXML({ xml: [{ fileName: 'sitemap-0.xml', contents: sitemap.body }], schema: [{ fileName: 'sitemap.xsd', contents: sitemapXsd }] });
+    const result = await validateXML({
+      xml: [{ fileName: 'sitemap-0.xml', contents: sitemap.body }],
+      schema: [{ fileName: 'sitemap.xsd', contents: sitemapXsd }],
+    });
     expect(result.errors).toEqual([]);
     expect(result.valid).toBe(true);
     // The validator refuses what breaks the schema.
     const broken = sitemap.body.replace('<lastmod>', '<lastmod>soon').replace('</loc>', '</loc><priority>2</priority>');
-    expect((await validateXML({ xml: [{ fileName: 'broken.xml', contents: broken }], schema: [{ fileName: 'sitemap.xsd', contents: sitemapXsd }] })).valid).toBe(false);
+    expect(
+      (
+        await validateXML({
+          xml: [{ fileName: 'broken.xml', contents: broken }],
+          schema: [{ fileName: 'sitemap.xsd', contents: sitemapXsd }],
+        })
+      ).valid,
+    ).toBe(false);
   });
 
   it('lists every public page, the departures board too, each with a lastmod, and each answers', async () => {
     const xml = (await text('/sitemap-0.xml')).body;
-    const entries = [...xml.matchAll(/<url><loc>([^<]+)<\/loc>(?:<lastmod>([^<]*)<\/lastmod>)?/g)].map((m) => ({ path: new URL(m[1]!).pathname, lastmod: m[2] }));
+    const entries = [...xml.matchAll(/<url><loc>([^<]+)<\/loc>(?:<lastmod>([^<]*)<\/lastmod>)?/g)].map((m) => ({
+      path: new URL(m[1]!).pathname,
+      lastmod: m[2],
+    }));
     const listed = entries.map((e) => e.path);
     for (const entry of entries) expect(entry.lastmod, entry.path).toMatch(w3cDate);
     expect(listed).toContain('/departures');

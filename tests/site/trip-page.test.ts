@@ -4,14 +4,14 @@
  * not); on a desktop two columns with the panel of price, next dates and the enquire button
  * kept in view; on paper the itinerary, the kit list, the price and the contacts only.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { runCli } from '../departures/cli.ts';
 import { projectRoot, startServer, type RunningServer } from '../helpers/project.ts';
 import { fixtureSiteInChromium } from './site.ts';
+import { newDataDir } from '../helpers/embedded-template.ts';
 
 const site = fixtureSiteInChromium();
 const trek = '/treks/sample-trek';
@@ -26,7 +26,8 @@ async function withPage<T>(options: Parameters<Browser['newContext']>[0], run: (
   }
 }
 
-const liveBlock = (page: Page) => page.locator('[data-live-departures-for] [data-live-departures]').first().waitFor({ timeout: 15_000 });
+const liveBlock = (page: Page) =>
+  page.locator('[data-live-departures-for] [data-live-departures]').first().waitFor({ timeout: 15_000 });
 
 describe('a trip page', () => {
   it('gives the whole price beside the price: the total with GST, the deposit, the cancellation terms and what is included', async () => {
@@ -35,11 +36,18 @@ describe('a trip page', () => {
       const section = page.locator('section[aria-labelledby="price"]');
       const box = section.locator('.price-box');
       expect(await box.locator('.amount').innerText()).toBe('₹15,000 per person');
-      const terms = Object.fromEntries(await box.locator('.price-terms > div').evaluateAll((rows) => rows.map((r) => [r.querySelector('dt')?.textContent?.trim(), r.querySelector('dd')?.textContent?.trim()])));
+      const terms = Object.fromEntries(
+        await box
+          .locator('.price-terms > div')
+          .evaluateAll((rows) =>
+            rows.map((r) => [r.querySelector('dt')?.textContent?.trim(), r.querySelector('dd')?.textContent?.trim()]),
+          ),
+      );
       expect(terms).toEqual({
         'With 5% GST': '₹15,750 per person',
         Deposit: '20% confirms your seat, once a guide has called you',
-        Cancellation: 'Fixture cancellation terms in one line: a full refund up to 30 days before departure. The full terms',
+        Cancellation:
+          'Fixture cancellation terms in one line: a full refund up to 30 days before departure. The full terms',
       });
       // The link leads to the trip's own question about cancelling, which has the terms in full.
       const link = box.locator('a', { hasText: 'The full terms' });
@@ -48,7 +56,9 @@ describe('a trip page', () => {
       // When the facts were last checked, machine-readable, the same date as the JSON-LD's dateModified.
       expect(await page.getAttribute('#references + p time', 'datetime')).toBe('2026-11-22');
       expect(await page.locator('#references + p time').innerText()).toBe('22 Nov 2026');
-      const graph = JSON.parse((await page.locator('script[type="application/ld+json"]').first().textContent()) ?? '{}')['@graph'] as Record<string, unknown>[];
+      const graph = JSON.parse(
+        (await page.locator('script[type="application/ld+json"]').first().textContent()) ?? '{}',
+      )['@graph'] as Record<string, unknown>[];
       expect(graph.find((n) => n['@type'] === 'WebPage')?.dateModified).toBe('2026-11-22');
       // What is included and not stands right under the price, from the trip's own lists.
       expect(await section.locator('h3').allInnerTexts()).toEqual(['Included', 'Not included']);
@@ -64,51 +74,66 @@ describe('a trip page', () => {
     });
   });
 
-  for (const colorScheme of ['light', 'dark'] as const) {
-    it(`from 64rem stands in two columns, the panel of price, next dates and enquire button beside it and in view (${colorScheme})`, async () => {
-      for (const width of [1024, 1280]) {
-        await withPage({ viewport: { width, height: 800 }, colorScheme }, async (page) => {
-          await page.goto(`${site.server.url}${trek}`);
-          await liveBlock(page);
-          const panel = page.locator('aside.trip-panel');
-          const [main, side] = [await page.locator('.trip-body').boundingBox(), await panel.boundingBox()];
-          expect(side!.x, `${width}px: the panel is right of the page`).toBeGreaterThanOrEqual(main!.x + main!.width);
-          expect(side!.y, `${width}px: the panel starts in the first screen`).toBeLessThan(200);
-          expect(await panel.locator('.amount').innerText()).toBe('₹15,000 per person');
-          expect(await panel.innerText()).toContain('₹15,750 with 5% GST');
-          expect(await panel.locator('a.button[href="#enquire"]').isVisible()).toBe(true);
-          // The dates up to the third that can still be joined, the others among them as they are; the board has them all.
-          const all = await panel.locator('.departure').evaluateAll((cards) => cards.map((c) => (c as HTMLElement).dataset.status));
-          const shown = await panel.locator('.departure:visible').evaluateAll((cards) => cards.map((c) => (c as HTMLElement).dataset.status));
-          const third = all.findIndex((_, i) => all.slice(0, i + 1).filter((s) => s === 'open' || s === 'filling').length === 3);
-          expect(shown.length, `${width}px`).toBeGreaterThan(0);
-          expect(shown).toEqual(third === -1 ? all : all.slice(0, third + 1));
-          const board = panel.locator('.departures-all-dates a[href="/departures?trip=sample-trek"]');
-          expect(await board.isVisible()).toBe(true);
-          expect(await board.innerText()).toBe(all.length === 1 ? 'This date on the board' : `All ${all.length} dates on the board`);
-          // Reading on, the panel stays in view with its price and button.
-          await page.locator('#faqs').scrollIntoViewIfNeeded();
-          const kept = await panel.locator('a.button[href="#enquire"]').boundingBox();
-          expect(kept!.y, `${width}px: the enquire button after scrolling`).toBeGreaterThanOrEqual(0);
-          expect(kept!.y + kept!.height).toBeLessThanOrEqual(800);
-          // The bar of the phone is not needed here.
-          expect(await page.locator('.enquire-bar').isVisible()).toBe(false);
-        });
-      }
-    }, 60_000);
-  }
+  // Each width in one colour scheme: the layout is the same in both (the scheme changes colours only).
+  it('from 64rem stands in two columns, the panel of price, next dates and enquire button beside it and in view (1024 px light, 1280 px dark)', async () => {
+    for (const [width, colorScheme] of [
+      [1024, 'light'],
+      [1280, 'dark'],
+    ] as const) {
+      await withPage({ viewport: { width, height: 800 }, colorScheme }, async (page) => {
+        await page.goto(`${site.server.url}${trek}`);
+        await liveBlock(page);
+        const panel = page.locator('aside.trip-panel');
+        const [main, side] = [await page.locator('.trip-body').boundingBox(), await panel.boundingBox()];
+        expect(side!.x, `${width}px: the panel is right of the page`).toBeGreaterThanOrEqual(main!.x + main!.width);
+        expect(side!.y, `${width}px: the panel starts in the first screen`).toBeLessThan(200);
+        expect(await panel.locator('.amount').innerText()).toBe('₹15,000 per person');
+        expect(await panel.innerText()).toContain('₹15,750 with 5% GST');
+        expect(await panel.locator('a.button[href="#enquire"]').isVisible()).toBe(true);
+        // The dates up to the third that can still be joined, the others among them as they are; the board has them all.
+        const all = await panel
+          .locator('.departure')
+          .evaluateAll((cards) => cards.map((c) => (c as HTMLElement).dataset.status));
+        const shown = await panel
+          .locator('.departure:visible')
+          .evaluateAll((cards) => cards.map((c) => (c as HTMLElement).dataset.status));
+        const third = all.findIndex(
+          (_, i) => all.slice(0, i + 1).filter((s) => s === 'open' || s === 'filling').length === 3,
+        );
+        expect(shown.length, `${width}px`).toBeGreaterThan(0);
+        expect(shown).toEqual(third === -1 ? all : all.slice(0, third + 1));
+        const board = panel.locator('.departures-all-dates a[href="/departures?trip=sample-trek"]');
+        expect(await board.isVisible()).toBe(true);
+        expect(await board.innerText()).toBe(
+          all.length === 1 ? 'This date on the board' : `All ${all.length} dates on the board`,
+        );
+        // Reading on, the panel stays in view with its price and button.
+        await page.locator('#faqs').scrollIntoViewIfNeeded();
+        const kept = await panel.locator('a.button[href="#enquire"]').boundingBox();
+        expect(kept!.y, `${width}px: the enquire button after scrolling`).toBeGreaterThanOrEqual(0);
+        expect(kept!.y + kept!.height).toBeLessThanOrEqual(800);
+        // The bar of the phone is not needed here.
+        expect(await page.locator('.enquire-bar').isVisible()).toBe(false);
+      });
+    }
+  }, 60_000);
 
-  it('on a phone is one column: the dates after the facts, the price in the bar, the panel\'s own price and button hidden', async () => {
+  it("on a phone is one column: the dates after the facts, the price in the bar, the panel's own price and button hidden", async () => {
     for (const width of [320, 360]) {
       await withPage({ viewport: { width, height: 740 } }, async (page) => {
         await page.goto(`${site.server.url}${trek}`);
         await liveBlock(page);
-        const [facts, dates] = [await page.locator('.quick-facts').boundingBox(), await page.locator('#departures').boundingBox()];
+        const [facts, dates] = [
+          await page.locator('.quick-facts').boundingBox(),
+          await page.locator('#departures').boundingBox(),
+        ];
         expect(dates!.y).toBeGreaterThan(facts!.y + facts!.height);
         expect(Math.abs(dates!.x - facts!.x)).toBeLessThan(20);
         expect(await page.locator('.trip-panel .panel-only').first().isVisible()).toBe(false);
         // Every date shown, not the panel's three.
-        expect(await page.locator('.trip-panel .departure:visible').count()).toBe(await page.locator('.trip-panel .departure').count());
+        expect(await page.locator('.trip-panel .departure:visible').count()).toBe(
+          await page.locator('.trip-panel .departure').count(),
+        );
       });
     }
   }, 60_000);
@@ -119,13 +144,39 @@ describe('a trip page', () => {
       await liveBlock(page);
       await page.emulateMedia({ media: 'print' });
       const shown = async (selector: string) => page.locator(selector).first().isVisible();
-      for (const kept of ['h1', '.quick-facts', '#itinerary', 'figure.altitude', '.itinerary-table', '.days', '#gear', '#price', '.price-box', '#included', '#contacts']) {
+      for (const kept of [
+        'h1',
+        '.quick-facts',
+        '#itinerary',
+        'figure.altitude',
+        '.itinerary-table',
+        '.days',
+        '#gear',
+        '#price',
+        '.price-box',
+        '#included',
+        '#contacts',
+      ]) {
         expect(await shown(kept), `printed: ${kept}`).toBe(true);
       }
-      for (const left of ['.site-header nav', '.breadcrumbs', '.trip-panel', '#departures', 'form[data-enquiry]', '.enquire-bar', '.toc', '#faqs', '#references', '.art.banner', '.site-footer']) {
+      for (const left of [
+        '.site-header nav',
+        '.breadcrumbs',
+        '.trip-panel',
+        '#departures',
+        'form[data-enquiry]',
+        '.enquire-bar',
+        '.toc',
+        '#faqs',
+        '#references',
+        '.art.banner',
+        '.site-footer',
+      ]) {
         expect(await shown(left), `not printed: ${left}`).toBe(false);
       }
-      expect(await page.locator('.trip-contacts').innerText()).toMatch(/hello@theverticaltribe\.com.*\/treks\/sample-trek/s);
+      expect(await page.locator('.trip-contacts').innerText()).toMatch(
+        /hello@theverticaltribe\.com.*\/treks\/sample-trek/s,
+      );
       // Chromium's own PDF of the page: A4, a few pages.
       const pdf = await page.pdf({ format: 'A4' });
       expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
@@ -136,7 +187,7 @@ describe('a trip page', () => {
   }, 60_000);
 });
 
-describe('the desktop panel\'s dates', () => {
+describe("the desktop panel's dates", () => {
   // Departures set before the server first reads them (so none are seeded): the first two sold
   // out, then open, filling and cancelled ones.
   let server: RunningServer;
@@ -151,9 +202,13 @@ describe('the desktop panel\'s dates', () => {
     ['2031-09-05', ['--seats-left', '12']],
   ];
   beforeAll(async () => {
-    dataDir = mkdtempSync(path.join(tmpdir(), 'trip-panel-'));
+    dataDir = newDataDir('trip-panel-');
     for (const [start, extra] of plan) {
-      const added = await runCli(inject('fixtureSite'), ['add', '--trip', 'sample-trek', '--start', start, '--seats', '12', ...extra], { DATA_DIR: dataDir, OPERATIONAL_STORAGE: 'embedded' });
+      const added = await runCli(
+        inject('fixtureSite'),
+        ['add', '--trip', 'sample-trek', '--start', start, '--seats', '12', ...extra],
+        { DATA_DIR: dataDir, OPERATIONAL_STORAGE: 'embedded' },
+      );
       expect(added.code, added.stderr).toBe(0);
     }
     server = await startServer(inject('fixtureSite'), { DATA_DIR: dataDir, OPERATIONAL_STORAGE: 'embedded' });
@@ -168,8 +223,19 @@ describe('the desktop panel\'s dates', () => {
       await page.goto(`${server.url}${trek}`);
       await liveBlock(page);
       const panel = page.locator('aside.trip-panel');
-      const shown = await panel.locator('.departure:visible').evaluateAll((cards) => cards.map((c) => `${(c as HTMLElement).dataset.start} ${(c as HTMLElement).dataset.status}`));
-      expect(shown).toEqual(['2031-06-05 sold_out', '2031-06-19 sold_out', '2031-07-05 open', '2031-07-19 cancelled', '2031-08-05 filling', '2031-08-19 open']);
+      const shown = await panel
+        .locator('.departure:visible')
+        .evaluateAll((cards) =>
+          cards.map((c) => `${(c as HTMLElement).dataset.start} ${(c as HTMLElement).dataset.status}`),
+        );
+      expect(shown).toEqual([
+        '2031-06-05 sold_out',
+        '2031-06-19 sold_out',
+        '2031-07-05 open',
+        '2031-07-19 cancelled',
+        '2031-08-05 filling',
+        '2031-08-19 open',
+      ]);
       // Those that cannot be joined say so, in one short row: no price, no button.
       const soldOut = panel.locator('.departure[data-status="sold_out"]').first();
       expect(await soldOut.locator('.badge').innerText()).toBe('Sold out');

@@ -7,21 +7,22 @@ import { errorCodes } from '../../service/http/errors.ts';
 import { siteFiles } from '../../service/site-files.ts';
 import { operations } from '../../service/v1/operations.ts';
 import { loadCatalogue } from '../helpers/content.ts';
-import { startServer, type RunningServer } from '../helpers/project.ts';
+import { startInProcess, type InProcessServer } from '../helpers/in-process.ts';
 import { isTripPath, sitemapPaths } from './site.ts';
 
-let server: RunningServer;
+let server: InProcessServer;
 let paths: string[];
 const catalogue = loadCatalogue();
 const markdown = { Accept: 'text/markdown' };
 
 beforeAll(async () => {
-  server = await startServer(inject('fixtureSite'));
+  server = await startInProcess(inject('fixtureSite'));
   paths = await sitemapPaths(server.url);
 });
 afterAll(() => server?.stop());
 
-const get = (p: string, headers: Record<string, string> = {}) => fetch(`${server.url}${p}`, { headers, redirect: 'manual' });
+const get = (p: string, headers: Record<string, string> = {}) =>
+  fetch(`${server.url}${p}`, { headers, redirect: 'manual' });
 
 describe('Markdown twins and negotiation', () => {
   it('every page answers Accept: text/markdown with its Markdown, Vary: Accept, and advertises the twin in Link', async () => {
@@ -50,7 +51,10 @@ describe('Markdown twins and negotiation', () => {
   });
 
   it('the index twins list the same trips as the pages, linking each trip twin', async () => {
-    for (const [p, type] of [['/treks', 'trek'], ['/expeditions', 'expedition']] as const) {
+    for (const [p, type] of [
+      ['/treks', 'trek'],
+      ['/expeditions', 'expedition'],
+    ] as const) {
       const [html, md] = await Promise.all([get(p).then((r) => r.text()), get(`${p}.md`).then((r) => r.text())]);
       for (const { trip, path } of catalogue.trips.filter((t) => t.trip.type === type)) {
         expect(html, `${p}: ${trip.name}`).toContain(`href="${path}"`);
@@ -73,7 +77,10 @@ describe('Markdown twins and negotiation', () => {
   });
 
   it('the dataset page and its twin list every peak, the attribution and the download', async () => {
-    const [html, md] = await Promise.all([get('/peak-data').then((r) => r.text()), get('/peak-data.md').then((r) => r.text())]);
+    const [html, md] = await Promise.all([
+      get('/peak-data').then((r) => r.text()),
+      get('/peak-data.md').then((r) => r.text()),
+    ]);
     for (const peak of catalogue.peaks) {
       expect(html).toContain(`id="peak-${peak.id}"`);
       expect(md).toContain(`### ${peak.name}`);
@@ -88,7 +95,10 @@ describe('Markdown twins and negotiation', () => {
   });
 
   it('the developer page and its twin cover every operation, every error code, the rate limit and every published file', async () => {
-    const [html, md] = await Promise.all([get('/developers').then((r) => r.text()), get('/developers.md').then((r) => r.text())]);
+    const [html, md] = await Promise.all([
+      get('/developers').then((r) => r.text()),
+      get('/developers.md').then((r) => r.text()),
+    ]);
     expect(html).toContain('id="errors"');
     expect(html).toContain('id="rate-limits"');
     for (const text of [html, md]) {
@@ -102,7 +112,9 @@ describe('Markdown twins and negotiation', () => {
 
   it('API errors point at the errors section of the developer page', async () => {
     const body = await (await get('/v1/trips/no-such-trip')).json();
-    expect(new URL(body.error.documentationUrl).pathname + new URL(body.error.documentationUrl).hash).toBe('/developers#errors');
+    expect(new URL(body.error.documentationUrl).pathname + new URL(body.error.documentationUrl).hash).toBe(
+      '/developers#errors',
+    );
   });
 });
 
@@ -117,7 +129,9 @@ describe('trip pages over HTTP', () => {
       expect(html, p).toContain(`href="/departures?trip=${slug}"`);
       const block = await get(`/departures/block?trip=${slug}`);
       expect(block.status, p).toBe(200);
-      const maxAge = Math.max(...[...(block.headers.get('cache-control') ?? '').matchAll(/max-age=(\d+)/g)].map((m) => Number(m[1])));
+      const maxAge = Math.max(
+        ...[...(block.headers.get('cache-control') ?? '').matchAll(/max-age=(\d+)/g)].map((m) => Number(m[1])),
+      );
       expect(maxAge, p).toBeLessThanOrEqual(60);
     }
   });
@@ -126,7 +140,9 @@ describe('trip pages over HTTP', () => {
     const html = await (await get('/treks/sample-trek')).text();
     const block = /<script type="application\/ld\+json">([\s\S]*?)<\/script>/.exec(html)?.[1];
     const graph = JSON.parse(block ?? '{}')['@graph'] as Record<string, unknown>[];
-    const trip = graph.find((n) => Array.isArray(n['@type']) && (n['@type'] as string[]).includes('TouristTrip')) as Record<string, unknown>;
+    const trip = graph.find(
+      (n) => Array.isArray(n['@type']) && (n['@type'] as string[]).includes('TouristTrip'),
+    ) as Record<string, unknown>;
     expect(trip['@type']).toEqual(['Product', 'TouristTrip']);
     // The page is built once per deploy: its offer is the published price, never a seat count.
     expect(trip.offers).toEqual([expect.objectContaining({ price: 15000, priceCurrency: 'INR' })]);
@@ -159,7 +175,11 @@ describe('trip pages over HTTP', () => {
 
 describe('filters and bad input', () => {
   it('filter values in the address never make an error page and are never written into it', async () => {
-    for (const [p, page] of [['/treks?region=%3Cscript%3E&days=forever', '/treks'], ['/peak-data?sort=nope&order=sideways&maxAltitude=high', '/peak-data'], [`/treks?difficulty=${'x'.repeat(3000)}`, '/treks']] as const) {
+    for (const [p, page] of [
+      ['/treks?region=%3Cscript%3E&days=forever', '/treks'],
+      ['/peak-data?sort=nope&order=sideways&maxAltitude=high', '/peak-data'],
+      [`/treks?difficulty=${'x'.repeat(3000)}`, '/treks'],
+    ] as const) {
       const res = await get(p);
       expect(res.status, p).toBe(200);
       // The page is the one built for every visitor; the filter script reads the address in the browser.
@@ -169,7 +189,9 @@ describe('filters and bad input', () => {
 
   it('the sitemap index points at a sitemap listing only this site, every trip included', async () => {
     const xml = await (await get('/sitemap-0.xml')).text();
-    expect(xml).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?>\n<urlset xmlns="http:\/\/www.sitemaps.org\/schemas\/sitemap\/0.9">/);
+    expect(xml).toMatch(
+      /^<\?xml version="1.0" encoding="UTF-8"\?>\n<urlset xmlns="http:\/\/www.sitemaps.org\/schemas\/sitemap\/0.9">/,
+    );
     for (const { path } of catalogue.trips) expect(paths).toContain(path);
     expect(paths.every((p) => p.startsWith('/'))).toBe(true);
   });

@@ -1,6 +1,14 @@
 /** The site's pure rules: Indian formatting, the filters and the peak table (the altitude profile has its own file). */
 import { describe, expect, it } from 'vitest';
-import { defaultPeakSort, otherSortOrders, peakFilterStyles, peakRowFilters, sortLink, sortPagePath, sortPeaks } from '../../src/components/peak-table.ts';
+import {
+  defaultPeakSort,
+  otherSortOrders,
+  peakFilterStyles,
+  peakRowFilters,
+  sortLink,
+  sortPagePath,
+  sortPeaks,
+} from '../../src/components/peak-table.ts';
 import { cardFilters, filterToken, filterValues, finderStyles, regionsOf } from '../../src/components/trip-finder.ts';
 import { jsonLdText } from '../../domain/structured-data.ts';
 import { formatAltitudeChange, formatDate, formatInr, formatMetres } from '../../domain/format.ts';
@@ -39,7 +47,10 @@ describe('trip filters', () => {
   it('has a CSS rule for every value a filter offers', () => {
     const css = finderStyles();
     for (const [name, values] of Object.entries(filterValues)) {
-      for (const value of values) expect(css).toContain(`input[name="${name}"][value="${value}"]:checked) .cards > li:not([data-${name}~="${value}"])`);
+      for (const value of values)
+        expect(css).toContain(
+          `input[name="${name}"][value="${value}"]:checked) .cards > li:not([data-${name}~="${value}"])`,
+        );
     }
   });
 });
@@ -68,7 +79,12 @@ describe('peak table', () => {
     for (const peak of peaks) {
       const row = peakRowFilters(peak);
       expect(css).toContain(`[value="${row.region}"]`);
-      expect(row.max.split(' ').filter(Boolean).every((limit) => peak.altitudeM <= Number(limit))).toBe(true);
+      expect(
+        row.max
+          .split(' ')
+          .filter(Boolean)
+          .every((limit) => peak.altitudeM <= Number(limit)),
+      ).toBe(true);
       expect(row.first6000).toBe(peak.firstSixThousanderCandidate ? 'yes' : 'no');
     }
   });

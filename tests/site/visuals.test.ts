@@ -20,20 +20,30 @@ function pngSize(bytes: Uint8Array): { width: number; height: number } {
  * of a night or high point enters the box of a gridline's altitude label.
  */
 function profileCrossings(): string[] {
-  const svg = [...document.querySelectorAll<SVGSVGElement>('figure.altitude > svg')].find((s) => getComputedStyle(s).display !== 'none');
+  const svg = [...document.querySelectorAll<SVGSVGElement>('figure.altitude > svg')].find(
+    (s) => getComputedStyle(s).display !== 'none',
+  );
   if (!svg) return ['no chart shown'];
-  const labels = [...svg.querySelectorAll<SVGTextElement>('text.tick')].map((t) => ({ text: t.textContent ?? '', box: t.getBoundingClientRect() }));
+  const labels = [...svg.querySelectorAll<SVGTextElement>('text.tick')].map((t) => ({
+    text: t.textContent ?? '',
+    box: t.getBoundingClientRect(),
+  }));
   const line = svg.querySelector<SVGPathElement>('path.line');
   const matrix = line?.getScreenCTM();
   const points: { x: number; y: number }[] = [];
   if (line && matrix) {
-    for (let at = 0; at <= line.getTotalLength(); at += 2) points.push(new DOMPoint(line.getPointAtLength(at).x, line.getPointAtLength(at).y).matrixTransform(matrix));
+    for (let at = 0; at <= line.getTotalLength(); at += 2)
+      points.push(new DOMPoint(line.getPointAtLength(at).x, line.getPointAtLength(at).y).matrixTransform(matrix));
   }
-  const marks = [...svg.querySelectorAll('.night, .high')].filter((m) => !m.closest('.key')).map((m) => m.getBoundingClientRect());
+  const marks = [...svg.querySelectorAll('.night, .high')]
+    .filter((m) => !m.closest('.key'))
+    .map((m) => m.getBoundingClientRect());
   const found: string[] = [];
   for (const { text, box } of labels) {
-    if (points.some((pt) => pt.x >= box.left && pt.x <= box.right && pt.y >= box.top && pt.y <= box.bottom)) found.push(`the line crosses "${text}"`);
-    if (marks.some((m) => m.left < box.right && m.right > box.left && m.top < box.bottom && m.bottom > box.top)) found.push(`a mark covers "${text}"`);
+    if (points.some((pt) => pt.x >= box.left && pt.x <= box.right && pt.y >= box.top && pt.y <= box.bottom))
+      found.push(`the line crosses "${text}"`);
+    if (marks.some((m) => m.left < box.right && m.right > box.left && m.top < box.bottom && m.bottom > box.top))
+      found.push(`a mark covers "${text}"`);
   }
   return found;
 }
@@ -54,9 +64,21 @@ describe('trip page pictures in a browser', () => {
               const box = svg.getBoundingClientRect();
               const texts = [...svg.querySelectorAll('text')].map((t) => {
                 const r = t.getBoundingClientRect();
-                return { text: t.textContent, left: r.left, right: r.right, top: r.top, bottom: r.bottom, fontPx: Number.parseFloat(getComputedStyle(t).fontSize) * (box.width / (svg as SVGSVGElement).viewBox.baseVal.width) };
+                return {
+                  text: t.textContent,
+                  left: r.left,
+                  right: r.right,
+                  top: r.top,
+                  bottom: r.bottom,
+                  fontPx:
+                    Number.parseFloat(getComputedStyle(t).fontSize) *
+                    (box.width / (svg as SVGSVGElement).viewBox.baseVal.width),
+                };
               });
-              return { box: { left: box.left, right: box.right, top: box.top, bottom: box.bottom, width: box.width }, texts };
+              return {
+                box: { left: box.left, right: box.right, top: box.top, bottom: box.bottom, width: box.width },
+                texts,
+              };
             }),
         );
         expect(charts, p).toHaveLength(1);
@@ -78,7 +100,7 @@ describe('trip page pictures in a browser', () => {
     }, 60_000);
   }
 
-  it('at 320 px the profile\'s line and marks never cross a gridline\'s altitude', async () => {
+  it("at 320 px the profile's line and marks never cross a gridline's altitude", async () => {
     const context = await site.browser.newContext({ viewport: { width: 320, height: 800 } });
     const page = await context.newPage();
     const crossings: string[] = [];
@@ -96,11 +118,13 @@ describe('trip page pictures in a browser', () => {
     const svg = page.locator('figure.altitude > svg:visible');
     expect(await svg.locator('text').allTextContents()).toContain('Fixture summit 6,150 m');
     expect(await svg.locator('desc').textContent()).toContain('Day 2 reaches Fixture summit at 6,150 m.');
-    expect(await page.locator('figure.altitude figcaption').textContent()).toContain('Day 2 reaches Fixture summit at 6,150 m.');
+    expect(await page.locator('figure.altitude figcaption').textContent()).toContain(
+      'Day 2 reaches Fixture summit at 6,150 m.',
+    );
     await page.close();
   });
 
-  it('shows the trip\'s illustration near the top with an alt text, and a small one on each trip card', async () => {
+  it("shows the trip's illustration near the top with an alt text, and a small one on each trip card", async () => {
     const page = await site.browser.newPage();
     await page.goto(`${site.server.url}/treks/sample-trek`);
     const banner = page.getByRole('img', { name: /^Illustration of the Fixture Trek/ });
@@ -114,7 +138,7 @@ describe('trip page pictures in a browser', () => {
     await page.close();
   });
 
-  it('gives every page a social card: its trip\'s on trip pages, the site\'s elsewhere, each a 1200x630 PNG', async () => {
+  it("gives every page a social card: its trip's on trip pages, the site's elsewhere, each a 1200x630 PNG", async () => {
     const page = await site.browser.newPage();
     const images = new Set<string>();
     for (const p of site.paths) {
@@ -122,7 +146,9 @@ describe('trip page pictures in a browser', () => {
       const image = await page.locator('meta[property="og:image"]').getAttribute('content');
       const alt = await page.locator('meta[property="og:image:alt"]').getAttribute('content');
       const slug = p.split('/').at(-1);
-      expect(new URL(image ?? '').pathname, p).toBe(isTripPath(p) ? `/images/social/${slug}.png` : '/images/social/site.png');
+      expect(new URL(image ?? '').pathname, p).toBe(
+        isTripPath(p) ? `/images/social/${slug}.png` : '/images/social/site.png',
+      );
       expect(alt?.length, p).toBeGreaterThan(20);
       expect(await page.locator('meta[name="twitter:card"]').getAttribute('content'), p).toBe('summary_large_image');
       images.add(new URL(image ?? '').pathname);

@@ -29,7 +29,11 @@ const navigatorModelContext = `(() => {
   Object.defineProperty(Navigator.prototype, 'modelContext', { get: () => ({ registerTool(tool) { registered.push(tool); } }), configurable: true });
 })();`;
 
-async function open(browser: Browser, path: string, initScript?: string): Promise<{ page: Page; requests: PageRequest[]; errors: string[] }> {
+async function open(
+  browser: Browser,
+  path: string,
+  initScript?: string,
+): Promise<{ page: Page; requests: PageRequest[]; errors: string[] }> {
   context = await browser.newContext();
   if (initScript) await context.addInitScript(initScript);
   const page = await context.newPage();
@@ -44,17 +48,22 @@ async function open(browser: Browser, path: string, initScript?: string): Promis
 }
 
 const toolNames = async (page: Page) => (await page.webmcp.tools()).map((t) => t.name).sort();
-const textOf = (result: unknown) => ((result as { content: { text: string }[] }).content[0]?.text ?? '');
+const textOf = (result: unknown) => (result as { content: { text: string }[] }).content[0]?.text ?? '';
 const posts = (requests: PageRequest[]) => requests.filter((r) => r.method() === 'POST').map((r) => r.url());
 
 /** The MCP server's own tools/list, whose schemas the page must share. */
 async function mcpTools(): Promise<{ name: string; inputSchema: Record<string, unknown> }[]> {
   const res = await fetch(`${site.server.url}/mcp`, {
     method: 'POST',
-    headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', 'MCP-Protocol-Version': '2025-11-25' },
+    headers: {
+      'Content-Type': 'application/json',
+      Accept: 'application/json, text/event-stream',
+      'MCP-Protocol-Version': '2025-11-25',
+    },
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
   });
-  return ((await res.json()) as { result: { tools: { name: string; inputSchema: Record<string, unknown> }[] } }).result.tools;
+  return ((await res.json()) as { result: { tools: { name: string; inputSchema: Record<string, unknown> }[] } }).result
+    .tools;
 }
 
 describe('WebMCP', () => {
@@ -63,7 +72,10 @@ describe('WebMCP', () => {
       const { page, requests, errors } = await open(site.browser, path);
       const urls = requests.map((r) => new URL(r.url()).pathname);
       expect(urls, path).toContain('/webmcp.js');
-      expect(urls.filter((u) => u.startsWith('/webmcp-tools')), path).toEqual([]);
+      expect(
+        urls.filter((u) => u.startsWith('/webmcp-tools')),
+        path,
+      ).toEqual([]);
       expect(await page.evaluate(() => 'modelContext' in document || 'modelContext' in navigator)).toBe(false);
       expect(errors, path).toEqual([]);
     }
@@ -75,7 +87,11 @@ describe('WebMCP', () => {
       const { page, errors } = await open(webMcpChromium, path);
       await expect.poll(() => toolNames(page)).toEqual(['list_departures', 'list_trips', 'start_enquiry']);
       const tools = await page.webmcp.tools();
-      for (const [name, mcpName] of [['list_trips', 'list_trips'], ['list_departures', 'list_departures'], ['start_enquiry', 'send_enquiry']] as const) {
+      for (const [name, mcpName] of [
+        ['list_trips', 'list_trips'],
+        ['list_departures', 'list_departures'],
+        ['start_enquiry', 'send_enquiry'],
+      ] as const) {
         const { $schema: _dialect, ...schema } = mcp.find((t) => t.name === mcpName)!.inputSchema;
         expect(tools.find((t) => t.name === name)?.inputSchema, `${path} ${name}`).toEqual(schema);
       }
@@ -90,9 +106,15 @@ describe('WebMCP', () => {
   it('the reading tools answer what /v1 answers to the same arguments', async () => {
     const { page } = await open(webMcpChromium, '/expeditions/sample-expedition');
     await expect.poll(() => toolNames(page)).toContain('list_trips');
-    const trips = (await page.webmcp.callTool('list_trips', { type: 'trek', difficulty: 'easy' })) as { structuredContent: unknown };
-    expect(trips.structuredContent).toEqual(await (await fetch(`${site.server.url}/v1/trips?type=trek&difficulty=easy`)).json());
-    const departures = (await page.webmcp.callTool('list_departures', { trip: 'sample-expedition' })) as { structuredContent: { object: string; data: { tripSlug: string }[] } };
+    const trips = (await page.webmcp.callTool('list_trips', { type: 'trek', difficulty: 'easy' })) as {
+      structuredContent: unknown;
+    };
+    expect(trips.structuredContent).toEqual(
+      await (await fetch(`${site.server.url}/v1/trips?type=trek&difficulty=easy`)).json(),
+    );
+    const departures = (await page.webmcp.callTool('list_departures', { trip: 'sample-expedition' })) as {
+      structuredContent: { object: string; data: { tripSlug: string }[] };
+    };
     expect(departures.structuredContent.object).toBe('list');
     for (const d of departures.structuredContent.data) expect(d.tripSlug).toBe('sample-expedition');
   });
@@ -100,7 +122,13 @@ describe('WebMCP', () => {
   it("start_enquiry fills the trip page's form for the person to send, and sends nothing", async () => {
     const { page, requests } = await open(webMcpChromium, '/treks/sample-trek');
     await expect.poll(() => toolNames(page)).toContain('start_enquiry');
-    const result = await page.webmcp.callTool('start_enquiry', { tripSlug: 'sample-trek', name: 'Asha Rao', phone: '+91 98765 43210', groupSize: 2, message: 'Two of us are vegetarian.' });
+    const result = await page.webmcp.callTool('start_enquiry', {
+      tripSlug: 'sample-trek',
+      name: 'Asha Rao',
+      phone: '+91 98765 43210',
+      groupSize: 2,
+      message: 'Two of us are vegetarian.',
+    });
     expect(textOf(result)).toContain('nothing has been sent');
     expect(await page.inputValue('#enquiry-name')).toBe('Asha Rao');
     expect(await page.inputValue('#enquiry-phone')).toBe('+91 98765 43210');
@@ -115,7 +143,12 @@ describe('WebMCP', () => {
   it("from the board, start_enquiry opens the trip's page with its form filled in, still unsent", async () => {
     const { page, requests } = await open(webMcpChromium, '/departures');
     await expect.poll(() => toolNames(page)).toContain('start_enquiry');
-    const result = await page.webmcp.callTool('start_enquiry', { tripSlug: 'sample-expedition', name: 'Ravi Menon', phone: '+44 20 7946 0958', groupSize: 3 });
+    const result = await page.webmcp.callTool('start_enquiry', {
+      tripSlug: 'sample-expedition',
+      name: 'Ravi Menon',
+      phone: '+44 20 7946 0958',
+      groupSize: 3,
+    });
     expect(textOf(result)).toContain('Opening the page of');
     await page.waitForURL(/\/expeditions\/sample-expedition#enquiry-form$/);
     await expect.poll(() => page.inputValue('#enquiry-name')).toBe('Ravi Menon');
@@ -126,10 +159,17 @@ describe('WebMCP', () => {
 
   it("an earlier draft's navigator.modelContext gets the same tools", async () => {
     const { page, errors } = await open(site.browser, '/treks/sample-trek', navigatorModelContext);
-    const registered = () => page.evaluate(() => ((window as unknown as { __registered?: { name: string }[] }).__registered ?? []).map((t) => t.name));
+    const registered = () =>
+      page.evaluate(() =>
+        ((window as unknown as { __registered?: { name: string }[] }).__registered ?? []).map((t) => t.name),
+      );
     await expect.poll(registered).toEqual(['list_trips', 'list_departures', 'start_enquiry']);
     const said = await page.evaluate(() =>
-      (window as unknown as { __registered: { name: string; execute(a: unknown): Promise<{ content: { text: string }[] }> }[] }).__registered
+      (
+        window as unknown as {
+          __registered: { name: string; execute(a: unknown): Promise<{ content: { text: string }[] }> }[];
+        }
+      ).__registered
         .find((t) => t.name === 'start_enquiry')!
         .execute({ tripSlug: 'sample-trek', name: 'Asha Rao', phone: '+91 98765 43210', groupSize: 2 }),
     );

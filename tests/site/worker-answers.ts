@@ -10,7 +10,10 @@ export interface KeptAnswer {
   kept: boolean;
 }
 
-export async function contextHearingTheWorker(browser: Browser, options: Parameters<Browser['newContext']>[0] = {}): Promise<BrowserContext> {
+export async function contextHearingTheWorker(
+  browser: Browser,
+  options: Parameters<Browser['newContext']>[0] = {},
+): Promise<BrowserContext> {
   const context = await browser.newContext(options);
   await context.addInitScript(() => {
     const answers: { page: string; kept: boolean }[] = [];

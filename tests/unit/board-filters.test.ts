@@ -45,12 +45,27 @@ function departure(over: Partial<Departure>): Departure {
 }
 
 describe('reading the filters', () => {
-  it('accepts each filter\'s values, and a month from this month (in India) for 36 months', () => {
-    expect(read('month=2027-06&type=trek&seats=4&trip=sample-trek')).toEqual({ filters: { month: '2027-06', type: 'trek', minSeats: 4, trip: 'sample-trek' }, ignored: [] });
+  it("accepts each filter's values, and a month from this month (in India) for 36 months", () => {
+    expect(read('month=2027-06&type=trek&seats=4&trip=sample-trek')).toEqual({
+      filters: { month: '2027-06', type: 'trek', minSeats: 4, trip: 'sample-trek' },
+      ignored: [],
+    });
     expect(
-      read('from=2027-09-20&to=2027-10-31&type=expedition&difficulty=moderate&region=%20LADAKH%20&minDays=2&maxDays=8&minSeats=3&maxPriceInr=25000'),
+      read(
+        'from=2027-09-20&to=2027-10-31&type=expedition&difficulty=moderate&region=%20LADAKH%20&minDays=2&maxDays=8&minSeats=3&maxPriceInr=25000',
+      ),
     ).toEqual({
-      filters: { from: '2027-09-20', to: '2027-10-31', type: 'expedition', difficulty: 'Moderate', region: 'ladakh', minDays: 2, maxDays: 8, minSeats: 3, maxPriceInr: 25000 },
+      filters: {
+        from: '2027-09-20',
+        to: '2027-10-31',
+        type: 'expedition',
+        difficulty: 'Moderate',
+        region: 'ladakh',
+        minDays: 2,
+        maxDays: 8,
+        minSeats: 3,
+        maxPriceInr: 25000,
+      },
       ignored: [],
     });
     const months = acceptedMonths(now);
@@ -75,9 +90,15 @@ describe('reading the filters', () => {
     const sentence = ignoredSentence(query.ignored);
     expect(sentence).not.toContain('<script>');
     expect(sentence).not.toContain('2026-10');
-    for (const bad of ['2029-11', '2027-6', '2027-13', '202706', ' 2027-06x']) expect(read(`month=${encodeURIComponent(bad)}`).ignored).toEqual(['month']);
-    const search = read('from=2027-02-30&to=tomorrow&difficulty=hard&region=x&minDays=0&maxDays=1.5&minSeats=-1&maxPriceInr=12%2C000');
-    expect(search).toEqual({ filters: {}, ignored: ['from', 'to', 'difficulty', 'region', 'minDays', 'maxDays', 'minSeats', 'maxPriceInr'] });
+    for (const bad of ['2029-11', '2027-6', '2027-13', '202706', ' 2027-06x'])
+      expect(read(`month=${encodeURIComponent(bad)}`).ignored).toEqual(['month']);
+    const search = read(
+      'from=2027-02-30&to=tomorrow&difficulty=hard&region=x&minDays=0&maxDays=1.5&minSeats=-1&maxPriceInr=12%2C000',
+    );
+    expect(search).toEqual({
+      filters: {},
+      ignored: ['from', 'to', 'difficulty', 'region', 'minDays', 'maxDays', 'minSeats', 'maxPriceInr'],
+    });
     const words = ignoredSentence(search.ignored);
     for (const echoed of ['2027-02-30', 'tomorrow', 'hard', '1.5', '12,000']) expect(words).not.toContain(echoed);
     // The sentence names the accepted form, as /v1's hint does.
@@ -101,7 +122,9 @@ describe('reading the filters', () => {
     expect(boardQueryKey(read('month=bad'))).not.toBe(boardQueryKey(read('')));
     // The older spelling and the new one are one view; a region is matched, and kept, in any case.
     expect(boardQueryKey(read('seats=2'))).toBe(boardQueryKey(read('minSeats=2')));
-    expect(boardQueryKey(read('region=Ladakh&difficulty=MODERATE'))).toBe(boardQueryKey(read('difficulty=moderate&region=ladakh')));
+    expect(boardQueryKey(read('region=Ladakh&difficulty=MODERATE'))).toBe(
+      boardQueryKey(read('difficulty=moderate&region=ladakh')),
+    );
   });
 });
 
@@ -113,7 +136,8 @@ describe('filtering and grouping', () => {
     departure({ id: 'd', startDate: '2027-07-09', tripSlug: 'sample-expedition', seatsLeft: null }),
     departure({ id: 'e', startDate: '2027-08-01', status: 'cancelled', seatsLeft: 5 }),
   ];
-  const ids = (filters: Parameters<typeof applyBoardFilters>[1]) => applyBoardFilters(list, filters, catalogue).map((d) => d.id);
+  const ids = (filters: Parameters<typeof applyBoardFilters>[1]) =>
+    applyBoardFilters(list, filters, catalogue).map((d) => d.id);
 
   it('keeps the departures that match every filter given', () => {
     expect(ids({})).toEqual(['a', 'b', 'c', 'd', 'e']);
@@ -127,7 +151,13 @@ describe('filtering and grouping', () => {
     expect(ids({ from: '2027-06-20', to: '2027-07-09' })).toEqual(['b', 'c', 'd']);
     expect(ids({ from: '2027-07-09', to: '2027-07-09' })).toEqual(['d']);
     // The trip's facts: both fixture trips are Moderate, in Ladakh, 2 days long.
-    expect(ids({ difficulty: 'Moderate', region: 'ladakh', minDays: 2, maxDays: 2 })).toEqual(['a', 'b', 'c', 'd', 'e']);
+    expect(ids({ difficulty: 'Moderate', region: 'ladakh', minDays: 2, maxDays: 2 })).toEqual([
+      'a',
+      'b',
+      'c',
+      'd',
+      'e',
+    ]);
     expect(ids({ difficulty: 'Easy' })).toEqual([]);
     expect(ids({ region: 'sikkim' })).toEqual([]);
     expect(ids({ minDays: 3 })).toEqual([]);
@@ -148,9 +178,12 @@ describe('filtering and grouping', () => {
 
 describe('the board of a full catalogue', () => {
   const real = loadCatalogue(path.join(projectRoot, 'content'));
-  const seeded = seedDepartures(real, now).map(
-    (d): Departure => ({ ...d, tripName: real.trips.find((p) => p.trip.slug === d.tripSlug)!.trip.name, tripUrl: `https://example.test/${d.tripSlug}`, note: undefined }),
-  );
+  const seeded = seedDepartures(real, now).map((d): Departure => ({
+    ...d,
+    tripName: real.trips.find((p) => p.trip.slug === d.tripSlug)!.trip.name,
+    tripUrl: `https://example.test/${d.tripSlug}`,
+    note: undefined,
+  }));
   const live = { state: 'live', departures: seeded.sort((a, b) => a.startDate.localeCompare(b.startDate)) } as const;
 
   it('opens months only until a few departures are in view, so a phone gets a short page', () => {
@@ -160,15 +193,21 @@ describe('the board of a full catalogue', () => {
     expect(months.length).toBe(byMonth(seeded).length);
     const open = months.filter((m) => m.includes(' open'));
     expect(open.length).toBeGreaterThan(0);
-    const openCards = byMonth(seeded).slice(0, open.length).reduce((n, g) => n + g.departures.length, 0);
+    const openCards = byMonth(seeded)
+      .slice(0, open.length)
+      .reduce((n, g) => n + g.departures.length, 0);
     expect(openCards).toBeLessThan(20);
   });
 
   it('follows the same filters in Markdown, grouped by month, with the filters explained', () => {
     const md = departuresMarkdown(real, live, { query: read('month=2027-06&type=trek&seats=4'), now });
     // Each row: its trip with what it is chosen by, and the enquiry of that date.
-    expect(md).toMatch(/\| \[[^\]]+\]\(https:\/\/example\.test\/[a-z-]+\) \((Easy|Moderate|Difficult|Very Difficult) trek · \d+ days · [^)]+\) \|/);
-    expect(md).toMatch(/\[Enquire for this date\]\(https:\/\/example\.test\/treks\/[a-z-]+\/enquire\?departure=[a-z0-9-]+\)/);
+    expect(md).toMatch(
+      /\| \[[^\]]+\]\(https:\/\/example\.test\/[a-z-]+\) \((Easy|Moderate|Difficult|Very Difficult) trek · \d+ days · [^)]+\) \|/,
+    );
+    expect(md).toMatch(
+      /\[Enquire for this date\]\(https:\/\/example\.test\/treks\/[a-z-]+\/enquire\?departure=[a-z0-9-]+\)/,
+    );
     expect(md).toMatch(/^# Departures: June 2027, treks, at least 4 seats left/);
     const headings = [...md.matchAll(/^## (.*)$/gm)].map((m) => m[1]);
     expect(headings).toEqual(['June 2027', 'Filters', 'How to book', 'Trips']);
@@ -178,7 +217,19 @@ describe('the board of a full catalogue', () => {
     expect(rows.length).toBeGreaterThan(0);
     for (const row of rows) expect(row).toMatch(/\| (Open|Filling fast) \| (\d+) of/);
     expect(md).toContain('`seats=N`');
-    for (const name of ['from', 'to', 'type', 'difficulty', 'region', 'minDays', 'maxDays', 'minSeats', 'maxPriceInr', 'trip']) expect(md).toContain(`- \`${name}\`: `);
+    for (const name of [
+      'from',
+      'to',
+      'type',
+      'difficulty',
+      'region',
+      'minDays',
+      'maxDays',
+      'minSeats',
+      'maxPriceInr',
+      'trip',
+    ])
+      expect(md).toContain(`- \`${name}\`: `);
     const all = departuresMarkdown(real, live, { query: read(''), now });
     expect(all.split('\n').filter((l) => /^\| \d/.test(l))).toHaveLength(seeded.length);
   });

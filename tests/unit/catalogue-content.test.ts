@@ -21,7 +21,10 @@ describe('published catalogue', () => {
   it('covers every difficulty band, several regions, and prices at least one trip on request', () => {
     expect(new Set(catalogue.trips.map((t) => t.trip.difficulty))).toEqual(new Set(difficulties));
     for (const region of ['Ladakh', 'Himachal', 'Uttarakhand', 'Sikkim']) {
-      expect(catalogue.trips.some((t) => t.trip.region.includes(region)), region).toBe(true);
+      expect(
+        catalogue.trips.some((t) => t.trip.region.includes(region)),
+        region,
+      ).toBe(true);
     }
     expect(catalogue.trips.some((t) => t.trip.priceInr === null)).toBe(true);
   });
@@ -53,13 +56,23 @@ describe('published catalogue', () => {
       expect(peak.country).toBe('India');
     }
     const located = catalogue.peaks.filter((p) => p.coordinates);
-    expect(new Set(located.map((p) => `${p.coordinates!.latitude},${p.coordinates!.longitude}`)).size).toBe(located.length);
+    expect(new Set(located.map((p) => `${p.coordinates!.latitude},${p.coordinates!.longitude}`)).size).toBe(
+      located.length,
+    );
   });
 
   it('cites something other than the operator for every peak and trip', () => {
     const own = operatorDomains(catalogue.site);
-    for (const peak of catalogue.peaks) expect(peak.references.some((r) => !isOwnPage(r.url, own)), peak.id).toBe(true);
-    for (const { trip, content } of catalogue.trips) expect(content.sources.some((r) => !isOwnPage(r.url, own)), trip.slug).toBe(true);
+    for (const peak of catalogue.peaks)
+      expect(
+        peak.references.some((r) => !isOwnPage(r.url, own)),
+        peak.id,
+      ).toBe(true);
+    for (const { trip, content } of catalogue.trips)
+      expect(
+        content.sources.some((r) => !isOwnPage(r.url, own)),
+        trip.slug,
+      ).toBe(true);
   });
 
   it('charges the IMF trekking-peak fee to trekking peaks and the band fee to the rest', () => {
@@ -96,7 +109,14 @@ describe('published catalogue', () => {
       expect(content.itinerary.length, trip.slug).toBe(trip.durationDays);
       expect(content.faqs.length, trip.slug).toBeGreaterThanOrEqual(5);
       const questions = content.faqs.map((f) => `${f.question} ${f.answer}`.toLowerCase()).join(' ');
-      for (const topic of [/acclimati[sz]/, /permit/, /weather|temperature|cold/, /signal|network|phone/, /turn(s|ed)? back|descend/, /cancel/]) {
+      for (const topic of [
+        /acclimati[sz]/,
+        /permit/,
+        /weather|temperature|cold/,
+        /signal|network|phone/,
+        /turn(s|ed)? back|descend/,
+        /cancel/,
+      ]) {
         expect(questions, `${trip.slug}: ${topic}`).toMatch(topic);
       }
       expect(content.inclusions.length).toBeGreaterThan(0);

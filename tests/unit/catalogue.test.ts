@@ -15,10 +15,21 @@ describe('catalogue', () => {
   it('derives band, royalty, the first-6,000 m rule and the operator link', () => {
     const c = loadCatalogue();
     const sample = c.peaks.find((p) => p.id === 'sample-peak');
-    expect(sample).toMatchObject({ imfBand: '<6500', imfRoyaltyUsdPartyOf2: 300, firstSixThousanderCandidate: true, operatorOperated: true });
+    expect(sample).toMatchObject({
+      imfBand: '<6500',
+      imfRoyaltyUsdPartyOf2: 300,
+      firstSixThousanderCandidate: true,
+      operatorOperated: true,
+    });
     expect(sample?.operatorUrl).toBe('https://example.test/expeditions/sample-expedition');
     const other = c.peaks.find((p) => p.id === 'other-peak');
-    expect(other).toMatchObject({ imfBand: '7001+', imfRoyaltyUsdPartyOf2: 800, firstSixThousanderCandidate: false, operatorOperated: false, operatorUrl: null });
+    expect(other).toMatchObject({
+      imfBand: '7001+',
+      imfRoyaltyUsdPartyOf2: 800,
+      firstSixThousanderCandidate: false,
+      operatorOperated: false,
+      operatorUrl: null,
+    });
   });
 
   it('bands altitudes at the IMF boundaries', () => {
@@ -42,13 +53,17 @@ describe('catalogue', () => {
     const i = source.peaks.findIndex((p) => p.id === 'other-peak');
     source.peaks[i] = { ...source.peaks[i]!, data: { ...source.peaks[i]!.data, operatorTrip: 'no-such-trip' } };
     expect(() => buildCatalogue(source, 'https://example.test')).toThrow(CatalogueError);
-    expect(() => buildCatalogue(source, 'https://example.test')).toThrow(/other-peak\.yaml: field "operatorTrip" names "no-such-trip", but there is no content\/trips\/no-such-trip\.md/);
+    expect(() => buildCatalogue(source, 'https://example.test')).toThrow(
+      /other-peak\.yaml: field "operatorTrip" names "no-such-trip", but there is no content\/trips\/no-such-trip\.md/,
+    );
   });
 
   it('names the file and field when an expedition climbs a peak that does not exist', () => {
     const source = readContent(fixtureContent);
     const i = source.trips.findIndex((t) => t.id === 'sample-expedition');
     source.trips[i] = { ...source.trips[i]!, data: { ...source.trips[i]!.data, peak: 'no-such-peak' } };
-    expect(() => buildCatalogue(source, 'https://example.test')).toThrow(/sample-expedition\.md: field "peak" names "no-such-peak"/);
+    expect(() => buildCatalogue(source, 'https://example.test')).toThrow(
+      /sample-expedition\.md: field "peak" names "no-such-peak"/,
+    );
   });
 });

@@ -2,7 +2,8 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { EdgeCache } from '../../service/host/edge-cache.ts';
 
-const page = (n: number) => Buffer.from(`<!doctype html><title>${n}</title>${'<p>departure row, seats left</p>'.repeat(2000)}`);
+const page = (n: number) =>
+  Buffer.from(`<!doctype html><title>${n}</title>${'<p>departure row, seats left</p>'.repeat(2000)}`);
 const headers = { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'public, s-maxage=60' };
 const noHeader = () => null;
 
@@ -52,7 +53,13 @@ describe('EdgeCache', () => {
     const cache = new EdgeCache({ clock: () => now });
     const live = { ...headers, 'cache-control': 'public, s-maxage=1' };
     for (let i = 0; i < 20; i += 1) cache.put(`/departures?trip=unknown-${i}`, noHeader, 200, live, page(i));
-    const catalogue = cache.put('/v1/trips?type=trek', noHeader, 200, { ...headers, 'cache-control': 'public, s-maxage=3600' }, page(99));
+    const catalogue = cache.put(
+      '/v1/trips?type=trek',
+      noHeader,
+      200,
+      { ...headers, 'cache-control': 'public, s-maxage=3600' },
+      page(99),
+    );
     now = 2500;
     const fresh = cache.put('/departures', noHeader, 200, live, page(100));
     expect(cache.bytes).toBe(catalogue.body.length + fresh.body.length);

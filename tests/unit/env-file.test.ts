@@ -20,7 +20,10 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 describe('.env', () => {
   it('fills in what the environment does not set, and leaves alone what it does', () => {
     const file = path.join(dir, '.env');
-    writeFileSync(file, '# a comment\nCATALOGUE_TEST_FROM_FILE=file\nCATALOGUE_TEST_SET=file\nCATALOGUE_TEST_BLANK="from file"\n');
+    writeFileSync(
+      file,
+      '# a comment\nCATALOGUE_TEST_FROM_FILE=file\nCATALOGUE_TEST_SET=file\nCATALOGUE_TEST_BLANK="from file"\n',
+    );
     process.env.CATALOGUE_TEST_SET = 'environment';
     process.env.CATALOGUE_TEST_BLANK = '';
     loadEnvFile(file);

@@ -74,10 +74,14 @@ describe('FairQueue', () => {
       await tick();
       running -= 1;
     };
-    await Promise.all([...['a1', 'a2', 'a3', 'a4', 'a5'].map((n) => queue.run('a', task(n))), queue.run('b', task('b1')), queue.run('b', task('b2')), queue.run('b', task('b3'))]);
+    await Promise.all([
+      ...['a1', 'a2', 'a3', 'a4', 'a5'].map((n) => queue.run('a', task(n))),
+      queue.run('b', task('b1')),
+      queue.run('b', task('b2')),
+      queue.run('b', task('b3')),
+    ]);
     expect(order.slice(0, 4)).toEqual(['a1', 'a2', 'b1', 'b2']);
     expect(order.indexOf('b3')).toBeLessThan(order.indexOf('a5'));
     expect(most).toBe(4);
   });
 });
-

@@ -52,13 +52,20 @@ describe('Markdown responses', () => {
   });
 
   it('published Markdown files (agent instructions, skills) and only those', async () => {
-    const { header, expected } = await tokensOf(publishedFile('/agent-instructions.md', agentInstructionsMarkdown(catalogue)));
+    const { header, expected } = await tokensOf(
+      publishedFile('/agent-instructions.md', agentInstructionsMarkdown(catalogue)),
+    );
     expect(header).toBe(expected);
     expect(publishedFile('/llms.txt', '# x\n').headers.get('x-markdown-tokens')).toBeNull();
   });
 
   it('auth.md', async () => {
-    const res = handleAuthMd(new Request('https://example.test/auth.md'), { siteUrl: 'https://example.test', resourceName: 'Test', anonymousEnabled: true, trustedIssuers: [] });
+    const res = handleAuthMd(new Request('https://example.test/auth.md'), {
+      siteUrl: 'https://example.test',
+      resourceName: 'Test',
+      anonymousEnabled: true,
+      trustedIssuers: [],
+    });
     const { header, expected } = await tokensOf(res);
     expect(header).toBe(expected);
   });

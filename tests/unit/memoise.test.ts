@@ -22,7 +22,8 @@ describe('memoise', () => {
   });
 
   it('answers the API path reading the same on the first and later reads', () => {
-    for (const path of ['/v1/trips', '/v1/..%2f', '/%2576%2531/trips', '/treks']) expect(apiPath(path)).toEqual(apiPath(path));
+    for (const path of ['/v1/trips', '/v1/..%2f', '/%2576%2531/trips', '/treks'])
+      expect(apiPath(path)).toEqual(apiPath(path));
     expect(apiPath('/v1/trips/')).toEqual({ kind: 'api', canonical: '/v1/trips', segments: ['trips'] });
   });
 });

@@ -24,7 +24,10 @@ describe('parsed YAML kept between builds', () => {
     first.save();
     const second = keptParsedYaml(file);
     let parsedAgain = 0;
-    const counting = { get: (text: string) => second.get(text), set: (text: string, value: unknown) => ((parsedAgain += 1), second.set(text, value)) };
+    const counting = {
+      get: (text: string) => second.get(text),
+      set: (text: string, value: unknown) => ((parsedAgain += 1), second.set(text, value)),
+    };
     expect(checkContent(realContent, { ...options, parsed: counting })).toEqual(fresh);
     expect(parsedAgain).toBe(0);
   });
@@ -36,7 +39,9 @@ describe('parsed YAML kept between builds', () => {
     const file = path.join(scratch, 'fixture.v8');
     for (let run = 0; run < 2; run += 1) {
       const parsed = keptParsedYaml(file);
-      expect(checkContent(dir, { ...options, parsed }).problems).toEqual([expect.stringMatching(/broken\.yaml: the YAML cannot be read/)]);
+      expect(checkContent(dir, { ...options, parsed }).problems).toEqual([
+        expect.stringMatching(/broken\.yaml: the YAML cannot be read/),
+      ]);
       parsed.save();
     }
     rmSync(path.join(dir, 'peaks', 'other-peak.yaml'));
@@ -46,7 +51,10 @@ describe('parsed YAML kept between builds', () => {
     before.save();
     let parsedAgain = 0;
     const after = keptParsedYaml(file);
-    checkContent(fixtureContent, { ...options, parsed: { get: (t) => after.get(t), set: (t, v) => ((parsedAgain += 1), after.set(t, v)) } });
+    checkContent(fixtureContent, {
+      ...options,
+      parsed: { get: (t) => after.get(t), set: (t, v) => ((parsedAgain += 1), after.set(t, v)) },
+    });
     // other-peak.yaml was left out by the last run, so it is parsed again.
     expect(parsedAgain).toBe(1);
   });

@@ -111,7 +111,10 @@ describe('rate limiter (fixed window, injected clock)', () => {
   it('while the shared store fails, counts a policy in the process, or throws for one that says open (the API)', async () => {
     let failing = true;
     const shared = new MemoryCounterStore();
-    const store = { hit: (...args: Parameters<MemoryCounterStore['hit']>) => (failing ? Promise.reject(new Error('store down')) : shared.hit(...args)) };
+    const store = {
+      hit: (...args: Parameters<MemoryCounterStore['hit']>) =>
+        failing ? Promise.reject(new Error('store down')) : shared.hit(...args),
+    };
     const enquiries = createRateLimiter(bookingRateLimit, store, () => 0);
     const decisions = [];
     for (let i = 0; i < 7; i += 1) decisions.push((await enquiries('203.0.113.5')).allowed);

@@ -11,7 +11,19 @@ function countingSource(fail = false): DepartureSource & { reads: string[] } {
       reads.push(filter?.tripSlug ?? '*');
       await new Promise((r) => setTimeout(r, 5));
       if (fail) throw new Error('storage down');
-      return [{ id: `d-${reads.length}`, tripSlug: filter?.tripSlug ?? 'x', startDate: '2031-01-01', endDate: '2031-01-02', status: 'open', priceInr: null, seatsTotal: 10, seatsLeft: 5, note: null } satisfies StoredDeparture];
+      return [
+        {
+          id: `d-${reads.length}`,
+          tripSlug: filter?.tripSlug ?? 'x',
+          startDate: '2031-01-01',
+          endDate: '2031-01-02',
+          status: 'open',
+          priceInr: null,
+          seatsTotal: 10,
+          seatsLeft: 5,
+          note: null,
+        } satisfies StoredDeparture,
+      ];
     },
   };
 }
@@ -66,7 +78,10 @@ describe('recent reads of departures', () => {
     };
     const reads = new RecentReads(source, { ttlMs: 1000, timeoutMs: 50, clock: () => now });
     // Before anything failed, reads of different filters each ask storage.
-    await Promise.all([expect(reads.listPublished({ tripSlug: 'a' })).rejects.toThrow('within 50 ms'), expect(reads.listPublished({ tripSlug: 'b' })).rejects.toThrow('within 50 ms')]);
+    await Promise.all([
+      expect(reads.listPublished({ tripSlug: 'a' })).rejects.toThrow('within 50 ms'),
+      expect(reads.listPublished({ tripSlug: 'b' })).rejects.toThrow('within 50 ms'),
+    ]);
     expect(asked).toEqual(['a', 'b']);
     // For a second after a failure nothing waits on storage, whatever the filter.
     const started = performance.now();
@@ -85,7 +100,10 @@ describe('recent reads of departures', () => {
     hung = false;
     now = 2000;
     await expect(reads.listPublished({ tripSlug: 'f' })).resolves.toEqual([]);
-    await Promise.all([expect(reads.listPublished({ tripSlug: 'g' })).resolves.toEqual([]), expect(reads.listPublished({ tripSlug: 'h' })).resolves.toEqual([])]);
+    await Promise.all([
+      expect(reads.listPublished({ tripSlug: 'g' })).resolves.toEqual([]),
+      expect(reads.listPublished({ tripSlug: 'h' })).resolves.toEqual([]),
+    ]);
     expect(asked).toEqual(['a', 'b', 'd', 'f', 'g', 'h']);
   });
 });

@@ -19,14 +19,35 @@ describe('settings', () => {
 
   it('reads the defaults with nothing set', () => {
     const settings = readSettings({});
-    expect(settings).toMatchObject({ PORT: 4321, HOST: '127.0.0.1', siteUrl: 'http://localhost:4321', CONTENT_DIR: 'content', OPERATIONAL_STORAGE: 'embedded', DATA_DIR: '.data' });
+    expect(settings).toMatchObject({
+      PORT: 4321,
+      HOST: '127.0.0.1',
+      siteUrl: 'http://localhost:4321',
+      CONTENT_DIR: 'content',
+      OPERATIONAL_STORAGE: 'embedded',
+      DATA_DIR: '.data',
+    });
     expect(settings.counters).toEqual({ upstash: null, redisUrl: undefined, onVercel: false });
-    expect(settings.agentAuth).toEqual({ anonymousEnabled: true, trustedIssuers: [], signingKey: null, previousKeys: null });
+    expect(settings.agentAuth).toEqual({
+      anonymousEnabled: true,
+      trustedIssuers: [],
+      signingKey: null,
+      previousKeys: null,
+    });
   });
 
   it('takes the shared counters under either pair of names, trimmed', () => {
-    expect(readSettings({ KV_REST_API_URL: ' https://kv.example \n', KV_REST_API_TOKEN: 't\n' }).counters.upstash).toEqual({ url: 'https://kv.example', token: 't' });
-    expect(readSettings({ UPSTASH_REDIS_REST_URL: 'https://u.example', UPSTASH_REDIS_REST_TOKEN: 'u', KV_REST_API_URL: 'https://kv.example', KV_REST_API_TOKEN: 't' }).counters.upstash).toEqual({ url: 'https://u.example', token: 'u' });
+    expect(
+      readSettings({ KV_REST_API_URL: ' https://kv.example \n', KV_REST_API_TOKEN: 't\n' }).counters.upstash,
+    ).toEqual({ url: 'https://kv.example', token: 't' });
+    expect(
+      readSettings({
+        UPSTASH_REDIS_REST_URL: 'https://u.example',
+        UPSTASH_REDIS_REST_TOKEN: 'u',
+        KV_REST_API_URL: 'https://kv.example',
+        KV_REST_API_TOKEN: 't',
+      }).counters.upstash,
+    ).toEqual({ url: 'https://u.example', token: 'u' });
   });
 
   it('stops at a bad value with a sentence naming it, but keeps a bad AGENT_* setting for agent registration alone', () => {

@@ -30,7 +30,7 @@ function problems(doc: unknown): string[] {
   const found: string[] = [];
   for (const node of nodes(doc)) {
     const types = typesOf(node);
-    const at = `${types.join('+')} ${String(node.name ?? node['@id'] ?? '')}`;
+    const at = `${types.join('+')} ${(node.name ?? node['@id'] ?? '') as string}`;
     if (types.some((t) => t.endsWith('Event'))) found.push(`${at}: a trip or departure marked up as an Event`);
     if (types.includes('Product')) {
       if (!node.name) found.push(`${at}: no name`);
@@ -43,9 +43,12 @@ function problems(doc: unknown): string[] {
         if (o.priceCurrency !== 'INR') found.push(`${at}: an offer without priceCurrency`);
       }
     }
-    if (types.includes('Offer') && ('price' in node) !== ('priceCurrency' in node)) found.push(`${at}: price and priceCurrency go together`);
+    if (types.includes('Offer') && 'price' in node !== 'priceCurrency' in node)
+      found.push(`${at}: price and priceCurrency go together`);
     if (types.includes('FAQPage')) {
-      for (const q of [node.mainEntity].flat() as Node[]) if (!q.name || !(q.acceptedAnswer as Node | undefined)?.text) found.push(`${at}: a question without name or answer text`);
+      for (const q of [node.mainEntity].flat() as Node[])
+        if (!q.name || !(q.acceptedAnswer as Node | undefined)?.text)
+          found.push(`${at}: a question without name or answer text`);
     }
     if (types.includes('BreadcrumbList') || types.includes('ItemList')) {
       (node.itemListElement as Node[]).forEach((item, i) => {
@@ -58,22 +61,40 @@ function problems(doc: unknown): string[] {
 
 function departure(slug: string, id: string, status: Departure['status'], priceInr: number | null): Departure {
   const { trip } = page(slug);
-  return { id, tripSlug: slug, tripName: trip.name, tripUrl: trip.url, startDate: '2027-05-01', endDate: '2027-05-08', status, priceInr, seatsTotal: 12, seatsLeft: status === 'sold_out' ? 0 : 4 };
+  return {
+    id,
+    tripSlug: slug,
+    tripName: trip.name,
+    tripUrl: trip.url,
+    startDate: '2027-05-01',
+    endDate: '2027-05-08',
+    status,
+    priceInr,
+    seatsTotal: 12,
+    seatsLeft: status === 'sold_out' ? 0 : 4,
+  };
 }
 
 describe('trip JSON-LD', () => {
   it('a priced trip is a Product and a TouristTrip, with the social card as image and priced offers', () => {
-    const doc = tripJsonLd(catalogue, page('sample-trek'), [departure('sample-trek', 'd1', 'open', 15000), departure('sample-trek', 'd2', 'cancelled', 15000)]);
+    const doc = tripJsonLd(catalogue, page('sample-trek'), [
+      departure('sample-trek', 'd1', 'open', 15000),
+      departure('sample-trek', 'd2', 'cancelled', 15000),
+    ]);
     expect(problems(doc)).toEqual([]);
     const trip = nodes(doc).find((n) => n['@id'] === 'https://example.test/treks/sample-trek#trip')!;
     expect(typesOf(trip)).toEqual(['Product', 'TouristTrip']);
     expect(trip.image).toEqual([`https://example.test${socialImagePath('sample-trek')}`]);
     expect(socialImagePath('sample-trek')).toBe('/images/social/sample-trek.png');
-    expect(trip.offers).toEqual([expect.objectContaining({ price: 15000, priceCurrency: 'INR', availability: 'https://schema.org/InStock' })]);
+    expect(trip.offers).toEqual([
+      expect.objectContaining({ price: 15000, priceCurrency: 'INR', availability: 'https://schema.org/InStock' }),
+    ]);
     // Without departures the trip price stands as the one offer.
     const plain = tripJsonLd(catalogue, page('sample-trek'), []);
     expect(problems(plain)).toEqual([]);
-    expect(nodes(plain).find((n) => n['@id'] === trip['@id'])?.offers).toEqual([expect.objectContaining({ price: 15000 })]);
+    expect(nodes(plain).find((n) => n['@id'] === trip['@id'])?.offers).toEqual([
+      expect.objectContaining({ price: 15000 }),
+    ]);
   });
 
   it('a trip priced on request is a TouristTrip only, its offers carry availability and no price', () => {
@@ -88,25 +109,40 @@ describe('trip JSON-LD', () => {
       expect(trip).not.toHaveProperty('brand');
       for (const o of [trip.offers ?? []].flat() as Node[]) expect(o).not.toHaveProperty('price');
       if (departures.length > 0) {
-        expect((trip.offers as Node[]).map((o) => o.availability)).toEqual(['https://schema.org/LimitedAvailability', 'https://schema.org/SoldOut']);
+        expect((trip.offers as Node[]).map((o) => o.availability)).toEqual([
+          'https://schema.org/LimitedAvailability',
+          'https://schema.org/SoldOut',
+        ]);
       } else {
         expect(trip).not.toHaveProperty('offers');
       }
     }
   });
 
-  it('says when the page\'s facts were last checked: the WebPage\'s dateModified is the trip\'s lastUpdated, and the trip is its main entity', () => {
+  it("says when the page's facts were last checked: the WebPage's dateModified is the trip's lastUpdated, and the trip is its main entity", () => {
     const { trip } = page('sample-trek');
     expect(trip.lastUpdated).toBe('2026-11-22');
     const webPage = nodes(tripJsonLd(catalogue, page('sample-trek'), [])).find((n) => n['@type'] === 'WebPage')!;
-    expect(webPage).toEqual({ '@type': 'WebPage', '@id': trip.url, url: trip.url, name: trip.name, mainEntity: { '@id': `${trip.url}#trip` }, dateModified: '2026-11-22' });
+    expect(webPage).toEqual({
+      '@type': 'WebPage',
+      '@id': trip.url,
+      url: trip.url,
+      name: trip.name,
+      mainEntity: { '@id': `${trip.url}#trip` },
+      dateModified: '2026-11-22',
+    });
     // A trip that states no date says none.
     const undated = { ...page('sample-trek'), trip: { ...trip, lastUpdated: undefined } };
-    expect(nodes(tripJsonLd(catalogue, undated, [])).find((n) => n['@type'] === 'WebPage')).not.toHaveProperty('dateModified');
+    expect(nodes(tripJsonLd(catalogue, undated, [])).find((n) => n['@type'] === 'WebPage')).not.toHaveProperty(
+      'dateModified',
+    );
   });
 
   it('a priced trip with a departure whose price is unknown is no Product either', () => {
-    const doc = tripJsonLd(catalogue, page('sample-trek'), [departure('sample-trek', 'd1', 'open', 15000), departure('sample-trek', 'd3', 'open', null)]);
+    const doc = tripJsonLd(catalogue, page('sample-trek'), [
+      departure('sample-trek', 'd1', 'open', 15000),
+      departure('sample-trek', 'd3', 'open', null),
+    ]);
     expect(problems(doc)).toEqual([]);
     expect(nodes(doc).find((n) => String(n['@id']).endsWith('#trip'))?.['@type']).toBe('TouristTrip');
   });
@@ -122,12 +158,23 @@ describe('departures board JSON-LD', () => {
     ];
     const doc = departuresJsonLd(catalogue, departures);
     expect(problems(doc)).toEqual([]);
-    const list = nodes(doc).find((n) => n['@type'] === 'ItemList' && n['@id'] === 'https://example.test/departures#list')!;
+    const list = nodes(doc).find(
+      (n) => n['@type'] === 'ItemList' && n['@id'] === 'https://example.test/departures#list',
+    )!;
     expect(list.numberOfItems).toBe(3);
     const items = (list.itemListElement as Node[]).map((e) => e.item as Node);
     expect(items.map((i) => i['@type'])).toEqual(['TouristTrip', 'TouristTrip', 'TouristTrip']);
-    expect(items[0]).toMatchObject({ departureTime: '2027-05-01', arrivalTime: '2027-05-08', url: 'https://example.test/treks/sample-trek#departures', image: ['https://example.test/images/social/sample-trek.png'] });
-    expect(items.map((i) => (i.offers as Node).availability)).toEqual(['https://schema.org/InStock', 'https://schema.org/LimitedAvailability', 'https://schema.org/SoldOut']);
+    expect(items[0]).toMatchObject({
+      departureTime: '2027-05-01',
+      arrivalTime: '2027-05-08',
+      url: 'https://example.test/treks/sample-trek#departures',
+      image: ['https://example.test/images/social/sample-trek.png'],
+    });
+    expect(items.map((i) => (i.offers as Node).availability)).toEqual([
+      'https://schema.org/InStock',
+      'https://schema.org/LimitedAvailability',
+      'https://schema.org/SoldOut',
+    ]);
     expect(items[2]?.offers).not.toHaveProperty('price');
     expect(items[0]?.offers).toMatchObject({ price: 15000, priceCurrency: 'INR' });
   });

@@ -6,7 +6,14 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { cardRidge, rasterise, siteSocialCardSvg, tripSocialCardSvg } from '../../src/components/social-card.ts';
-import { illustrationAlt, illustrationColours, illustrationSizes, steepestFlank, summitRange, tripLandscape } from '../../src/components/trip-illustration.ts';
+import {
+  illustrationAlt,
+  illustrationColours,
+  illustrationSizes,
+  steepestFlank,
+  summitRange,
+  tripLandscape,
+} from '../../src/components/trip-illustration.ts';
 import { tripFactsLine } from '../../domain/catalogue/trip-facts.ts';
 import { siteSocialImageAlt, socialImageAlt } from '../../domain/trip-images.ts';
 import { loadCatalogue, realContent } from '../helpers/content.ts';
@@ -32,7 +39,7 @@ function outline(d: string): [number, number][] {
   const tokens = d.match(/[MLCZ]|-?\d+(?:\.\d+)?/g) ?? [];
   const points: [number, number][] = [];
   let command = '';
-  for (let i = 0; i < tokens.length; ) {
+  for (let i = 0; i < tokens.length;) {
     const token = tokens[i]!;
     if (/[MLCZ]/.test(token)) {
       command = token;
@@ -47,7 +54,10 @@ function outline(d: string): [number, number][] {
       for (let k = 1; k <= 24; k++) {
         const t = k / 24;
         const u = 1 - t;
-        points.push([u * u * u * x0 + 3 * u * u * t * x1 + 3 * u * t * t * x2 + t * t * t * x3, u * u * u * y0 + 3 * u * u * t * y1 + 3 * u * t * t * y2 + t * t * t * y3]);
+        points.push([
+          u * u * u * x0 + 3 * u * u * t * x1 + 3 * u * t * t * x2 + t * t * t * x3,
+          u * u * u * y0 + 3 * u * u * t * y1 + 3 * u * t * t * y2 + t * t * t * y3,
+        ]);
       }
     } else points.push([n[0]!, n[1]!]);
   }
@@ -69,23 +79,29 @@ function steepest(points: readonly [number, number][]): { slope: number; at: num
 }
 
 describe('trip illustration', () => {
-  it('has no cliffs: no flank of any trip\'s ridge steeper than 50°, at every size it is drawn', () => {
+  it("has no cliffs: no flank of any trip's ridge steeper than 50°, at every size it is drawn", () => {
     const sizes = { ...illustrationSizes, social: cardRidge };
     const cliffs: string[] = [];
     for (const page of catalogue.trips) {
       for (const [name, size] of Object.entries(sizes)) {
         const land = tripLandscape(page.content.itinerary, size);
-        for (const [part, d] of [['near', land.near], ['far', land.far]] as const) {
+        for (const [part, d] of [
+          ['near', land.near],
+          ['far', land.far],
+        ] as const) {
           const { slope, at } = steepest(outline(d));
           // Rounding to tenths of a unit allows a hair over the limit.
-          if (slope > steepestFlank * 1.02) cliffs.push(`${page.trip.slug} ${name} ${part}: ${slope === Infinity ? 'vertical' : `${Math.round((Math.atan(slope) * 180) / Math.PI)}°`} at x ${Math.round(at)}`);
+          if (slope > steepestFlank * 1.02)
+            cliffs.push(
+              `${page.trip.slug} ${name} ${part}: ${slope === Infinity ? 'vertical' : `${Math.round((Math.atan(slope) * 180) / Math.PI)}°`} at x ${Math.round(at)}`,
+            );
         }
       }
     }
     expect(cliffs).toEqual([]);
   });
 
-  it('draws Markha Valley\'s fall from Kongmaru La to Leh as a slope over more than a day, not a cliff in half a day', () => {
+  it("draws Markha Valley's fall from Kongmaru La to Leh as a slope over more than a day, not a cliff in half a day", () => {
     const page = trip('markha-valley-trek');
     const land = tripLandscape(page.content.itinerary, cardRidge);
     const pass = land.marks.find((m) => m.name === 'Kongmaru La');
@@ -103,7 +119,10 @@ describe('trip illustration', () => {
     for (const page of catalogue.trips) {
       const land = tripLandscape(page.content.itinerary, size);
       const named = page.content.itinerary.flatMap((d) => (d.highPoint ? [d.highPoint] : []));
-      expect(land.marks.map((m) => [m.name, m.altitudeM]), page.trip.slug).toEqual(named.map((h) => [h.name, h.altitudeM]));
+      expect(
+        land.marks.map((m) => [m.name, m.altitudeM]),
+        page.trip.slug,
+      ).toEqual(named.map((h) => [h.name, h.altitudeM]));
       for (const d of [land.near, land.far]) {
         expect(d, page.trip.slug).toMatch(/^M0 200 .* Z$/);
         for (const [x, y] of pairs(d)) {
@@ -134,14 +153,19 @@ describe('trip illustration', () => {
       'Illustration of the Hampta Pass Trek, Kullu and Lahaul, Himachal Pradesh, India: its day-by-day altitude drawn as a mountain ridge that starts at 2,050 m in Manali, rises to Hampta Pass at 4,270 m on day 3 and ends at 2,050 m in Manali after 5 days.',
     );
     expect(tripFactsLine(trip('kang-yatse-ii-expedition'))).toBe('13 days · Kang Yatse II summit 6,250 m');
-    expect(socialImageAlt(trip('hampta-pass-trek'))).toContain('Hampta Pass Trek, Kullu and Lahaul, Himachal Pradesh, India: 5 days · Hampta Pass 4,270 m');
+    expect(socialImageAlt(trip('hampta-pass-trek'))).toContain(
+      'Hampta Pass Trek, Kullu and Lahaul, Himachal Pradesh, India: 5 days · Hampta Pass 4,270 m',
+    );
     expect(siteSocialImageAlt(catalogue)).toMatch(/^The Vertical Tribe: 7 treks and 5 expeditions/);
   });
 });
 
 describe('social cards', () => {
   it('draws the words as paths, so rasterising needs no system font', async () => {
-    for (const svg of [await tripSocialCardSvg(catalogue, trip('kang-yatse-ii-expedition')), await siteSocialCardSvg(catalogue)]) {
+    for (const svg of [
+      await tripSocialCardSvg(catalogue, trip('kang-yatse-ii-expedition')),
+      await siteSocialCardSvg(catalogue),
+    ]) {
       expect(svg).not.toMatch(/<text[\s>]/);
       // Satori writes each line of words as one path of glyph outlines, in the words' colour.
       expect(svg).toMatch(new RegExp(`<path fill="${illustrationColours.light.text}" d="M[^"]{400,}"`));

@@ -25,18 +25,27 @@ async function answer(path: string, query: string): Promise<{ status: number; bo
 
 describe('/v1 query names', () => {
   it('refuses every Object.prototype name as an unknown parameter, on every operation that takes filters', async () => {
-    expect(prototypeNames).toEqual(expect.arrayContaining(['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf']));
+    expect(prototypeNames).toEqual(
+      expect.arrayContaining(['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf']),
+    );
     for (const path of filtered) {
       for (const name of prototypeNames) {
         const { status, body } = await answer(path, `${encodeURIComponent(name)}=1`);
         expect(status, `${path}?${name}`).toBe(400);
-        expect(errorBody.parse(body).error, `${path}?${name}`).toMatchObject({ code: 'invalid_parameter', message: `Unknown query parameter "${name}".` });
+        expect(errorBody.parse(body).error, `${path}?${name}`).toMatchObject({
+          code: 'invalid_parameter',
+          message: `Unknown query parameter "${name}".`,
+        });
       }
     }
   });
 
   it('answers any query, with any names and values, with 200 or the contract error shape', async () => {
-    const name = fc.oneof(fc.constantFrom(...prototypeNames, 'type', 'region', 'trip', 'openPeak', 'maxPriceInr'), fc.string({ maxLength: 12 }), fc.string({ unit: 'binary', maxLength: 6 }));
+    const name = fc.oneof(
+      fc.constantFrom(...prototypeNames, 'type', 'region', 'trip', 'openPeak', 'maxPriceInr'),
+      fc.string({ maxLength: 12 }),
+      fc.string({ unit: 'binary', maxLength: 6 }),
+    );
     const pair = fc.tuple(name, fc.oneof(fc.string({ maxLength: 8 }), fc.constantFrom('trek', 'true', '1', '')));
     await fc.assert(
       fc.asyncProperty(fc.constantFrom(...paths), fc.array(pair, { maxLength: 4 }), async (path, pairs) => {
@@ -55,8 +64,18 @@ describe('/v1 query names', () => {
 describe('/v1 when something unexpected fails', () => {
   it('answers 500 internal_error in the error shape, and logs the cause with the request', async () => {
     const lines: string[] = [];
-    const broken = Object.create(catalogue, { trips: { get: () => { throw new TypeError('catalogue unreadable'); } } });
-    const response = await handleV1(new Request('https://example.test/v1/trips?type=trek'), { catalogue: broken, departures: null, log: (line) => lines.push(line) });
+    const broken = Object.create(catalogue, {
+      trips: {
+        get: () => {
+          throw new TypeError('catalogue unreadable');
+        },
+      },
+    });
+    const response = await handleV1(new Request('https://example.test/v1/trips?type=trek'), {
+      catalogue: broken,
+      departures: null,
+      log: (line) => lines.push(line),
+    });
     expect(response.status).toBe(500);
     expect(response.headers.get('Content-Type')).toBe('application/json; charset=utf-8');
     expect(response.headers.get('Cache-Control')).toBe('no-store');
@@ -66,7 +85,11 @@ describe('/v1 when something unexpected fails', () => {
     expect(lines.join('\n')).toContain('GET /v1/trips?type=trek');
     expect(lines.join('\n')).toContain('catalogue unreadable');
 
-    const head = await handleV1(new Request('https://example.test/v1/trips', { method: 'HEAD' }), { catalogue: broken, departures: null, log: () => {} });
+    const head = await handleV1(new Request('https://example.test/v1/trips', { method: 'HEAD' }), {
+      catalogue: broken,
+      departures: null,
+      log: () => {},
+    });
     expect(head.status).toBe(500);
     expect(await head.text()).toBe('');
   });

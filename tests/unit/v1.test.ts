@@ -6,7 +6,8 @@ import { loadCatalogue } from '../helpers/content.ts';
 
 const catalogue = loadCatalogue();
 const deps: V1Deps = { catalogue, departures: null };
-const get = (path: string, init: RequestInit = {}, d: V1Deps = deps) => handleV1(new Request(`https://example.test${path}`, init), d);
+const get = (path: string, init: RequestInit = {}, d: V1Deps = deps) =>
+  handleV1(new Request(`https://example.test${path}`, init), d);
 
 describe('/v1 handler', () => {
   it('lists trips with AND-combined filters and 200 for an empty result', async () => {
@@ -20,7 +21,16 @@ describe('/v1 handler', () => {
   });
 
   it('answers invalid parameters with 400 and a hint naming the accepted form', async () => {
-    for (const query of ['type=walk', 'region=a', `region=${'x'.repeat(61)}`, 'maxPriceInr=0', 'maxPriceInr=1.5', 'difficulty=hard', 'colour=red', 'type=trek&type=trek']) {
+    for (const query of [
+      'type=walk',
+      'region=a',
+      `region=${'x'.repeat(61)}`,
+      'maxPriceInr=0',
+      'maxPriceInr=1.5',
+      'difficulty=hard',
+      'colour=red',
+      'type=trek&type=trek',
+    ]) {
       const res = await get(`/v1/trips?${query}`);
       expect(res.status, query).toBe(400);
       const body = await res.json();
@@ -90,19 +100,47 @@ describe('/v1 handler', () => {
     const off = await get('/v1/departures');
     expect(off.status).toBe(503);
     expect((await off.json()).error.code).toBe('departures_unavailable');
-    const failing = await get('/v1/departures', {}, { catalogue, departures: { listPublished: async () => Promise.reject(new Error('down')) } });
+    const failing = await get(
+      '/v1/departures',
+      {},
+      { catalogue, departures: { listPublished: async () => Promise.reject(new Error('down')) } },
+    );
     expect(failing.status).toBe(502);
     const rows: StoredDeparture[] = [
-      { id: 'd1', tripSlug: 'sample-trek', startDate: '2027-06-01', endDate: '2027-06-02', status: 'open', priceInr: null, seatsTotal: 12, seatsLeft: 5, note: null },
+      {
+        id: 'd1',
+        tripSlug: 'sample-trek',
+        startDate: '2027-06-01',
+        endDate: '2027-06-02',
+        status: 'open',
+        priceInr: null,
+        seatsTotal: 12,
+        seatsLeft: 5,
+        note: null,
+      },
     ];
-    const ok = await (await get('/v1/departures', {}, { catalogue, departures: { listPublished: async () => rows } })).json();
-    expect(ok.data[0]).toMatchObject({ id: 'd1', tripName: 'Fixture Trek', priceInr: 15000, tripUrl: 'https://example.test/treks/sample-trek' });
+    const ok = await (
+      await get('/v1/departures', {}, { catalogue, departures: { listPublished: async () => rows } })
+    ).json();
+    expect(ok.data[0]).toMatchObject({
+      id: 'd1',
+      tripName: 'Fixture Trek',
+      priceInr: 15000,
+      tripUrl: 'https://example.test/treks/sample-trek',
+    });
     expect(ok.data[0].note).toBeUndefined();
   });
 
   it('lists every operation in the service index', async () => {
     const index = await (await get('/v1/')).json();
-    expect(index.endpoints.map((e: { operationId: string }) => e.operationId)).toEqual(['getServiceIndex', 'listTrips', 'getTrip', 'listDepartures', 'listPeaks', 'getPeak']);
+    expect(index.endpoints.map((e: { operationId: string }) => e.operationId)).toEqual([
+      'getServiceIndex',
+      'listTrips',
+      'getTrip',
+      'listDepartures',
+      'listPeaks',
+      'getPeak',
+    ]);
     expect(index.rateLimit).toMatchObject({ requests: 120, windowSeconds: 60 });
     expect(index.authentication).toBe('none');
   });

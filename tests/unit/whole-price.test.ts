@@ -19,12 +19,20 @@ describe('the whole price', () => {
   });
 
   it('every trip of the catalogue has its cancellation terms in full among its questions', () => {
-    for (const trip of catalogue.trips) expect(wholePrice(catalogue.site, trip.trip, trip.content).cancellation?.faqId, trip.trip.slug).toBe(cancellationFaqId);
+    for (const trip of catalogue.trips)
+      expect(wholePrice(catalogue.site, trip.trip, trip.content).cancellation?.faqId, trip.trip.slug).toBe(
+        cancellationFaqId,
+      );
   });
 
   it('shows nothing the settings do not give: no GST, deposit or terms are made up', () => {
     const { booking: _, ...bare } = catalogue.site;
-    expect(wholePrice(bare, page('hampta-pass-trek').trip, page('hampta-pass-trek').content)).toEqual({ priceInr: page('hampta-pass-trek').trip.priceInr, gst: null, depositPercent: null, cancellation: null });
+    expect(wholePrice(bare, page('hampta-pass-trek').trip, page('hampta-pass-trek').content)).toEqual({
+      priceInr: page('hampta-pass-trek').trip.priceInr,
+      gst: null,
+      depositPercent: null,
+      cancellation: null,
+    });
     // A trip priced on request has no total, only the rate.
     expect(wholePrice(catalogue.site, { priceInr: null }, { faqs: [] }).gst).toEqual({ percent: 5, totalInr: null });
     expect(wholePrice(catalogue.site, { priceInr: 1000 }, { faqs: [] }).cancellation?.faqId).toBeNull();

@@ -11,10 +11,16 @@ import { departuresMigrations } from './departures.ts';
 import { enquiriesMigrations } from './enquiries.ts';
 import type { Migration } from './migration.ts';
 
-export const migrations: Migration[] = [...departuresMigrations, ...enquiriesMigrations, ...agentRegistrationMigrations].sort((a, b) => a.version - b.version);
+export const migrations: Migration[] = [
+  ...departuresMigrations,
+  ...enquiriesMigrations,
+  ...agentRegistrationMigrations,
+].sort((a, b) => a.version - b.version);
 
 export async function migrate(sql: Sql): Promise<number[]> {
-  await sql.query(`CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`);
+  await sql.query(
+    `CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`,
+  );
   const applied: number[] = [];
   for (const migration of migrations) {
     const done = await sql.transaction(async (tx) => {
@@ -22,8 +28,15 @@ export async function migrate(sql: Sql): Promise<number[]> {
       await tx.query('LOCK TABLE schema_migrations IN EXCLUSIVE MODE');
       const { rows } = await tx.query('SELECT 1 FROM schema_migrations WHERE version = $1', [migration.version]);
       if (rows.length > 0) return false;
-      for (const statement of migration.sql.split(';').map((s) => s.trim()).filter(Boolean)) await tx.query(statement);
-      await tx.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [migration.version, migration.name]);
+      for (const statement of migration.sql
+        .split(';')
+        .map((s) => s.trim())
+        .filter(Boolean))
+        await tx.query(statement);
+      await tx.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [
+        migration.version,
+        migration.name,
+      ]);
       return true;
     });
     if (done) applied.push(migration.version);

@@ -4,4 +4,5 @@ import { buildAiCatalog } from '../../../service/agents/ai-catalog.ts';
 import { publishedJson } from '../../../service/agents/published-file.ts';
 import { getCatalogue } from '../../lib/catalogue.ts';
 
-export const GET: APIRoute = async () => publishedJson('/.well-known/ai-catalog.json', buildAiCatalog(await getCatalogue()));
+export const GET: APIRoute = async () =>
+  publishedJson('/.well-known/ai-catalog.json', buildAiCatalog(await getCatalogue()));

@@ -4,4 +4,5 @@ import { buildApiCatalog } from '../../../service/agents/api-catalog.ts';
 import { publishedJson } from '../../../service/agents/published-file.ts';
 import { getCatalogue } from '../../lib/catalogue.ts';
 
-export const GET: APIRoute = async () => publishedJson('/.well-known/api-catalog', buildApiCatalog(await getCatalogue()));
+export const GET: APIRoute = async () =>
+  publishedJson('/.well-known/api-catalog', buildApiCatalog(await getCatalogue()));

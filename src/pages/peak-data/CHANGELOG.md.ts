@@ -5,4 +5,5 @@ import { publishedFile } from '../../../service/agents/published-file.ts';
 import { peakChangelogMarkdown } from '../../../service/peak-data/changelog.ts';
 import { getCatalogue } from '../../lib/catalogue.ts';
 
-export const GET: APIRoute = async () => publishedFile(peakDataFiles.changelog.path, peakChangelogMarkdown(await getCatalogue()));
+export const GET: APIRoute = async () =>
+  publishedFile(peakDataFiles.changelog.path, peakChangelogMarkdown(await getCatalogue()));

@@ -5,4 +5,5 @@ import { publishedFile } from '../../../service/agents/published-file.ts';
 import { peakCitationCff } from '../../../service/peak-data/citation.ts';
 import { getCatalogue } from '../../lib/catalogue.ts';
 
-export const GET: APIRoute = async () => publishedFile(peakDataFiles.citation.path, peakCitationCff(await getCatalogue()));
+export const GET: APIRoute = async () =>
+  publishedFile(peakDataFiles.citation.path, peakCitationCff(await getCatalogue()));

@@ -5,4 +5,5 @@ import { publishedJson } from '../../../service/agents/published-file.ts';
 import { peakDataPackage } from '../../../service/peak-data/data-package.ts';
 import { getCatalogue } from '../../lib/catalogue.ts';
 
-export const GET: APIRoute = async () => publishedJson(peakDataFiles.dataPackage.path, peakDataPackage(await getCatalogue()));
+export const GET: APIRoute = async () =>
+  publishedJson(peakDataFiles.dataPackage.path, peakDataPackage(await getCatalogue()));

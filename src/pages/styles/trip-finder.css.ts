@@ -2,4 +2,5 @@
 import type { APIRoute } from 'astro';
 import { finderStyles } from '../../components/trip-finder.ts';
 
-export const GET: APIRoute = () => new Response(finderStyles(), { headers: { 'Content-Type': 'text/css; charset=utf-8' } });
+export const GET: APIRoute = () =>
+  new Response(finderStyles(), { headers: { 'Content-Type': 'text/css; charset=utf-8' } });

@@ -28,7 +28,10 @@ import { representationHeaders } from '../../../service/http/not-modified.ts';
 import { routerModule } from './router-package.ts';
 
 type Route = Record<string, unknown> & { src?: string; handle?: string; middlewarePath?: string };
-type OutputItem = { type: 'static' } | { type: 'override'; path: string; headers?: Record<string, string> } | { type: 'function' | 'middleware'; entrypoint: string };
+type OutputItem =
+  | { type: 'static' }
+  | { type: 'override'; path: string; headers?: Record<string, string> }
+  | { type: 'function' | 'middleware'; entrypoint: string };
 
 /** Vercel's answer for a static file with no Cache-Control of its own (docs: caching/cache-control-headers). */
 export const vercelDefaultCacheControl = 'public, max-age=0, must-revalidate';
@@ -51,7 +54,15 @@ function anchored(src: string): string {
 
 /** The config's routes by phase, as next-on-pages' processVercelConfig groups them. */
 function routesByPhase(routes: Route[]): Record<string, Route[]> {
-  const phases: Record<string, Route[]> = { none: [], filesystem: [], miss: [], rewrite: [], resource: [], hit: [], error: [] };
+  const phases: Record<string, Route[]> = {
+    none: [],
+    filesystem: [],
+    miss: [],
+    rewrite: [],
+    resource: [],
+    hit: [],
+    error: [],
+  };
   let phase = 'none';
   for (const route of routes) {
     if (route.handle) phase = route.handle;
@@ -86,18 +97,27 @@ function launcher(dir: string, name: string, handlerFile: string, middleware: bo
   return pathToFileURL(file).href;
 }
 
-export function buildOutputMap(outputDir: string, config: { routes: Route[]; overrides?: Record<string, { path?: string; contentType?: string }> }) {
+export function buildOutputMap(
+  outputDir: string,
+  config: { routes: Route[]; overrides?: Record<string, { path?: string; contentType?: string }> },
+) {
   const output: Record<string, OutputItem> = {};
   for (const file of filesUnder(path.join(outputDir, 'static'))) output[`/${file}`] = { type: 'static' };
   // Beside the output, so they go when the project copy goes.
   const launchers = path.join(outputDir, '..', 'replay-launchers');
   mkdirSync(launchers, { recursive: true });
-  const middlewarePaths = new Set(config.routes.map((r) => r.middlewarePath).filter((p): p is string => typeof p === 'string'));
+  const middlewarePaths = new Set(
+    config.routes.map((r) => r.middlewarePath).filter((p): p is string => typeof p === 'string'),
+  );
   const functionsDir = path.join(outputDir, 'functions');
   for (const entry of readdirSync(functionsDir, { recursive: true, withFileTypes: true })) {
     if (!entry.isDirectory() || !entry.name.endsWith('.func')) continue;
     const funcDir = path.join(entry.parentPath, entry.name);
-    const name = path.relative(functionsDir, funcDir).split(path.sep).join('/').replace(/\.func$/, '');
+    const name = path
+      .relative(functionsDir, funcDir)
+      .split(path.sep)
+      .join('/')
+      .replace(/\.func$/, '');
     const vc = JSON.parse(readFileSync(path.join(funcDir, '.vc-config.json'), 'utf8')) as { handler: string };
     const entrypoint = launcher(launchers, name, path.join(funcDir, vc.handler), middlewarePaths.has(name));
     if (middlewarePaths.has(name)) output[name] = { type: 'middleware', entrypoint };
@@ -105,7 +125,11 @@ export function buildOutputMap(outputDir: string, config: { routes: Route[]; ove
   }
   // next-on-pages' applyVercelOverrides: the file is served at its override path, with its type.
   for (const [file, { path: served, contentType }] of Object.entries(config.overrides ?? {})) {
-    const item: OutputItem = { type: 'override', path: `/${file}`, ...(contentType ? { headers: { 'content-type': contentType } } : {}) };
+    const item: OutputItem = {
+      type: 'override',
+      path: `/${file}`,
+      ...(contentType ? { headers: { 'content-type': contentType } } : {}),
+    };
     if (output[`/${file}`]?.type === 'static') output[`/${file}`] = item;
     if (served !== undefined) output[`/${served}`] = item;
     if (served === 'index') output['/'] = item;
@@ -158,14 +182,19 @@ function notModified(request: Request, response: Response): boolean {
   const etag = response.headers.get('etag');
   const condition = request.headers.get('if-none-match');
   if (!etag || !condition || response.status !== 200 || !['GET', 'HEAD'].includes(request.method)) return false;
-  return condition.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag.replace(/^W\//, '') || tag.trim() === '*');
+  return condition
+    .split(',')
+    .some((tag) => tag.trim().replace(/^W\//, '') === etag.replace(/^W\//, '') || tag.trim() === '*');
 }
 
 export async function serveReplay(outputDir: string, port: number) {
   const { handleRequest } = (await import(pathToFileURL(await routerModule()).href)) as {
     handleRequest: (ctx: unknown, config: unknown, output: unknown, metadata: unknown) => Promise<Response>;
   };
-  const config = JSON.parse(readFileSync(path.join(outputDir, 'config.json'), 'utf8')) as { routes: Route[]; overrides?: Record<string, { path?: string; contentType?: string }> };
+  const config = JSON.parse(readFileSync(path.join(outputDir, 'config.json'), 'utf8')) as {
+    routes: Route[];
+    overrides?: Record<string, { path?: string; contentType?: string }>;
+  };
   const processed = { ...config, routes: routesByPhase(config.routes) };
   const output = buildOutputMap(outputDir, config);
   const assetsFetcher = staticFiles(outputDir);
@@ -174,7 +203,9 @@ export async function serveReplay(outputDir: string, port: number) {
       const request = requestOf(req, port);
       const ctx = { waitUntil: () => {}, passThroughOnException: () => {} };
       // The router reads the request more than once (middleware, then a function): it gets a copy.
-      const response = await handleRequest({ request: request.clone(), assetsFetcher, ctx }, processed, output, { collectedLocales: [] });
+      const response = await handleRequest({ request: request.clone(), assetsFetcher, ctx }, processed, output, {
+        collectedLocales: [],
+      });
       const headers = new Headers(response.headers);
       if (!headers.has('cache-control')) headers.set('cache-control', vercelDefaultCacheControl);
       const status = notModified(request, response) ? 304 : response.status;

@@ -4,4 +4,5 @@ import { publishedJson } from '../../../../service/agents/published-file.ts';
 import { buildSkillsIndex } from '../../../../service/agents/skills.ts';
 import { getCatalogue } from '../../../lib/catalogue.ts';
 
-export const GET: APIRoute = async () => publishedJson('/.well-known/agent-skills/index.json', await buildSkillsIndex(await getCatalogue()));
+export const GET: APIRoute = async () =>
+  publishedJson('/.well-known/agent-skills/index.json', await buildSkillsIndex(await getCatalogue()));

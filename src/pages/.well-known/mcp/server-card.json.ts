@@ -4,4 +4,5 @@ import { publishedJson } from '../../../../service/agents/published-file.ts';
 import { buildServerCard } from '../../../../service/agents/server-card.ts';
 import { getCatalogue } from '../../../lib/catalogue.ts';
 
-export const GET: APIRoute = async () => publishedJson('/.well-known/mcp/server-card.json', buildServerCard(await getCatalogue()));
+export const GET: APIRoute = async () =>
+  publishedJson('/.well-known/mcp/server-card.json', buildServerCard(await getCatalogue()));

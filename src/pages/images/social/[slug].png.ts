@@ -4,7 +4,13 @@
  * (social-card-text-check.ts) and stops, naming the trips, when one would be cut or wrapped.
  */
 import type { APIRoute, GetStaticPaths } from 'astro';
-import { cardPicture, drawingCode, drawMissingCards, tripCardDrawing, type CardDrawing } from '../../../components/social-card.ts';
+import {
+  cardPicture,
+  drawingCode,
+  drawMissingCards,
+  tripCardDrawing,
+  type CardDrawing,
+} from '../../../components/social-card.ts';
 import { assertSocialCardTextFits } from '../../../components/social-card-text-check.ts';
 import { getCatalogue } from '../../../lib/catalogue.ts';
 import { pictureKey } from '../../../lib/picture-cache.ts';
@@ -19,9 +25,14 @@ export const getStaticPaths: GetStaticPaths = async () => {
   for (const page of catalogue.trips) drawings.set(page.trip.slug, tripCardDrawing(catalogue, page));
   // The cards not in the build cache are drawn here, several at once; each page below then reads its own.
   const drawn = await drawMissingCards([...drawings.values()]);
-  console.log(`${new Date().toLocaleTimeString('en-GB')} [pictures] social cards: ${drawn} drawn, ${drawings.size - drawn} from the build cache`);
+  console.log(
+    `${new Date().toLocaleTimeString('en-GB')} [pictures] social cards: ${drawn} drawn, ${drawings.size - drawn} from the build cache`,
+  );
   // The same key as the picture cache's: Astro keeps the file of a card whose drawing has not changed.
-  return catalogue.trips.map((page) => ({ params: { slug: page.trip.slug }, cacheKey: pictureKey(drawings.get(page.trip.slug), drawingCode()) }));
+  return catalogue.trips.map((page) => ({
+    params: { slug: page.trip.slug },
+    cacheKey: pictureKey(drawings.get(page.trip.slug), drawingCode()),
+  }));
 };
 
 export const GET: APIRoute = async ({ params }) => {

@@ -3,6 +3,7 @@ import type { APIRoute, GetStaticPaths } from 'astro';
 import { staticAnswer } from '../../../../service/v1/static-answers.ts';
 import { getCatalogue } from '../../../lib/catalogue.ts';
 
-export const getStaticPaths: GetStaticPaths = async () => (await getCatalogue()).peaks.map((peak) => ({ params: { id: peak.id } }));
+export const getStaticPaths: GetStaticPaths = async () =>
+  (await getCatalogue()).peaks.map((peak) => ({ params: { id: peak.id } }));
 
 export const GET: APIRoute = async ({ params }) => staticAnswer(await getCatalogue(), `/v1/peaks/${params.id}`);

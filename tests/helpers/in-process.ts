@@ -1,0 +1,79 @@
+/**
+ * The built site's own server.ts started in the test's process (its `startServer`), for tests
+ * that need a real server over HTTP but nothing a separate process gives (a kill, a signal, a
+ * umask, a test of processes sharing the embedded database, memory measured alone, a server
+ * that must answer while the test blocks in spawnSync): no second Node to boot, and options the
+ * environment cannot carry (short timeouts) passed straight in. The commands a test runs (the
+ * departures CLI) still reach its embedded database over the bridge, as beside `npm start`.
+ *
+ * The copy's modules are loaded by Node itself, as `node server.ts` loads them, not through
+ * Vitest's transform: the site runs as it does in production, and each copy once per process.
+ * Its settings come from the environment, as in a child; the functions read them once per
+ * process, so every server a test file starts this way shares one set of settings.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import type { Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { seedEmbeddedDatabase } from './embedded-template.ts';
+import { embedded, freePort } from './project.ts';
+
+/** The copy's modules, loaded by Node itself: vitest.config.ts leaves the copies (catalogue-*) out of its transform. */
+const nativeImport = (url: string) => import(/* @vite-ignore */ url) as Promise<Record<string, any>>;
+
+export interface InProcessServer {
+  url: string;
+  port: number;
+  server: Server;
+  dataDir: string;
+  stop(): Promise<void>;
+}
+
+let settingsFixed: string | undefined;
+
+/**
+ * Starts the built site in `dir` in this process with `env` as its settings (on a free port,
+ * with a data folder of its own unless `env` names one) and `options` given to startServer.
+ */
+export async function startInProcess(
+  dir: string,
+  env: Record<string, string> = {},
+  options: Record<string, unknown> = {},
+): Promise<InProcessServer> {
+  const port = await freePort();
+  const dataDir = env.DATA_DIR ?? mkdtempSync(path.join(tmpdir(), 'catalogue-data-'));
+  if (!env.DATA_DIR && embedded(env)) seedEmbeddedDatabase(dataDir);
+  const settings = {
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    CONTENT_DIR: path.join(dir, 'content'),
+    ...env,
+    PORT: String(port),
+  };
+  // The functions read the settings once: a second server with others would silently get the first's.
+  const fixed = JSON.stringify({ ...settings, PORT: '', DATA_DIR: env.DATA_DIR ? dataDir : '' });
+  if (settingsFixed !== undefined && settingsFixed !== fixed)
+    throw new Error(
+      'every in-process server of a test file must have the same settings (start a child with startServer for others)',
+    );
+  settingsFixed = fixed;
+  Object.assign(process.env, settings);
+  const { readSettings } = await nativeImport(pathToFileURL(path.join(dir, 'service', 'config.ts')).href);
+  const { startServer } = await nativeImport(pathToFileURL(path.join(dir, 'server.ts')).href);
+  const server: Server = await startServer({ settings: readSettings(process.env), ...options });
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    server,
+    dataDir,
+    stop: async () => {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      // The embedded database closes with the server, after this; its folder goes with the process.
+      if (!env.DATA_DIR) process.once('exit', () => rmSync(dataDir, { recursive: true, force: true }));
+    },
+  };
+}

@@ -1,0 +1,92 @@
+/**
+ * axe-core in Chromium, as every browser test runs it. Only violations are gathered (the tests
+ * read nothing else: axe's `resultTypes`), and axe runs in the page itself, reaching its frames
+ * (all of this site's own origin) through its own frame messaging ("legacy mode"), instead of
+ * collecting each frame's part in a blank page opened for the purpose: the same rules on the same
+ * nodes, frames included, without a new page and two more copies of axe for every check.
+ */
+import { AxeBuilder } from '@axe-core/playwright';
+import type { Browser, Page } from 'playwright-core';
+
+/** One violation as axe reports it (axe-core's Result, as @axe-core/playwright hands it over). */
+type Result = Awaited<ReturnType<AxeBuilder['analyze']>>['violations'][number];
+
+export async function axeViolations(
+  page: Page,
+  options: { include?: string; rules?: readonly string[] } = {},
+): Promise<Result[]> {
+  const builder = new AxeBuilder({ page }).options({ resultTypes: ['violations'] }).setLegacyMode(true);
+  if (options.include) builder.include(options.include);
+  if (options.rules) builder.withRules([...options.rules]);
+  return (await builder.analyze()).violations;
+}
+
+/** The rules of axe that read colours: the only ones whose answer changes with the colour scheme. */
+const colourRules = ['color-contrast', 'link-in-text-block'] as const;
+
+/**
+ * axe's findings on the page as it stands: every rule in the light scheme, and again in the dark
+ * one the rules that read colours (the scheme changes colours only), each finding named with its
+ * scheme.
+ */
+export function axeInEachScheme(page: Page): Promise<string[]> {
+  return inEachScheme(page, async (scheme) =>
+    (await axeViolations(page, scheme === 'dark' ? { rules: colourRules } : {})).map(violationWhere),
+  );
+}
+
+/** A page with JavaScript per browser, kept for checking markup (see `axeOfMarkup`). */
+const markupPages = new WeakMap<Browser, Promise<Page>>();
+
+/**
+ * axe needs JavaScript: a page seen without it is checked as its markup, served at `origin`'s
+ * `/__markup` in a page of the same size with JavaScript on, in each colour scheme, so styles and
+ * contrast are the real ones. One such page per browser serves every check: a new context for
+ * each would start a renderer and compile axe again.
+ */
+export async function axeOfMarkup(
+  browser: Browser,
+  origin: string,
+  markup: string,
+  viewport: { width: number; height: number },
+): Promise<string[]> {
+  let made = markupPages.get(browser);
+  if (!made) {
+    made = browser.newContext().then((context) => context.newPage());
+    markupPages.set(browser, made);
+  }
+  const page = await made;
+  await page.unrouteAll();
+  await page.route(`${origin}/__markup`, (route) =>
+    route.fulfill({ contentType: 'text/html; charset=utf-8', body: markup }),
+  );
+  await page.setViewportSize(viewport);
+  await page.goto(`${origin}/__markup`);
+  await page.waitForLoadState('load');
+  return axeInEachScheme(page);
+}
+
+/** A violation as the tests print it: the rule and where. */
+export function violationWhere(violation: Result): string {
+  return `${violation.id}: ${violation.nodes.map((n) => n.target.join(' ')).join(', ')}`;
+}
+
+export type ColourScheme = 'light' | 'dark';
+
+/**
+ * Runs `look` on the page as it stands in each colour scheme (emulated, then light again), and
+ * gathers what it finds, each finding named with its scheme: contrast is checked in both. No
+ * script of the site reads the scheme, so the page needs no new load for the other one.
+ */
+export async function inEachScheme(
+  page: Page,
+  look: (scheme: ColourScheme) => Promise<string[] | void>,
+): Promise<string[]> {
+  const found: string[] = [];
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    for (const finding of (await look(scheme)) ?? []) found.push(`${scheme}: ${finding}`);
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+  return found;
+}

@@ -1,0 +1,105 @@
+/**
+ * The test tiers: each test file belongs to exactly one (tests/architecture/tiers.test.ts holds
+ * that), and each tier is a Vitest project (vitest.config.ts) with its own setup: it checks for
+ * the outside programs its files start, and builds the fixture site only if its files serve it.
+ * `npm test` runs every tier; `npm run test:<tier>` runs one. docs/testing.md says what belongs where.
+ */
+
+/** An outside program a tier starts, by the Debian package that installs it (tests/helpers/requirements.ts). */
+export type Program = 'chromium' | 'postgresql' | 'redis-server';
+
+export interface Tier {
+  name: string;
+  /** What a file must need (and may not need more than) to belong here. */
+  holds: string;
+  /** Test files, as globs from the project root. */
+  include: string[];
+  /** The outside programs its files start: checked before any of its files runs. */
+  programs: Program[];
+  /** Whether its files serve the built fixture site (built once per run, before the first of them). */
+  fixtureSite: boolean;
+}
+
+export const tiers: Tier[] = [
+  {
+    name: 'unit',
+    holds:
+      'Functions and handlers called in this process: no browser, no database server, no build, no child process of ours (PGlite in memory, loopback stand-ins for remote APIs, and Vitest itself in the tier check are fine). Runs on a machine without Chromium, PostgreSQL or Redis.',
+    include: [
+      'tests/unit/**/*.test.ts',
+      'tests/architecture/*.test.ts',
+      'tests/agent-auth/{attacks,flows,settings-and-keys}.test.ts',
+      'tests/agents/{generate,handler,mcp-parity,peak-data-formats}.test.ts',
+      'tests/bookings/{handler,thank-you,validation}.test.ts',
+      'tests/contract/departure-search.test.ts',
+      'tests/departures/rules.test.ts',
+      'tests/rate-limit/client-ip.test.ts',
+      'tests/site/{altitude-profile,units}.test.ts',
+    ],
+    programs: [],
+    fixtureSite: false,
+  },
+  {
+    name: 'http',
+    holds:
+      'The built fixture site served by server.ts, asked over HTTP by fetch and by the official clients: no browser, no database server.',
+    include: [
+      'tests/http/{server,smoke}.test.ts',
+      'tests/agents/{mcp-client,mcp-conformance,mcp-enquiry,mcp-errors,mcp-revisions,served}.test.ts',
+      'tests/contract/{openapi-document,prism,properties,responses}.test.ts',
+      'tests/departures/{board,live}.test.ts',
+      'tests/rate-limit/server.test.ts',
+      'tests/site/{sitemap,twins}.test.ts',
+    ],
+    programs: [],
+    fixtureSite: true,
+  },
+  {
+    name: 'site',
+    holds: 'The served site in Chromium: pages, the enquiry form, the offline worker, WebMCP, the claim page.',
+    include: [
+      'tests/site/{browser,departure-search,departures-board,departures-freshness,enquiry-checks,enquiry-flow,offline,offline-network,phone,trip-page,visuals,webmcp}.test.ts',
+      'tests/bookings/{origin,site}.test.ts',
+      'tests/agent-auth/served.test.ts',
+    ],
+    programs: ['chromium'],
+    fixtureSite: true,
+  },
+  {
+    name: 'build',
+    holds:
+      'Full builds of a copy of the project: `astro build`, `vercel build` and its replay beside the Node host, `npm start` building, content the build refuses.',
+    include: ['tests/build/*.test.ts', 'tests/http/start.test.ts', 'tests/site/html.test.ts'],
+    // The Vercel replay reads departures from PostgreSQL and counts through Redis.
+    programs: ['postgresql', 'redis-server'],
+    // The HTML check reads the fixture site beside the real catalogue it builds.
+    fixtureSite: true,
+  },
+  {
+    name: 'storage',
+    holds:
+      'Operational storage as processes share it: PostgreSQL and Redis servers, the embedded database across processes (the CLI over the bridge, a killed host), enquiries delivered and retried.',
+    include: [
+      'tests/departures/{storage,cli,faults,embedded,crash,bridge,full-disk}.test.ts',
+      'tests/bookings/{delivery,postgres}.test.ts',
+      'tests/agent-auth/postgres.test.ts',
+      'tests/rate-limit/{redis,upstash}.test.ts',
+    ],
+    programs: ['postgresql', 'redis-server'],
+    fixtureSite: true,
+  },
+  {
+    name: 'hardening',
+    holds:
+      'The Node host under hostile or heavy input: fuzzing, request limits, floods and fairness, Host headers and redirects (one check in Chromium), security headers, the data folder.',
+    include: ['tests/hardening/*.test.ts'],
+    programs: ['chromium'],
+    fixtureSite: true,
+  },
+];
+
+export function tierNamed(name: string): Tier {
+  const tier = tiers.find((t) => t.name === name);
+  if (!tier) throw new Error(`no test tier named "${name}" (tests/tiers.ts)`);
+  return tier;
+}
