@@ -29,7 +29,10 @@ interface CpuProfile {
   timeDeltas: number[];
 }
 
-const { values, positionals } = parseArgs({ allowPositionals: true, options: { seconds: { type: 'string', default: '8' }, top: { type: 'string', default: '12' } } });
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: { seconds: { type: 'string', default: '8' }, top: { type: 'string', default: '12' } },
+});
 const [dir, ...paths] = positionals;
 if (!dir || paths.length === 0) {
   console.error('usage: node scripts/bench/profile.ts <built project dir> <path> [<path> …]');
@@ -46,7 +49,9 @@ function selfTimes(profile: CpuProfile, fromUs: number): { frame: string; us: nu
     if (at < fromUs) continue;
     const node = byId.get(profile.samples[i]!)!;
     const { functionName, url, lineNumber } = node.callFrame;
-    const where = url ? `${url.replace(/^file:\/\/.*?\/(node_modules|service|scripts|server\.ts)/, '$1')}:${lineNumber + 1}` : '';
+    const where = url
+      ? `${url.replace(/^file:\/\/.*?\/(node_modules|service|scripts|server\.ts)/, '$1')}:${lineNumber + 1}`
+      : '';
     const frame = `${functionName || '(anonymous)'}${where ? ` ${where}` : ''}`;
     totals.set(frame, (totals.get(frame) ?? 0) + (profile.timeDeltas[i] ?? 0));
   }
@@ -63,10 +68,26 @@ for (const target of paths) {
   let requests = 0;
   let loadStartedUs = 0;
   try {
-    await runLoad({ port: server.port, path: target, connections: 10, durationMs: 1000, address: freshAddresses(), requestsPerAddress: 100 });
+    await runLoad({
+      port: server.port,
+      path: target,
+      connections: 10,
+      durationMs: 1000,
+      address: freshAddresses(),
+      requestsPerAddress: 100,
+    });
     // Only the samples of the measured load count: not the start, the warm-up or the stop.
     loadStartedUs = Number(process.hrtime.bigint() / 1000n);
-    requests = (await runLoad({ port: server.port, path: target, connections: 10, durationMs: Number(values.seconds) * 1000, address: freshAddresses(), requestsPerAddress: 100 })).requests;
+    requests = (
+      await runLoad({
+        port: server.port,
+        path: target,
+        connections: 10,
+        durationMs: Number(values.seconds) * 1000,
+        address: freshAddresses(),
+        requestsPerAddress: 100,
+      })
+    ).requests;
   } finally {
     await server.stop();
   }

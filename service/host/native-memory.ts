@@ -36,5 +36,9 @@ export function withHostMemorySettings(): void {
   const given = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)];
   const youngMissing = !given.some((option) => option.startsWith('--max-semi-space-size'));
   if (!mallocMissing && !youngMissing) return;
-  process.execve(process.execPath, [process.execPath, ...(youngMissing ? [youngGeneration] : []), ...process.execArgv, ...process.argv.slice(1)], linux ? { ...mallocSettings, ...process.env } : { ...process.env });
+  process.execve(
+    process.execPath,
+    [process.execPath, ...(youngMissing ? [youngGeneration] : []), ...process.execArgv, ...process.argv.slice(1)],
+    linux ? { ...mallocSettings, ...process.env } : { ...process.env },
+  );
 }

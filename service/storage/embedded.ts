@@ -37,7 +37,13 @@ import type { Sql } from './sql.ts';
  * not resident) and grows as Postgres needs; the settings bound what Postgres asks for.
  */
 export function embeddedStartParams(defaults: readonly string[]): string[] {
-  const settings = { shared_buffers: '16MB', work_mem: '2MB', maintenance_work_mem: '8MB', temp_buffers: '1MB', wal_buffers: '256kB' };
+  const settings = {
+    shared_buffers: '16MB',
+    work_mem: '2MB',
+    maintenance_work_mem: '8MB',
+    temp_buffers: '1MB',
+    wal_buffers: '256kB',
+  };
   return [...defaults, ...Object.entries(settings).flatMap(([name, value]) => ['-c', `${name}=${value}`])];
 }
 

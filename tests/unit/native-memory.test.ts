@@ -20,8 +20,13 @@ console.log('running', process.pid, JSON.stringify(environ.sort()), JSON.stringi
 `;
 
 function run(env: Record<string, string | undefined>) {
-  const clean = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('MALLOC_') && name !== 'NODE_OPTIONS'));
-  const result = spawnSync(process.execPath, ['--input-type=module', '-e', script, '--', 'kept', 'argument'], { env: { ...clean, ...env }, encoding: 'utf8' });
+  const clean = Object.fromEntries(
+    Object.entries(process.env).filter(([name]) => !name.startsWith('MALLOC_') && name !== 'NODE_OPTIONS'),
+  );
+  const result = spawnSync(process.execPath, ['--input-type=module', '-e', script, '--', 'kept', 'argument'], {
+    env: { ...clean, ...env },
+    encoding: 'utf8',
+  });
   expect(result.status, result.stderr).toBe(0);
   return result.stdout.trim().split('\n');
 }
@@ -34,7 +39,9 @@ describe.runIf(process.platform === 'linux')('the host started with its memory s
     expect(first![0]).toBe('start');
     expect(second![0]).toBe('start');
     expect(running![1]).toBe(first![1]);
-    const expected = Object.entries(mallocSettings).map(([name, value]) => `${name}=${value}`).sort();
+    const expected = Object.entries(mallocSettings)
+      .map(([name, value]) => `${name}=${value}`)
+      .sort();
     expect(JSON.parse(running![2]!)).toEqual(expected);
     expect(JSON.parse(running![3]!)).toEqual(JSON.parse(first![2]!));
     expect(JSON.parse(running![3]!)).toContain('kept');

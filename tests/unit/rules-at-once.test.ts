@@ -7,7 +7,12 @@
 import { describe, expect, it } from 'vitest';
 import { applyRules, applyRulesNow, type RulesContext, type RulesOutcome } from '../../service/rules/index.ts';
 import { apiRateLimit } from '../../service/rules/policy.ts';
-import { createRateLimiter, MemoryCounterStore, type CounterStore, type WindowCount } from '../../service/rules/rate-limiter.ts';
+import {
+  createRateLimiter,
+  MemoryCounterStore,
+  type CounterStore,
+  type WindowCount,
+} from '../../service/rules/rate-limiter.ts';
 
 const siteUrl = 'https://example.com';
 
@@ -17,13 +22,18 @@ function request(path: string, headers: Record<string, string> = {}, method = 'G
 
 /** Two contexts over two stores on the same clock, so both count the same requests alike. */
 function twins(now = () => 1_000_000): [RulesContext, RulesContext] {
-  const make = (): RulesContext => ({ siteUrl, apiLimiter: createRateLimiter(apiRateLimit, new MemoryCounterStore(), now), trustProxy: 'vercel' });
+  const make = (): RulesContext => ({
+    siteUrl,
+    apiLimiter: createRateLimiter(apiRateLimit, new MemoryCounterStore(), now),
+    trustProxy: 'vercel',
+  });
   return [make(), make()];
 }
 
 async function described(outcome: RulesOutcome | null) {
   if (!outcome) return null;
-  if (outcome.kind === 'continue') return { kind: outcome.kind, pathname: outcome.pathname, headers: Object.entries(outcome.headers) };
+  if (outcome.kind === 'continue')
+    return { kind: outcome.kind, pathname: outcome.pathname, headers: Object.entries(outcome.headers) };
   const response = outcome.response;
   return { kind: outcome.kind, status: response.status, headers: [...response.headers], body: await response.text() };
 }
