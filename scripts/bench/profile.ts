@@ -65,8 +65,8 @@ for (const target of paths) {
     cwd: dir,
     env: { SITE_URL: benchSiteUrl, NODE_OPTIONS: `${serveNodeOptions(dir)} --cpu-prof --cpu-prof-dir=${profiles}` },
   });
-  let requests = 0;
-  let loadStartedUs = 0;
+  let requests: number;
+  let loadStartedUs: number;
   try {
     await runLoad({
       port: server.port,

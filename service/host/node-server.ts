@@ -74,7 +74,7 @@ export function createNodeServer(
     // A client's reads are served in turn with other clients' (requests with a body are not held
     // in line: see fair-queue.ts).
     if (req.method !== 'GET' && req.method !== 'HEAD') {
-      started(req, res);
+      void started(req, res);
       return;
     }
     const client = clientQuotaKey(host.requests.clientOf(req));
