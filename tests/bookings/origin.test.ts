@@ -24,7 +24,7 @@ import { createRateLimiter, MemoryCounterStore } from '../../service/rules/rate-
 import { isOwnOrigin } from '../../service/rules/site-origin.ts';
 import { loadCatalogue } from '../helpers/content.ts';
 import { startInProcess, type InProcessServer } from '../helpers/in-process.ts';
-import { launchChromium } from '../site/site.ts';
+import { launchChromium, stillPages } from '../site/site.ts';
 import { barePage } from './page-writer.ts';
 import { newDataDir } from '../helpers/embedded-template.ts';
 
@@ -245,7 +245,11 @@ describe('in Chromium, against the running site', () => {
   it('the site reached under a rebound name sends no enquiry, with JavaScript (JSON) or without (the plain form)', async () => {
     const before = outbox();
     for (const javaScriptEnabled of [true, false]) {
-      const context = await browser.newContext({ javaScriptEnabled, extraHTTPHeaders: { 'x-real-ip': '192.0.2.40' } });
+      const context = await browser.newContext({
+        ...stillPages,
+        javaScriptEnabled,
+        extraHTTPHeaders: { 'x-real-ip': '192.0.2.40' },
+      });
       const page = await context.newPage();
       await page.goto(`http://rebind.example:${server.port}/treks/sample-trek`);
       await fillForm(page);
@@ -271,6 +275,7 @@ describe('in Chromium, against the running site', () => {
 
   it('the site under another loopback name (127.0.0.1 for localhost) is the site: its form sends', async () => {
     const context = await browser.newContext({
+      ...stillPages,
       javaScriptEnabled: false,
       extraHTTPHeaders: { 'x-real-ip': '192.0.2.41' },
     });
@@ -283,7 +288,7 @@ describe('in Chromium, against the running site', () => {
   });
 
   it("another site's page posting five times in the background leaves the visitor's five enquiries", async () => {
-    const context = await browser.newContext({ extraHTTPHeaders: { 'x-real-ip': '192.0.2.42' } });
+    const context = await browser.newContext({ ...stillPages, extraHTTPHeaders: { 'x-real-ip': '192.0.2.42' } });
     const page = await context.newPage();
     await page.goto(`http://attacker.example:${attackerPort}/`);
     await page.waitForFunction(() => document.getElementById('sent')?.textContent === '5');

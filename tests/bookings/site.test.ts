@@ -17,6 +17,7 @@ import { projectRoot } from '../helpers/project.ts';
 import { chromiumPath } from '../helpers/requirements.ts';
 import { newDataDir } from '../helpers/embedded-template.ts';
 import { axeViolations } from '../site/axe.ts';
+import { stillPages } from '../site/site.ts';
 
 let server: InProcessServer;
 let dataDir: string;
@@ -160,7 +161,7 @@ describe('the enquiry form on a trip page', () => {
   });
 
   it('with JavaScript: field errors inline, focus on the first, then the outcome announced', async () => {
-    const context = await browser.newContext({ extraHTTPHeaders: { 'x-real-ip': '192.0.2.10' } });
+    const context = await browser.newContext({ ...stillPages, extraHTTPHeaders: { 'x-real-ip': '192.0.2.10' } });
     const page = await context.newPage();
     const blocked: string[] = [];
     page.on('console', (message) => {
@@ -205,7 +206,7 @@ describe('the enquiry form on a trip page', () => {
   });
 
   it('by keyboard: every field in order, the honeypot never', async () => {
-    const context = await browser.newContext({ extraHTTPHeaders: { 'x-real-ip': '192.0.2.11' } });
+    const context = await browser.newContext({ ...stillPages, extraHTTPHeaders: { 'x-real-ip': '192.0.2.11' } });
     const page = await context.newPage();
     await page.goto(`${server.url}/treks/sample-trek`);
     await page.waitForSelector('[data-live-departures-for][data-loaded]');
@@ -234,6 +235,7 @@ describe('the enquiry form on a trip page', () => {
     // The browser's Origin must be the site's configured one (SITE_URL), not merely the address that reached the server.
     const site = `http://localhost:${server.port}`;
     const context = await browser.newContext({
+      ...stillPages,
       javaScriptEnabled: false,
       extraHTTPHeaders: { 'x-real-ip': '192.0.2.12' },
     });

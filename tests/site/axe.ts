@@ -7,6 +7,7 @@
  */
 import { AxeBuilder } from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
+import { stillPages } from './site.ts';
 
 /** One violation as axe reports it (axe-core's Result, as @axe-core/playwright hands it over). */
 type Result = Awaited<ReturnType<AxeBuilder['analyze']>>['violations'][number];
@@ -52,7 +53,7 @@ export async function axeOfMarkup(
 ): Promise<string[]> {
   let made = markupPages.get(browser);
   if (!made) {
-    made = browser.newContext().then((context) => context.newPage());
+    made = browser.newContext(stillPages).then((context) => context.newPage());
     markupPages.set(browser, made);
   }
   const page = await made;

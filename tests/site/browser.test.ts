@@ -9,7 +9,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { projectRoot } from '../helpers/project.ts';
 import { axeInEachScheme } from './axe.ts';
-import { fixtureSiteInChromium, isTripPath } from './site.ts';
+import { fixtureSiteInChromium, isTripPath, stillPages } from './site.ts';
 
 const site = fixtureSiteInChromium();
 const screenshots = path.join(projectRoot, 'test-results', 'site');
@@ -18,7 +18,7 @@ async function withPage<T>(
   options: Parameters<Browser['newContext']>[0],
   run: (page: Page, context: BrowserContext) => Promise<T>,
 ): Promise<T> {
-  const context = await site.browser.newContext(options);
+  const context = await site.browser.newContext({ ...stillPages, ...options });
   try {
     return await run(await context.newPage(), context);
   } finally {

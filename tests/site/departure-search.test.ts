@@ -28,7 +28,7 @@ import { realContent } from '../helpers/content.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { startInProcess, type InProcessServer } from '../helpers/in-process.ts';
 import { buildProject, copyProject, projectRoot, type ProjectCopy } from '../helpers/project.ts';
-import { launchChromium } from './site.ts';
+import { launchChromium, stillPages } from './site.ts';
 
 const siteUrl = 'http://127.0.0.1:4321';
 const screenshots = path.join(projectRoot, 'test-results', 'departure-search');
@@ -158,7 +158,7 @@ function bruteForce(all: ApiDeparture[], trips: ApiTrip[], query: string): ApiDe
 type ContextOptions = Parameters<Browser['newContext']>[0];
 
 async function withPage<T>(options: ContextOptions, run: (page: Page) => Promise<T>): Promise<T> {
-  const context = await browser.newContext(options);
+  const context = await browser.newContext({ ...stillPages, ...options });
   try {
     return await run(await context.newPage());
   } finally {

@@ -12,7 +12,7 @@ import type { Browser, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { projectRoot } from '../helpers/project.ts';
 import { axeInEachScheme, axeOfMarkup, inEachScheme } from './axe.ts';
-import { fixtureSiteInChromium, isTripPath } from './site.ts';
+import { fixtureSiteInChromium, isTripPath, stillPages } from './site.ts';
 
 const site = fixtureSiteInChromium();
 const screenshots = path.join(projectRoot, 'test-results', 'departures');
@@ -21,7 +21,7 @@ mkdirSync(screenshots, { recursive: true });
 type ContextOptions = Parameters<Browser['newContext']>[0];
 
 async function withPage<T>(options: ContextOptions, run: (page: Page) => Promise<T>): Promise<T> {
-  const context = await site.browser.newContext(options);
+  const context = await site.browser.newContext({ ...stillPages, ...options });
   try {
     return await run(await context.newPage());
   } finally {

@@ -1,6 +1,6 @@
 /**
  * An enquiry no slip can spoil, in Chromium against the built fixture site (embedded storage),
- * at 360 and 1280 px, with JavaScript on and off:
+ * at 360 and 1280 px (the checks that read no layout at 360 px only), with JavaScript on and off:
  *   - every field's slip is refused in the browser and no request leaves: the page sends no
  *     POST, and the server's own count agrees (the address still has its 5 enquiries after);
  *   - a group larger than the seats left on the chosen date is stopped with the number of seats,
@@ -20,7 +20,7 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../helpers/project.ts';
-import { enquirySite, fewSeats } from './site.ts';
+import { enquirySite, fewSeats, stillPages } from './site.ts';
 
 const live = enquirySite('enquiry-checks');
 let site: string;
@@ -39,6 +39,7 @@ async function withPage(
 ): Promise<void> {
   const ip = `198.51.100.${(nextIp += 1)}`;
   const context = await live.browser.newContext({
+    ...stillPages,
     viewport: { width: options.width, height: 800 },
     javaScriptEnabled: options.js,
     extraHTTPHeaders: { 'x-real-ip': ip },
@@ -176,32 +177,6 @@ for (const width of [360, 1280]) {
       });
     });
 
-    it("without JavaScript: the browser refuses each slip itself, with the server's rule in its bubble, and nothing is sent", async () => {
-      await withPage({ width, js: false }, async (page, ip, posts) => {
-        await page.goto(`${site}/treks/sample-trek`);
-        for (const slip of slips) {
-          await fillValid(page);
-          await page.fill(`#enquiry-${slip.field}`, slip.value);
-          await page.click('#enquiry-form button[type=submit]');
-          const validity = await page.locator(`#enquiry-${slip.field}`).evaluate((input: HTMLInputElement) => ({
-            valid: input.validity.valid,
-            pattern: input.validity.patternMismatch,
-          }));
-          expect(validity.valid, slip.label).toBe(false);
-          // A value that breaks a pattern: the browser's bubble shows the field's title, the server's own sentence.
-          if (validity.pattern)
-            expect(await page.getAttribute(`#enquiry-${slip.field}`, 'title'), slip.label).toContain(slip.says);
-          expect(page.url(), slip.label).toBe(`${site}/treks/sample-trek`);
-        }
-        // The message stops at its limit in the browser (a textarea takes no pattern).
-        await fillValid(page);
-        await page.fill('#enquiry-message', 'm'.repeat(2001));
-        expect((await page.inputValue('#enquiry-message')).length).toBe(2000);
-        expect(posts).toEqual([]);
-        expect(await enquiriesLeft(ip)).toBe(5);
-      });
-    });
-
     it('with JavaScript: a group larger than the seats left on the chosen date is stopped with the number; one that fits is sent', async () => {
       await withPage({ width, js: true }, async (page, _ip, posts) => {
         await page.goto(`${site}/treks/sample-trek`);
@@ -232,41 +207,6 @@ for (const width of [360, 1280]) {
         expect(await page.textContent('#enquiry-status')).toContain(`Fixture Trek for ${fewSeats.dates}`);
         expect(await page.textContent('#enquiry-status')).toContain('A guide will call you on (+91) 98765 43210');
         expect(posts).toHaveLength(1);
-      });
-    });
-
-    it('without JavaScript: the enquiry page of a date with 2 seats left bounds the group there, and the server refuses more with the number', async () => {
-      await withPage({ width, js: false }, async (page, ip, posts) => {
-        await page.goto(`${site}/treks/sample-trek/enquire?departure=${fewSeats.id}`);
-        expect(await page.getAttribute('#enquiry-groupSize', 'max')).toBe('2');
-        expect(await page.textContent('#enquiry-groupSize-hint')).toBe(
-          `1 to 12 for this trip. Seats left on ${fewSeats.dates}: 2.`,
-        );
-        expect(await page.inputValue('#enquiry-preferredDeparture')).toBe(fewSeats.dates);
-        await page.fill('#enquiry-name', 'Asha Rao');
-        await page.fill('#enquiry-phone', '+91 98765 43210');
-        await page.fill('#enquiry-groupSize', '5');
-        await page.click('#enquiry-form button[type=submit]');
-        expect(
-          await page.locator('#enquiry-groupSize').evaluate((input: HTMLInputElement) => input.validity.rangeOverflow),
-        ).toBe(true);
-        expect(posts).toEqual([]);
-
-        // The server checks the same against storage, whatever the browser let through.
-        const response = await postJson({ ...valid, groupSize: 5, preferredDeparture: fewSeats.dates }, ip);
-        expect(response.status).toBe(400);
-        const { error } = (await response.json()) as { error: { field: string; message: string } };
-        expect(error).toMatchObject({
-          field: 'groupSize',
-          message: expect.stringContaining(`Seats left on ${fewSeats.dates}: 2.`),
-        });
-
-        await page.fill('#enquiry-groupSize', '2');
-        await Promise.all([
-          page.waitForURL(/\/enquiry-sent\?ref=enq-/),
-          page.click('#enquiry-form button[type=submit]'),
-        ]);
-        expect(await page.textContent('main')).toContain(`Your enquiry is about Fixture Trek, ${fewSeats.dates}.`);
       });
     });
 
@@ -318,3 +258,66 @@ for (const width of [360, 1280]) {
     });
   });
 }
+
+// The browser's own checks and the server's seats check read no layout: at a phone's width only.
+describe('360 px', () => {
+  const width = 360;
+
+  it("without JavaScript: the browser refuses each slip itself, with the server's rule in its bubble, and nothing is sent", async () => {
+    await withPage({ width, js: false }, async (page, ip, posts) => {
+      await page.goto(`${site}/treks/sample-trek`);
+      for (const slip of slips) {
+        await fillValid(page);
+        await page.fill(`#enquiry-${slip.field}`, slip.value);
+        await page.click('#enquiry-form button[type=submit]');
+        const validity = await page.locator(`#enquiry-${slip.field}`).evaluate((input: HTMLInputElement) => ({
+          valid: input.validity.valid,
+          pattern: input.validity.patternMismatch,
+        }));
+        expect(validity.valid, slip.label).toBe(false);
+        // A value that breaks a pattern: the browser's bubble shows the field's title, the server's own sentence.
+        if (validity.pattern)
+          expect(await page.getAttribute(`#enquiry-${slip.field}`, 'title'), slip.label).toContain(slip.says);
+        expect(page.url(), slip.label).toBe(`${site}/treks/sample-trek`);
+      }
+      // The message stops at its limit in the browser (a textarea takes no pattern).
+      await fillValid(page);
+      await page.fill('#enquiry-message', 'm'.repeat(2001));
+      expect((await page.inputValue('#enquiry-message')).length).toBe(2000);
+      expect(posts).toEqual([]);
+      expect(await enquiriesLeft(ip)).toBe(5);
+    });
+  });
+
+  it('without JavaScript: the enquiry page of a date with 2 seats left bounds the group there, and the server refuses more with the number', async () => {
+    await withPage({ width, js: false }, async (page, ip, posts) => {
+      await page.goto(`${site}/treks/sample-trek/enquire?departure=${fewSeats.id}`);
+      expect(await page.getAttribute('#enquiry-groupSize', 'max')).toBe('2');
+      expect(await page.textContent('#enquiry-groupSize-hint')).toBe(
+        `1 to 12 for this trip. Seats left on ${fewSeats.dates}: 2.`,
+      );
+      expect(await page.inputValue('#enquiry-preferredDeparture')).toBe(fewSeats.dates);
+      await page.fill('#enquiry-name', 'Asha Rao');
+      await page.fill('#enquiry-phone', '+91 98765 43210');
+      await page.fill('#enquiry-groupSize', '5');
+      await page.click('#enquiry-form button[type=submit]');
+      expect(
+        await page.locator('#enquiry-groupSize').evaluate((input: HTMLInputElement) => input.validity.rangeOverflow),
+      ).toBe(true);
+      expect(posts).toEqual([]);
+
+      // The server checks the same against storage, whatever the browser let through.
+      const response = await postJson({ ...valid, groupSize: 5, preferredDeparture: fewSeats.dates }, ip);
+      expect(response.status).toBe(400);
+      const { error } = (await response.json()) as { error: { field: string; message: string } };
+      expect(error).toMatchObject({
+        field: 'groupSize',
+        message: expect.stringContaining(`Seats left on ${fewSeats.dates}: 2.`),
+      });
+
+      await page.fill('#enquiry-groupSize', '2');
+      await Promise.all([page.waitForURL(/\/enquiry-sent\?ref=enq-/), page.click('#enquiry-form button[type=submit]')]);
+      expect(await page.textContent('main')).toContain(`Your enquiry is about Fixture Trek, ${fewSeats.dates}.`);
+    });
+  });
+});

@@ -19,7 +19,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../helpers/project.ts';
 import { axeInEachScheme, axeOfMarkup, axeViolations, inEachScheme, violationWhere } from './axe.ts';
-import { enquirySite, fewSeats } from './site.ts';
+import { enquirySite, fewSeats, stillPages } from './site.ts';
 
 const live = enquirySite('enquiry-flow');
 let site: string;
@@ -38,6 +38,7 @@ async function withPage(
   run: (page: Page, context: BrowserContext) => Promise<void>,
 ): Promise<void> {
   const context = await live.browser.newContext({
+    ...stillPages,
     ...options,
     extraHTTPHeaders: { 'x-real-ip': `198.51.100.${(nextIp += 1)}` },
   });
@@ -111,7 +112,6 @@ for (const width of [320, 360, 1280]) {
           .poll(() => page.evaluate(() => document.getElementById('enquiry-name')!.getBoundingClientRect().top))
           .toBeLessThan(800);
         expect(await fitsWidth(page)).toBe(true);
-        await page.waitForTimeout(400); // let smooth scrolling settle for the pictures
         expect(await axeInEachScheme(page)).toEqual([]);
         await pictures(page, `js-chosen-${tag}`, { fullPage: false });
 
@@ -281,7 +281,6 @@ describe('a departure named in the address', () => {
         await expect.poll(() => page.inputValue('#enquiry-departure')).toBe(id);
         // The browser settles the #enquire fragment once the page has loaded; focus ends in the form.
         await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('enquiry-name');
-        await page.waitForTimeout(400);
         await page.screenshot({ path: path.join(screenshots, `query-${width}.png`) });
       });
     });

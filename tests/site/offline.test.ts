@@ -13,7 +13,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { projectRoot, startServer, type RunningServer } from '../helpers/project.ts';
 import { axeInEachScheme } from './axe.ts';
-import { fixtureSiteInChromium } from './site.ts';
+import { fixtureSiteInChromium, stillPages } from './site.ts';
 import { contextHearingTheWorker } from './worker-answers.ts';
 
 const site = fixtureSiteInChromium();
@@ -26,7 +26,7 @@ async function withContext<T>(
   run: (context: BrowserContext, page: Page) => Promise<T>,
 ): Promise<T> {
   // The worker answers each request to keep a page once it is done with it: the tests wait for that.
-  const context = await contextHearingTheWorker(site.browser, { reducedMotion: 'reduce', ...options });
+  const context = await contextHearingTheWorker(site.browser, { ...stillPages, ...options });
   try {
     return await run(context, await context.newPage());
   } finally {

@@ -7,7 +7,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startInProcess, type InProcessServer } from '../helpers/in-process.ts';
-import { isTripPath, launchChromium, sitemapPaths } from './site.ts';
+import { isTripPath, launchChromium, sitemapPaths, stillPages } from './site.ts';
 
 let server: InProcessServer;
 let browser: Browser;
@@ -35,7 +35,7 @@ const screens = [
 ] as const;
 
 async function withPage<T>(options: Parameters<Browser['newContext']>[0], run: (page: Page) => Promise<T>): Promise<T> {
-  const context = await browser.newContext(options);
+  const context = await browser.newContext({ ...stillPages, ...options });
   try {
     return await run(await context.newPage());
   } finally {

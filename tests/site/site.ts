@@ -25,6 +25,13 @@ export function isTripPath(path: string): boolean {
   return /^\/(treks|expeditions)\/[a-z0-9-]+$/.test(path);
 }
 
+/**
+ * What every context of the site tests starts from: its pages prefer reduced motion, as a reader
+ * may ask. The site's only motion is smooth scrolling, which each click and picture would
+ * otherwise wait out (a second or more for some forms).
+ */
+export const stillPages = { reducedMotion: 'reduce' } as const;
+
 /** Debian's Chromium, headless; `args` switch on more (for example `--enable-features=WebMCP`). */
 export function launchChromium(args: string[] = []): Promise<Browser> {
   return chromium.launch({

@@ -10,7 +10,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { runCli } from '../departures/cli.ts';
 import { projectRoot, startServer, type RunningServer } from '../helpers/project.ts';
-import { fixtureSiteInChromium } from './site.ts';
+import { fixtureSiteInChromium, stillPages } from './site.ts';
 import { newDataDir } from '../helpers/embedded-template.ts';
 
 const site = fixtureSiteInChromium();
@@ -18,7 +18,7 @@ const trek = '/treks/sample-trek';
 const expedition = '/expeditions/sample-expedition';
 
 async function withPage<T>(options: Parameters<Browser['newContext']>[0], run: (page: Page) => Promise<T>): Promise<T> {
-  const context = await site.browser.newContext({ reducedMotion: 'reduce', ...options });
+  const context = await site.browser.newContext({ ...stillPages, ...options });
   try {
     return await run(await context.newPage());
   } finally {

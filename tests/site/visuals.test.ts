@@ -4,7 +4,7 @@
  * readers, and every page names a social card that the site serves as a 1200x630 PNG.
  */
 import { describe, expect, it } from 'vitest';
-import { fixtureSiteInChromium, isTripPath } from './site.ts';
+import { fixtureSiteInChromium, isTripPath, stillPages } from './site.ts';
 
 const site = fixtureSiteInChromium();
 
@@ -51,7 +51,7 @@ function profileCrossings(): string[] {
 describe('trip page pictures in a browser', () => {
   for (const width of [320, 1280]) {
     it(`every text of the altitude chart lies inside the chart at ${width} px, and one drawing of it shows`, async () => {
-      const context = await site.browser.newContext({ viewport: { width, height: 800 } });
+      const context = await site.browser.newContext({ ...stillPages, viewport: { width, height: 800 } });
       const page = await context.newPage();
       const trips = site.paths.filter(isTripPath);
       expect(trips.length).toBeGreaterThanOrEqual(2);
@@ -101,7 +101,7 @@ describe('trip page pictures in a browser', () => {
   }
 
   it("at 320 px the profile's line and marks never cross a gridline's altitude", async () => {
-    const context = await site.browser.newContext({ viewport: { width: 320, height: 800 } });
+    const context = await site.browser.newContext({ ...stillPages, viewport: { width: 320, height: 800 } });
     const page = await context.newPage();
     const crossings: string[] = [];
     for (const p of site.paths.filter(isTripPath)) {

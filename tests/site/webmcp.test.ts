@@ -8,7 +8,7 @@
  */
 import type { Browser, BrowserContext, Page, Request as PageRequest } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { fixtureSiteInChromium, launchChromium } from './site.ts';
+import { fixtureSiteInChromium, launchChromium, stillPages } from './site.ts';
 
 const site = fixtureSiteInChromium();
 let webMcpChromium: Browser;
@@ -34,7 +34,7 @@ async function open(
   path: string,
   initScript?: string,
 ): Promise<{ page: Page; requests: PageRequest[]; errors: string[] }> {
-  context = await browser.newContext();
+  context = await browser.newContext(stillPages);
   if (initScript) await context.addInitScript(initScript);
   const page = await context.newPage();
   const requests: PageRequest[] = [];

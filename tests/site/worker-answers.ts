@@ -4,6 +4,7 @@
  * `window.keptAnswers` for the tests to wait on.
  */
 import type { Browser, BrowserContext } from 'playwright-core';
+import { stillPages } from './site.ts';
 
 export interface KeptAnswer {
   page: string;
@@ -14,7 +15,7 @@ export async function contextHearingTheWorker(
   browser: Browser,
   options: Parameters<Browser['newContext']>[0] = {},
 ): Promise<BrowserContext> {
-  const context = await browser.newContext(options);
+  const context = await browser.newContext({ ...stillPages, ...options });
   await context.addInitScript(() => {
     const answers: { page: string; kept: boolean }[] = [];
     Object.assign(window, { keptAnswers: answers });
