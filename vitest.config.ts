@@ -32,7 +32,7 @@ export default defineConfig({
     })),
     // Two cores, three files at a time, whatever their tier, the longest first: a browser file
     // waits on Chromium and a storage file on its timeouts, and the third keeps the cores busy
-    // meanwhile (npm test took 391 s with two at a time, 361 s with three).
+    // meanwhile (npm test took 391 s with two at a time, 361 to 381 s with three).
     maxWorkers: 3,
     sequence: { sequencer: LongestFirst },
     // The tier check stops a run at once, naming every outside program its tiers need and miss.
