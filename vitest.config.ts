@@ -1,7 +1,13 @@
 import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { defineConfig } from 'vitest/config';
 import LongestFirst from './tests/helpers/sequencer.ts';
 import { tiers } from './tests/tiers.ts';
+
+// Node's compile cache for every process of the run (the workers, and the servers, commands and
+// builds the tests start, which inherit this environment): a server then starts with about half
+// the CPU, and a run starts a few hundred Node processes.
+process.env.NODE_COMPILE_CACHE ??= path.join(tmpdir(), 'catalogue-tests-compile-cache');
 
 /** Where tests/helpers/project.ts copies the project (a catalogue-* folder in the temp folder). */
 const copiedProject = new RegExp(`^${tmpdir().replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/catalogue-`);
