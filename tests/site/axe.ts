@@ -40,17 +40,16 @@ export function axeInEachScheme(page: Page): Promise<string[]> {
 const markupPages = new WeakMap<Browser, Promise<Page>>();
 
 /**
- * axe needs JavaScript: a page seen without it is checked as its markup, served at `origin`'s
- * `/__markup` in a page of the same size with JavaScript on, in each colour scheme, so styles and
- * contrast are the real ones. One such page per browser serves every check: a new context for
- * each would start a renderer and compile axe again.
+ * axe needs JavaScript: a page seen without it is checked as its markup (`markup`, or the page's
+ * own), served at the seen page's origin in a page of the same size with JavaScript on, in each
+ * colour scheme, so styles and contrast are the real ones. One such page per browser serves every
+ * check: a new context for each would start a renderer and compile axe again.
  */
-export async function axeOfMarkup(
-  browser: Browser,
-  origin: string,
-  markup: string,
-  viewport: { width: number; height: number },
-): Promise<string[]> {
+export async function axeOfMarkup(seen: Page, markup?: string): Promise<string[]> {
+  const browser = seen.context().browser();
+  if (!browser) throw new Error('the page has no browser to check its markup in');
+  const body = markup ?? (await seen.content());
+  const address = `${new URL(seen.url()).origin}/__markup`;
   let made = markupPages.get(browser);
   if (!made) {
     made = browser.newContext(stillPages).then((context) => context.newPage());
@@ -58,11 +57,9 @@ export async function axeOfMarkup(
   }
   const page = await made;
   await page.unrouteAll();
-  await page.route(`${origin}/__markup`, (route) =>
-    route.fulfill({ contentType: 'text/html; charset=utf-8', body: markup }),
-  );
-  await page.setViewportSize(viewport);
-  await page.goto(`${origin}/__markup`);
+  await page.route(address, (route) => route.fulfill({ contentType: 'text/html; charset=utf-8', body }));
+  await page.setViewportSize(seen.viewportSize() ?? { width: 1280, height: 800 });
+  await page.goto(address);
   await page.waitForLoadState('load');
   return axeInEachScheme(page);
 }
@@ -73,6 +70,13 @@ export function violationWhere(violation: Result): string {
 }
 
 export type ColourScheme = 'light' | 'dark';
+
+/** A picture of the page in each colour scheme, for people to look at: `<stem>-<scheme>.png`. */
+export async function picturesInEachScheme(page: Page, stem: string, { fullPage = true } = {}): Promise<void> {
+  await inEachScheme(page, async (scheme) => {
+    await page.screenshot({ path: `${stem}-${scheme}.png`, fullPage });
+  });
+}
 
 /**
  * Runs `look` on the page as it stands in each colour scheme (emulated, then light again), and

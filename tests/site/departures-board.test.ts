@@ -11,7 +11,7 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { projectRoot } from '../helpers/project.ts';
-import { axeInEachScheme, axeOfMarkup, inEachScheme } from './axe.ts';
+import { axeInEachScheme, axeOfMarkup, inEachScheme, picturesInEachScheme } from './axe.ts';
 import { fixtureSiteInChromium, isTripPath, stillPages } from './site.ts';
 
 const site = fixtureSiteInChromium();
@@ -32,10 +32,8 @@ async function withPage<T>(options: ContextOptions, run: (page: Page) => Promise
 const fitsWidth = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
 
 /** A picture of the whole page in each colour scheme, for people to look at: test-results/departures/<name>-<scheme>.png. */
-async function pictures(page: Page, name: string): Promise<void> {
-  await inEachScheme(page, async (scheme) => {
-    await page.screenshot({ path: path.join(screenshots, `${name}-${scheme}.png`), fullPage: true });
-  });
+function pictures(page: Page, name: string): Promise<void> {
+  return picturesInEachScheme(page, path.join(screenshots, name));
 }
 
 /**
@@ -46,7 +44,7 @@ async function axeOfNoScriptPage(page: Page): Promise<string[]> {
   const markup = (await page.content())
     .replace(/<\/?noscript>/g, (tag) => tag.replace('noscript', 'div'))
     .replace(/<script[^>]*live-departures\.js[^>]*><\/script>/, '');
-  return axeOfMarkup(site.browser, site.server.url, markup, page.viewportSize() ?? { width: 1280, height: 800 });
+  return axeOfMarkup(page, markup);
 }
 
 interface Card {

@@ -18,7 +18,7 @@ import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../helpers/project.ts';
-import { axeInEachScheme, axeOfMarkup, axeViolations, inEachScheme, violationWhere } from './axe.ts';
+import { axeInEachScheme, axeOfMarkup, axeViolations, picturesInEachScheme, violationWhere } from './axe.ts';
 import { enquirySite, fewSeats, stillPages } from './site.ts';
 
 const live = enquirySite('enquiry-flow');
@@ -61,16 +61,9 @@ async function axeFindings(page: Page): Promise<string[]> {
   return (await axeViolations(page)).map(violationWhere);
 }
 
-/** axe's findings on a page seen without JavaScript, checked as its markup (axe.ts). */
-async function markupFindings(page: Page): Promise<string[]> {
-  return axeOfMarkup(live.browser, site, await page.content(), page.viewportSize() ?? { width: 1280, height: 800 });
-}
-
 /** A picture of the page in each colour scheme, for people to look at: test-results/enquiry/<name>-<scheme>.png. */
-async function pictures(page: Page, name: string, { fullPage = true } = {}): Promise<void> {
-  await inEachScheme(page, async (scheme) => {
-    await page.screenshot({ path: path.join(screenshots, `${name}-${scheme}.png`), fullPage });
-  });
+function pictures(page: Page, name: string, options?: { fullPage?: boolean }): Promise<void> {
+  return picturesInEachScheme(page, path.join(screenshots, name), options);
 }
 
 async function fitsWidth(page: Page): Promise<boolean> {
@@ -162,7 +155,7 @@ for (const width of [320, 360, 1280]) {
         expect(await page.inputValue('#enquiry-preferredDeparture')).toBe(dates);
         expect(await page.textContent('h1')).toBe(`Enquire about Fixture Trek, ${dates}`);
         expect(await fitsWidth(page)).toBe(true);
-        expect(await markupFindings(page)).toEqual([]);
+        expect(await axeOfMarkup(page)).toEqual([]);
         await pictures(page, `nojs-date-${tag}`);
 
         const name = `Dawa ${tag}`;
@@ -178,7 +171,7 @@ for (const width of [320, 360, 1280]) {
         expect(await page.textContent('.enquiry-receipt .dates')).toBe(dates);
         expect(main).not.toContain(name);
         expect(outboxWith(name)).toContain(`Dates wanted: ${dates}`);
-        expect(await markupFindings(page)).toEqual([]);
+        expect(await axeOfMarkup(page)).toEqual([]);
         await pictures(page, `nojs-date-sent-${tag}`);
 
         // The same from the trip page, whose dates come in a frame without JavaScript.
@@ -230,7 +223,7 @@ for (const width of [320, 360, 1280]) {
         expect(await page.inputValue('#enquiry-preferredDeparture')).toBe(fewSeats.dates);
         expect(await page.inputValue('#enquiry-message')).toBe('Two of us are vegetarian.\nCan we bring a dog? <no>');
         expect(await fitsWidth(page)).toBe(true);
-        expect(await markupFindings(page)).toEqual([]);
+        expect(await axeOfMarkup(page)).toEqual([]);
         await pictures(page, `nojs-error-${tag}`);
 
         // Other dates, with room for the five of them.
@@ -252,7 +245,7 @@ for (const width of [320, 360, 1280]) {
         expect(main).not.toContain('Late June 2027');
         expect(main).toContain('As you wrote them in your enquiry');
         expect(await fitsWidth(page)).toBe(true);
-        expect(await markupFindings(page)).toEqual([]);
+        expect(await axeOfMarkup(page)).toEqual([]);
         await pictures(page, `nojs-sent-${tag}`);
         const eml = outboxWith(name);
         expect(eml).toContain('Dates wanted: Late June 2027');
