@@ -32,3 +32,6 @@ createServer((req, res) => {
   res.writeHead(found.status, found.headers);
   res.end(req.method === 'HEAD' ? undefined : found.body);
 }).listen(Number(process.env.PORT), process.env.HOST ?? '127.0.0.1');
+
+// Stopped as the servers it is measured against are, so a profile it was asked for is written (scripts/bench/profile.ts).
+process.once('SIGTERM', () => process.exit(0));

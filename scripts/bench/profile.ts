@@ -2,20 +2,22 @@
  * Where a request's CPU time goes: server.ts (as `npm start` runs it, on the server's core) under
  * the bench's load (many client addresses, the real counter store) on one path at a time, with
  * V8's sampling profiler (`--cpu-prof`); prints the frames with the most self time per path as
- * Markdown tables (the tables in docs/benchmarks.md come from here).
+ * Markdown tables, each frame in µs per request beside the same frame of the bytes baseline
+ * (bytes-server.ts answering the recorded answer under the same load; the tables in
+ * docs/benchmarks.md come from here).
  *
  *   node scripts/bench/profile.ts <built project dir> [--seconds 8] [--top 12] <path> [<path> …]
  *
- * The project dir must hold a build (`npm run build`); the profiles are left in a temp folder.
+ * The project dir must hold a build (`npm run build`).
  */
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { freshAddresses, runLoad } from '../../tests/helpers/loopback-load.ts';
-import { pinLoadGenerator, startChildServer } from './processes.ts';
+import { pinLoadGenerator, startChildServer, type ChildServer } from './processes.ts';
 import { table } from './report.ts';
-import { benchSiteUrl, serveNodeOptions } from './site.ts';
+import { benchSiteUrl, record, serveNodeOptions, startBytesServer } from './site.ts';
 
 interface ProfileNode {
   id: number;
@@ -58,36 +60,22 @@ function selfTimes(profile: CpuProfile, fromUs: number): { frame: string; us: nu
   return [...totals].map(([frame, us]) => ({ frame, us })).sort((a, b) => b.us - a.us);
 }
 
-pinLoadGenerator();
-for (const target of paths) {
+/** A server under the bench's load on one path with V8's sampling profiler on: its frames' self time from the load's start, and the requests answered. */
+async function profiled(
+  target: string,
+  start: (nodeOptions: string) => Promise<ChildServer>,
+): Promise<{ frames: { frame: string; us: number }[]; requests: number; busyUs: number }> {
   const profiles = mkdtempSync(path.join(tmpdir(), 'bench-profile-'));
-  const server = await startChildServer(path.join(dir, 'server.ts'), {
-    cwd: dir,
-    env: { SITE_URL: benchSiteUrl, NODE_OPTIONS: `${serveNodeOptions(dir)} --cpu-prof --cpu-prof-dir=${profiles}` },
-  });
+  const server = await start(
+    `--cpu-prof --cpu-prof-dir=${profiles} --cpu-prof-interval=${process.env.PROFILE_INTERVAL_US ?? 1000}`,
+  );
   let requests: number;
   let loadStartedUs: number;
   try {
-    await runLoad({
-      port: server.port,
-      path: target,
-      connections: 10,
-      durationMs: 1000,
-      address: freshAddresses(),
-      requestsPerAddress: 100,
-    });
+    await runLoad({ ...load(server.port, target), durationMs: 1000 });
     // Only the samples of the measured load count: not the start, the warm-up or the stop.
     loadStartedUs = Number(process.hrtime.bigint() / 1000n);
-    requests = (
-      await runLoad({
-        port: server.port,
-        path: target,
-        connections: 10,
-        durationMs: Number(values.seconds) * 1000,
-        address: freshAddresses(),
-        requestsPerAddress: 100,
-      })
-    ).requests;
+    requests = (await runLoad({ ...load(server.port, target), durationMs: Number(values.seconds) * 1000 })).requests;
   } finally {
     await server.stop();
   }
@@ -97,15 +85,42 @@ for (const target of paths) {
     .sort()
     .at(-1);
   if (!file) throw new Error(`no profile written for ${target}`);
-  const frames = selfTimes(JSON.parse(readFileSync(path.join(profiles, file), 'utf8')) as CpuProfile, loadStartedUs);
-  const total = frames.reduce((n, f) => n + f.us, 0);
-  const idle = frames.filter((f) => f.frame.startsWith('(idle)')).reduce((n, f) => n + f.us, 0);
-  const busy = total - idle;
-  const rows = frames
-    .filter((f) => !f.frame.startsWith('(idle)'))
-    .slice(0, Number(values.top))
-    .map((f) => [`\`${f.frame}\``, `${((f.us / busy) * 100).toFixed(1)} %`]);
-  console.log(`\n### \`${target}\`: ${requests} requests, ${(busy / 1000).toFixed(0)} ms busy while loaded\n`);
-  console.log(table(['Frame (self time)', 'Share of busy time'], rows));
-  console.log(`\n(profile: ${path.join(profiles, file)})`);
+  const all = selfTimes(JSON.parse(readFileSync(path.join(profiles, file), 'utf8')) as CpuProfile, loadStartedUs);
+  if (!process.env.KEEP_PROFILES) rmSync(profiles, { recursive: true, force: true });
+  else console.log(`(profile: ${path.join(profiles, file)})`);
+  const frames = all.filter((f) => !f.frame.startsWith('(idle)'));
+  return { frames, requests, busyUs: frames.reduce((n, f) => n + f.us, 0) };
+}
+
+function load(port: number, target: string) {
+  return { port, path: target, connections: 10, address: freshAddresses(), requestsPerAddress: 100 };
+}
+
+pinLoadGenerator();
+const perRequest = (us: number, requests: number) => (us / requests).toFixed(2);
+for (const target of paths) {
+  const server = await profiled(target, (nodeOptions) =>
+    startChildServer(path.join(dir, 'server.ts'), {
+      cwd: dir,
+      env: { SITE_URL: benchSiteUrl, NODE_OPTIONS: `${serveNodeOptions(dir)} ${nodeOptions}` },
+    }),
+  );
+  // The baseline: the same answer's bytes from memory (bytes-server.ts), recorded from a server of the same build.
+  const recorder = await startChildServer(path.join(dir, 'server.ts'), { cwd: dir, env: { SITE_URL: benchSiteUrl } });
+  const recording = await record(recorder.url, target).finally(() => recorder.stop());
+  const baseline = await profiled(target, (nodeOptions) => startBytesServer([recording], nodeOptions));
+  const baselineUs = new Map(baseline.frames.map((f) => [f.frame, f.us]));
+  const rows = server.frames.slice(0, Number(values.top)).map((f) => {
+    const base = baselineUs.get(f.frame);
+    return [
+      `\`${f.frame}\``,
+      perRequest(f.us, server.requests),
+      base === undefined ? '—' : perRequest(base, baseline.requests),
+      `${((f.us / server.busyUs) * 100).toFixed(1)} %`,
+    ];
+  });
+  console.log(
+    `\n### \`${target}\`: ${perRequest(server.busyUs, server.requests)} µs of CPU per request (${server.requests} requests), bytes baseline ${perRequest(baseline.busyUs, baseline.requests)} µs (${baseline.requests} requests)\n`,
+  );
+  console.log(table(['Frame (self time)', 'µs per request', 'Baseline µs per request', "Share of the server's"], rows));
 }

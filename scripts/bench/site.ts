@@ -85,13 +85,14 @@ export function record(origin: string, pathname: string, headers: Record<string,
 }
 
 /** The bytes baseline (bytes-server.ts) answering the given recordings. */
-export async function startBytesServer(recordings: Recording[]): Promise<ChildServer> {
+export async function startBytesServer(recordings: Recording[], nodeOptions = ''): Promise<ChildServer> {
   const dir = mkdtempSync(path.join(tmpdir(), 'bench-bytes-'));
   const file = path.join(dir, 'recordings.json');
   writeFileSync(file, JSON.stringify(recordings));
   const server = await startChildServer(path.join(import.meta.dirname, 'bytes-server.ts'), {
     cwd: dir,
     args: [file],
+    env: nodeOptions ? { NODE_OPTIONS: nodeOptions } : {},
     readyPath: recordings[0]?.path ?? '/',
   });
   return {

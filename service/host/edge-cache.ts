@@ -23,6 +23,8 @@ export interface KeptResponse {
   raw?: string[];
   /** The rules' headers it is sent with, per shared (frozen) set of them, as flat lists (web-response.ts). */
   ruleLists?: WeakMap<object, { list: string[]; at: number }>;
+  /** Whether it sets none of the rate-limit headers of a list of this length itself (web-response.ts). */
+  setsNoLimit?: { length: number; none: boolean };
   expires: number;
   /** When it was kept (the cache's clock), for the Age it is served with. */
   storedAt?: number;
@@ -30,6 +32,11 @@ export interface KeptResponse {
   bytes?: number;
   /** Dropped from the cache: a compressed form made afterwards is not counted. */
   dropped?: boolean;
+}
+
+/** The request headers an answer may vary on, as a web Headers object or a host's view reads them. */
+export interface RequestHeaders {
+  get(name: string): string | null;
 }
 
 interface Variants {
@@ -55,6 +62,8 @@ export class EdgeCache {
   #entries = 0;
   #bytes = 0;
   #sweptAt = 0;
+  /** The URL used last (last in #urls while it is kept). */
+  #newest: string | undefined;
 
   constructor({
     maxEntries = 2000,
@@ -66,15 +75,18 @@ export class EdgeCache {
     this.#clock = clock;
   }
 
-  #variantKey(vary: string[], header: (name: string) => string | null): string {
-    return vary.map((name) => header(name) ?? '').join('\n');
+  #variantKey(vary: string[], headers: RequestHeaders): string {
+    // Most answers vary on one header (Accept) or none: no array made for them.
+    if (vary.length === 0) return '';
+    if (vary.length === 1) return headers.get(vary[0]!) ?? '';
+    return vary.map((name) => headers.get(name) ?? '').join('\n');
   }
 
   /** The kept answer for this URL and these request headers, when one is still fresh. */
-  get(url: string, header: (name: string) => string | null): KeptResponse | null {
+  get(url: string, headers: RequestHeaders): KeptResponse | null {
     const variants = this.#urls.get(url);
     if (!variants) return null;
-    const key = this.#variantKey(variants.vary, header);
+    const key = this.#variantKey(variants.vary, headers);
     const kept = variants.entries.get(key);
     if (!kept) return null;
     if (kept.expires <= this.#clock()) {
@@ -82,9 +94,12 @@ export class EdgeCache {
       if (variants.entries.size === 0) this.#urls.delete(url);
       return null;
     }
-    // Most recently used last, so the first URL in the map is the one to drop.
-    this.#urls.delete(url);
-    this.#urls.set(url, variants);
+    // Most recently used last, so the first URL in the map is the one to drop (already last when it was the last one used).
+    if (this.#newest !== url) {
+      this.#urls.delete(url);
+      this.#urls.set(url, variants);
+      this.#newest = url;
+    }
     return kept;
   }
 
@@ -94,7 +109,7 @@ export class EdgeCache {
    */
   put(
     url: string,
-    header: (name: string) => string | null,
+    request: RequestHeaders,
     status: number,
     headers: Record<string, string>,
     body: Buffer,
@@ -114,7 +129,8 @@ export class EdgeCache {
     }
     this.#urls.delete(url);
     this.#urls.set(url, variants);
-    const key = this.#variantKey(vary, header);
+    this.#newest = url;
+    const key = this.#variantKey(vary, request);
     const previous = variants.entries.get(key);
     if (previous) this.#remove(variants, key, previous);
     const now = this.#clock();

@@ -8,7 +8,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import { memoise } from '../http/bounded-memo.ts';
 import { withUrl } from '../http/request-url.ts';
-import { clientIp, type ProxyTrust } from '../rules/client-ip.ts';
+import { clientIp, clientQuotaKey, type ProxyTrust } from '../rules/client-ip.ts';
 import type { RulesRequest } from '../rules/index.ts';
 
 /** Headers a client must not be able to set: the host says who the client is (as Vercel does). */
@@ -48,47 +48,90 @@ export function asSeenByRules(
   };
 }
 
+/** A request target, parsed. */
+interface Target {
+  url: URL;
+  href: string;
+  pathname: string;
+}
+
+/** What the rules read of a Node request (RulesRequest), read from Node's parsed request as they ask: no object or closure made per header. */
+class NodeRulesView implements RulesRequest {
+  readonly url: string;
+  readonly method: string;
+  readonly parsedUrl: URL;
+  readonly pathname: string;
+  readonly clientKey: string;
+  readonly #req: IncomingMessage;
+  readonly #client: string;
+
+  constructor(req: IncomingMessage, client: string, clientKey: string, target: Target) {
+    this.#req = req;
+    this.#client = client;
+    this.clientKey = clientKey;
+    this.parsedUrl = target.url;
+    this.pathname = target.pathname;
+    this.url = target.href;
+    this.method = req.method ?? 'GET';
+  }
+
+  /** The headers as in asSeenByRules: X-Real-IP is the client, the other forwarding headers are gone. */
+  get headers(): { get(name: string): string | null } {
+    return this;
+  }
+
+  get(name: string): string | null {
+    const key = name.toLowerCase();
+    if (key === 'x-real-ip') return this.#client;
+    if (forwardingHeaders.includes(key)) return null;
+    return nodeHeader(this.#req, key);
+  }
+}
+
 export interface NodeRequests {
   /** Who the client is. */
   clientOf(req: IncomingMessage): string;
+  /** The key the client's quotas and turns are counted under (service/rules/client-ip.ts). */
+  clientKeyOf(req: IncomingMessage): string;
   /** What the rules read of a request, straight from Node's parsed headers (a web Request costs more than serving a file). */
-  rulesView(req: IncomingMessage, client: string): RulesRequest & { parsedUrl: URL };
+  rulesView(req: IncomingMessage): RulesRequest & { parsedUrl: URL; pathname: string; clientKey: string };
   /** The request as a function sees it: the address asked for, and who the client is, said by this host only. */
   webRequest(req: IncomingMessage, client: string): Request;
 }
 
 /** The reader of requests to a host listening at `origin`, trusting `trust` for the client's address. */
 export function nodeRequests({ origin, trust }: { origin: string; trust: ProxyTrust }): NodeRequests {
-  /** Each connection's client when only the socket says who it is: worked out once per connection. */
-  const socketClients = new WeakMap<Socket, string>();
+  /** Each connection's client and key when only the socket says who it is: worked out once per connection. */
+  const socketClients = new WeakMap<Socket, { client: string; key: string }>();
+  const clientOf = (req: IncomingMessage): { client: string; key: string } => {
+    if (trust === 'none') {
+      let known = socketClients.get(req.socket);
+      if (known === undefined) {
+        const client = clientIp({ headers: { get: () => null } }, trust, req.socket.remoteAddress);
+        known = { client, key: clientQuotaKey(client) };
+        socketClients.set(req.socket, known);
+      }
+      return known;
+    }
+    const client = clientIp({ headers: { get: (name) => nodeHeader(req, name) } }, trust, req.socket.remoteAddress);
+    return { client, key: clientQuotaKey(client) };
+  };
 
   // A path like `//v1/trips` must stay a path: resolved against the origin it would name a host.
   // Parsed once per request target (bounded); the URL is read, never changed, by the host, the
-  // rules and the functions (service/http/request-url.ts).
-  const absoluteUrl = memoise((target: string) =>
-    target.startsWith('/') ? new URL(origin + target) : new URL(target, origin),
-  );
+  // rules and the functions (service/http/request-url.ts). Its address and path are read once
+  // too: the same strings every time, whose hashes the lookups by them keep.
+  const parsedTarget = memoise((target: string): Target => {
+    const url = target.startsWith('/') ? new URL(origin + target) : new URL(target, origin);
+    return { url, href: url.href, pathname: url.pathname };
+  });
 
   return {
-    clientOf(req) {
-      if (trust === 'none') {
-        let client = socketClients.get(req.socket);
-        if (client === undefined) {
-          client = clientIp({ headers: { get: () => null } }, trust, req.socket.remoteAddress);
-          socketClients.set(req.socket, client);
-        }
-        return client;
-      }
-      return clientIp({ headers: { get: (name) => nodeHeader(req, name) } }, trust, req.socket.remoteAddress);
-    },
-    rulesView(req, client) {
-      const parsedUrl = absoluteUrl(req.url ?? '/');
-      return {
-        url: parsedUrl.href,
-        parsedUrl,
-        method: req.method ?? 'GET',
-        headers: asSeenByRules({ get: (name) => nodeHeader(req, name) }, client),
-      };
+    clientOf: (req) => clientOf(req).client,
+    clientKeyOf: (req) => clientOf(req).key,
+    rulesView(req) {
+      const { client, key } = clientOf(req);
+      return new NodeRulesView(req, client, key, parsedTarget(req.url ?? '/'));
     },
     webRequest(req, client) {
       const headers = requestHeaders(req);
@@ -97,8 +140,8 @@ export function nodeRequests({ origin, trust }: { origin: string; trust: ProxyTr
       const method = req.method ?? 'GET';
       const init: RequestInit & { duplex?: 'half' } = { method, headers };
       if (method !== 'GET' && method !== 'HEAD') Object.assign(init, { body: req, duplex: 'half' });
-      const url = absoluteUrl(req.url ?? '/');
-      return withUrl(new Request(url.href, init), url);
+      const { url, href } = parsedTarget(req.url ?? '/');
+      return withUrl(new Request(href, init), url);
     },
   };
 }

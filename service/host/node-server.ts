@@ -7,7 +7,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { cachePolicy } from '../http/cache-policy.ts';
-import { clientQuotaKey } from '../rules/client-ip.ts';
 import { answerAndClose, answerClientError, methodRefusal } from './client-errors.ts';
 import { FairQueue } from './fair-queue.ts';
 import { requestHeaders } from './node-requests.ts';
@@ -77,7 +76,7 @@ export function createNodeServer(
       void started(req, res);
       return;
     }
-    const client = clientQuotaKey(host.requests.clientOf(req));
+    const client = host.requests.clientKeyOf(req);
     if (clientTurns.isFree(client)) {
       // Its turn is now: most reads are answered before this returns (request-handler.ts), and
       // only one that has to wait holds a place in the client's turn.

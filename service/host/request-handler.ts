@@ -9,7 +9,6 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { canonicalLivePath } from '../functions/live-queries.ts';
 import { answerFrom } from '../functions/site-build.ts';
 import type { RulesOutcome, RulesRequest } from '../rules/index.ts';
-import { clientQuotaKey } from '../rules/client-ip.ts';
 import { isApiPath } from '../v1/path.ts';
 import type { BuiltSite } from './built-site.ts';
 import {
@@ -41,7 +40,7 @@ export interface HostParts {
 }
 
 type Outcome = Extract<RulesOutcome, { kind: 'continue' }>;
-type View = RulesRequest & { parsedUrl: URL };
+type View = RulesRequest & { parsedUrl: URL; pathname: string; clientKey: string };
 
 /**
  * One request's answer: written before this returns (undefined) when everything it needs is in
@@ -73,17 +72,15 @@ function fromFunction(
   res: ServerResponse,
   name: string,
   view: View,
-  client: string,
   outcome: Outcome,
 ): Answering {
   const method = req.method ?? 'GET';
   const read = method === 'GET' || method === 'HEAD';
-  const header = (headerName: string) => view.headers.get(headerName);
   const key = keptKey(view.parsedUrl);
-  const kept = read ? site.edge.get(key, header) : null;
+  const kept = read ? site.edge.get(key, view.headers) : null;
   if (kept) return writeKeptResponse(req, res, site.edge, kept, outcome, site.edge.ageOf(kept));
   // The function runs inside the build this request started on (functions/site-build.ts).
-  return answerFrom(site, () => called(host, site, req, res, name, key, header, client, outcome));
+  return answerFrom(site, () => called(host, site, req, res, name, key, view, outcome));
 }
 
 async function called(
@@ -93,21 +90,20 @@ async function called(
   res: ServerResponse,
   name: string,
   key: string,
-  header: (name: string) => string | null,
-  client: string,
+  view: View,
   outcome: Outcome,
 ): Promise<void> {
   const method = req.method ?? 'GET';
   const read = method === 'GET' || method === 'HEAD';
   // Functions see the address the client asked for, as on Vercel, and read it themselves.
   const call = async (): Promise<Response | KeptResponse> => {
-    const response = await site.functions.call(name, host.requests.webRequest(req, client));
+    const response = await site.functions.call(name, host.requests.webRequest(req, host.requests.clientOf(req)));
     if (method !== 'GET' || response.status !== 200 || !response.body) return response;
     const headers: Record<string, string> = {};
     for (const [headerName, value] of response.headers) headers[headerName] = value;
-    return site.edge.put(key, header, 200, headers, Buffer.from(await response.arrayBuffer()));
+    return site.edge.put(key, view.headers, 200, headers, Buffer.from(await response.arrayBuffer()));
   };
-  const answer = read ? await host.turns.run(clientQuotaKey(client), call) : await call();
+  const answer = read ? await host.turns.run(view.clientKey, call) : await call();
   if (!(answer instanceof Response)) return writeKeptResponse(req, res, site.edge, answer, outcome);
   for (const [headerName, value] of Object.entries(outcome.headers))
     if (!answer.headers.has(headerName)) answer.headers.set(headerName, value);
@@ -168,9 +164,8 @@ function answer(host: HostParts, site: BuiltSite, req: IncomingMessage, res: Ser
       (response) => writeWebResponse(req, res, response),
     );
   }
-  const client = host.requests.clientOf(req);
-  const view = host.requests.rulesView(req, client);
-  const early = site.earlyRoutes(view.parsedUrl.pathname);
+  const view = host.requests.rulesView(req);
+  const early = site.earlyRoutes(view.pathname);
   if (early.redirect) {
     return writeWebResponse(
       req,
@@ -181,8 +176,8 @@ function answer(host: HostParts, site: BuiltSite, req: IncomingMessage, res: Ser
     );
   }
   const outcome = host.rulesNow(view);
-  if (outcome) return afterRules(host, site, req, res, view, client, outcome);
-  return host.rules(view).then((later) => afterRules(host, site, req, res, view, client, later));
+  if (outcome) return afterRules(host, site, req, res, view, outcome);
+  return host.rules(view).then((later) => afterRules(host, site, req, res, view, later));
 }
 
 function afterRules(
@@ -191,14 +186,12 @@ function afterRules(
   req: IncomingMessage,
   res: ServerResponse,
   view: View,
-  client: string,
   outcome: RulesOutcome,
 ): Answering {
   if (outcome.kind === 'respond')
     return outcome.prepared ? writePrepared(req, res, outcome.prepared) : writeWebResponse(req, res, outcome.response);
   const destination = site.destinationOf(outcome.pathname);
-  if (destination.kind === 'function')
-    return fromFunction(host, site, req, res, destination.name, view, client, outcome);
+  if (destination.kind === 'function') return fromFunction(host, site, req, res, destination.name, view, outcome);
   if (destination.kind === 'file') return fromFile(host, site, req, res, destination, outcome);
   return writeWebResponse(
     req,

@@ -91,19 +91,16 @@ export function writeKeptResponse(
   const own = (kept.raw ??= Object.entries(kept.headers)
     .filter(([name]) => name !== 'content-length' && name !== 'vary')
     .flat());
-  const raw = age > 0 ? [...own, 'age', String(age)] : [...own];
   const counted = rules.counted;
-  if (counted) {
-    // The shared headers with this request's rate-limit headers in their place (CountedHeaders).
-    const { list, at } = ruleList(kept, counted.shared, counted.after);
-    for (let i = 0; i < at; i += 1) raw.push(list[i]!);
-    const limits = counted.limits;
-    for (let i = 0; i < limits.length; i += 2)
-      if (!(lowerCase(limits[i]!) in kept.headers)) raw.push(limits[i]!, limits[i + 1]!);
-    for (let i = at; i < list.length; i += 1) raw.push(list[i]!);
-  } else {
-    for (const item of ruleList(kept, rules.headers, 0).list) raw.push(item);
-  }
+  // The shared headers with this request's rate-limit headers in their place (CountedHeaders).
+  const { list, at } = counted ? ruleList(kept, counted.shared, counted.after) : ruleList(kept, rules.headers, 0);
+  const limits = counted ? limitsNotSet(kept, counted.limits) : [];
+  const raw: string[] = [];
+  for (let i = 0; i < own.length; i += 1) raw.push(own[i]!);
+  if (age > 0) raw.push('age', ageText(age));
+  for (let i = 0; i < at; i += 1) raw.push(list[i]!);
+  for (let i = 0; i < limits.length; i += 1) raw.push(limits[i]!);
+  for (let i = at; i < list.length; i += 1) raw.push(list[i]!);
   const etag = kept.headers.etag;
   if (etag && matchesEtag(req.headers['if-none-match'] ?? null, etag)) {
     if (kept.headers.vary) raw.push('vary', kept.headers.vary);
@@ -115,6 +112,29 @@ export function writeKeptResponse(
   // Written at once when the body for this encoding is made; else when it is.
   if (encoded instanceof Promise) return encoded.then((made) => sendKept(req, res, kept, raw, made));
   sendKept(req, res, kept, raw, encoded);
+}
+
+/** Ages in seconds as text, made once (a kept live answer is served for up to a minute). */
+const ageTexts = Array.from({ length: 120 }, (_, seconds) => String(seconds));
+const ageText = (seconds: number) => ageTexts[seconds] ?? String(seconds);
+
+/**
+ * This request's rate-limit headers but those the kept answer sets itself (which win); most set
+ * none, and get the list as it is. A policy's lists of one length name the same headers
+ * (rateLimitList), so whether the answer sets any is looked up once per length.
+ */
+function limitsNotSet(kept: KeptResponse, limits: readonly string[]): readonly string[] {
+  const headers = kept.headers;
+  if (kept.setsNoLimit?.length !== limits.length) {
+    let none = true;
+    for (let i = 0; i < limits.length && none; i += 2) none = !(lowerCase(limits[i]!) in headers);
+    kept.setsNoLimit = { length: limits.length, none };
+  }
+  if (kept.setsNoLimit.none) return limits;
+  const left: string[] = [];
+  for (let i = 0; i < limits.length; i += 2)
+    if (!(lowerCase(limits[i]!) in headers)) left.push(limits[i]!, limits[i + 1]!);
+  return left;
 }
 
 /**

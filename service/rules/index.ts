@@ -38,6 +38,10 @@ export interface RulesRequest {
   headers: { get(name: string): string | null };
   /** `url` already parsed, when the host has it. */
   parsedUrl?: URL;
+  /** The key the client is counted under (clientQuotaKey of its address), when the host has worked it out. */
+  clientKey?: string;
+  /** `parsedUrl.pathname`, when the host has read it (one string per request target, so lookups by it are cheap). */
+  pathname?: string;
 }
 
 /**
@@ -116,24 +120,35 @@ function counted(
   shared: Readonly<Record<string, string>>,
   decision: RateLimitDecision | null,
 ): RulesOutcome {
-  const limits = decision ? rateLimitList(apiRateLimit, decision) : [];
-  let headers: Record<string, string> | undefined;
-  return {
-    kind: 'continue',
-    pathname,
-    counted: { shared, after: apiBaseCount, limits },
-    // Made only for a reader that wants them whole (Vercel's middleware, a function's web Response).
-    get headers() {
-      if (!headers) {
-        const entries = Object.entries(shared);
-        headers = {};
-        for (const [name, value] of entries.slice(0, apiBaseCount)) headers[name] = value;
-        for (let i = 0; i < limits.length; i += 2) headers[limits[i]!] = limits[i + 1]!;
-        for (const [name, value] of entries.slice(apiBaseCount)) headers[name] = value;
-      }
-      return headers;
-    },
-  };
+  return new CountedOutcome(pathname, shared, decision ? rateLimitList(apiRateLimit, decision) : noLimits);
+}
+
+const noLimits: readonly string[] = Object.freeze([]);
+
+/** A counted /v1 request going on: its headers whole are made only for a reader that wants them so (Vercel's middleware, a function's web Response). */
+class CountedOutcome {
+  readonly kind = 'continue';
+  readonly pathname: string;
+  readonly counted: CountedHeaders;
+  #headers: Record<string, string> | undefined;
+
+  constructor(pathname: string, shared: Readonly<Record<string, string>>, limits: readonly string[]) {
+    this.pathname = pathname;
+    this.counted = { shared, after: apiBaseCount, limits };
+  }
+
+  get headers(): Readonly<Record<string, string>> {
+    if (!this.#headers) {
+      const { shared, limits } = this.counted;
+      const entries = Object.entries(shared);
+      const headers: Record<string, string> = {};
+      for (const [name, value] of entries.slice(0, apiBaseCount)) headers[name] = value;
+      for (let i = 0; i < limits.length; i += 2) headers[limits[i]!] = limits[i + 1]!;
+      for (const [name, value] of entries.slice(apiBaseCount)) headers[name] = value;
+      this.#headers = headers;
+    }
+    return this.#headers;
+  }
 }
 
 /** Link header of an HTML page: its Markdown twin, and on the home page the API catalog and API description. */
@@ -243,8 +258,8 @@ const refusal = memoise((key: string): PreparedAnswer => {
 });
 
 /** Which security headers this request's path carries (baseHeaders), for the headers made once per path. */
-function baseOf(pathname: string, https: boolean): { name: keyof typeof baseHeaders } {
-  return { name: framablePaths.has(pathname) ? (https ? 'httpsFramable' : 'httpFramable') : https ? 'https' : 'http' };
+function baseOf(pathname: string, https: boolean): keyof typeof baseHeaders {
+  return framablePaths.has(pathname) ? (https ? 'httpsFramable' : 'httpFramable') : https ? 'https' : 'http';
 }
 
 /**
@@ -265,17 +280,18 @@ const shared = (name: keyof typeof baseHeaders, kind: 'page' | 'vary' | 'file' |
 
 export async function applyRules(request: RulesRequest, ctx: RulesContext): Promise<RulesOutcome> {
   const url = request.parsedUrl ?? (request instanceof Request ? requestUrl(request) : new URL(request.url));
-  const api = apiPath(url.pathname);
-  if (api.kind === 'not-api' || !ctx.apiLimiter) return decided(request, ctx, url, api, null);
+  const pathname = request.pathname ?? url.pathname;
+  const api = apiPath(pathname);
+  if (api.kind === 'not-api' || !ctx.apiLimiter) return decided(request, ctx, url, pathname, api, null);
   let decision: RateLimitDecision | null = null;
   try {
-    decision = await ctx.apiLimiter(clientQuotaKey(clientIp(request, ctx.trustProxy, ctx.socketAddress)));
+    decision = await ctx.apiLimiter(clientKeyOf(request, ctx));
     reportStoreHealthy();
   } catch (error) {
     // Fail open: the API keeps answering, without invented rate-limit numbers.
     reportStoreFailure(error);
   }
-  return decided(request, ctx, url, api, decision);
+  return decided(request, ctx, url, pathname, api, decision);
 }
 
 /**
@@ -285,16 +301,15 @@ export async function applyRules(request: RulesRequest, ctx: RulesContext): Prom
  */
 export function applyRulesNow(request: RulesRequest, ctx: RulesContext): RulesOutcome | null {
   const url = request.parsedUrl ?? (request instanceof Request ? requestUrl(request) : new URL(request.url));
-  const api = apiPath(url.pathname);
-  if (api.kind === 'not-api' || !ctx.apiLimiter) return decided(request, ctx, url, api, null);
+  const pathname = request.pathname ?? url.pathname;
+  const api = apiPath(pathname);
+  if (api.kind === 'not-api' || !ctx.apiLimiter) return decided(request, ctx, url, pathname, api, null);
   if (!ctx.apiLimiter.now) return null;
-  return decided(
-    request,
-    ctx,
-    url,
-    api,
-    ctx.apiLimiter.now(clientQuotaKey(clientIp(request, ctx.trustProxy, ctx.socketAddress))),
-  );
+  return decided(request, ctx, url, pathname, api, ctx.apiLimiter.now(clientKeyOf(request, ctx)));
+}
+
+function clientKeyOf(request: RulesRequest, ctx: RulesContext): string {
+  return request.clientKey ?? clientQuotaKey(clientIp(request, ctx.trustProxy, ctx.socketAddress));
 }
 
 /** The rules once the request is counted (`decision`: null when it was not, the store failing or counting off). */
@@ -302,12 +317,12 @@ function decided(
   request: RulesRequest,
   ctx: RulesContext,
   url: URL,
+  pathname: string,
   api: ApiPath,
   decision: RateLimitDecision | null,
 ): RulesOutcome {
-  const pathname = url.pathname;
   const https = ctx.siteUrl.startsWith('https:');
-  const { name } = baseOf(pathname, https);
+  const name = baseOf(pathname, https);
 
   if (api.kind !== 'not-api') {
     if (decision && !decision.allowed) {
@@ -345,7 +360,7 @@ function decided(
     return counted(file ?? routableApiPath(pathname, api), shared, decision);
   }
 
-  const kind = pathKind(`${name}\n${pathname}`);
+  const kind = pathKinds[name](pathname);
   // Published machine-readable files: CORS for GET (and its preflight) and cache headers.
   if (kind.fileHeaders) {
     if (request.method === 'OPTIONS')
@@ -375,10 +390,7 @@ function decided(
  * (bounded): a published file (with its headers), a path in the wrong case, a page (the file it
  * names and its headers: `/treks/` is the page `/treks`, one file serves both spellings).
  */
-const pathKind = memoise((key: string) => {
-  const at = key.indexOf('\n');
-  const name = key.slice(0, at) as keyof typeof baseHeaders;
-  const pathname = key.slice(at + 1);
+function readPathKind(name: keyof typeof baseHeaders, pathname: string) {
   const page = isPagePath(pathname) ? (pathname.length > 1 ? pathname.replace(/\/+$/, '') || '/' : pathname) : null;
   return {
     fileHeaders: agentFileHeaders(pathname) ? shared(name, 'file', pathname) : null,
@@ -386,4 +398,10 @@ const pathKind = memoise((key: string) => {
     page: page === null ? null : { pathname: page, headers: shared(name, 'page', page) },
     baseHeaders: shared(name, 'base'),
   };
-});
+}
+const pathKinds = {
+  https: memoise((pathname: string) => readPathKind('https', pathname)),
+  http: memoise((pathname: string) => readPathKind('http', pathname)),
+  httpsFramable: memoise((pathname: string) => readPathKind('httpsFramable', pathname)),
+  httpFramable: memoise((pathname: string) => readPathKind('httpFramable', pathname)),
+};

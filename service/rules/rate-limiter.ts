@@ -148,8 +148,30 @@ export function rateLimitHeaders(policy: RateLimitPolicy, d: RateLimitDecision):
   return headers;
 }
 
-/** The same headers as a flat name, value list, in the same order (what a host writes without an object per request). */
-export function rateLimitList(policy: RateLimitPolicy, d: RateLimitDecision): string[] {
+/**
+ * The same headers as a flat name, value list, in the same order (what a host writes without an
+ * object per request). Shared and frozen: the lists a policy can give (a few thousand: remaining
+ * by seconds to reset) are made once each.
+ */
+export function rateLimitList(policy: RateLimitPolicy, d: RateLimitDecision): readonly string[] {
+  let lists = madeLists.get(policy);
+  if (!lists) madeLists.set(policy, (lists = new Map<number, readonly string[]>()));
+  // Every field of a decision in one number: the limit is the policy's unless a store said otherwise.
+  const key =
+    d.limit === policy.requests && d.resetSeconds < 100_000
+      ? (d.remaining * 100_000 + d.resetSeconds) * 2 + (d.allowed ? 1 : 0)
+      : -1;
+  let list = key >= 0 ? lists.get(key) : undefined;
+  if (!list) {
+    list = Object.freeze(readLimitList(policy, d));
+    if (key >= 0 && lists.size < 100_000) lists.set(key, list);
+  }
+  return list;
+}
+
+const madeLists = new WeakMap<RateLimitPolicy, Map<number, readonly string[]>>();
+
+function readLimitList(policy: RateLimitPolicy, d: RateLimitDecision): string[] {
   const limit = String(d.limit);
   const remaining = String(d.remaining);
   const reset = String(d.resetSeconds);
