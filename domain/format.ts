@@ -8,7 +8,24 @@ const integer = new Intl.NumberFormat('en-IN', { maximumFractionDigits: 0 });
 const decimal = new Intl.NumberFormat('en-IN', { maximumFractionDigits: 1 });
 const day = new Intl.DateTimeFormat('en-IN', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
 
+const indiaDateTime = new Intl.DateTimeFormat('en-IN', {
+  dateStyle: 'medium',
+  timeStyle: 'short',
+  timeZone: 'Asia/Kolkata',
+});
+const indiaClockTime = new Intl.DateTimeFormat('en-IN', { timeStyle: 'short', timeZone: 'Asia/Kolkata' });
+
 export const priceOnRequest = 'Price on request';
+
+/** A moment in India's time, where the team works and the departures run: "22 Nov 2026, 10:00 am IST". */
+export function formatIndiaTime(date: Date): string {
+  return `${indiaDateTime.format(date)} IST`;
+}
+
+/** Its time of day alone: "2:39 pm IST". */
+export function formatIndiaClock(date: Date): string {
+  return `${indiaClockTime.format(date)} IST`;
+}
 
 /** ₹1,25,000, or "Price on request" when the trip has no published price. */
 export function formatInr(amount: number | null | undefined): string {

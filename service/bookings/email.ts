@@ -4,6 +4,7 @@
  * HTML; the text was already normalised when the enquiry was checked. When the visitor gave an
  * email address, replies go to it (the mailer sets Reply-To).
  */
+import { formatIndiaTime } from '../../domain/format.ts';
 import { escapeHtml } from '../../domain/html.ts';
 import type { StoredEnquiry } from './store.ts';
 
@@ -18,14 +19,10 @@ function people(n: number): string {
   return n === 1 ? '1 person' : `${n} people`;
 }
 
-/** A moment in India's time, where the team works: "22 Nov 2026, 10:00 am IST". */
-export function indiaTime(date: Date): string {
-  return `${new Intl.DateTimeFormat('en-IN', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'Asia/Kolkata' }).format(date)} IST`;
-}
 
 /** India's time with the UTC instant for the record. */
 function receivedAt(date: Date): string {
-  return `${indiaTime(date)} (${date.toISOString()})`;
+  return `${formatIndiaTime(date)} (${date.toISOString()})`;
 }
 
 /** The call-back the site promised, as a sentence for the team. */

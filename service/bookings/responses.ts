@@ -6,6 +6,7 @@
  */
 import { z } from 'astro/zod';
 import { tripBySlug, type Catalogue, type TripPage } from '../../domain/catalogue/index.ts';
+import { formatIndiaClock } from '../../domain/format.ts';
 import { html, type SafeHtml } from '../../domain/html.ts';
 import { enquiryFields, honeypotField, type FieldError } from './enquiry.ts';
 import { enquiryFormHtml, formFieldLabels, isFormField } from './form-html.ts';
@@ -134,13 +135,9 @@ export function retryWhen(now: Date, seconds: number): { at: Date; words: string
   const minutes = Math.ceil(seconds / 60);
   const wait =
     seconds < 60 ? `${seconds} second${seconds === 1 ? '' : 's'}` : `${minutes} minute${minutes === 1 ? '' : 's'}`;
-  return { at, words: `in ${wait} (at ${indiaClock(at)})` };
+  return { at, words: `in ${wait} (at ${formatIndiaClock(at)})` };
 }
 
-/** "2:39 pm IST". */
-function indiaClock(at: Date): string {
-  return `${new Intl.DateTimeFormat('en-IN', { timeStyle: 'short', timeZone: 'Asia/Kolkata' }).format(at)} IST`;
-}
 
 /** "A guide will call you on <phone> <promise>": when, as the site promised it. */
 export function callBackSentence(enquiry: Pick<StoredEnquiry, 'callbackPromise'>, on = ''): string {
@@ -236,7 +233,7 @@ function retrySummary(
   withForm: boolean,
 ): SafeHtml {
   const at = answer.retryAt!;
-  const clock = indiaClock(at);
+  const clock = formatIndiaClock(at);
   const [before, ...after] = answer.message.split(clock);
   const message =
     after.length > 0

@@ -8,9 +8,8 @@
  * Never indexed or kept by a cache.
  */
 import { tripBySlug, type Catalogue } from '../../domain/catalogue/index.ts';
-import { isWrittenDateRange } from '../../domain/format.ts';
+import { formatIndiaTime, isWrittenDateRange } from '../../domain/format.ts';
 import { html, type SafeHtml } from '../../domain/html.ts';
-import { indiaTime } from './email.ts';
 import { callBackSentence, thankYouPath, type PageWriter } from './responses.ts';
 import { enquiryIdPattern, type EnquiryStore, type StoredEnquiry } from './store.ts';
 import { cachePolicy } from '../http/cache-policy.ts';
@@ -60,7 +59,7 @@ function found(catalogue: Catalogue, enquiry: StoredEnquiry): { title: string; m
 <dt>Reference</dt><dd><strong class="reference">${enquiry.id}</strong></dd>
 <dt>Trip</dt><dd><a href="${page?.path ?? enquiry.trip.url}">${enquiry.trip.name}</a></dd>
 <dt>Dates</dt><dd>${datesLine(enquiry.preferredDeparture)}</dd>
-<dt>Received</dt><dd>${indiaTime(enquiry.createdAt)}</dd>
+<dt>Received</dt><dd>${formatIndiaTime(enquiry.createdAt)}</dd>
 </dl>
 <p>Something to add, or no call by then? Write to <a href="${`mailto:${email}?subject=${encodeURIComponent(`Enquiry ${enquiry.id}`)}`}">${email}</a> and quote your reference.</p>
 <p><a href="/treks">Browse treks</a> · <a href="/expeditions">Browse expeditions</a> · <a href="/departures">See all departures</a></p>`,

@@ -13,7 +13,10 @@
  * (its initdb) in freed blocks malloc keeps. With blocks from 64 KiB mapped on their own
  * (returned whole when freed) and the heap's free top returned from 128 KiB (both fixed rather
  * than raised by malloc as it goes), it rests at about 215 MiB, at no measurable cost per
- * request. Fewer arenas (MALLOC_ARENA_MAX=2) saved another 10 MiB or so but cost 2 to 3 µs of
+ * request; with blocks from 16 KiB mapped on their own (V8's compiler zones for PGlite's
+ * WebAssembly, up to 32 KiB a block, among them), at about 195 MiB (211–219 MiB with 64 KiB in
+ * the same runs). No request's own work allocates blocks that large: files and kept answers are
+ * written from buffers made once. Fewer arenas (MALLOC_ARENA_MAX=2) saved another 10 MiB or so but cost 2 to 3 µs of
  * CPU a request (the main thread and V8's helper threads then share arenas), so it is not set.
  *
  * Both are read once, at process start; a host started without them starts itself again at
@@ -22,7 +25,7 @@
  * for Linux (glibc); on Windows, where there is no execve, nothing changes.
  */
 export const mallocSettings: Readonly<Record<string, string>> = {
-  MALLOC_MMAP_THRESHOLD_: '65536',
+  MALLOC_MMAP_THRESHOLD_: '16384',
   MALLOC_TRIM_THRESHOLD_: '131072',
 };
 

@@ -7,7 +7,7 @@ import { tripBySlug, type Catalogue, type TripPage } from '../../domain/catalogu
 import { enquiryHref } from '../departures/enquiry-link.ts';
 import { unavailableSentence, type LiveDepartures } from '../departures/live.ts';
 import type { Departure } from '../../domain/schemas/departure.ts';
-import { formatDateRange, formatInr, formatMonth } from '../../domain/format.ts';
+import { formatDateRange, formatIndiaTime, formatInr, formatMonth } from '../../domain/format.ts';
 import {
   applyBoardFilters,
   boardSearch,
@@ -50,12 +50,7 @@ export function seatsText(d: Pick<Departure, 'seatsLeft' | 'seatsTotal' | 'statu
 
 /** The time of a live read, as readers in India see it. */
 export function readAt(now: Date): string {
-  const text = new Intl.DateTimeFormat('en-IN', {
-    dateStyle: 'medium',
-    timeStyle: 'short',
-    timeZone: 'Asia/Kolkata',
-  }).format(now);
-  return `${text} IST`;
+  return formatIndiaTime(now);
 }
 
 /**
