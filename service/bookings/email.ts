@@ -19,7 +19,6 @@ function people(n: number): string {
   return n === 1 ? '1 person' : `${n} people`;
 }
 
-
 /** India's time with the UTC instant for the record. */
 function receivedAt(date: Date): string {
   return `${formatIndiaTime(date)} (${date.toISOString()})`;

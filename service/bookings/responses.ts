@@ -138,7 +138,6 @@ export function retryWhen(now: Date, seconds: number): { at: Date; words: string
   return { at, words: `in ${wait} (at ${formatIndiaClock(at)})` };
 }
 
-
 /** "A guide will call you on <phone> <promise>": when, as the site promised it. */
 export function callBackSentence(enquiry: Pick<StoredEnquiry, 'callbackPromise'>, on = ''): string {
   return `A guide will call you${on ? ` on ${on}` : ''}${enquiry.callbackPromise ? ` ${enquiry.callbackPromise},` : ''} to confirm seats and dates. Nothing is booked until then.`;

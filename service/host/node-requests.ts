@@ -10,6 +10,7 @@ import { memoise } from '../http/bounded-memo.ts';
 import { withUrl } from '../http/request-url.ts';
 import { clientIp, clientQuotaKey, type ProxyTrust } from '../rules/client-ip.ts';
 import type { RulesRequest } from '../rules/index.ts';
+import { lowerCase } from './static-files.ts';
 
 /** Headers a client must not be able to set: the host says who the client is (as Vercel does). */
 export const forwardingHeaders = ['x-real-ip', 'x-forwarded-for', 'x-vercel-forwarded-for'];
@@ -81,7 +82,7 @@ class NodeRulesView implements RulesRequest {
   }
 
   get(name: string): string | null {
-    const key = name.toLowerCase();
+    const key = lowerCase(name);
     if (key === 'x-real-ip') return this.#client;
     if (forwardingHeaders.includes(key)) return null;
     return nodeHeader(this.#req, key);

@@ -42,7 +42,7 @@ interface CachedFile {
   etag: string;
   type: string;
   /** Its header lists for shared (frozen) rules' and build's headers, by status and kind of path, made on first use. */
-  lists: WeakMap<object, WeakMap<object, Record<string, HeaderLists>>>;
+  lists: WeakMap<object, WeakMap<object, Map<number, HeaderLists>>>;
 }
 
 const compressible = /^(text\/|application\/(json|xml|linkset\+json|manifest\+json)|image\/svg)/;
@@ -206,9 +206,10 @@ export class StaticFiles {
     let byHeaders = file.lists.get(headers);
     if (!byHeaders) file.lists.set(headers, (byHeaders = new WeakMap()));
     let byFile = byHeaders.get(fileHeaders);
-    if (!byFile) byHeaders.set(fileHeaders, (byFile = {}));
-    const kind = `${status}${pathname.startsWith('/_astro/') ? ' immutable' : ''} ${after}`;
-    let lists = byFile[kind];
+    if (!byFile) byHeaders.set(fileHeaders, (byFile = new Map<number, HeaderLists>()));
+    // What else the lists depend on, as one number: where the rate-limit headers go, the status, the cache policy.
+    const kind = (after * 2 + (status === 200 ? 0 : 1)) * 2 + (pathname.startsWith('/_astro/') ? 1 : 0);
+    let lists = byFile.get(kind);
     if (!lists) {
       const { raw: common, at } = commonList(file, pathname, headers, fileHeaders, after);
       lists = {
@@ -219,7 +220,7 @@ export class StaticFiles {
       };
       if (file.gzip) lists.gzip = sentList(common, 'gzip', file.gzip);
       if (file.br) lists.br = sentList(common, 'br', file.br);
-      byFile[kind] = lists;
+      byFile.set(kind, lists);
     }
     return lists;
   }
