@@ -62,6 +62,8 @@ export class EdgeCache {
   #entries = 0;
   #bytes = 0;
   #sweptAt = 0;
+  /** Calls under way, by URL (at most one per URL: a miss waits for the call under way). */
+  readonly #filling = new Map<string, Promise<unknown>>();
   /** The URL used last (last in #urls while it is kept). */
   #newest: string | undefined;
 
@@ -80,6 +82,21 @@ export class EdgeCache {
     if (vary.length === 0) return '';
     if (vary.length === 1) return headers.get(vary[0]!) ?? '';
     return vary.map((name) => headers.get(name) ?? '').join('\n');
+  }
+
+  /** A call under way for this URL's answer (fill), for a miss to wait on before it looks again. */
+  filling(url: string): Promise<unknown> | undefined {
+    return this.#filling.get(url);
+  }
+
+  /** Notes `work` as the call making this URL's answer until it settles; returns it. */
+  fill<T>(url: string, work: Promise<T>): Promise<T> {
+    this.#filling.set(url, work);
+    const settled = () => {
+      if (this.#filling.get(url) === work) this.#filling.delete(url);
+    };
+    work.then(settled, settled);
+    return work;
   }
 
   /** The kept answer for this URL and these request headers, when one is still fresh. */

@@ -73,14 +73,23 @@ function fromFunction(
   name: string,
   view: View,
   outcome: Outcome,
+  waited = false,
 ): Answering {
   const method = req.method ?? 'GET';
   const read = method === 'GET' || method === 'HEAD';
   const key = keptKey(view.parsedUrl);
   const kept = read ? site.edge.get(key, view.headers) : null;
   if (kept) return writeKeptResponse(req, res, site.edge, kept, outcome, site.edge.ageOf(kept));
+  // A read that misses while the function is already making this URL's answer waits for it and
+  // looks again, once: when a kept answer expires, the function runs once, not once per reader.
+  const under = read && !waited ? site.edge.filling(key) : undefined;
+  if (under) {
+    const again = () => fromFunction(host, site, req, res, name, view, outcome, true);
+    return under.then(again, again);
+  }
   // The function runs inside the build this request started on (functions/site-build.ts).
-  return answerFrom(site, () => called(host, site, req, res, name, key, view, outcome));
+  const answering = answerFrom(site, () => called(host, site, req, res, name, key, view, outcome));
+  return method === 'GET' ? site.edge.fill(key, answering) : answering;
 }
 
 async function called(

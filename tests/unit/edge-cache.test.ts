@@ -76,4 +76,18 @@ describe('EdgeCache', () => {
     now += 1500;
     expect(cache.ageOf(kept)).toBe(2);
   });
+
+  it("names the call making a URL's answer until it settles, so misses of that URL wait for it instead of calling again", async () => {
+    const cache = new EdgeCache();
+    let finish!: () => void;
+    const call = cache.fill('/departures', new Promise<void>((done) => (finish = done)));
+    expect(cache.filling('/departures')).toBe(call);
+    expect(cache.filling('/departures?z=1')).toBeUndefined();
+    finish();
+    await call;
+    expect(cache.filling('/departures')).toBeUndefined();
+    const failed = cache.fill('/departures', Promise.reject(new Error('storage away')));
+    await expect(failed).rejects.toThrow('storage away');
+    expect(cache.filling('/departures')).toBeUndefined();
+  });
 });
