@@ -4,8 +4,9 @@
  * A server a test starts with a data folder of the helper's own gets a copy of it, so it opens
  * an existing, empty database (half a second) and runs its own migrations and seeding on it,
  * as after any upgrade. Handlers a test calls in its own process get it loaded in memory from a
- * dump made once per process (`freshDatabase`). Tests that give their own DATA_DIR (a first
- * start, permissions, a crash) still have the database created by the server itself.
+ * dump made once per process (`freshDatabase`), and tests of hosting it across processes (the
+ * bridge, a crash) a copied folder. Tests of a first start (permissions, a full disk) still have
+ * the database created by the server itself.
  */
 import { chmodSync, cpSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -56,8 +57,13 @@ export function newDataDir(prefix: string, parent = tmpdir()): string {
 
 /** Puts a copy of the new database where a server with DATA_DIR=`dataDir` looks for it; false when the run made none. */
 export function seedEmbeddedDatabase(dataDir: string): boolean {
+  return copyNewDatabase(path.join(dataDir, 'pglite'));
+}
+
+/** Puts a copy of the new database in `folder`, for tests that open a PGlite folder directly; false when the run made none. */
+export function copyNewDatabase(folder: string): boolean {
   if (!template) return false;
-  cpSync(template, path.join(dataDir, 'pglite'), { recursive: true });
+  cpSync(template, folder, { recursive: true });
   return true;
 }
 
