@@ -46,7 +46,10 @@ export function runCli(
 
 /**
  * Runs the command in this process, as `runCli` would in `projectDir` (whose content it reads),
- * with `env` over this process's environment; returns its exit code and all it wrote.
+ * with `env` over this process's environment; returns its exit code and all it wrote. Not for an
+ * embedded database a server in this process hosts (tests/helpers/in-process.ts): a host file
+ * naming this process's own pid reads as one left behind, so the command would open the folder
+ * a second time instead of using the bridge. Use `runCli` there.
  */
 export async function runCommand(projectDir: string, args: string[], env: Record<string, string>): Promise<CliResult> {
   const started = Date.now();
