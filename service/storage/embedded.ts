@@ -139,7 +139,8 @@ async function route(dataDir: string, waitMs: number): Promise<Route> {
   }
 }
 
-function localSql(db: PGlite): Omit<Sql, 'close'> {
+/** A PGlite database of this process behind `Sql` (closing is the caller's). */
+export function localSql(db: PGlite): Omit<Sql, 'close'> {
   return {
     query: async (text, params) => ({ rows: (await db.query(text, params)).rows as never[] }),
     transaction: (work) =>
@@ -208,12 +209,5 @@ export async function openEmbedded(dataDir: string | null): Promise<Sql> {
   if (dataDir !== null) return openEmbeddedDatabase(dataDir);
   const { PGlite } = await import('@electric-sql/pglite');
   const db = await PGlite.create({ startParams: embeddedStartParams(PGlite.defaultStartParams) });
-  return {
-    query: async (text, params) => ({ rows: (await db.query(text, params)).rows as never[] }),
-    transaction: (work) =>
-      db.transaction((tx) =>
-        work({ query: async (text, params) => ({ rows: (await tx.query(text, params)).rows as never[] }) }),
-      ),
-    close: () => db.close(),
-  };
+  return { ...localSql(db), close: () => db.close() };
 }

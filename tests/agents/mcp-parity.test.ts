@@ -8,7 +8,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import Ajv2020 from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openEmbedded } from '../../service/storage/embedded.ts';
+import { freshDatabase } from '../helpers/embedded-template.ts';
 import { seedDepartures } from '../../service/departures/seed.ts';
 import { DepartureStore } from '../../service/departures/store.ts';
 import { knownTrips } from '../../service/departures/trips.ts';
@@ -26,7 +26,7 @@ let client: Client;
 let inputSchemas: Map<string, Record<string, unknown>>;
 
 beforeAll(async () => {
-  store = new DepartureStore(() => openEmbedded(null), { trips: knownTrips(catalogue) });
+  store = new DepartureStore(() => freshDatabase(), { trips: knownTrips(catalogue) });
   await store.upsert(...seedDepartures(catalogue, new Date()));
   deps = { catalogue, departures: store };
   client = new Client({ name: 'parity', version: '1.0.0' });

@@ -1,12 +1,14 @@
 /**
  * Delivery through Resend, against a real HTTP server on 127.0.0.1 that speaks Resend's API
- * (RESEND_BASE_URL points at it), and the retry command as a real child process.
+ * (RESEND_BASE_URL points at it), and the retry command: as a real child process, as the team
+ * runs it, and for the further cases through its entry function in this process.
  */
 import { spawn } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { handleBookingEnquiry, type BookingDeps } from '../../service/bookings/index.ts';
+import { runEnquiriesCommand } from '../../service/bookings/command.ts';
 import { mailerFromSettings } from '../../service/bookings/mailer.ts';
 import { EnquiryStore } from '../../service/bookings/store.ts';
 import { readSettings } from '../../service/config.ts';
@@ -101,6 +103,14 @@ function enquiriesCommand(...args: string[]): Promise<{ status: number | null; o
   child.stdout.on('data', (d) => (output += String(d)));
   child.stderr.on('data', (d) => (output += String(d)));
   return new Promise((resolve) => child.on('close', (status) => resolve({ status, output })));
+}
+
+/** The same command run in this process, with the test's settings and nothing else. */
+async function enquiriesInProcess(...args: string[]): Promise<{ status: number | null; output: string }> {
+  let output = '';
+  const write = { write: (text: string) => (output += text) };
+  const status = await runEnquiriesCommand(args, { env, stdout: write, stderr: write });
+  return { status, output };
 }
 
 describe('delivery through Resend', () => {
@@ -201,9 +211,9 @@ describe('npm run enquiries', () => {
     );
     expect(fake.requests).toHaveLength(2);
 
-    const again = await enquiriesCommand('retry', '--all');
+    const again = await enquiriesInProcess('retry', '--all');
     expect(again.output).toContain('Nothing to retry.');
-    const one = await enquiriesCommand('retry', first.body.enquiry.id);
+    const one = await enquiriesInProcess('retry', first.body.enquiry.id);
     expect(one.output).toContain('already delivered, nothing sent');
     expect(fake.requests).toHaveLength(2);
 
@@ -238,7 +248,7 @@ describe('npm run enquiries', () => {
     expect(fake.sent).toHaveLength(1);
     await store.close();
 
-    const retried = await enquiriesCommand('retry', lost.body.enquiry.id);
+    const retried = await enquiriesInProcess('retry', lost.body.enquiry.id);
     expect(retried.status).toBe(0);
     expect(retried.output).toContain(`${lost.body.enquiry.id}: delivered (resend:${emailId})`);
     expect(fake.sent).toHaveLength(1); // the same key: Resend answered with the first email
@@ -250,11 +260,11 @@ describe('npm run enquiries', () => {
     fake.mode = 'fail';
     const { body } = await send();
     await store.close();
-    const retried = await enquiriesCommand('retry', '--all');
+    const retried = await enquiriesInProcess('retry', '--all');
     expect(retried.status).toBe(1);
     expect(retried.output).toContain(`${body.enquiry.id}: not delivered: Resend: HTTP 500`);
-    expect((await enquiriesCommand('retry')).status).toBe(2);
-    expect((await enquiriesCommand('retry', 'enq-unknown')).output).toContain('no such enquiry');
+    expect((await enquiriesInProcess('retry')).status).toBe(2);
+    expect((await enquiriesInProcess('retry', 'enq-unknown')).output).toContain('no such enquiry');
     store = await openStore();
     expect(await store.get(body.enquiry.id)).toMatchObject({ deliveryState: 'failed', attempts: 2 });
   });

@@ -10,7 +10,7 @@ import { handleBookingEnquiry, type BookingDeps } from '../../service/bookings/i
 import { mailerFromSettings } from '../../service/bookings/mailer.ts';
 import { EnquiryStore } from '../../service/bookings/store.ts';
 import { readSettings } from '../../service/config.ts';
-import { openEmbedded } from '../../service/storage/embedded.ts';
+import { freshDatabase } from '../helpers/embedded-template.ts';
 import { openServer } from '../../service/storage/postgres.ts';
 import type { AdminDeparture } from '../../service/departures/source.ts';
 import { DepartureStore } from '../../service/departures/store.ts';
@@ -63,7 +63,7 @@ function departure(
 }
 
 beforeAll(async () => {
-  sql = await openEmbedded(null);
+  sql = await freshDatabase();
   enquiries = new EnquiryStore(sql);
   await enquiries.ready();
   // The departures live in the same database as the enquiries; the seats check reads them there.

@@ -17,7 +17,6 @@ import { handleBookingEnquiry, type BookingDeps } from '../../service/bookings/i
 import { mailerFromSettings } from '../../service/bookings/mailer.ts';
 import { EnquiryStore } from '../../service/bookings/store.ts';
 import { readSettings } from '../../service/config.ts';
-import { openEmbedded } from '../../service/storage/embedded.ts';
 import type { Sql } from '../../service/storage/sql.ts';
 import { bookingRateLimit } from '../../service/rules/policy.ts';
 import { createRateLimiter, MemoryCounterStore } from '../../service/rules/rate-limiter.ts';
@@ -26,7 +25,7 @@ import { loadCatalogue } from '../helpers/content.ts';
 import { startInProcess, type InProcessServer } from '../helpers/in-process.ts';
 import { launchChromium, stillPages } from '../site/site.ts';
 import { barePage } from './page-writer.ts';
-import { newDataDir } from '../helpers/embedded-template.ts';
+import { freshDatabase, newDataDir } from '../helpers/embedded-template.ts';
 
 const valid = { tripSlug: 'sample-trek', name: 'Asha Rao', phone: '+91 98765 43210', groupSize: 4 };
 
@@ -67,7 +66,7 @@ describe('POST /api/bookings from elsewhere', () => {
   let enquiries: EnquiryStore;
   let dataDir: string;
   beforeAll(async () => {
-    sql = await openEmbedded(null);
+    sql = await freshDatabase();
     enquiries = new EnquiryStore(sql);
     await enquiries.ready();
   });

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EnquiryStore, newEnquiryId, type StoredEnquiry } from '../../service/bookings/store.ts';
 import { handleThankYouPage, type ThankYouDeps } from '../../service/bookings/thank-you.ts';
-import { openEmbedded } from '../../service/storage/embedded.ts';
+import { freshDatabase } from '../helpers/embedded-template.ts';
 import { openServer } from '../../service/storage/postgres.ts';
 import type { Sql } from '../../service/storage/sql.ts';
 import { loadCatalogue } from '../helpers/content.ts';
@@ -35,7 +35,7 @@ let forDeparture: StoredEnquiry;
 const departureDates = '5 Jun 2027 to 9 Jun 2027';
 
 beforeAll(async () => {
-  sql = await openEmbedded(null);
+  sql = await freshDatabase();
   store = new EnquiryStore(sql);
   delivered = await store.add(input, { trip, callbackPromise: promise }, new Date('2026-11-22T04:30:00Z'));
   await store.markDelivered(delivered.id, new Date('2026-11-22T04:30:01Z'), 'outbox:x');

@@ -1,16 +1,29 @@
 /**
- * The operations CLI as people run it: a real child process against embedded storage (no
- * server running) and against a real PostgreSQL server, with its exit codes.
+ * The operations CLI against embedded storage hosted by another process (as while `npm start`
+ * runs), against a real PostgreSQL server, and alone, with its exit codes. The command line
+ * itself (a process of its own, `npm run departures`, its exit codes, the database released when
+ * it exits) runs as a real child process; the many cases of what the commands do and refuse run
+ * through the command's entry function in this process, the same code with the same arguments.
  */
-import { existsSync, lstatSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
-import { openEmbeddedDatabase } from '../../service/storage/embedded.ts';
 import { hostFilePath } from '../../service/storage/host-file.ts';
-import type { Sql } from '../../service/storage/sql.ts';
-import { freePort } from '../helpers/project.ts';
-import { runCli } from './cli.ts';
+import { seedEmbeddedDatabase } from '../helpers/embedded-template.ts';
+import { freePort, projectRoot } from '../helpers/project.ts';
+import { runCli, runCommand } from './cli.ts';
 import { startPostgres, type TestPostgres } from './postgres.ts';
 
 // Real databases and processes on a shared machine: opening PGlite alone can take seconds.
@@ -32,8 +45,31 @@ afterAll(() => {
   rmSync(scratch, { recursive: true, force: true });
 });
 
+/** Another process hosting the embedded database in `dataDir`, as `npm start` would, until `stop`. */
+async function hostInAnotherProcess(dataDir: string): Promise<{ stop(): Promise<void> }> {
+  const embedded = path.join(projectRoot, 'service', 'storage', 'embedded.ts');
+  const script = `
+    import { openEmbeddedDatabase } from ${JSON.stringify(embedded)};
+    const sql = await openEmbeddedDatabase(${JSON.stringify(path.join(dataDir, 'pglite'))});
+    process.stdout.write('ready\\n');
+    process.stdin.on('end', () => sql.close().then(() => process.exit(0)));
+    process.stdin.resume();`;
+  const child = spawn(process.execPath, ['--input-type=module', '--eval', script], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  const [ready] = await Promise.race([once(child.stdout, 'data'), once(child, 'exit')]);
+  expect(String(ready)).toBe('ready\n');
+  return {
+    stop: async () => {
+      const exited = once(child, 'exit');
+      child.stdin.end();
+      await exited;
+    },
+  };
+}
+
 const storages = [
-  // The database is hosted by this test process, as `npm start` would host it: each run of the tool goes through the bridge.
+  // The database is hosted by another process, as `npm start` would host it: each run of the tool goes through the bridge.
   {
     name: 'embedded storage while another process hosts it',
     env: () => ({ OPERATIONAL_STORAGE: 'embedded', DATA_DIR: path.join(scratch, 'data') }),
@@ -47,12 +83,16 @@ const storages = [
 ];
 
 describe.each(storages)('npm run departures against $name', (storage) => {
-  const cli = (...args: string[]) => runCli(site, args, storage.env());
-  let host: Sql | undefined;
+  const cli = (...args: string[]) => runCommand(site, args, storage.env());
+  let host: { stop(): Promise<void> } | undefined;
   beforeAll(async () => {
-    if (storage.host) host = await openEmbeddedDatabase(path.join(scratch, 'data', 'pglite'));
+    if (!storage.host) return;
+    // Private, as the server leaves its data folder (docs/security.md).
+    mkdirSync(path.join(scratch, 'data'), { mode: 0o700 });
+    seedEmbeddedDatabase(path.join(scratch, 'data'));
+    host = await hostInAnotherProcess(path.join(scratch, 'data'));
   }, 120_000);
-  afterAll(() => host?.close());
+  afterAll(() => host?.stop());
 
   it('adds, lists, updates, hides and publishes, with status following seats', async () => {
     const added = await cli(
@@ -232,10 +272,10 @@ describe('npm run departures when storage cannot be used', () => {
   });
 
   it('exits with 2 when storage is off, and prints help with 0', async () => {
-    const off = await runCli(site, ['list'], { OPERATIONAL_STORAGE: 'off' });
+    const off = await runCommand(site, ['list'], { OPERATIONAL_STORAGE: 'off' });
     expect(off.code).toBe(2);
     expect(off.stderr).toContain('OPERATIONAL_STORAGE is off');
-    const help = await runCli(site, ['help'], { OPERATIONAL_STORAGE: 'off' });
+    const help = await runCli(site, ['help'], { OPERATIONAL_STORAGE: 'off' }, { viaNpm: true });
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('Usage: npm run departures -- <command>');
   });

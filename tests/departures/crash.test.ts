@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, inject, it, vi } from 'vitest';
 import { hostFilePath } from '../../service/storage/host-file.ts';
+import { newDataDir } from '../helpers/embedded-template.ts';
 import { occupyDeadHostPid, processState } from '../helpers/pid-squatter.ts';
 import { freePort, startServer, whenServing, type RunningServer } from '../helpers/project.ts';
 
@@ -116,7 +117,7 @@ async function restartedWithNoneLost(
 describe('the embedded database after kill -9 of the server', () => {
   it('is taken back while the dead server is a zombie on its pid, and no accepted enquiry is lost', async () => {
     const site = inject('fixtureSite');
-    const dataDir = mkdtempSync(path.join(tmpdir(), 'crash-zombie-'));
+    const dataDir = newDataDir('crash-zombie-');
     cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
     // The server under a parent that never reaps it (sh replaced by sleep): killed, it stays a zombie.
     const port = await freePort();
@@ -150,7 +151,7 @@ describe('the embedded database after kill -9 of the server', () => {
 
   it('is taken back while another long-lived process has the dead server’s pid, and no accepted enquiry is lost', async () => {
     const site = inject('fixtureSite');
-    const dataDir = mkdtempSync(path.join(tmpdir(), 'crash-reused-'));
+    const dataDir = newDataDir('crash-reused-');
     cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
     const first = await startServer(site, environment(dataDir));
     cleanups.push(() => first.stop());

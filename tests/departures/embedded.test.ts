@@ -1,7 +1,8 @@
 /**
  * The embedded database shared between processes: one process hosts PGlite and serves it on
  * its bridge (a Unix socket in a private folder); others find it through the host file. Real
- * processes, real sockets.
+ * processes, real sockets. Each test's database is a copy of the run's new one
+ * (tests/helpers/embedded-template.ts): hosting is the subject here, not creating.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -13,6 +14,7 @@ import { bridgeSql } from '../../service/storage/bridge-client.ts';
 import { openEmbeddedDatabase } from '../../service/storage/embedded.ts';
 import { hostFilePath } from '../../service/storage/host-file.ts';
 import type { Sql } from '../../service/storage/sql.ts';
+import { copyNewDatabase } from '../helpers/embedded-template.ts';
 
 // Real databases and processes on a shared machine: opening PGlite alone can take seconds.
 vi.setConfig({ testTimeout: 120_000 });
@@ -82,6 +84,7 @@ describe('the embedded database across processes', () => {
 
   it('is hosted by the first process and reached by the others through the host file', async () => {
     const dataDir = path.join(dir, 'shared');
+    copyNewDatabase(dataDir);
     host = await openEmbeddedDatabase(dataDir);
     await host.query('CREATE TABLE seats (trip text, n int)');
     const info = JSON.parse(readFileSync(hostFilePath(dataDir), 'utf8'));
@@ -109,6 +112,7 @@ describe('the embedded database across processes', () => {
 
   it('puts the socket in a private folder of its own when DATA_DIR is too deep for a socket path', async () => {
     const dataDir = path.join(dir, 'a-folder-name-long-enough'.repeat(4), 'pglite');
+    copyNewDatabase(dataDir);
     host = await openEmbeddedDatabase(dataDir);
     const { bridge } = JSON.parse(readFileSync(hostFilePath(dataDir), 'utf8'));
     expect(bridge.path.startsWith(tmpdir())).toBe(true);
@@ -122,6 +126,7 @@ describe('the embedded database across processes', () => {
 
   it("keeps a bridge client's transaction apart from the host's own queries, and rolls back on failure", async () => {
     const dataDir = path.join(dir, 'isolation');
+    copyNewDatabase(dataDir);
     host = await openEmbeddedDatabase(dataDir);
     await host.query('CREATE TABLE t (n int)');
     const { bridge } = JSON.parse(readFileSync(hostFilePath(dataDir), 'utf8'));
@@ -160,6 +165,7 @@ describe('the embedded database across processes', () => {
 
   it('returns the same values through the bridge as in process: dates, big integers, bytes', async () => {
     const dataDir = path.join(dir, 'values');
+    copyNewDatabase(dataDir);
     host = await openEmbeddedDatabase(dataDir);
     const { bridge } = JSON.parse(readFileSync(hostFilePath(dataDir), 'utf8'));
     const statement =
@@ -173,6 +179,7 @@ describe('the embedded database across processes', () => {
 
   it('refuses a client without the token', async () => {
     const dataDir = path.join(dir, 'token');
+    copyNewDatabase(dataDir);
     host = await openEmbeddedDatabase(dataDir);
     const { bridge } = JSON.parse(readFileSync(hostFilePath(dataDir), 'utf8'));
     await expect(bridgeSql({ ...bridge, token: 'guessed' }).query('SELECT 1')).rejects.toThrow(
@@ -190,6 +197,7 @@ describe('the embedded database across processes', () => {
 
   it('takes over from a host that died without cleaning up', async () => {
     const dataDir = path.join(dir, 'takeover');
+    copyNewDatabase(dataDir);
     const first = otherProcess(dataDir);
     expect(await first.run('CREATE TABLE t (n int)')).toBe('[]');
     expect(JSON.parse(readFileSync(hostFilePath(dataDir), 'utf8')).pid).toBe(first.child.pid);
@@ -204,6 +212,7 @@ describe('the embedded database across processes', () => {
 
   it('becomes the host when the host it was using goes away', async () => {
     const dataDir = path.join(dir, 'handover');
+    copyNewDatabase(dataDir);
     const first = otherProcess(dataDir);
     expect(await first.run('CREATE TABLE t (n int)')).toBe('[]');
     const client = await openEmbeddedDatabase(dataDir);

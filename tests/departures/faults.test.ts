@@ -8,7 +8,7 @@ import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { eventually } from '../helpers/eventually.ts';
 import { startServer, type RunningServer } from '../helpers/project.ts';
-import { runCli } from './cli.ts';
+import { runCli, runCommand } from './cli.ts';
 import { startPostgres, type TestPostgres } from './postgres.ts';
 
 // Real databases and processes on a shared machine: opening PGlite alone can take seconds.
@@ -25,7 +25,7 @@ beforeAll(async () => {
   databaseUrl = await postgres.createDatabase('departures_faults');
   const env = { OPERATIONAL_STORAGE: 'postgres', DATABASE_URL: databaseUrl };
   for (const start of ['2031-06-10', '2031-07-10']) {
-    const added = await runCli(site, ['add', '--trip', 'sample-trek', '--start', start, '--seats', '12'], env);
+    const added = await runCommand(site, ['add', '--trip', 'sample-trek', '--start', start, '--seats', '12'], env);
     if (added.code !== 0) throw new Error(added.stderr);
   }
   server = await startServer(site, env);

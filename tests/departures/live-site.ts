@@ -2,7 +2,7 @@
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, inject, vi } from 'vitest';
 import { startServer, type RunningServer } from '../helpers/project.ts';
-import { runCli, type CliResult } from './cli.ts';
+import { runCommand, type CliResult } from './cli.ts';
 import { newDataDir } from '../helpers/embedded-template.ts';
 
 export interface LiveSite {
@@ -10,7 +10,7 @@ export interface LiveSite {
   site: string;
   server: RunningServer;
   dataDir: string;
-  /** `npm run departures -- <args>` against the running server's database. */
+  /** The departures command (`npm run departures -- <args>`, run in this process) against the running server's database, through its bridge. */
   cli: (...args: string[]) => Promise<CliResult>;
 }
 
@@ -19,7 +19,8 @@ export function liveSite(name: string): LiveSite {
   // Real databases and processes on a shared machine: opening PGlite alone can take seconds.
   vi.setConfig({ testTimeout: 120_000 });
   const live = {
-    cli: (...args: string[]) => runCli(live.site, args, { DATA_DIR: live.dataDir, OPERATIONAL_STORAGE: 'embedded' }),
+    cli: (...args: string[]) =>
+      runCommand(live.site, args, { DATA_DIR: live.dataDir, OPERATIONAL_STORAGE: 'embedded' }),
   } as LiveSite;
   beforeAll(async () => {
     live.site = inject('fixtureSite');

@@ -5,7 +5,6 @@ import { afterAll, beforeAll, expect, inject } from 'vitest';
 import { formatDateRange } from '../../domain/format.ts';
 import { runCli } from '../departures/cli.ts';
 import { startInProcess, type InProcessServer } from '../helpers/in-process.ts';
-import { startServer, type RunningServer } from '../helpers/project.ts';
 import { chromiumPath } from '../helpers/requirements.ts';
 import { newDataDir } from '../helpers/embedded-template.ts';
 
@@ -78,7 +77,8 @@ export function fixtureSiteInChromium(): FixtureSiteInChromium {
 export const fewSeats = { id: 'sample-trek-2031-09-23', dates: formatDateRange('2031-09-23', '2031-09-24') };
 
 export interface EnquirySite {
-  server: RunningServer;
+  /** Served in the test's process. */
+  server: InProcessServer;
   browser: Browser;
   /** The site's configured origin, http://localhost:<port>: plain form posts are accepted from there only. */
   site: string;
@@ -87,16 +87,17 @@ export interface EnquirySite {
 
 /**
  * For a test file of enquiries: the built fixture site with embedded storage in a data folder of
- * its own, started without SITE_URL (so its origin is http://localhost:<port>), trusting
- * `x-real-ip` (TRUST_PROXY=vercel) so each context can speak from its own address and have its
- * own enquiry quota; the seeded departures and `fewSeats` beside them; and a Chromium.
+ * its own, served in the test's process, started without SITE_URL (so its origin is
+ * http://localhost:<port>), trusting `x-real-ip` (TRUST_PROXY=vercel) so each context can speak
+ * from its own address and have its own enquiry quota; the seeded departures and `fewSeats`
+ * beside them (added by the departures command, through the server's bridge); and a Chromium.
  */
 export function enquirySite(name: string): EnquirySite {
   const live = {} as EnquirySite;
   beforeAll(async () => {
     live.dataDir = newDataDir(`${name}-`);
     [live.server, live.browser] = await Promise.all([
-      startServer(inject('fixtureSite'), {
+      startInProcess(inject('fixtureSite'), {
         OPERATIONAL_STORAGE: 'embedded',
         DATA_DIR: live.dataDir,
         TRUST_PROXY: 'vercel',
@@ -108,6 +109,7 @@ export function enquirySite(name: string): EnquirySite {
     live.site = `http://localhost:${live.server.port}`;
     // Read once first, so the new store is seeded before the date is added.
     expect((await fetch(`${live.server.url}/v1/departures?trip=sample-trek`)).status).toBe(200);
+    // A process of its own: the command in this process would take the server's database for one left behind (its own pid).
     const added = await runCli(
       inject('fixtureSite'),
       [

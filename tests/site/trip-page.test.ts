@@ -8,7 +8,7 @@ import { rmSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { runCli } from '../departures/cli.ts';
+import { runCommand } from '../departures/cli.ts';
 import { projectRoot, startServer, type RunningServer } from '../helpers/project.ts';
 import { fixtureSiteInChromium, stillPages } from './site.ts';
 import { newDataDir } from '../helpers/embedded-template.ts';
@@ -204,7 +204,7 @@ describe("the desktop panel's dates", () => {
   beforeAll(async () => {
     dataDir = newDataDir('trip-panel-');
     for (const [start, extra] of plan) {
-      const added = await runCli(
+      const added = await runCommand(
         inject('fixtureSite'),
         ['add', '--trip', 'sample-trek', '--start', start, '--seats', '12', ...extra],
         { DATA_DIR: dataDir, OPERATIONAL_STORAGE: 'embedded' },
