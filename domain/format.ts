@@ -19,7 +19,12 @@ export const priceOnRequest = 'Price on request';
 
 /** A moment in India's time, where the team works and the departures run: "22 Nov 2026, 10:00 am IST". */
 export function formatIndiaTime(date: Date): string {
-  return `${indiaDateTime.format(date)} IST`;
+  return `${formatIndiaDateTime(date)} IST`;
+}
+
+/** The same without the zone, where a line names it once: "22 Nov 2026, 10:00 am". */
+export function formatIndiaDateTime(date: Date): string {
+  return indiaDateTime.format(date);
 }
 
 /** Its time of day alone: "2:39 pm IST". */

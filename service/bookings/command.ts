@@ -15,6 +15,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { load } from 'js-yaml';
+import { formatIndiaDateTime } from '../../domain/format.ts';
 import { siteSettings } from '../../domain/schemas/site.ts';
 import { readSettings, SettingsError, type Settings } from '../config.ts';
 import { prepareDataDir } from '../data-dir.ts';
@@ -55,10 +56,7 @@ function contactEmail(settings: Settings): string {
 }
 
 function when(date: Date | null): string {
-  if (!date) return '-';
-  return new Intl.DateTimeFormat('en-IN', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'Asia/Kolkata' }).format(
-    date,
-  );
+  return date ? formatIndiaDateTime(date) : '-';
 }
 
 function line(e: StoredEnquiry): string {

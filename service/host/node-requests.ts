@@ -34,6 +34,16 @@ function nodeHeader(req: IncomingMessage, name: string): string | null {
   return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
 }
 
+/**
+ * What the host says of a forwarding header (`key` in lower case): X-Real-IP is `client`, the
+ * others are gone; undefined for any other header, which the request itself answers.
+ */
+function hostSays(key: string, client: string): string | null | undefined {
+  if (key === 'x-real-ip') return client;
+  if (forwardingHeaders.includes(key)) return null;
+  return undefined;
+}
+
 /** `headers` as the rules see them: X-Real-IP is `client`, the other forwarding headers are gone. */
 export function asSeenByRules(
   headers: { get(name: string): string | null },
@@ -41,10 +51,9 @@ export function asSeenByRules(
 ): { get(name: string): string | null } {
   return {
     get(name: string): string | null {
-      const key = name.toLowerCase();
-      if (key === 'x-real-ip') return client;
-      if (forwardingHeaders.includes(key)) return null;
-      return headers.get(key);
+      const key = lowerCase(name);
+      const said = hostSays(key, client);
+      return said === undefined ? headers.get(key) : said;
     },
   };
 }
@@ -83,9 +92,8 @@ class NodeRulesView implements RulesRequest {
 
   get(name: string): string | null {
     const key = lowerCase(name);
-    if (key === 'x-real-ip') return this.#client;
-    if (forwardingHeaders.includes(key)) return null;
-    return nodeHeader(this.#req, key);
+    const said = hostSays(key, this.#client);
+    return said === undefined ? nodeHeader(this.#req, key) : said;
   }
 }
 

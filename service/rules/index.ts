@@ -60,15 +60,15 @@ export type RulesOutcome =
   /** Go on to a file or a function, at `pathname` (a rewrite when it differs), adding `headers` (read only: often shared by every request to the path). */
   | { kind: 'continue'; pathname: string; headers: Readonly<Record<string, string>>; counted?: CountedHeaders };
 
+/** The headers an outcome adds, as a host reads them: whole, or in two parts for a counted /v1 request. */
+export type RuleHeaders = Pick<Extract<RulesOutcome, { kind: 'continue' }>, 'headers' | 'counted'>;
+
 /**
  * The headers of a counted /v1 request in two parts, for a host that writes them without an
  * object per request: `headers` is `shared` with `limits` inserted after its first `after`
  * names (the security and CORS headers). `shared` is the same for every request to the path
  * (frozen); `limits` are this request's rate-limit headers, a flat name, value list.
  */
-/** The headers an outcome adds, as a host reads them: whole, or in two parts for a counted /v1 request. */
-export type RuleHeaders = Pick<Extract<RulesOutcome, { kind: 'continue' }>, 'headers' | 'counted'>;
-
 export interface CountedHeaders {
   shared: Readonly<Record<string, string>>;
   after: number;
@@ -257,6 +257,23 @@ const refusal = memoise((key: string): PreparedAnswer => {
   });
 });
 
+/** A refusal made once, answered as it is: the host writes `prepared`; any other reader gets a Response of its own (a body is read once). */
+class PreparedOutcome {
+  readonly kind = 'respond';
+  readonly prepared: PreparedAnswer;
+
+  constructor(prepared: PreparedAnswer) {
+    this.prepared = prepared;
+  }
+
+  get response(): Response {
+    return new Response(new Uint8Array(this.prepared.body), {
+      status: this.prepared.status,
+      headers: this.prepared.headers as [string, string][],
+    });
+  }
+}
+
 /** Which security headers this request's path carries (baseHeaders), for the headers made once per path. */
 function baseOf(pathname: string, https: boolean): keyof typeof baseHeaders {
   return framablePaths.has(pathname) ? (https ? 'httpsFramable' : 'httpFramable') : https ? 'https' : 'http';
@@ -325,20 +342,8 @@ function decided(
   const name = baseOf(pathname, https);
 
   if (api.kind !== 'not-api') {
-    if (decision && !decision.allowed) {
-      const prepared = refusal(`${ctx.siteUrl}\n${name}\n${decision.resetSeconds}`);
-      // Each reader gets a Response of its own (a body is read once); the host writes `prepared` instead.
-      return {
-        kind: 'respond',
-        prepared,
-        get response() {
-          return new Response(new Uint8Array(prepared.body), {
-            status: prepared.status,
-            headers: prepared.headers as [string, string][],
-          });
-        },
-      };
-    }
+    if (decision && !decision.allowed)
+      return new PreparedOutcome(refusal(`${ctx.siteUrl}\n${name}\n${decision.resetSeconds}`));
     const apiBase = https ? apiBaseHeaders.https : apiBaseHeaders.http;
     // A browser's CORS preflight is answered here, so it never starts a function.
     if (isPreflight(request)) {
