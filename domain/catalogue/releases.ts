@@ -86,7 +86,7 @@ export function readReleaseArchive(contentDir: string): ReleaseArchive {
       continue;
     }
     const files = readdirSync(dir)
-      .sort()
+      .sort(inPublishedOrder)
       .filter((file) => statSync(path.join(dir, file)).isFile())
       .map((file): ArchivedFile => {
         const bytes = readFileSync(path.join(dir, file));
@@ -103,6 +103,15 @@ export function readReleaseArchive(contentDir: string): ReleaseArchive {
     });
   }
   return { releases, problems };
+}
+
+/** Files in the order the dataset offers them (the data first, then what describes it); others after, by name. */
+function inPublishedOrder(a: string, b: string): number {
+  const rank = (name: string) => {
+    const i = peakDataFileList.findIndex((file) => file.name === name);
+    return i === -1 ? peakDataFileList.length : i;
+  };
+  return rank(a) - rank(b) || a.localeCompare(b);
 }
 
 function compareVersionNames(a: string, b: string): number {

@@ -257,7 +257,7 @@ export const firstAscent = z.union([
   z.object({
     year: z.number().int().min(1800).max(2100).optional(),
     party: z.string().min(2).optional(),
-    /** The year is that of the earliest ascent a source documents; no source says it was the first. */
+    /** The ascent given is the earliest a source documents (with or without its year); no source says it was the first. */
     earliestDocumented: z.boolean().optional(),
   }),
 ]);

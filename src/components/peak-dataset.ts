@@ -8,7 +8,12 @@ import { publisherOf } from '../../domain/catalogue/references.ts';
 import { firstSixThousanderGrades, normalLeaveWindowDays } from '../../domain/catalogue/peaks.ts';
 import type { PeakRecord } from '../../domain/schemas/peak.ts';
 import { formatDate, formatMetres } from '../../domain/format.ts';
-import { peakDataDir, peakDataFileList, peakDataFiles } from '../../domain/catalogue/peak-data-files.ts';
+import {
+  peakDataDir,
+  peakDataFileList,
+  peakDataFiles,
+  releaseFilePath,
+} from '../../domain/catalogue/peak-data-files.ts';
 import { peakElsewhere } from '../../domain/catalogue/peak-links.ts';
 import type { DatasetRelease } from '../../domain/catalogue/releases.ts';
 import { publishedRemovedIds } from '../../domain/catalogue/removed-ids.ts';
@@ -93,19 +98,22 @@ export function releaseLines(catalogue: Catalogue, releases: readonly DatasetRel
   }));
 }
 
-/** "frey-peak (Frey Peak): removed in 2.1.0. Why. …" for each id that went. */
-export function removedIdLines(catalogue: Catalogue): string[] {
+/** "frey-peak (Frey Peak): removed in 2.1.0. Why. Where it went." and its last record, for each id that went. */
+export function removedIdLines(catalogue: Catalogue): { text: string; lastRecord: { label: string; url: string } }[] {
   const byId = new Map(catalogue.peaks.map((p) => [p.id, p.name]));
   return publishedRemovedIds(catalogue.site).map((r) => {
     const where = r.movedTo
-      ? `It is ${byId.get(r.movedTo)} (${r.movedTo}) now.`
+      ? ` It is ${byId.get(r.movedTo)} (${r.movedTo}) now.`
       : r.addedInstead
-        ? `${byId.get(r.addedInstead)} (${r.addedInstead}) was added in its place.`
+        ? ` ${byId.get(r.addedInstead)} (${r.addedInstead}) was added in its place.`
         : '';
-    return `${r.id} (${r.name}): removed in ${r.removedIn}. ${r.reason} ${where} Its last record is in ${r.lastIn}: ${catalogue.siteUrl}${peakDataDir}/${r.lastIn}/${peakDataFiles.json.name}.`.replace(
-      /\s+/g,
-      ' ',
-    );
+    return {
+      text: `${r.id} (${r.name}): removed in ${r.removedIn}. ${r.reason}${where}`,
+      lastRecord: {
+        label: `Its last record, in ${r.lastIn}`,
+        url: `${catalogue.siteUrl}${releaseFilePath(r.lastIn, peakDataFiles.json.name)}`,
+      },
+    };
   });
 }
 
@@ -151,7 +159,16 @@ export function peakDataMarkdown(catalogue: Catalogue, releases: readonly Datase
     ),
     '',
     ...(catalogue.site.dataset.removedIds?.length
-      ? ['## Ids that went', '', copy.removed, '', ...removedIdLines(catalogue).map((line) => `- ${line}`), '']
+      ? [
+          '## Ids that went',
+          '',
+          copy.removed,
+          '',
+          ...removedIdLines(catalogue).map(
+            (line) => `- ${line.text} [${line.lastRecord.label}](${line.lastRecord.url})`,
+          ),
+          '',
+        ]
       : []),
     '## Licence and attribution',
     '',
