@@ -208,8 +208,24 @@ export function siteFileUrl(siteUrl: string, file: SiteFile): string {
   return `${siteUrl}${file.path}`;
 }
 
+/** `/peak-data/<version>/<file>`: a file of one release of the dataset (domain/catalogue/releases.ts). */
+const releaseFile = /^\/peak-data\/(\d+\.\d+\.\d+)\/([^/]+)$/;
+
+/** A release's file, described and typed as the current file of that name. */
+function releaseSiteFile(path: string): SiteFile | undefined {
+  const [, version, name] = releaseFile.exec(path) ?? [];
+  const file = peakDataFileList.find((f) => f.name === name);
+  if (!version || !file) return undefined;
+  return {
+    path,
+    title: `Peak dataset ${version}: ${file.format}`,
+    description: file.description,
+    mediaType: file.mediaType,
+  };
+}
+
 export function siteFileByPath(path: string): SiteFile | undefined {
-  return siteFiles.find((file) => file.path === path || file.aliases?.includes(path));
+  return siteFiles.find((file) => file.path === path || file.aliases?.includes(path)) ?? releaseSiteFile(path);
 }
 
 /** The type a static host gives a file for its extension, without parameters. */

@@ -6,7 +6,7 @@
  */
 
 /** An outside program a tier starts, by the Debian package that installs it (tests/helpers/requirements.ts). */
-export type Program = 'chromium' | 'postgresql' | 'redis-server';
+export type Program = 'chromium' | 'postgresql' | 'redis-server' | 'gdal-bin' | 'python3-pandas';
 
 export interface Tier {
   name: string;
@@ -42,16 +42,17 @@ export const tiers: Tier[] = [
   {
     name: 'http',
     holds:
-      'The built fixture site served by server.ts, asked over HTTP by fetch and by the official clients: no browser, no database server.',
+      'The built fixture site served by server.ts, asked over HTTP by fetch and by the official clients (the MCP SDK, GDAL and pandas for the peak dataset): no browser, no database server.',
     include: [
       'tests/http/{server,smoke}.test.ts',
-      'tests/agents/{mcp-client,mcp-conformance,mcp-enquiry,mcp-errors,mcp-revisions,served}.test.ts',
+      'tests/agents/{mcp-client,mcp-conformance,mcp-enquiry,mcp-errors,mcp-revisions,peak-data-tools,served}.test.ts',
       'tests/contract/{openapi-document,prism,properties,responses}.test.ts',
       'tests/departures/{board,live}.test.ts',
       'tests/rate-limit/server.test.ts',
       'tests/site/{sitemap,twins}.test.ts',
     ],
-    programs: [],
+    // The dataset's readers: GDAL's ogrinfo and ogr2ogr, and pandas under Debian's Python.
+    programs: ['gdal-bin', 'python3-pandas'],
     fixtureSite: true,
   },
   {

@@ -2,11 +2,14 @@
  * Every rule the build enforces on the editors' content, run without building a page: each
  * file read and checked against its schema (the acclimatisation, walking-figure and other rules
  * of domain/schemas), each photograph's file, then the records read together (links between
- * trips and peaks, the agreement of their facts, independent sources, distinct summits).
+ * trips and peaks, the agreement of their facts, independent sources, distinct summits), and the
+ * dataset's releases (the files each earlier release published, kept in content/peak-data, and
+ * every id they published still answered by a record or a removed id).
  * `npm run check` prints the result and the build stops on it (src/content.config.ts), both
  * through this one function, so the two cannot disagree; both list every problem at once.
  */
 import { catalogueProblems, type CatalogueSource } from './index.ts';
+import { readReleaseArchive, releaseProblems } from './releases.ts';
 import {
   photoFileProblems,
   readContentFiles,
@@ -41,6 +44,10 @@ export function checkContent(dir: string, { siteUrl, photoFiles, parsed }: Conte
   if (photoFiles) problems.push(...files.trips.flatMap(photoFileProblems));
   const { site, royalty } = records;
   const linked = site && royalty ? { trips: records.trips, peaks: records.peaks, site, royalty } : undefined;
+  const archive = readReleaseArchive(dir);
+  problems.push(...archive.problems);
+  if (site && files.site)
+    problems.push(...releaseProblems(site, archive.releases, files.present.peaks, files.site.filePath, dir));
   if (linked) {
     problems.push(...catalogueProblems(linked, siteUrl, files.present));
   } else if (files.site && files.royalty) {

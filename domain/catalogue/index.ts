@@ -3,7 +3,7 @@
  * Built from the content collections by the site (src/lib/catalogue.ts) and handed to the
  * API handlers as a dependency.
  */
-import type { PeakContent, PeakRecord, RoyaltySchedule } from '../schemas/peak.ts';
+import { summitPosition, type PeakContent, type PeakRecord, type RoyaltySchedule } from '../schemas/peak.ts';
 import type { SiteSettings } from '../schemas/site.ts';
 import type { Trip, TripContent } from '../schemas/trip.ts';
 import { bySlug } from './by-slug.ts';
@@ -83,9 +83,10 @@ function independenceProblems(source: CatalogueSource, origin: string): string[]
 
 /** Two records on one spot: one of them has borrowed the other's (or the massif's) coordinates. */
 function summitProblems(source: CatalogueSource): string[] {
-  const located = source.peaks.flatMap((p) =>
-    p.data.coordinates !== 'unknown' ? [{ id: p.id, coordinates: p.data.coordinates }] : [],
-  );
+  const located = source.peaks.flatMap((p) => {
+    const position = summitPosition(p.data.coordinates);
+    return position ? [{ id: p.id, coordinates: position }] : [];
+  });
   return summitsTooClose(located).map(({ a, b, km }) => {
     const entry = source.peaks.find((p) => p.id === b.id)!;
     const distance =

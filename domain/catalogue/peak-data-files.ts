@@ -19,6 +19,16 @@ export interface PeakDataFile {
 
 export const peakDataDir = '/peak-data';
 
+/** The canonical site's origin, without a trailing slash: the dataset's files name their addresses on it. */
+export function canonicalOrigin(site: { siteUrl: string }): string {
+  return site.siteUrl.replace(/\/+$/, '');
+}
+
+/** Where a release's file is published: every version at its own address (domain/catalogue/releases.ts). */
+export function releaseFilePath(version: string, name: string): string {
+  return `${peakDataDir}/${version}/${name}`;
+}
+
 function file(name: string, format: string, mediaType: string, description: string): PeakDataFile {
   return {
     path: `${peakDataDir}/${name}`,
@@ -49,6 +59,12 @@ export const peakDataFiles = {
     'text/csv; charset=utf-8',
     "The peaks as one RFC 4180 CSV table (UTF-8, header row) of the record's single-valued fields, for spreadsheets, R and pandas.",
   ),
+  csvTypes: file(
+    'peaks.csvt',
+    'GDAL column types',
+    'text/csv; charset=utf-8',
+    'The column types of peaks.csv for GDAL and QGIS (a .csvt file): kept beside peaks.csv, it makes them read numbers as numbers, yes-or-no columns as booleans and lastVerified as a date.',
+  ),
   dataPackage: file(
     'datapackage.json',
     'Data Package',
@@ -74,6 +90,7 @@ export const peakDataFileList: readonly PeakDataFile[] = [
   peakDataFiles.json,
   peakDataFiles.geojson,
   peakDataFiles.csv,
+  peakDataFiles.csvTypes,
   peakDataFiles.dataPackage,
   peakDataFiles.citation,
   peakDataFiles.changelog,

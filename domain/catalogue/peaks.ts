@@ -89,7 +89,7 @@ export function toPeakRecord(
     lastVerified: peak.lastVerified,
     ...(contested ? { contested } : {}),
   };
-  const position = peak.coordinates === 'unknown' ? undefined : peak.coordinates;
+  const position = peak.coordinates;
   const ids = Object.fromEntries(
     externalIdFields.flatMap((field) => {
       const given = peak[field];
@@ -107,12 +107,12 @@ export function toPeakRecord(
   return {
     ...resource,
     ...(peak.alternateNames ? { alternateNames: peak.alternateNames } : {}),
-    ...(position
-      ? {
+    ...('unknown' in position
+      ? { coordinatesUnknownReason: position.unknown }
+      : {
           coordinates: { latitude: position.latitude, longitude: position.longitude },
           coordinatesSource: cited(peak, position.source),
-        }
-      : {}),
+        }),
     ...ids,
     firstAscent: peak.firstAscent,
     references: peak.references,

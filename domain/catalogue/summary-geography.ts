@@ -4,7 +4,7 @@
  * A distance must name where it is measured from, and both ends must have coordinates (a peak of
  * the dataset or one of the record's landmarks); a direction alone is checked when they do.
  */
-import type { PeakContent } from '../schemas/peak.ts';
+import { summitPosition, type PeakContent } from '../schemas/peak.ts';
 import { distanceKm, type Summit } from './summits.ts';
 
 type Point = Summit['coordinates'];
@@ -105,7 +105,7 @@ export interface PeakEntry {
 function gazetteer(peaks: readonly PeakEntry[], own: PeakEntry): Map<string, Point | 'unknown'> {
   const names = new Map<string, Point | 'unknown'>();
   for (const p of peaks) {
-    const at = p.data.coordinates === 'unknown' ? 'unknown' : p.data.coordinates;
+    const at = summitPosition(p.data.coordinates) ?? 'unknown';
     for (const name of [p.data.name, ...(p.data.alternateNames ?? [])]) names.set(name.toLowerCase(), at);
   }
   for (const l of own.data.landmarks ?? []) names.set(l.name.toLowerCase(), l.coordinates);
@@ -135,7 +135,7 @@ export function summaryGeographyProblems(peaks: readonly PeakEntry[]): string[] 
   for (const entry of peaks) {
     const file = entry.filePath ?? `content/peaks/${entry.id}.yaml`;
     const names = gazetteer(peaks, entry);
-    const here = entry.data.coordinates === 'unknown' ? undefined : entry.data.coordinates;
+    const here = summitPosition(entry.data.coordinates);
     const fail = (sentence: string, why: string) =>
       problems.push(`${file}: field "summary": the sentence "${sentence}" ${why}`);
     for (const sentence of sentencesOf(entry.data.summary)) {

@@ -6,6 +6,8 @@
  */
 import { z } from 'astro/zod';
 import { alpineGrades, feeCategories, imfBands, isoDate, months, reference, slug } from './vocabulary.ts';
+import { formulaTriggers, runsInSpreadsheet } from '../csv-cells.ts';
+import { distanceKm } from '../catalogue/summits.ts';
 
 export const coordinates = z.object({
   latitude: z
@@ -75,21 +77,46 @@ export const sourcedCoordinates = z.object({
 export type SourcedCoordinates = z.infer<typeof sourcedCoordinates>;
 
 /**
- * A peak's `coordinates`: a sourced position, or the word `unknown`. Read by hand rather than as a
- * union so an editor sees the exact fault (a missing source, too few decimals) instead of
- * "matches neither form".
+ * No summit position, and why: the reason is published with the record, so a reader knows
+ * whether no source gives one, the sources give only the massif's, or they disagree.
  */
-const coordinatesField = z.unknown().transform((value, ctx): 'unknown' | SourcedCoordinates => {
-  if (value === 'unknown') return 'unknown';
+export const unknownPosition = z.strictObject({
+  unknown: z.string().trim().min(20, {
+    error:
+      "must say why no position is given, in a sentence (at least 20 characters): no source gives the summit's latitude and longitude, a source gives only the massif's to 0.01°, two sources disagree…",
+  }),
+});
+export type UnknownPosition = z.infer<typeof unknownPosition>;
+export type PeakCoordinates = SourcedCoordinates | UnknownPosition;
+
+/** The record's summit position, when a source gives it. */
+export function summitPosition(coordinates: PeakCoordinates): SourcedCoordinates | undefined {
+  return 'unknown' in coordinates ? undefined : coordinates;
+}
+
+/**
+ * A peak's `coordinates`: a sourced position, or `{ unknown: "why" }`. Read by hand rather than as
+ * a union so an editor sees the exact fault (a missing source, too few decimals, a bare unknown)
+ * instead of "matches neither form".
+ */
+const coordinatesField = z.unknown().transform((value, ctx): PeakCoordinates => {
+  if (value === 'unknown') {
+    ctx.addIssue({
+      code: 'custom',
+      message:
+        'is "unknown" without saying why; write coordinates: { unknown: "…" } with the reason no position is given (no source gives the summit\'s latitude and longitude, only the massif\'s, or sources that disagree), which the dataset publishes with the record',
+    });
+    return z.NEVER;
+  }
   if (value === undefined || value === null || typeof value !== 'object') {
     ctx.addIssue({
       code: 'custom',
       message:
-        "is required: the summit's latitude, longitude and source (the address of one of the references), or the word unknown when no source gives the summit's position",
+        'is required: the summit\'s latitude, longitude and source (the address of one of the references), or { unknown: "…why…" } when no source gives the summit\'s position',
     });
     return z.NEVER;
   }
-  const result = sourcedCoordinates.safeParse(value);
+  const result = 'unknown' in value ? unknownPosition.safeParse(value) : sourcedCoordinates.safeParse(value);
   if (result.success) return result.data;
   for (const issue of result.error.issues) ctx.addIssue({ code: 'custom', message: issue.message, path: issue.path });
   return z.NEVER;
@@ -157,9 +184,17 @@ export const externalIds = {
       }),
     source: web,
   }),
-  osmNodeId: z.object({
+  osmNodeId: z.strictObject({
     id: z.number().int({ error: 'must be the number of an OpenStreetMap node, for example 806307629' }).positive(),
     source: web,
+    /**
+     * The node's position as the source gives it. npm run check measures it against the record's
+     * coordinates: a node more than osmNodeTolerance away is another point (a subsidiary top, the
+     * massif's label), unless `note` says why the difference is right.
+     */
+    position: coordinates,
+    /** Why the node stands further than that from the record's coordinates, or is this summit when the record has none. */
+    note: z.string().trim().min(20).optional(),
   }),
   geonamesId: z.object({
     id: z.number().int({ error: 'must be the number of a GeoNames feature, for example 1270579' }).positive(),
@@ -167,6 +202,52 @@ export const externalIds = {
   }),
 };
 export const externalIdFields = ['wikidataId', 'osmNodeId', 'geonamesId'] as const;
+
+/** Furthest an OpenStreetMap node may stand from the record's summit without a note saying why. */
+export const osmNodeToleranceM = 500;
+
+/** What is wrong with an OpenStreetMap node's position against the record's summit, or nothing. */
+function osmNodeProblem(node: z.infer<typeof externalIds.osmNodeId>, at: PeakCoordinates): string | undefined {
+  if (node.note) return undefined;
+  const summit = summitPosition(at);
+  if (!summit)
+    return `node ${node.id} cannot be measured against the record's position, which is unknown; say in osmNodeId.note why this node is the summit, or leave the id out`;
+  const metres = Math.round(distanceKm(node.position, summit) * 1000);
+  return metres <= osmNodeToleranceM
+    ? undefined
+    : `node ${node.id} stands ${metres} m from the record's coordinates (${summit.latitude}, ${summit.longitude}), more than ${osmNodeToleranceM} m: it may be another top or the massif's label; check it, or say in osmNodeId.note why the difference is right`;
+}
+
+/** The record's text fields written to peaks.csv, which a spreadsheet must not run as formulas (domain/csv-cells.ts). */
+function spreadsheetProblems(peak: {
+  name: string;
+  range: string;
+  region: string;
+  country: string;
+  summary: string;
+  coordinates: PeakCoordinates;
+  firstAscent: z.infer<typeof firstAscent>;
+}): { path: (string | number)[]; message: string }[] {
+  const texts: [(string | number)[], string | undefined][] = [
+    [['name'], peak.name],
+    [['range'], peak.range],
+    [['region'], peak.region],
+    [['country'], peak.country],
+    [['summary'], peak.summary],
+    [['coordinates', 'unknown'], 'unknown' in peak.coordinates ? peak.coordinates.unknown : undefined],
+    [['firstAscent', 'party'], peak.firstAscent === 'unknown' ? undefined : peak.firstAscent.party],
+  ];
+  return texts.flatMap(([path, text]) =>
+    text !== undefined && runsInSpreadsheet(text)
+      ? [
+          {
+            path,
+            message: `starts with ${JSON.stringify(text[0])}, which a spreadsheet opening peaks.csv would run as a formula; begin with a word (a cell may not start with ${formulaTriggers})`,
+          },
+        ]
+      : [],
+  );
+}
 
 /** A named point a summary measures from (a neighbouring summit outside the dataset), with its source. */
 export const landmark = z.object({ name: z.string().min(2), coordinates: sourcedCoordinates });
@@ -176,7 +257,7 @@ export const firstAscent = z.union([
   z.object({
     year: z.number().int().min(1800).max(2100).optional(),
     party: z.string().min(2).optional(),
-    /** The year is that of the earliest ascent a source documents; no source says it was the first. */
+    /** The ascent given is the earliest a source documents (with or without its year); no source says it was the first. */
     earliestDocumented: z.boolean().optional(),
   }),
 ]);
@@ -202,8 +283,8 @@ export const peakContent = z
     operatorTrip: slug.optional(),
     summary: z.string().min(40),
     /**
-     * The summit's own position from a cited source, to at least 0.001°, or the word `unknown`
-     * when no source we could read gives it (the page says so).
+     * The summit's own position from a cited source, to at least 0.001°, or `{ unknown: "why" }`
+     * when no source we could read gives it (the page and the files give the reason).
      */
     coordinates: coordinatesField,
     /** Points outside the dataset that the summary measures from (for example a higher neighbour). */
@@ -227,13 +308,21 @@ export const peakContent = z
           message: `${url} is not among the references; add it there or cite one of them`,
         });
     };
-    if (peak.coordinates !== 'unknown') uncited(peak.coordinates.source, ['coordinates', 'source']);
+    const position = summitPosition(peak.coordinates);
+    if (position) uncited(position.source, ['coordinates', 'source']);
     peak.landmarks?.forEach((l, i) => uncited(l.coordinates.source, ['landmarks', i, 'coordinates', 'source']));
     for (const field of externalIdFields) {
       const given = peak[field];
       if (given) uncited(given.source, [field, 'source']);
     }
-    for (const { path, message } of contestedProblems(peak.contested, cited, 'references'))
+    if (peak.osmNodeId) {
+      const problem = osmNodeProblem(peak.osmNodeId, peak.coordinates);
+      if (problem) ctx.addIssue({ code: 'custom', path: ['osmNodeId', 'position'], message: problem });
+    }
+    for (const { path, message } of [
+      ...contestedProblems(peak.contested, cited, 'references'),
+      ...spreadsheetProblems(peak),
+    ])
       ctx.addIssue({ code: 'custom', path, message });
   });
 export type PeakContent = z.infer<typeof peakContent>;
@@ -294,6 +383,10 @@ export const peakRecord = peakResource.extend({
     .optional()
     .describe("Summit coordinates (WGS84), to at least 0.001°; absent when no source gives the summit's own position."),
   coordinatesSource: reference.optional().describe('The reference the coordinates come from.'),
+  coordinatesUnknownReason: z
+    .string()
+    .optional()
+    .describe('Why no summit position is given; present exactly when coordinates is absent.'),
   wikidataId: z
     .string()
     .regex(wikidataIdPattern)

@@ -1,8 +1,10 @@
 /** Site settings: who the operator is and the terms the peak dataset is published under. */
 import { z } from 'astro/zod';
-import { isoDate } from './vocabulary.ts';
+import { isoDate, slug } from './vocabulary.ts';
 
-const semanticVersion = z.string().regex(/^\d+\.\d+\.\d+$/, { error: 'must be a semantic version such as 2.0.0' });
+export const semanticVersion = z
+  .string()
+  .regex(/^\d+\.\d+\.\d+$/, { error: 'must be a semantic version such as 2.0.0' });
 
 /** The sections of a release in Keep a Changelog (https://keepachangelog.com/en/1.1.0/), in its order. */
 export const changeKinds = ['added', 'changed', 'deprecated', 'removed', 'fixed', 'security'] as const;
@@ -16,6 +18,34 @@ export const datasetRelease = z.strictObject({
     z.ZodOptional<z.ZodArray<z.ZodString>>
   >),
 });
+
+/**
+ * A peak id an earlier release published that no record has any more. Ids stay: such an id keeps
+ * answering, with where the peak went. `movedTo` is the id the same summit has now (the API
+ * redirects to it); otherwise the id is gone, and `addedInstead` may name the record that took its
+ * place in the dataset. The content check holds `lastIn` to the archived files
+ * (content/peak-data/<version>/peaks.json) and every id those files publish to a record or to
+ * this list.
+ */
+export const removedPeakId = z
+  .strictObject({
+    id: slug,
+    /** The peak's name as that release gave it. */
+    name: z.string().trim().min(2),
+    /** The release whose files no longer have it. */
+    removedIn: semanticVersion,
+    /** The last release whose files have it (its record stays downloadable there). */
+    lastIn: semanticVersion,
+    /** Why the record went, in one or two sentences: shown by the API, the files and the pages. */
+    reason: z.string().trim().min(20),
+    movedTo: slug.optional(),
+    addedInstead: slug.optional(),
+  })
+  .refine((removed) => !(removed.movedTo && removed.addedInstead), {
+    error: 'give movedTo (the same summit under a new id) or addedInstead (another summit in its place), not both',
+    path: ['addedInstead'],
+  });
+export type RemovedPeakId = z.infer<typeof removedPeakId>;
 
 /** Versions compared part by part: 2.10.0 comes after 2.9.0. */
 export function compareVersions(a: string, b: string): number {
@@ -74,6 +104,8 @@ export const siteSettings = z.strictObject({
       licenseUrl: z.url(),
       /** Every release, newest first: the newest is `version` of `lastUpdated` (peak-data/CHANGELOG.md). */
       changelog: z.array(datasetRelease).min(1, { error: 'needs at least the current release' }),
+      /** Ids earlier releases published that no record has now, each saying where it went. */
+      removedIds: z.array(removedPeakId).optional(),
     })
     .superRefine((dataset, ctx) => {
       const [newest] = dataset.changelog;

@@ -6,6 +6,7 @@
 import { z } from 'astro/zod';
 import type { Catalogue } from '../../domain/catalogue/index.ts';
 import { peakRecord, royaltySchedule } from '../../domain/schemas/peak.ts';
+import { publishedRemovedId, publishedRemovedIds } from '../../domain/catalogue/removed-ids.ts';
 
 export const peakDatasetFile = z.object({
   name: z.string(),
@@ -22,6 +23,9 @@ export const peakDatasetFile = z.object({
   ),
   count: z.number().int(),
   peaks: z.array(peakRecord),
+  removedIds: z
+    .array(publishedRemovedId)
+    .describe('Ids earlier releases published that no record has now: when and why each went, and where.'),
 });
 export type PeakDatasetFile = z.infer<typeof peakDatasetFile>;
 
@@ -40,5 +44,6 @@ export function buildPeakDataset(catalogue: Catalogue): PeakDatasetFile {
     royaltySchedule: catalogue.royalty,
     count: catalogue.peaks.length,
     peaks: catalogue.peaks,
+    removedIds: publishedRemovedIds(catalogue.site),
   };
 }

@@ -6,10 +6,11 @@
 import { markdownTokensHeader } from '../markdown/tokens.ts';
 import { agentFileHeaders, siteFileByPath } from '../site-files.ts';
 
-export function publishedFile(path: string, body: string): Response {
+export function publishedFile(path: string, body: string | Uint8Array<ArrayBuffer>): Response {
   const file = siteFileByPath(path);
   if (!file) throw new Error(`${path} is not declared in service/site-files.ts`);
-  const tokens = file.mediaType.startsWith('text/markdown') ? markdownTokensHeader(body) : {};
+  const text = () => (typeof body === 'string' ? body : new TextDecoder().decode(body));
+  const tokens = file.mediaType.startsWith('text/markdown') ? markdownTokensHeader(text()) : {};
   return new Response(body, { headers: { ...agentFileHeaders(path), 'Content-Type': file.mediaType, ...tokens } });
 }
 

@@ -4,7 +4,7 @@
  * serves, so a digest can never describe other bytes than the ones on the wire.
  */
 import { searchExample, searchNames } from '../departures/search.ts';
-import { peakDataFiles } from '../../domain/catalogue/peak-data-files.ts';
+import { peakDataFiles, releaseFilePath } from '../../domain/catalogue/peak-data-files.ts';
 import type { Catalogue } from '../../domain/catalogue/index.ts';
 import { bookingRateLimit } from '../rules/policy.ts';
 import { enquiryOpenApiPath } from '../site-files.ts';
@@ -128,7 +128,7 @@ export const skills: Skill[] = [
         '',
         `1. Filter with \`GET ${c.siteUrl}/v1/peaks\` (or the MCP tool \`list_peaks\`). Optional filters, combined with AND:`,
         ...filters('listPeaks'),
-        `2. One peak: \`GET ${c.siteUrl}/v1/peaks/{id}\`. Coordinates, first ascents and references: ${c.siteUrl}/peak-data/peaks.json.`,
+        `2. One peak: \`GET ${c.siteUrl}/v1/peaks/{id}\`. Coordinates, first ascents and references: ${c.siteUrl}/peak-data/peaks.json. An id an earlier version had answers 410 \`peak_removed\` (or 301 to its id now), saying where the peak went.`,
         `3. Royalty fields (\`imfBand\`, \`imfRoyaltyUsdPartyOf2\`) follow the schedule "${c.royalty.source.title}" (${c.royalty.source.url}), effective ${c.royalty.effectiveFrom}; it is included in peaks.json.`,
         '',
         '## Citing',
@@ -137,7 +137,7 @@ export const skills: Skill[] = [
         '',
         `> ${c.attribution}`,
         '',
-        `For a reference list, ${c.siteUrl}${peakDataFiles.citation.path} (Citation File Format) gives the title, version, release date and author; ${c.siteUrl}${peakDataFiles.changelog.path} says what changed in each version. The same data as GeoJSON and CSV: ${c.siteUrl}${peakDataFiles.geojson.path}, ${c.siteUrl}${peakDataFiles.csv.path}.`,
+        `For a reference list, ${c.siteUrl}${peakDataFiles.citation.path} (Citation File Format) gives the title, version, release date and author; ${c.siteUrl}${peakDataFiles.changelog.path} says what changed in each version, and every version stays downloadable at ${c.siteUrl}${releaseFilePath(c.site.dataset.version, peakDataFiles.json.name)} and so on: cite the version you used. The same data as GeoJSON and CSV: ${c.siteUrl}${peakDataFiles.geojson.path}, ${c.siteUrl}${peakDataFiles.csv.path}.`,
         '',
         `Corrections and questions: ${c.site.contactEmail}.`,
         '',

@@ -3,31 +3,24 @@
  * every departure, hidden ones included; the import reads the same columns back. Cells are
  * text; input.ts turns them into values.
  *
- * A spreadsheet runs a cell that starts with = + - @, a tab or a carriage return as a formula,
- * so a note such as `=HYPERLINK(…)` would act when the file is opened. The export puts a single
- * quote in front of such a cell (OWASP's advice on CSV injection); the import takes it off again,
- * so what was exported imports back as it was.
+ * A text cell a spreadsheet would run as a formula (`=HYPERLINK(…)` in a note) is written behind
+ * a single quote and read back without it, by the rule every CSV of the site follows
+ * (domain/csv-cells.ts); numbers are written as numbers.
  */
+import { neutralisedCell, restoredCell } from '../../domain/csv-cells.ts';
 import { csvColumns } from './input.ts';
 import type { Issue } from './validation.ts';
 import type { AdminDeparture } from './source.ts';
 
-/** Quotes already in front count too, so a cell that starts `'=` is exported as `''=` and reads back unchanged. */
-const runnable = /^'*[=+\-@\t\r]/;
-
-export function neutralisedCell(text: string): string {
-  return runnable.test(text) ? `'${text}` : text;
-}
-
-/** Undoes neutralisedCell; hand-written files may quote such cells the same way. */
-export function restoredCell(text: string): string {
-  return /^'+[=+\-@\t\r]/.test(text) ? text.slice(1) : text;
+/** A value as cell text: numbers as numbers, booleans as yes/no, text behind a quote when it would run. */
+function cellText(value: string | number | boolean | null): string {
+  if (value === null) return '';
+  if (typeof value === 'boolean') return value ? 'yes' : 'no';
+  return typeof value === 'number' ? String(value) : neutralisedCell(value);
 }
 
 function cell(value: string | number | boolean | null): string {
-  const text = neutralisedCell(
-    value === null ? '' : typeof value === 'boolean' ? (value ? 'yes' : 'no') : String(value),
-  );
+  const text = cellText(value);
   return /[",\r\n]/.test(text) || text !== text.trim() ? `"${text.replace(/"/g, '""')}"` : text;
 }
 

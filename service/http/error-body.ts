@@ -13,7 +13,12 @@ export const errorBody = z
           .enum(Object.keys(errorCodes) as [ErrorCode, ...ErrorCode[]])
           .describe('Stable machine-readable code; branch on this.'),
         message: z.string().describe('Human-readable explanation.'),
-        status: z.number().int().min(400).max(599).describe('The HTTP status, repeated.'),
+        status: z
+          .number()
+          .int()
+          .min(300)
+          .max(599)
+          .describe('The HTTP status, repeated: 4xx or 5xx, or 301 for a peak whose id has changed.'),
         documentationUrl: z.url().describe('Where to read about the API.'),
         hint: z.string().optional().describe('How to fix the request, when a fix exists.'),
       })

@@ -10,6 +10,8 @@ export const errorCodes = {
   invalid_parameter: 400,
   trip_not_found: 404,
   peak_not_found: 404,
+  peak_removed: 410,
+  peak_moved: 301,
   endpoint_not_found: 404,
   method_not_allowed: 405,
   not_acceptable: 406,
@@ -27,6 +29,10 @@ export const errorConditions: Record<ErrorCode, string> = {
     'A query parameter is malformed, unknown, repeated or outside its bounds; `hint` names the accepted form.',
   trip_not_found: 'No trip has the given slug; `hint` points at the trip list.',
   peak_not_found: 'No peak has the given id; `hint` points at the peak list.',
+  peak_removed:
+    'An earlier release of the dataset had the id, and no peak has it now: `message` says when and why it went and where its last record is kept; `hint` names the peak added in its place, if any.',
+  peak_moved:
+    'The same peak has another id now: `Location` is its address, and a client that follows redirects gets it. Not an error; the body says the same in the error shape for clients that do not follow.',
   endpoint_not_found: 'No endpoint at the path.',
   method_not_allowed: 'The method is not GET, HEAD or OPTIONS; the `Allow` header lists the accepted ones.',
   not_acceptable: 'The `Accept` header excludes `application/json`.',

@@ -177,7 +177,7 @@ async function restAnswer(
   op: Operation,
   args: Record<string, unknown>,
   deps: V1Deps,
-): Promise<{ status: number; body: unknown; where: string; url: URL }> {
+): Promise<{ status: number; body: unknown; where: string; url: URL; location?: string }> {
   const url = operationUrl(op, args, deps.catalogue.siteUrl);
   const value = op.pathParam ? String(args[op.pathParam.name]) : undefined;
   if (value === '.' || value === '..') {
@@ -196,12 +196,26 @@ async function restAnswer(
     };
   }
   const response = await handleV1(new Request(url, { headers: { Accept: 'application/json' } }), deps);
+  const location = response.headers.get('Location');
   return {
     status: response.status,
     body: await response.json(),
     where: `GET ${url.pathname}${url.search} answers HTTP ${response.status} with the same code`,
     url,
+    ...(location ? { location } : {}),
   };
+}
+
+/**
+ * What /v1 answers, with a redirect followed once: an id whose peak has another id now (301
+ * `peak_moved`) answers that peak, and `moved` says so in the words /v1 used.
+ */
+async function followedAnswer(op: Operation, args: Record<string, unknown>, deps: V1Deps) {
+  const answer = await restAnswer(op, args, deps);
+  if (answer.status !== 301 || !answer.location || !op.pathParam) return { answer, moved: undefined };
+  const target = decodeURIComponent(new URL(answer.location).pathname.split('/').at(-1) ?? '');
+  const moved = (answer.body as ErrorBody).error.message;
+  return { answer: await restAnswer(op, { ...args, [op.pathParam.name]: target }, deps), moved };
 }
 
 /** A failed call as the model reads it: the /v1 error, its code and the request that gives it. */
@@ -228,16 +242,17 @@ export function registerTools(server: McpServer, deps: V1Deps): void {
         },
       },
       async (args: Record<string, unknown>): Promise<CallToolResult> => {
-        const answer = await restAnswer(op, args, deps);
+        const { answer, moved } = await followedAnswer(op, args, deps);
         if (answer.status !== 200)
           return {
             isError: true,
             content: [{ type: 'text', text: errorText(answer.body as ErrorBody, answer.where) }],
           };
         const data = answer.body as Record<string, unknown>;
+        const summary = await tool.summarize(data as never, deps, answer.url);
         return {
           structuredContent: data,
-          content: [{ type: 'text', text: await tool.summarize(data as never, deps, answer.url) }],
+          content: [{ type: 'text', text: moved ? `${moved}\n\n${summary}` : summary }],
         };
       },
     );

@@ -6,12 +6,13 @@
  */
 import { dump } from 'js-yaml';
 import type { Catalogue } from '../../domain/catalogue/index.ts';
+import { canonicalOrigin } from '../../domain/catalogue/peak-data-files.ts';
 
 export const cffVersion = '1.2.0';
 
 export function peakCitation(catalogue: Catalogue) {
   const { dataset, operatorName, contactEmail } = catalogue.site;
-  const canonical = catalogue.site.siteUrl.replace(/\/+$/, '');
+  const canonical = canonicalOrigin(catalogue.site);
   return {
     'cff-version': cffVersion,
     message: `If you use this dataset, please cite it as below. CC-BY-4.0 asks for this credit and a link: ${catalogue.attribution}`,

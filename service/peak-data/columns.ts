@@ -24,6 +24,9 @@ export interface TableField {
   type: 'string' | 'integer' | 'number' | 'boolean' | 'date';
   format?: 'uri';
   description: string;
+  /** A boolean's cells as written: `true` and `false`, never empty. */
+  trueValues?: readonly string[];
+  falseValues?: readonly string[];
   constraints?: {
     required?: boolean;
     unique?: boolean;
@@ -36,6 +39,8 @@ export interface TableField {
 
 export interface PeakColumn extends TableField {
   value: (peak: PeakRecord) => Cell;
+  /** An integer column whose values pass 2^31 (OpenStreetMap's node ids): GDAL's Integer64. */
+  wide?: true;
 }
 
 /** The description the record's schema gives a field. */
@@ -47,6 +52,19 @@ const altitude = peakContent.shape.altitudeM;
 const [latitude, longitude] = [coordinates.shape.latitude, coordinates.shape.longitude];
 
 const required = { required: true } as const;
+
+/** A yes-or-no column: `true` or `false` in every row, as the Table Schema and GDAL read it. */
+function booleanColumn(name: string, description: string, value: (peak: PeakRecord) => boolean): PeakColumn {
+  return {
+    name,
+    type: 'boolean',
+    description,
+    trueValues: ['true'],
+    falseValues: ['false'],
+    constraints: required,
+    value,
+  };
+}
 
 export const peakColumns: readonly PeakColumn[] = [
   {
@@ -101,13 +119,7 @@ export const peakColumns: readonly PeakColumn[] = [
     constraints: { minimum: 0 },
     value: (p) => p.imfRoyaltyUsdPartyOf2 ?? null,
   },
-  {
-    name: 'openPeak',
-    type: 'boolean',
-    description: described('openPeak'),
-    constraints: required,
-    value: (p) => p.openPeak,
-  },
+  booleanColumn('openPeak', described('openPeak'), (p) => p.openPeak),
   {
     name: 'typicalDurationDays',
     type: 'integer',
@@ -115,18 +127,12 @@ export const peakColumns: readonly PeakColumn[] = [
     constraints: { minimum: 1 },
     value: (p) => p.typicalDurationDays ?? null,
   },
-  {
-    name: 'firstSixThousanderCandidate',
-    type: 'boolean',
-    description: described('firstSixThousanderCandidate'),
-    value: (p) => p.firstSixThousanderCandidate ?? null,
-  },
-  {
-    name: 'operatorOperated',
-    type: 'boolean',
-    description: described('operatorOperated'),
-    value: (p) => p.operatorOperated ?? null,
-  },
+  booleanColumn(
+    'firstSixThousanderCandidate',
+    described('firstSixThousanderCandidate'),
+    (p) => p.firstSixThousanderCandidate ?? false,
+  ),
+  booleanColumn('operatorOperated', described('operatorOperated'), (p) => p.operatorOperated ?? false),
   {
     name: 'operatorUrl',
     type: 'string',
@@ -158,6 +164,12 @@ export const peakColumns: readonly PeakColumn[] = [
     value: (p) => p.coordinatesSource?.url ?? null,
   },
   {
+    name: 'coordinatesUnknownReason',
+    type: 'string',
+    description: described('coordinatesUnknownReason'),
+    value: (p) => p.coordinatesUnknownReason ?? null,
+  },
+  {
     name: 'firstAscentYear',
     type: 'integer',
     description:
@@ -171,13 +183,11 @@ export const peakColumns: readonly PeakColumn[] = [
     description: 'Who made that ascent, as the sources give it.',
     value: (p) => ascent(p)?.party ?? null,
   },
-  {
-    name: 'firstAscentEarliestDocumented',
-    type: 'boolean',
-    description:
-      'True when firstAscentYear is the earliest ascent a source documents and no source says it was the first.',
-    value: (p) => ascent(p)?.earliestDocumented ?? null,
-  },
+  booleanColumn(
+    'firstAscentEarliestDocumented',
+    'True when the ascent given (firstAscentYear, firstAscentParty) is the earliest a source documents and no source says it was the first; false otherwise.',
+    (p) => ascent(p)?.earliestDocumented ?? false,
+  ),
   {
     name: 'wikidataId',
     type: 'string',
@@ -188,6 +198,7 @@ export const peakColumns: readonly PeakColumn[] = [
   {
     name: 'osmNodeId',
     type: 'integer',
+    wide: true,
     description: described('osmNodeId'),
     constraints: { minimum: 1 },
     value: (p) => p.osmNodeId ?? null,
@@ -217,5 +228,21 @@ export const peakColumns: readonly PeakColumn[] = [
 
 /** The columns as Table Schema fields. */
 export function tableFields(): TableField[] {
-  return peakColumns.map(({ value: _value, ...field }) => field);
+  return peakColumns.map(({ value: _value, wide: _wide, ...field }) => field);
+}
+
+/** A column's type as GDAL's CSV driver reads it from a `.csvt` file (https://gdal.org/drivers/vector/csv.html). */
+export function gdalType(column: PeakColumn): string {
+  switch (column.type) {
+    case 'string':
+      return 'String';
+    case 'integer':
+      return column.wide ? 'Integer64' : 'Integer';
+    case 'number':
+      return 'Real';
+    case 'boolean':
+      return 'Integer(Boolean)';
+    case 'date':
+      return 'Date';
+  }
 }

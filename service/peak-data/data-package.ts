@@ -4,10 +4,19 @@
  * with its address, the sources every record cites, the operator as contributor, and one
  * resource per published file with its media type. The CSV is a tabular resource whose Table
  * Schema is built from the same column list as the CSV itself (columns.ts). Paths are relative
- * to this file, which sits beside the others in peak-data/.
+ * to this file, which sits beside the others in peak-data/. `releases` lists every version with
+ * the address of each of its files (/peak-data/<version>/<file>): the current one's, and each
+ * earlier release's as it published them, with their size and SHA-256. The standard has no
+ * property for a dataset's earlier versions, so this one is its own, as the standard allows.
  */
 import type { Catalogue } from '../../domain/catalogue/index.ts';
-import { peakDataFileList, peakDataFiles, type PeakDataFile } from '../../domain/catalogue/peak-data-files.ts';
+import {
+  canonicalOrigin,
+  peakDataFileList,
+  peakDataFiles,
+  type PeakDataFile,
+} from '../../domain/catalogue/peak-data-files.ts';
+import type { DatasetRelease } from '../../domain/catalogue/releases.ts';
 import { tableFields } from './columns.ts';
 
 export const dataPackageProfile = 'https://datapackage.org/profiles/2.0/datapackage.json';
@@ -19,6 +28,7 @@ const resourceNames: Record<keyof typeof peakDataFiles, string> = {
   json: 'peaks-json',
   geojson: 'peaks-geojson',
   csv: 'peaks',
+  csvTypes: 'peaks-csvt',
   dataPackage: 'datapackage',
   citation: 'citation',
   changelog: 'changelog',
@@ -41,9 +51,25 @@ function sources(catalogue: Catalogue) {
   return [...seen.values()];
 }
 
-export function peakDataPackage(catalogue: Catalogue) {
+/** Every release with its files at their versioned addresses on the canonical site. */
+function releaseList(catalogue: Catalogue, releases: readonly DatasetRelease[]) {
+  const canonical = canonicalOrigin(catalogue.site);
+  return releases.map((release) => ({
+    version: release.version,
+    date: release.date,
+    ...(release.current ? { current: true } : {}),
+    resources: release.files.map((file) => ({
+      path: `${canonical}${file.path}`,
+      mediatype: file.mediaType,
+      ...(file.bytes !== undefined ? { bytes: file.bytes } : {}),
+      ...(file.sha256 ? { hash: `sha256:${file.sha256}` } : {}),
+    })),
+  }));
+}
+
+export function peakDataPackage(catalogue: Catalogue, releases: readonly DatasetRelease[]) {
   const { dataset, operatorName, contactEmail } = catalogue.site;
-  const canonical = catalogue.site.siteUrl.replace(/\/+$/, '');
+  const canonical = canonicalOrigin(catalogue.site);
   const resource = (file: PeakDataFile) => ({
     name: resourceName(file),
     path: file.name,
@@ -82,5 +108,6 @@ export function peakDataPackage(catalogue: Catalogue) {
             }
           : resource(file),
       ),
+    releases: releaseList(catalogue, releases),
   };
 }

@@ -4,10 +4,12 @@
  * order RFC 7946 fixes) or null where no source gives the summit's position, and whose
  * properties are the rest of the record. The altitude stays a property: RFC 7946's third
  * coordinate is a height above the ellipsoid, not the altitude above sea level the sources give.
- * The licence and attribution travel with the file as foreign members of the collection.
+ * The licence, attribution and the ids earlier releases had (removedIds, as in peaks.json) travel
+ * with the file as foreign members of the collection.
  */
 import type { Catalogue } from '../../domain/catalogue/index.ts';
 import type { PeakRecord } from '../../domain/schemas/peak.ts';
+import { publishedRemovedIds } from '../../domain/catalogue/removed-ids.ts';
 
 type Point = { type: 'Point'; coordinates: [number, number] };
 
@@ -36,6 +38,7 @@ export function peaksGeoJson(catalogue: Catalogue) {
     version: dataset.version,
     license: dataset.license,
     attribution: catalogue.attribution,
+    removedIds: publishedRemovedIds(catalogue.site),
     features: catalogue.peaks.map(peakFeature),
   };
 }

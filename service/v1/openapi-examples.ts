@@ -118,6 +118,20 @@ function errorRequests(
           departures,
         },
       ];
+    case 'peak_removed':
+    case 'peak_moved': {
+      // An id an earlier release had, when the dataset has one of that kind.
+      const removed = catalogue.site.dataset.removedIds?.find((r) => (code === 'peak_moved') === !!r.movedTo);
+      return removed
+        ? [
+            {
+              summary: code === 'peak_moved' ? 'An id the same peak had before' : 'An id an earlier release had',
+              request: new Request(apiUrl(catalogue, pathOf(op, removed.id))),
+              departures,
+            },
+          ]
+        : [];
+    }
     case 'departures_unavailable':
       return [{ summary: 'A deployment without operational storage', request: at(''), departures: null }];
     case 'departures_upstream_error':

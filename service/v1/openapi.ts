@@ -151,6 +151,18 @@ function errorResponseObject(
   };
 }
 
+/** Headers an error code's answer carries besides the rate-limit ones: a moved peak's new address. */
+function errorHeaders(codes: readonly ErrorCode[]): Record<string, Json> {
+  return codes.includes('peak_moved')
+    ? {
+        Location: {
+          description: 'The address of the peak under its current id.',
+          schema: { type: 'string', format: 'uri' },
+        },
+      }
+    : {};
+}
+
 async function operationObject(op: Operation, catalogue: Catalogue): Promise<Json> {
   const parameters: Json[] = [];
   if (op.pathParam) {
@@ -201,7 +213,7 @@ async function operationObject(op: Operation, catalogue: Catalogue): Promise<Jso
   for (const [status, codes] of byStatus) {
     const examples: Record<string, Example> = {};
     for (const code of codes) Object.assign(examples, await errorExamples(op, code, catalogue));
-    responses[status] = errorResponseObject(codes, status, examples);
+    responses[status] = errorResponseObject(codes, status, examples, errorHeaders(codes));
   }
   for (const [status, name] of Object.entries(routerErrors))
     responses[status] = { $ref: `#/components/responses/${name}` };

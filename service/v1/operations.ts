@@ -4,7 +4,9 @@
  */
 import { z } from 'astro/zod';
 import { tripBySlug, type Catalogue } from '../../domain/catalogue/index.ts';
+import { peakDataFiles, releaseFilePath } from '../../domain/catalogue/peak-data-files.ts';
 import { toPeakResource } from '../../domain/catalogue/peaks.ts';
+import type { RemovedPeakId } from '../../domain/schemas/site.ts';
 import { toDeparture, type DepartureSource } from '../departures/source.ts';
 import { ApiError, type ErrorCode } from '../http/errors.ts';
 import type { cachePolicy } from '../http/cache-policy.ts';
@@ -101,6 +103,27 @@ const peakQuery = {
   operatorOperated: booleanParam('Filter on whether the operator runs a guided expedition to the peak.'),
   maxAltitudeM: positiveIntegerParam('Only peaks at or below this summit altitude, metres.'),
 } satisfies QueryParameters;
+
+/**
+ * The answer for an id an earlier release had: 301 to the id the same summit has now, or 410 with
+ * when and why it went, where its last record is kept, and the record added in its place.
+ */
+function removedPeakError(removed: RemovedPeakId, catalogue: Catalogue): ApiError {
+  const api = `${catalogue.siteUrl}/v1/peaks`;
+  if (removed.movedTo) {
+    const location = `${api}/${removed.movedTo}`;
+    return new ApiError('peak_moved', {
+      message: `${removed.name} has the id "${removed.movedTo}" since version ${removed.removedIn} of the dataset; "${removed.id}" was its id up to version ${removed.lastIn}.`,
+      hint: `Its record is at ${location} (the Location header).`,
+      headers: { Location: location },
+    });
+  }
+  const instead = removed.addedInstead ? catalogue.peaks.find((p) => p.id === removed.addedInstead) : undefined;
+  return new ApiError('peak_removed', {
+    message: `${removed.name} (id "${removed.id}") was removed from the dataset in version ${removed.removedIn}. ${removed.reason} Its last record is in version ${removed.lastIn}: ${catalogue.siteUrl}${releaseFilePath(removed.lastIn, peakDataFiles.json.name)}.`,
+    hint: `${instead ? `${instead.name} (id "${instead.id}") was added in its place: ${api}/${instead.id}. ` : ''}Every current id: ${api}.`,
+  });
+}
 
 export const operations: Operation[] = [
   {
@@ -248,21 +271,25 @@ export const operations: Operation[] = [
     tag: 'Peaks',
     path: '/peaks/{id}',
     summary: 'One peak of the dataset by id.',
-    description: 'Coordinates, first ascent and references are in the full dataset file `peak-data/peaks.json`.',
+    description:
+      'Coordinates, first ascent and references are in the full dataset file `peak-data/peaks.json`. Ids stay: an id an earlier release had says where the peak went.',
     query: {},
     pathParam: {
       name: 'id',
-      description: 'Peak id. An id no peak has, or one that breaks the pattern, answers 404 `peak_not_found`.',
+      description:
+        'Peak id. An id an earlier release had answers 410 `peak_removed` (or 301 `peak_moved` to the id the same peak has now); any other id no peak has, or one that breaks the pattern, answers 404 `peak_not_found`.',
       openapi: { type: 'string', pattern: slugPattern.source },
       notFound: 'peak_not_found',
       example: (c) => c.peaks[0]?.id,
     },
     response: { name: 'PeakEnvelope', schema: peakEnvelope },
-    errors: ['peak_not_found'],
+    errors: ['peak_not_found', 'peak_removed', 'peak_moved'],
     cache: 'catalogue',
     run: async ({ pathParam, deps }) => {
       const record = deps.catalogue.peaks.find((p) => p.id === pathParam);
       if (!record) {
+        const removed = deps.catalogue.site.dataset.removedIds?.find((r) => r.id === pathParam);
+        if (removed) throw removedPeakError(removed, deps.catalogue);
         throw new ApiError('peak_not_found', {
           message: `No peak has the id "${(pathParam ?? '').slice(0, 80)}".`,
           hint: `List the dataset at ${deps.catalogue.siteUrl}/v1/peaks and use an id from there.`,

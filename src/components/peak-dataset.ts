@@ -8,8 +8,16 @@ import { publisherOf } from '../../domain/catalogue/references.ts';
 import { firstSixThousanderGrades, normalLeaveWindowDays } from '../../domain/catalogue/peaks.ts';
 import type { PeakRecord } from '../../domain/schemas/peak.ts';
 import { formatDate, formatMetres } from '../../domain/format.ts';
-import { peakDataDir, peakDataFileList, peakDataFiles } from '../../domain/catalogue/peak-data-files.ts';
+import {
+  peakDataDir,
+  peakDataFileList,
+  peakDataFiles,
+  releaseFilePath,
+} from '../../domain/catalogue/peak-data-files.ts';
 import { peakElsewhere } from '../../domain/catalogue/peak-links.ts';
+import type { DatasetRelease } from '../../domain/catalogue/releases.ts';
+import { publishedRemovedIds } from '../../domain/catalogue/removed-ids.ts';
+import { duckdbQuery, gdalCommands, pandasCode } from '../../service/peak-data/reading.ts';
 
 export const peakDataPath = peakDataDir;
 export const peakDownloadPath = peakDataFiles.json.path;
@@ -21,7 +29,11 @@ export function peakDatasetCopy(catalogue: Catalogue) {
     title: `${dataset.name}: ${catalogue.peaks.length} climbing peaks, open data`,
     intro: `An open dataset of ${catalogue.peaks.length} climbing peaks in the Indian Himalaya: altitude, Alpine grade, Indian Mountaineering Foundation (IMF) royalty band, open-peak status, best months and typical duration, each checked against the sources listed with it. Free to reuse under CC-BY-4.0.`,
     version: `Version ${dataset.version}, last updated ${formatDate(dataset.lastUpdated)}. What changed in each version: ${peakDataFiles.changelog.name}.`,
-    formats: `Every file is built from the same records as the JSON and the API, on every update. GeoJSON puts each summit at [longitude, latitude] (WGS84) and leaves the geometry empty where no source gives the position; the CSV holds one row per peak of the single-valued fields (lists such as references and contested accounts are in the JSON and GeoJSON); the Data Package describes every file and the CSV's columns; CITATION.cff says how to cite version ${dataset.version}.`,
+    formats: `Every file is built from the same records as the JSON and the API, on every update. GeoJSON puts each summit at [longitude, latitude] (WGS84) and leaves the geometry empty where no source gives the position; the CSV holds one row per peak of the single-valued fields (lists such as references and contested accounts are in the JSON and GeoJSON), with true or false in every yes-or-no column, and its .csvt gives GDAL the column types; the Data Package describes every file, the CSV's columns and every release; CITATION.cff says how to cite version ${dataset.version}.`,
+    reading: `Spreadsheets open peaks.csv as it is. Data tools guess each column's type from its cells, so a column with gaps or empty in every row can come out as text or as decimals; the Table Schema in ${peakDataFiles.dataPackage.name} gives every type, and these read it with them.`,
+    versions: `Every release stays downloadable at its own address, ${peakDataDir}/<version>/<file>: the current one's files are the ones above, and each earlier release's are the files it published, byte for byte. Cite the version you used.`,
+    removed:
+      'Ids stay. An id an earlier release published that no record has now says where it went: in the files (removedIds in the JSON and GeoJSON), from the API (410 peak_removed, or 301 to the id the same summit has now) and here.',
     licence: `Licence: Creative Commons Attribution 4.0 (CC-BY-4.0). You may copy, adapt and reuse the data, including commercially, if you credit it with this attribution and a link back:`,
     attribution: catalogue.attribution,
     firstSixThousander: `A "first 6,000 m candidate" is a peak on the open-peak list, at least 6,000 m high, graded ${grades[0]} to ${grades.at(-1)}, and climbable in ${normalLeaveWindowDays} days or fewer from the road-head town.`,
@@ -38,7 +50,7 @@ export function firstAscentText(peak: PeakRecord): string {
 }
 
 export function coordinatesText(peak: PeakRecord): string {
-  if (!peak.coordinates) return "Not published: no source we could read gives the summit's own position to 0.001°";
+  if (!peak.coordinates) return `Not published. ${peak.coordinatesUnknownReason ?? ''}`.trim();
   const { latitude, longitude } = peak.coordinates;
   const source = peak.coordinatesSource ? ` (${publisherOf(peak.coordinatesSource)})` : '';
   return `${latitude.toFixed(3)}° N, ${longitude.toFixed(3)}° E${source}`;
@@ -53,10 +65,62 @@ export function feeText(peak: PeakRecord): string {
   return peak.feeCategory === 'trekking-peak' ? `IMF trekking peak, flat fee ${fee}` : `${peak.imfBand} m band, ${fee}`;
 }
 
+/** The three ways of reading peaks.csv with its types, for the page and the twin. */
+export function readingGuide(catalogue: Catalogue) {
+  const csvUrl = `${catalogue.siteUrl}${peakDataFiles.csv.path}`;
+  return [
+    {
+      tool: 'pandas',
+      language: 'python',
+      note: 'A dtype for every column: integers with gaps stay integers (Int64), text stays text, yes-or-no columns are booleans.',
+      code: pandasCode(csvUrl),
+    },
+    {
+      tool: 'GDAL and QGIS',
+      language: 'sh',
+      note: `GDAL reads ${peakDataFiles.csvTypes.name} from beside the CSV, over HTTP too, and QGIS reads through GDAL; the second command makes a point layer of the summits with a position.`,
+      code: gdalCommands(csvUrl),
+    },
+    {
+      tool: 'DuckDB',
+      language: 'sql',
+      note: 'A type for every column, so a column that is empty in every row (geonamesId) is still read as its type.',
+      code: duckdbQuery(csvUrl),
+    },
+  ];
+}
+
+/** "2.1.0 (26 November 2026): peaks.json, peaks.csv …" as links, per release, newest first. */
+export function releaseLines(catalogue: Catalogue, releases: readonly DatasetRelease[]) {
+  return releases.map((release) => ({
+    label: `${release.version} (${formatDate(release.date)})${release.current ? ', the current version' : ''}`,
+    files: release.files.map((file) => ({ name: file.name, url: `${catalogue.siteUrl}${file.path}`, path: file.path })),
+  }));
+}
+
+/** "frey-peak (Frey Peak): removed in 2.1.0. Why. Where it went." and its last record, for each id that went. */
+export function removedIdLines(catalogue: Catalogue): { text: string; lastRecord: { label: string; url: string } }[] {
+  const byId = new Map(catalogue.peaks.map((p) => [p.id, p.name]));
+  return publishedRemovedIds(catalogue.site).map((r) => {
+    const where = r.movedTo
+      ? ` It is ${byId.get(r.movedTo)} (${r.movedTo}) now.`
+      : r.addedInstead
+        ? ` ${byId.get(r.addedInstead)} (${r.addedInstead}) was added in its place.`
+        : '';
+    return {
+      text: `${r.id} (${r.name}): removed in ${r.removedIn}. ${r.reason}${where}`,
+      lastRecord: {
+        label: `Its last record, in ${r.lastIn}`,
+        url: `${catalogue.siteUrl}${releaseFilePath(r.lastIn, peakDataFiles.json.name)}`,
+      },
+    };
+  });
+}
+
 const yesNo = (value: boolean | undefined) => (value ? 'yes' : 'no');
 const cell = (text: string) => text.replace(/\|/g, '\\|');
 
-export function peakDataMarkdown(catalogue: Catalogue): string {
+export function peakDataMarkdown(catalogue: Catalogue, releases: readonly DatasetRelease[]): string {
   const copy = peakDatasetCopy(catalogue);
   const peaks = [...catalogue.peaks].sort((a, b) => b.altitudeM - a.altitudeM);
   const lines = [
@@ -72,6 +136,40 @@ export function peakDataMarkdown(catalogue: Catalogue): string {
       .map((f) => `- ${f.format}: ${catalogue.siteUrl}${f.path} (${f.description})`),
     `- API: ${catalogue.siteUrl}/v1/peaks (filters: openPeak, firstSixThousanderCandidate, operatorOperated, maxAltitudeM)`,
     '',
+    '## Reading the CSV with its types',
+    '',
+    copy.reading,
+    '',
+    ...readingGuide(catalogue).flatMap((guide) => [
+      `### ${guide.tool}`,
+      '',
+      guide.note,
+      '',
+      `\`\`\`${guide.language}`,
+      guide.code,
+      '```',
+      '',
+    ]),
+    '## Every version',
+    '',
+    copy.versions,
+    '',
+    ...releaseLines(catalogue, releases).map(
+      (release) => `- ${release.label}: ${release.files.map((f) => `[${f.name}](${f.url})`).join(', ')}`,
+    ),
+    '',
+    ...(catalogue.site.dataset.removedIds?.length
+      ? [
+          '## Ids that went',
+          '',
+          copy.removed,
+          '',
+          ...removedIdLines(catalogue).map(
+            (line) => `- ${line.text} [${line.lastRecord.label}](${line.lastRecord.url})`,
+          ),
+          '',
+        ]
+      : []),
     '## Licence and attribution',
     '',
     copy.licence,

@@ -110,7 +110,7 @@ async function viaMcp(tool: string, name: string, value: unknown) {
   return {
     isError: result.isError === true,
     structured: result.structuredContent,
-    text: JSON.stringify(result.content),
+    text: (result.content as { type: string; text?: string }[]).map((c) => c.text ?? '').join('\n'),
   };
 }
 
@@ -185,6 +185,7 @@ describe('MCP tools and /v1 accept the same parameter values', () => {
       ['get_trip', 'slug', '/trips/', 'no such trip', 'trip_not_found'],
       ['get_peak', 'id', '/peaks/', 'sample-peak', null],
       ['get_peak', 'id', '/peaks/', 'SAMPLE_PEAK', 'peak_not_found'],
+      ['get_peak', 'id', '/peaks/', 'retired-peak', 'peak_removed'],
     ] as const) {
       const api = await handleV1(new Request(`${site}/v1${path}${encodeURIComponent(value)}`), deps);
       const mcp = await viaMcp(tool, name, value);
@@ -192,11 +193,25 @@ describe('MCP tools and /v1 accept the same parameter values', () => {
         expect(api.status).toBe(200);
         expect(mcp.structured).toEqual(await api.json());
       } else {
-        expect(api.status).toBe(404);
-        expect(await api.json()).toMatchObject({ error: { code } });
+        const { error } = (await api.json()) as { error: { code: string; message: string; hint: string } };
+        expect(api.status).toBe(code === 'peak_removed' ? 410 : 404);
+        expect(error.code).toBe(code);
         expect(mcp.isError).toBe(true);
         expect(mcp.text).toContain(code);
+        // The tool says what /v1 says: for a removed id, when it went, where its record is kept and what took its place.
+        expect(mcp.text).toContain(error.message);
+        expect(mcp.text).toContain(error.hint);
       }
     }
+  });
+
+  it('answers an id the same peak had before with that peak, saying its id has changed, as /v1 redirects', async () => {
+    const api = await handleV1(new Request(`${site}/v1/peaks/renamed-peak`), deps);
+    expect(api.status).toBe(301);
+    const target = await handleV1(new Request(api.headers.get('Location')!), deps);
+    const mcp = await viaMcp('get_peak', 'id', 'renamed-peak');
+    expect(mcp.isError).toBeFalsy();
+    expect(mcp.structured).toEqual(await target.json());
+    expect(mcp.text).toMatch(/^Sample Peak has the id "sample-peak" since version 2\.1\.0 of the dataset/);
   });
 });

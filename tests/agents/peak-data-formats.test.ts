@@ -3,9 +3,11 @@
  * Placemark's GeoJSON checker, csv-parse, Frictionless's own Data Package library (which also
  * reads the CSV through its Table Schema, casting every cell and checking every constraint), a
  * YAML parser and citation.js for CITATION.cff. Each format must say what peaks.json says, for
- * the fixture and the real content alike.
+ * the fixture and the real content alike. (GDAL and pandas read the served files in
+ * tests/agents/peak-data-tools.test.ts.)
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { getIssues } from '@placemarkio/check-geojson';
@@ -22,15 +24,17 @@ import type { PeakRecord } from '../../domain/schemas/peak.ts';
 import { buildPeakDataset } from '../../service/agents/peak-dataset.ts';
 import { peakChangelogMarkdown } from '../../service/peak-data/changelog.ts';
 import { peakCitationCff } from '../../service/peak-data/citation.ts';
-import { peaksCsv } from '../../service/peak-data/csv.ts';
+import { gdalType, peakColumns } from '../../service/peak-data/columns.ts';
+import { peaksCsv, peaksCsvTypes } from '../../service/peak-data/csv.ts';
 import { dataPackageProfile, peakDataPackage } from '../../service/peak-data/data-package.ts';
 import { peaksGeoJson } from '../../service/peak-data/geojson.ts';
-import { loadCatalogue, realContent } from '../helpers/content.ts';
+import { fixtureContent, loadCatalogue, loadReleases, realContent } from '../helpers/content.ts';
 
 const catalogues = {
   fixture: loadCatalogue(undefined, 'https://example.test'),
   real: loadCatalogue(realContent, 'https://example.test'),
 };
+const contentOf = { fixture: fixtureContent, real: realContent };
 
 const scratch: string[] = [];
 afterAll(() => scratch.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
@@ -44,7 +48,7 @@ function recordValue(peak: PeakRecord, column: string): unknown {
     coordinatesSource: peak.coordinatesSource?.url,
     firstAscentYear: ascent?.year,
     firstAscentParty: ascent?.party,
-    firstAscentEarliestDocumented: ascent?.earliestDocumented,
+    firstAscentEarliestDocumented: ascent?.earliestDocumented ?? false,
   };
   if (column in nested) return nested[column];
   expect(column in peak || peakColumnsOptional.has(column), `column ${column} is not a field of the record`).toBe(true);
@@ -67,14 +71,16 @@ const peakColumnsOptional = new Set([
   'geonamesId',
   'firstSixThousanderCandidate',
   'operatorOperated',
+  'coordinatesUnknownReason',
 ]);
 
 /** A value as the CSV writes it: empty when the record has none. */
 const asCell = (value: unknown) =>
   value === undefined || value === null ? '' : `${value as string | number | boolean}`;
 
-describe.each(Object.entries(catalogues))('the peak dataset formats from the %s content', (_, catalogue) => {
+describe.each(Object.entries(catalogues))('the peak dataset formats from the %s content', (name, catalogue) => {
   const json = buildPeakDataset(catalogue);
+  const releases = loadReleases(catalogue, contentOf[name as keyof typeof contentOf]);
 
   it("peaks.geojson is an RFC 7946 FeatureCollection Placemark's checker accepts, each summit at [longitude, latitude], null where unknown", () => {
     const geojson = peaksGeoJson(catalogue);
@@ -121,7 +127,7 @@ describe.each(Object.entries(catalogues))('the peak dataset formats from the %s 
   });
 
   it("datapackage.json is a valid Data Package to Frictionless's library, its Table Schema is the CSV's header, and the CSV reads through it", async () => {
-    const descriptor = peakDataPackage(catalogue);
+    const descriptor = peakDataPackage(catalogue, releases);
     expect(descriptor.$schema).toBe(dataPackageProfile);
     expect(descriptor).toMatchObject({ version: catalogue.site.dataset.version, title: catalogue.site.dataset.name });
     expect(descriptor.licenses).toEqual([
@@ -199,23 +205,118 @@ describe.each(Object.entries(catalogues))('the peak dataset formats from the %s 
     );
   });
 
-  it("CHANGELOG.md is a Keep a Changelog file whose newest release is the dataset's version and date", () => {
-    const text = peakChangelogMarkdown(catalogue);
-    const releases = [...text.matchAll(/^## \[(\d+\.\d+\.\d+)\] - (\d{4}-\d{2}-\d{2})$/gm)].map(
+  it("CHANGELOG.md is a Keep a Changelog file whose newest release is the dataset's version and date, each release linking its files", () => {
+    const text = peakChangelogMarkdown(catalogue, releases);
+    const headings = [...text.matchAll(/^## \[(\d+\.\d+\.\d+)\] - (\d{4}-\d{2}-\d{2})$/gm)].map(
       (m) => `${m[1]} ${m[2]}`,
     );
-    expect(releases).toEqual(catalogue.site.dataset.changelog.map((r) => `${r.version} ${r.date}`));
-    expect(releases[0]).toBe(`${catalogue.site.dataset.version} ${catalogue.site.dataset.lastUpdated}`);
+    expect(headings).toEqual(catalogue.site.dataset.changelog.map((r) => `${r.version} ${r.date}`));
+    expect(headings[0]).toBe(`${catalogue.site.dataset.version} ${catalogue.site.dataset.lastUpdated}`);
     expect(text).toContain('https://keepachangelog.com/en/1.1.0/');
     for (const heading of text.match(/^### .+$/gm) ?? [])
       expect(changeKinds.map((k) => `### ${k[0]!.toUpperCase()}${k.slice(1)}`)).toContain(heading);
+    // Every release links each of its files at its own address, and its heading its peaks.json.
+    const canonical = catalogue.site.siteUrl;
+    for (const release of releases) {
+      expect(release.files.length, release.version).toBeGreaterThan(0);
+      for (const file of release.files)
+        expect(text).toContain(`[${file.name}](${canonical}/peak-data/${release.version}/${file.name})`);
+      expect(text).toContain(`[${release.version}]: ${canonical}/peak-data/${release.version}/peaks.json`);
+    }
+  });
+
+  it('datapackage.json lists every release with its files at their versioned addresses, and each kept file with its size and SHA-256', () => {
+    const listed = peakDataPackage(catalogue, releases).releases;
+    expect(listed.map((r) => r.version)).toEqual(catalogue.site.dataset.changelog.map((r) => r.version));
+    const [current, ...earlier] = listed;
+    expect(current).toMatchObject({ version: catalogue.site.dataset.version, current: true });
+    expect(current!.resources.map((r) => r.path)).toEqual(
+      peakDataFileList.map((f) => `${catalogue.site.siteUrl}/peak-data/${catalogue.site.dataset.version}/${f.name}`),
+    );
+    const dir = contentOf[name as keyof typeof contentOf];
+    for (const release of earlier) {
+      expect(release.resources.length, release.version).toBeGreaterThan(0);
+      for (const resource of release.resources) {
+        const file = path.join(dir, 'peak-data', release.version, path.basename(resource.path));
+        const bytes = readFileSync(file);
+        expect(resource).toMatchObject({
+          bytes: bytes.length,
+          hash: `sha256:${createHash('sha256').update(bytes).digest('hex')}`,
+        });
+      }
+    }
+  });
+
+  it('peaks.csv writes every yes-or-no column as true or false, never empty, as its Table Schema says', () => {
+    const [header, ...rows]: string[][] = parse(peaksCsv(catalogue), { record_delimiter: '\r\n' });
+    const fields = peakDataPackage(catalogue, releases).resources.find((r) => r.path === peakDataFiles.csv.name)!;
+    const booleans = ('schema' in fields ? fields.schema.fields : []).filter((f) => f.type === 'boolean');
+    expect(booleans.map((f) => f.name)).toEqual(
+      expect.arrayContaining([
+        'openPeak',
+        'firstSixThousanderCandidate',
+        'operatorOperated',
+        'firstAscentEarliestDocumented',
+      ]),
+    );
+    for (const field of booleans) {
+      expect(field).toMatchObject({ trueValues: ['true'], falseValues: ['false'], constraints: { required: true } });
+      const column = header!.indexOf(field.name);
+      for (const row of rows) expect(['true', 'false'], `${row[0]} ${field.name}`).toContain(row[column]);
+    }
+  });
+
+  it("peaks.csvt gives GDAL one type per column of peaks.csv, in the header's order", () => {
+    const [header]: string[][] = parse(peaksCsv(catalogue), { to_line: 1 });
+    const text = peaksCsvTypes();
+    expect(text.endsWith('\r\n')).toBe(true);
+    const [types]: string[][] = parse(text);
+    expect(types).toHaveLength(header!.length);
+    expect(Object.fromEntries(header!.map((column, i) => [column, types![i]]))).toMatchObject({
+      id: 'String',
+      altitudeM: 'Integer',
+      latitude: 'Real',
+      openPeak: 'Integer(Boolean)',
+      osmNodeId: 'Integer64',
+      lastVerified: 'Date',
+    });
+    expect(types).toEqual(peakColumns.map(gdalType));
+  });
+});
+
+describe('a text cell a spreadsheet would run', () => {
+  const catalogue = catalogues.fixture;
+  const [first, second] = catalogue.peaks;
+  // Records no content check would pass: the writer neutralises such a cell whatever reaches it.
+  const tampered = {
+    ...catalogue,
+    peaks: [
+      { ...first!, summary: '=HYPERLINK("https://evil.example","x")', range: '@SUM(A1:A9)', name: '-1+2' },
+      { ...second!, summary: '+91 98765 43210', coordinates: { latitude: -12.5, longitude: 79.5 }, region: '-12' },
+    ],
+  };
+  const rows = (): Record<string, string>[] => parse(peaksCsv(tampered), { columns: true, record_delimiter: '\r\n' });
+
+  it('is written behind a single quote in peaks.csv, as the departures export writes it', () => {
+    const [a, b] = rows();
+    expect(a).toMatchObject({
+      summary: `'=HYPERLINK("https://evil.example","x")`,
+      range: "'@SUM(A1:A9)",
+      name: "'-1+2",
+    });
+    expect(b).toMatchObject({ summary: "'+91 98765 43210" });
+  });
+
+  it('leaves numbers as numbers: a negative number written as a number, or as text that is only a number', () => {
+    const [, b] = rows();
+    expect(b).toMatchObject({ latitude: '-12.5', region: '-12' });
   });
 });
 
 describe('the real dataset', () => {
   const catalogue = catalogues.real;
-  it('is version 2.1.0, a minor release after 2.0.0 whose attribution and service-index licence name it', () => {
-    expect(catalogue.site.dataset.changelog.map((r) => r.version).slice(0, 2)).toEqual(['2.1.0', '2.0.0']);
+  it('is version 2.2.0, a minor release after 2.1.0 and 2.0.0 whose attribution names it', () => {
+    expect(catalogue.site.dataset.changelog.map((r) => r.version)).toEqual(['2.2.0', '2.1.0', '2.0.0']);
     expect(catalogue.attribution).toContain(`v${catalogue.site.dataset.version}`);
   });
 
@@ -242,10 +343,55 @@ describe('the real dataset', () => {
         String(peak.coordinates!.longitude),
       ]);
     }
-    for (const peak of catalogue.peaks.filter((p) => !p.coordinates))
+    for (const peak of catalogue.peaks.filter((p) => !p.coordinates)) {
       expect(
         peakElsewhere(peak).some((l) => l.label === 'View on OpenStreetMap'),
         peak.id,
       ).toBe(false);
+      // Each says why, in the files as on the page.
+      expect(peak.coordinatesUnknownReason?.length ?? 0, peak.id).toBeGreaterThanOrEqual(20);
+    }
+    for (const peak of catalogue.peaks.filter((p) => p.coordinates))
+      expect(peak.coordinatesUnknownReason, peak.id).toBeUndefined();
+  });
+
+  it('names the OpenStreetMap node of eight summits, each from a cited source', () => {
+    const nodes = Object.fromEntries(catalogue.peaks.filter((p) => p.osmNodeId).map((p) => [p.id, p.osmNodeId]));
+    expect(nodes).toEqual({
+      'chamser-kangri': 1659348370,
+      'deo-tibba': 806307629,
+      indrasan: 4094234994,
+      'kang-yatse-i': 551425652,
+      kun: 4544784597,
+      menthosa: 7061438821,
+      nun: 4544767046,
+      'stok-kangri': 493502723,
+    });
+    for (const peak of catalogue.peaks.filter((p) => p.osmNodeId))
+      expect(
+        peak.references.map((r) => r.url),
+        peak.id,
+      ).toContain(peak.osmNodeIdSource?.url);
+  });
+
+  it('says where the ids 2.1.0 removed went, and where their last records are kept', () => {
+    const { removedIds } = buildPeakDataset(catalogue);
+    expect(removedIds).toEqual([
+      expect.objectContaining({
+        id: 'frey-peak',
+        removedIn: '2.1.0',
+        lastIn: '2.0.0',
+        lastInUrl: 'https://theverticaltribe.com/peak-data/2.0.0/peaks.json',
+        addedInstead: 'rathong',
+      }),
+      expect.objectContaining({ id: 'mentok-kangri-ii', lastIn: '2.0.0', addedInstead: 'chamser-kangri' }),
+    ]);
+    expect(peaksGeoJson(catalogue).removedIds).toEqual(removedIds);
+    const kept = JSON.parse(readFileSync(path.join(realContent, 'peak-data', '2.0.0', 'peaks.json'), 'utf8')) as {
+      version: string;
+      peaks: { id: string }[];
+    };
+    expect(kept.version).toBe('2.0.0');
+    expect(kept.peaks.map((p) => p.id)).toEqual(expect.arrayContaining(['frey-peak', 'mentok-kangri-ii']));
   });
 });

@@ -71,6 +71,59 @@ describe('published files', () => {
     }
   });
 
+  it("serves every release's files at their versioned addresses, as the Data Package lists them: typed, cached and open to other origins", async () => {
+    const descriptor = (await (await get('/peak-data/datapackage.json')).json()) as {
+      version: string;
+      releases: { version: string; current?: true; resources: { path: string; mediatype: string; hash?: string }[] }[];
+    };
+    expect(descriptor.releases.map((r) => r.version)).toEqual(['2.1.0', '2.0.0']);
+    for (const release of descriptor.releases) {
+      for (const resource of release.resources) {
+        const path = new URL(resource.path).pathname;
+        const res = await get(path);
+        expect(res.status, path).toBe(200);
+        expect(normalizeType(res.headers.get('content-type')), path).toBe(
+          normalizeType(resource.mediatype).replace(/^application\/json$/, 'application/json;charset=utf-8'),
+        );
+        expect(res.headers.get('access-control-allow-origin'), path).toBe('*');
+        expect(res.headers.get('cache-control'), path).toBe('public, max-age=3600');
+        const bytes = await res.arrayBuffer();
+        // A kept release's file is the file it published; the current one's is the file at /peak-data/<name>.
+        if (resource.hash) expect(sha256(bytes), path).toBe(resource.hash);
+        else
+          expect(
+            Buffer.from(bytes).equals(
+              Buffer.from(await (await get(`/peak-data/${path.split('/').at(-1)}`)).arrayBuffer()),
+            ),
+            path,
+          ).toBe(true);
+      }
+    }
+    expect((await get('/peak-data/2.0.0/peaks.csv')).status).toBe(404);
+  });
+
+  it('answers an id an earlier release had with where the peak went: 410, or a 301 a client follows to the peak', async () => {
+    const gone = await get('/v1/peaks/retired-peak');
+    expect(gone.status).toBe(410);
+    expect(gone.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(gone.headers.get('ratelimit-policy')).toBeTruthy();
+    const { error } = (await gone.json()) as { error: { code: string; message: string; hint: string } };
+    expect(error.code).toBe('peak_removed');
+    const kept = new URL(/https?:\/\/\S+\/peak-data\/2\.0\.0\/peaks\.json/.exec(error.message)![0]).pathname;
+    const record = (await (await get(kept)).json()) as { peaks: { id: string }[] };
+    expect(record.peaks.map((p) => p.id)).toContain('retired-peak');
+    expect(error.hint).toContain('/v1/peaks/other-peak');
+
+    const moved = await get('/v1/peaks/renamed-peak', { redirect: 'manual' });
+    expect(moved.status).toBe(301);
+    // The Location names the site's own origin (SITE_URL); this server answers at another port.
+    const location = new URL(moved.headers.get('location')!);
+    expect(location.pathname).toBe('/v1/peaks/sample-peak');
+    const followed = await get(location.pathname);
+    expect(followed.status).toBe(200);
+    expect(((await followed.json()) as { data: { id: string } }).data.id).toBe('sample-peak');
+  });
+
   it('lists every published file in the service index', async () => {
     const index = (await (await get('/v1/')).json()) as { machineReadableFiles: { url: string }[] };
     const listed = index.machineReadableFiles.map((f) => new URL(f.url).pathname);
@@ -93,7 +146,7 @@ describe('published files', () => {
       count: number;
       peaks: { id: string }[];
     };
-    expect(peaks).toMatchObject({ version: '2.0.0', license: 'CC-BY-4.0', lastUpdated: '2026-04-30' });
+    expect(peaks).toMatchObject({ version: '2.1.0', license: 'CC-BY-4.0', lastUpdated: '2026-05-15' });
     const api = (await json('/v1/peaks')) as { count: number; data: Record<string, unknown>[] };
     expect(peaks.count).toBe(api.count);
     for (const peak of api.data) expect(peaks.peaks.find((p) => p.id === peak.id)).toMatchObject(peak);

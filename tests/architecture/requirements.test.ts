@@ -99,11 +99,14 @@ describe('the programs the tests need', () => {
         PATH: path.join(scratch, 'empty'),
         CHROME_PATH: path.join(scratch, 'no-chromium'),
         POSTGRES_ROOT: path.join(scratch, 'no-postgresql'),
+        PYTHON3_PATH: path.join(scratch, 'no-python3'),
       },
     });
-    for (const program of ['chromium', 'initdb', 'pg_ctl', 'postgres', 'redis-server'])
+    for (const program of ['chromium', 'initdb', 'pg_ctl', 'postgres', 'redis-server', 'ogrinfo', 'ogr2ogr', 'pandas'])
       expect(message).toContain(`- ${program} (`);
-    expect(message).toMatch(/apt-get install -y chromium postgresql redis-server( util-linux)?\n/);
+    expect(message).toMatch(
+      /apt-get install -y chromium postgresql redis-server gdal-bin python3-pandas( util-linux)?\n/,
+    );
   });
 
   it('are the Debian packages .ci/run installs, and each is started by some tier', () => {

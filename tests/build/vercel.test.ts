@@ -156,6 +156,16 @@ describe('vercel build', () => {
     const headersOf = (file: string) => hit.find((r) => r.src && new RegExp(r.src).test(file))?.headers ?? {};
     expect(output.config.overrides?.['.well-known/api-catalog']?.contentType).toContain('application/linkset+json');
     expect(Number(headersOf('/index.md')['X-Markdown-Tokens'])).toBeGreaterThan(10);
+    // Every release of the peak dataset at its own address, typed as the current file of that name.
+    for (const [file, type] of [
+      ['/peak-data/2.1.0/peaks.geojson', 'application/geo+json'],
+      ['/peak-data/2.1.0/peaks.csv', 'text/csv; charset=utf-8'],
+      [`/peak-data/${catalogue.site.dataset.version}/peaks.csvt`, 'text/csv; charset=utf-8'],
+      ['/peak-data/2.0.0/peaks.json', undefined],
+    ] as const) {
+      expect(output.staticFiles.has(file), file).toBe(true);
+      expect(output.config.overrides?.[file.slice(1)]?.contentType, file).toBe(type);
+    }
   });
 });
 

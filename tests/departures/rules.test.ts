@@ -158,6 +158,13 @@ describe('CSV cells a spreadsheet would run', () => {
     expect(noteBack("'=1+2")).toBe("'=1+2");
     expect(exportedNote("'tis the season")).toBe("'tis the season");
     expect(noteBack("'tis the season")).toBe("'tis the season");
+    // Numbers are written as numbers, a negative one too.
+    expect(departuresToCsv([{ ...departure(null), priceInr: -18500 }])).toContain(',open,-18500,12,10,,yes\r\n');
+    // A note that is a plain number runs nothing: it stays a number for data tools.
+    for (const note of ['-12', '+3.5', '-0.25']) {
+      expect(exportedNote(note), note).toBe(note);
+      expect(noteBack(note), note).toBe(note);
+    }
     // A hand-written file may neutralise cells the same way.
     const [row] = readDepartureCsv("tripSlug,startDate,note\nsample-trek,2030-06-10,'=1+2\n");
     expect(row!.record.note).toBe('=1+2');
@@ -172,7 +179,9 @@ describe('CSV cells a spreadsheet would run', () => {
       fc.property(text, (raw) => {
         const csv = departuresToCsv([{ ...departure(raw), id: raw }]);
         const [, record] = parseCsv(csv);
-        for (const cell of record!.cells) expect(cell).not.toMatch(/^[=+\-@\t\r]/);
+        // A cell that is a plain number runs nothing and stays a number for data tools.
+        for (const cell of record!.cells)
+          if (!/^[+-]?(\d+(\.\d*)?|\.\d+)$/.test(cell)) expect(cell).not.toMatch(/^[=+\-@\t\r]/);
         const [row] = readDepartureCsv(csv);
         expect(row!.record.id).toBe(raw);
         expect(row!.record.note).toBe(raw);

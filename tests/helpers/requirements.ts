@@ -6,11 +6,20 @@
  * and a tier that needs none of them (unit) never looks. `.ci/run` installs the same packages
  * (tests/architecture/requirements.test.ts keeps the two in step).
  */
+import { spawnSync } from 'node:child_process';
 import { accessSync, constants, existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Program } from '../tiers.ts';
 
 type Env = Record<string, string | undefined>;
+
+/**
+ * The Python that reads the peak dataset with pandas: Debian's, where python3-pandas installs
+ * pandas (a Python of another installation on PATH may not have it); PYTHON3_PATH points elsewhere.
+ */
+export function pythonPath(env: Env = process.env): string {
+  return env.PYTHON3_PATH || '/usr/bin/python3';
+}
 
 /** Debian's PostgreSQL server binaries live in one folder per major version; POSTGRES_ROOT points elsewhere. */
 export function postgresRoot(env: Env = process.env): string {
@@ -62,7 +71,7 @@ export interface RequirementOptions {
   packages?: readonly Program[];
 }
 
-const everyPackage: readonly Program[] = ['chromium', 'postgresql', 'redis-server'];
+const everyPackage: readonly Program[] = ['chromium', 'postgresql', 'redis-server', 'gdal-bin', 'python3-pandas'];
 
 /** The outside programs of `packages`. A new one (nginx, say) is added here, to a tier and to .ci/run. */
 export function requirements({ env = process.env, packages = everyPackage }: RequirementOptions = {}): Requirement[] {
@@ -97,6 +106,27 @@ export function requirements({ env = process.env, packages = everyPackage }: Req
       debianPackage: 'redis-server',
       usedBy: 'the shared rate-limit counter tests',
       present: () => onPath('redis-server', env),
+    });
+  }
+  if (packages.includes('gdal-bin')) {
+    for (const program of ['ogrinfo', 'ogr2ogr'])
+      list.push({
+        program,
+        where: 'PATH',
+        debianPackage: 'gdal-bin',
+        usedBy: 'the tests that read the peak dataset with GDAL',
+        present: () => onPath(program, env),
+      });
+  }
+  if (packages.includes('python3-pandas')) {
+    list.push({
+      program: 'pandas',
+      where: `${pythonPath(env)} (import pandas)`,
+      debianPackage: 'python3-pandas',
+      usedBy: 'the tests that read the peak dataset with pandas',
+      present: () =>
+        executable(pythonPath(env)) &&
+        spawnSync(pythonPath(env), ['-c', 'import pandas'], { stdio: 'ignore', timeout: 30_000 }).status === 0,
     });
   }
   // PostgreSQL refuses to run as root, so as root the tests start it as the postgres user.

@@ -94,6 +94,37 @@ describe('Markdown twins and negotiation', () => {
     expect(html).toContain(catalogue.attribution);
   });
 
+  it('the dataset page and its twin say how to read the CSV with its types, link every release and say where removed ids went', async () => {
+    const [html, md] = await Promise.all([
+      get('/peak-data').then((r) => r.text()),
+      get('/peak-data.md').then((r) => r.text()),
+    ]);
+    for (const text of [html, md]) {
+      // pandas, GDAL and DuckDB, each with the types of the columns (escaped in the HTML).
+      for (const snippet of [
+        'pd.read_csv(',
+        'Int64',
+        '/vsicurl/',
+        'X_POSSIBLE_NAMES=longitude',
+        'read_csv(',
+        'BOOLEAN',
+      ])
+        expect(text, snippet).toContain(snippet);
+      // Every release's files at their own addresses, the kept 2.0.0 among them.
+      for (const path of [
+        '/peak-data/2.1.0/peaks.csvt',
+        '/peak-data/2.1.0/CHANGELOG.md',
+        '/peak-data/2.0.0/peaks.json',
+      ])
+        expect(text, path).toContain(path);
+      expect(text).toMatch(/retired-peak \(Retired Peak\): removed in 2\.1\.0\. A fixture record removed/);
+      expect(text).toMatch(
+        /renamed-peak \(Sample Peak\): removed in 2\.1\.0\..* It is Sample Peak \(sample-peak\) now\./,
+      );
+    }
+    expect(md).toMatch(/^```python\nimport pandas as pd$/m);
+  });
+
   it('the developer page and its twin cover every operation, every error code, the rate limit and every published file', async () => {
     const [html, md] = await Promise.all([
       get('/developers').then((r) => r.text()),

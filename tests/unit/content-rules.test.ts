@@ -234,13 +234,14 @@ describe('cross-record checks', () => {
     ).not.toThrow();
   });
 
-  it('publishes no position for a peak whose record says coordinates: unknown', () => {
+  it('publishes no position for a peak whose position is unknown, and says why', () => {
     const record = buildCatalogue(
-      withPeak('other-peak', { coordinates: 'unknown' }),
+      withPeak('other-peak', { coordinates: { unknown: 'No source we could read gives the summit position.' } }),
       'https://example.test',
     ).peaks.find((p) => p.id === 'other-peak');
     expect(record).not.toHaveProperty('coordinates');
     expect(record).not.toHaveProperty('coordinatesSource');
+    expect(record?.coordinatesUnknownReason).toBe('No source we could read gives the summit position.');
   });
 
   it("refuses a peak or a trip whose only references are the operator's own pages", () => {
@@ -295,11 +296,20 @@ describe('peak coordinates', () => {
     return result.success ? [] : result.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
   };
 
-  it('refuses a peak without coordinates, and accepts the word unknown in their place', () => {
+  it('refuses a peak without coordinates, and a bare unknown that does not say why', () => {
     expect(check(undefined)).toEqual([
       expect.stringMatching(/^coordinates: is required: the summit's latitude, longitude and source/),
     ]);
-    expect(check('unknown')).toEqual([]);
+    expect(check('unknown')).toEqual([
+      expect.stringMatching(/^coordinates: is "unknown" without saying why; write coordinates: \{ unknown: "…" \}/),
+    ]);
+    expect(check({ unknown: 'not known' })).toEqual([
+      expect.stringMatching(/^coordinates\.unknown: must say why no position is given, in a sentence/),
+    ]);
+    expect(check({ unknown: 'No source we read gives it.', latitude: 30.5 })).toEqual([
+      expect.stringMatching(/^coordinates: .*"latitude"/),
+    ]);
+    expect(check({ unknown: 'No source we could read gives the summit position.' })).toEqual([]);
   });
 
   it('refuses fewer than three decimals, and keeps the zeros of a figure written in quotes', () => {
@@ -329,7 +339,7 @@ describe('peak coordinates', () => {
         ],
       },
     ];
-    expect(check('unknown', { contested })).toEqual([
+    expect(check({ unknown: 'No source we could read gives the summit position.' }, { contested })).toEqual([
       expect.stringMatching(
         /^contested\.0\.accounts\.1\.source: https:\/\/example\.org\/elsewhere is not among the references/,
       ),
@@ -338,7 +348,10 @@ describe('peak coordinates', () => {
 });
 
 describe('contested facts', () => {
-  const raw = { ...source.peaks.find((p) => p.id === 'other-peak')!.data, coordinates: 'unknown' };
+  const raw = {
+    ...source.peaks.find((p) => p.id === 'other-peak')!.data,
+    coordinates: { unknown: 'No source we could read gives the summit position.' },
+  };
   const references = [...raw.references, { title: 'A second account', url: 'https://example.org/second' }];
 
   it('needs two accounts, each from its own source', () => {
@@ -466,7 +479,10 @@ describe('distances and directions in summaries', () => {
         peak('deo-tibba', 'Deo Tibba', 32.2, 77.38, 'Its neighbour stands about 3 km to the south.'),
       ]),
     ).toEqual([expect.stringMatching(/gives a distance \(3 km\) without a place the build knows/)]);
-    const unknown = { ...indrasan, data: { ...indrasan.data, coordinates: 'unknown' as const } };
+    const unknown = {
+      ...indrasan,
+      data: { ...indrasan.data, coordinates: { unknown: 'No source we could read gives the summit position.' } },
+    };
     expect(
       summaryGeographyProblems([
         unknown,

@@ -60,6 +60,33 @@ describe('/v1 handler', () => {
     expect((await (await get('/v1/peaks/nope')).json()).error.code).toBe('peak_not_found');
   });
 
+  it('answers an id an earlier release had with where the peak went: 410 peak_removed, or 301 peak_moved to its id now', async () => {
+    const gone = await get('/v1/peaks/retired-peak');
+    expect(gone.status).toBe(410);
+    const body = await gone.json();
+    expect(Object.keys(body.error).sort()).toEqual(['code', 'documentationUrl', 'hint', 'message', 'status']);
+    expect(body.error).toMatchObject({
+      code: 'peak_removed',
+      status: 410,
+      message:
+        'Retired Peak (id "retired-peak") was removed from the dataset in version 2.1.0. A fixture record removed because no source gave its summit. Its last record is in version 2.0.0: https://example.test/peak-data/2.0.0/peaks.json.',
+      hint: 'Other Peak (id "other-peak") was added in its place: https://example.test/v1/peaks/other-peak. Every current id: https://example.test/v1/peaks.',
+    });
+    expect(gone.headers.get('Content-Type')).toBe('application/json; charset=utf-8');
+
+    const moved = await get('/v1/peaks/renamed-peak');
+    expect(moved.status).toBe(301);
+    expect(moved.headers.get('Location')).toBe('https://example.test/v1/peaks/sample-peak');
+    expect((await moved.json()).error).toMatchObject({
+      code: 'peak_moved',
+      status: 301,
+      message:
+        'Sample Peak has the id "sample-peak" since version 2.1.0 of the dataset; "renamed-peak" was its id up to version 2.0.0.',
+    });
+    // An id no release had is still not found.
+    expect((await get('/v1/peaks/never-a-peak')).status).toBe(404);
+  });
+
   it('filters peaks and carries licence and attribution', async () => {
     const body = await (await get('/v1/peaks?openPeak=true&maxAltitudeM=6500')).json();
     expect(body).toMatchObject({ object: 'list', count: 1, license: 'CC-BY-4.0' });
