@@ -20,6 +20,8 @@ import { secretSettings } from './config.ts';
 
 export const envFile = path.resolve(import.meta.dirname, '..', '.env');
 
+type Values = Record<string, string | undefined>;
+
 /** Says something about the file: a line for the command's error output. */
 type Warn = (line: string) => void;
 
@@ -39,7 +41,7 @@ export function loadEnvFile(file = envFile, warn: Warn = (line) => console.warn(
 }
 
 /** What is wrong with a .env file that its parser does not say, one line each. */
-export function envFileWarnings(file: string, text: string, values: Record<string, string>): string[] {
+function envFileWarnings(file: string, text: string, values: Values): string[] {
   return [...cutAtHash(file, text, values), ...readableSecrets(file, values)];
 }
 
@@ -48,7 +50,7 @@ export function envFileWarnings(file: string, text: string, values: Record<strin
  * unquoted `#` as the start of a comment wherever it stands. One after a space (`KEY=value # why`)
  * is a comment as meant. Values are never repeated here, as they may be secrets.
  */
-function cutAtHash(file: string, text: string, values: Record<string, string>): string[] {
+function cutAtHash(file: string, text: string, values: Values): string[] {
   const lines = text.split(/\r?\n/);
   return lines.flatMap((line, index) => {
     const match = /^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*=\s*([^\s'"`].*)$/.exec(line);
@@ -63,7 +65,7 @@ function cutAtHash(file: string, text: string, values: Record<string, string>): 
 }
 
 /** A file that holds secrets and that another account on the machine can read or change. */
-function readableSecrets(file: string, values: Record<string, string>): string[] {
+function readableSecrets(file: string, values: Values): string[] {
   if (process.platform === 'win32') return [];
   const mode = statSync(file).mode & 0o777;
   if ((mode & 0o077) === 0) return [];
