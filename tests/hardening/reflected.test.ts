@@ -17,6 +17,7 @@ import fc from 'fast-check';
 import { marked } from 'marked';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { boardFilterNames } from '../../service/departures/board-filters.ts';
 import { startInProcess, type InProcessServer } from '../helpers/in-process.ts';
 import { clientAt } from '../helpers/loopback-client.ts';
 import { launchChromium } from '../site/site.ts';
@@ -79,22 +80,8 @@ interface Probe {
   twin?: (value: string) => string;
 }
 
-/** The departure search's filters and the board's older two: every one set to the value at once. */
-const boardFilters = [
-  'month',
-  'trip',
-  'from',
-  'to',
-  'type',
-  'difficulty',
-  'region',
-  'minDays',
-  'maxDays',
-  'minSeats',
-  'maxPriceInr',
-  'seats',
-];
-const search = (value: string, names = boardFilters) =>
+/** The departure search's filters and the board's older two (board-filters.ts): every one set to the value at once. */
+const search = (value: string, names: readonly string[] = boardFilterNames) =>
   new URLSearchParams(names.map((name) => [name, value])).toString();
 const segment = (value: string) => encodeURIComponent(value);
 const form = (fields: Record<string, string>) => new URLSearchParams(fields).toString();
