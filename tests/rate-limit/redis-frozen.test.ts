@@ -91,7 +91,7 @@ describe('a frozen Redis behind the breaker', { timeout: 60_000 }, () => {
     expect(store.stats.opened - before.opened).toBeGreaterThanOrEqual(1);
     // Every other hit was refused at once, without a call.
     expect(calls + refused).toBe(v1.length + renderStatuses.length);
-    expect(refused).toBeGreaterThan(10 * calls);
+    expect(refused).toBeGreaterThan(2 * calls);
     // Redis itself ran exactly the calls made, once it could: none was made past the breaker.
     await eventually(async () => expect(await evalCalls()).toBe(calls));
 

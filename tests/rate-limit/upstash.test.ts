@@ -164,7 +164,7 @@ describe('edge middleware with counters over the Upstash REST protocol', () => {
     expect(asked() - before, `${asked() - before} requests in ${frozenMs} ms`).toBeLessThanOrEqual(
       1 + Math.ceil(frozenMs / openMs),
     );
-    expect(sent).toBeGreaterThan(10 * (asked() - before));
+    expect(sent).toBeGreaterThan(2 * (asked() - before));
   });
 
   it('without REST settings, or with a malformed URL, counts in each edge instance alone', async () => {
