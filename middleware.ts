@@ -17,6 +17,7 @@ import {
   type CounterStore,
   type RateLimiter,
 } from './service/rules/rate-limiter.ts';
+import type { BreakerOptions } from './service/rules/store-breaker.ts';
 import { openHttpCounterStore } from './service/rules/upstash-counter-store.ts';
 
 /**
@@ -34,8 +35,8 @@ type Env = Record<string, string | undefined>;
  * otherwise each instance counts alone. REDIS_URL (Redis over TCP) is for Node hosts and the
  * functions: a TCP client here would be carried, and connected, by every middleware instance.
  */
-function middlewareCounterStore(counters: CounterSettings, storeTimeoutMs?: number): CounterStore {
-  const store = openHttpCounterStore(counters.upstash, storeTimeoutMs);
+function middlewareCounterStore(counters: CounterSettings, breaker: Partial<BreakerOptions>): CounterStore {
+  const store = openHttpCounterStore(counters.upstash, breaker);
   if (store) return store;
   if (counters.onVercel)
     console.warn(
@@ -45,17 +46,16 @@ function middlewareCounterStore(counters: CounterSettings, storeTimeoutMs?: numb
 }
 
 /**
- * The middleware for one environment; the default export reads the deployment's.
- * `storeTimeoutMs` overrides how long a counter hit may take.
+ * The middleware for one environment; the default export reads the deployment's. `breaker`
+ * overrides how long a counter hit may take and how the breaker around the store behaves
+ * (service/rules/store-breaker.ts).
  */
-export function requestRulesMiddleware(env: Env, { storeTimeoutMs }: { storeTimeoutMs?: number } = {}) {
+export function requestRulesMiddleware(env: Env, { breaker = {} }: { breaker?: Partial<BreakerOptions> } = {}) {
   const settings = readRulesSettings(env);
   let limiter: Promise<RateLimiter> | undefined;
 
   return async function middleware(request: Request): Promise<Response> {
-    limiter ??= Promise.resolve(
-      createRateLimiter(apiRateLimit, middlewareCounterStore(settings.counters, storeTimeoutMs)),
-    );
+    limiter ??= Promise.resolve(createRateLimiter(apiRateLimit, middlewareCounterStore(settings.counters, breaker)));
     const url = requestUrl(request);
     // Always behind Vercel here, whose client-IP header cannot be forged by the client.
     const outcome = await applyRules(request, {

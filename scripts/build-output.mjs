@@ -10,6 +10,9 @@
  *     (service/host/static-routes.ts), which the Node host applies;
  *   - removes the generated pictures no build has used for a month from the picture cache
  *     (src/lib/picture-cache.ts);
+ *   - for the Node host, compresses each file it sends compressed into `compressed/` beside the
+ *     site (scripts/compress-build.ts), so no request compresses a built file; on Vercel the CDN
+ *     compresses (docs/deployment.md);
  *   - for the Node host, publishes the build whole (scripts/publish-build.ts): a running server
  *     takes it up without a restart, or the build says why it cannot;
  *   - with DEPLOY_TARGET=vercel, writes the Vercel Build Output (`.vercel/output`): the static
@@ -27,6 +30,7 @@ import { securityHeaders } from '../service/rules/security-headers.ts';
 import { config as middlewareConfig } from '../middleware.ts';
 import { prunePictureCache } from '../src/lib/picture-cache.ts';
 import { beginBuild, detachPublishedLinks, publishBuild } from './publish-build.ts';
+import { compressBuild } from './compress-build.ts';
 
 /**
  * What Vercel needs to serve each built file as the Node host does, where its documentation
@@ -127,6 +131,13 @@ export function buildOutput({ target }) {
 
         if (target !== 'vercel') {
           if (!started) throw new Error('the build was not begun (astro:config:setup did not run)');
+          const compressedDir = path.join(path.dirname(siteDir), 'compressed');
+          rmSync(compressedDir, { recursive: true, force: true });
+          const began = performance.now();
+          const compressed = await compressBuild(siteDir, compressedDir);
+          logger.info(
+            `Compressed ${compressed.files} files (${(compressed.bytes / 2 ** 20).toFixed(1)} MiB; Brotli and gzip ${(compressed.compressedBytes / 2 ** 20).toFixed(1)} MiB, ${compressed.fromCache} forms from the cache) in ${((performance.now() - began) / 1000).toFixed(1)} s`,
+          );
           await publishBuild(root, started, logger);
           return;
         }

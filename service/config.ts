@@ -31,29 +31,56 @@ const trimmed = z
 
 const storageModes = ['embedded', 'postgres', 'off'] as const;
 
+/**
+ * A setting that is a URL of one of `schemes`, with a host. Checked here, so a mistyped address
+ * stops the server at start with its name, instead of failing every call that uses it. A `#`, `@`
+ * or `/` in a password is written percent-encoded (`%23`, `%40`, `%2F`), as in any URL.
+ */
+function urlSetting(schemes: readonly string[], example: string) {
+  const accepted = `a ${schemes.map((scheme) => `${scheme}://`).join(' or ')} URL such as ${example}`;
+  return z.string().superRefine((value, ctx) => {
+    let url: URL;
+    try {
+      url = new URL(value.trim());
+    } catch {
+      ctx.addIssue({
+        code: 'custom',
+        message: `is not a URL; it must be ${accepted} (a #, @ or / in a password is written %23, %40 or %2F)`,
+      });
+      return;
+    }
+    // A host, or (libpq's form for a Unix socket) its folder as `?host=`.
+    if (!schemes.includes(url.protocol.slice(0, -1)) || (url.hostname === '' && !url.searchParams.has('host')))
+      ctx.addIssue({ code: 'custom', message: `must be ${accepted}` });
+  });
+}
+
 /** The deployment's settings, each with its default. */
 const deploymentSettings = z.object({
   PORT: z.coerce.number().int().min(1).max(65535).default(4321),
   HOST: z.string().min(1).default('127.0.0.1'),
-  SITE_URL: z.url().optional(),
+  SITE_URL: urlSetting(['https', 'http'], 'https://example.com').optional(),
   CONTACT_EMAIL: z.email().optional(),
   DEPLOY_TARGET: z.enum(['node', 'vercel']).default('node'),
   /** Where the editors' files are; tests and benchmarks point it at generated catalogues. */
   CONTENT_DIR: z.string().min(1).default('content'),
   OPERATIONAL_STORAGE: z.enum(storageModes).default('embedded'),
-  DATABASE_URL: z.string().optional(),
+  DATABASE_URL: urlSetting(
+    ['postgres', 'postgresql'],
+    'postgres://user:password@db.example.com:5432/catalogue',
+  ).optional(),
   DATA_DIR: z.string().default('.data'),
   STORAGE_TIMEOUT_MS: z.coerce.number().int().min(100).max(30_000).default(defaultStorageTimeoutMs),
   DEPARTURES_FRESH_MS: z.coerce.number().int().min(0).max(departuresReadMaxAgeMs).default(departuresReadMaxAgeMs),
-  REDIS_URL: z.string().optional(),
-  /** Read as the request rules read them (rules/settings.ts): a blank or pasted value is not checked here. */
-  UPSTASH_REDIS_REST_URL: z.string().optional(),
+  REDIS_URL: urlSetting(['redis', 'rediss'], 'redis://127.0.0.1:6379').optional(),
+  /** Read as the request rules read them (rules/settings.ts), pasted spaces dropped. */
+  UPSTASH_REDIS_REST_URL: urlSetting(['https', 'http'], 'https://example.upstash.io').optional(),
   UPSTASH_REDIS_REST_TOKEN: z.string().optional(),
-  KV_REST_API_URL: z.string().optional(),
+  KV_REST_API_URL: urlSetting(['https', 'http'], 'https://example.upstash.io').optional(),
   KV_REST_API_TOKEN: z.string().optional(),
   TRUST_PROXY: z.enum(['none', 'vercel']).optional(),
   RESEND_API_KEY: z.string().optional(),
-  RESEND_BASE_URL: z.url().optional(),
+  RESEND_BASE_URL: urlSetting(['https', 'http'], 'https://api.resend.com').optional(),
   BOOKING_EMAIL_TO: z.email().optional(),
   BOOKING_EMAIL_FROM: z.string().optional(),
   /** Set to 1 by Vercel in every build and function. */
@@ -89,6 +116,20 @@ const agentAuthSettings = z.object({
   AGENT_SIGNING_KEY: trimmed,
   AGENT_SIGNING_KEYS_PREVIOUS: trimmed,
 });
+
+/**
+ * The settings that hold secrets, for the warning about a .env file others can read
+ * (service/env-file.ts): keys and tokens, and URLs that may carry a password.
+ */
+export const secretSettings: readonly { name: keyof z.infer<typeof settingsSchema>; kind: 'secret' | 'url' }[] = [
+  { name: 'AGENT_SIGNING_KEY', kind: 'secret' },
+  { name: 'AGENT_SIGNING_KEYS_PREVIOUS', kind: 'secret' },
+  { name: 'RESEND_API_KEY', kind: 'secret' },
+  { name: 'UPSTASH_REDIS_REST_TOKEN', kind: 'secret' },
+  { name: 'KV_REST_API_TOKEN', kind: 'secret' },
+  { name: 'DATABASE_URL', kind: 'url' },
+  { name: 'REDIS_URL', kind: 'url' },
+];
 
 /** Every setting there is: the one schema .env.example documents. */
 export const settingsSchema = deploymentSettings.extend(agentAuthSettings.shape);

@@ -84,7 +84,7 @@ export const tiers: Tier[] = [
       'tests/departures/{storage,cli,faults,embedded,crash,bridge,full-disk}.test.ts',
       'tests/bookings/{delivery,postgres}.test.ts',
       'tests/agent-auth/postgres.test.ts',
-      'tests/rate-limit/{redis,upstash}.test.ts',
+      'tests/rate-limit/{redis,redis-frozen,upstash}.test.ts',
     ],
     programs: ['postgresql', 'redis-server'],
     fixtureSite: true,

@@ -170,7 +170,8 @@ export async function verifyIdJag(token: unknown, ctx: VerifyContext): Promise<I
       issuer,
       audience: ctx.audiences,
       requiredClaims: ['sub', 'jti', 'iat', 'exp'],
-      maxTokenAge: lifetimes.idJagMaxAgeSeconds,
+      // jose allows the clock skew on top of maxTokenAge; the limit is the whole age, skew included.
+      maxTokenAge: lifetimes.idJagMaxAgeSeconds - lifetimes.clockSkewSeconds,
       clockTolerance: lifetimes.clockSkewSeconds,
       currentDate: new Date(ctx.nowMs),
     });

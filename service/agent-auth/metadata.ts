@@ -63,7 +63,7 @@ export const lifetimes = {
   pollIntervalSeconds: 5,
   /** Allowed clock difference with identity providers. */
   clockSkewSeconds: 60,
-  /** Oldest (by iat) and longest-lived ID-JAG accepted: they are minted for immediate use. */
+  /** Oldest (by iat, the clock skew included) and longest-lived ID-JAG accepted: they are minted for immediate use. */
   idJagMaxAgeSeconds: 10 * 60,
   idJagMaxLifetimeSeconds: 60 * 60,
 } as const;

@@ -5,7 +5,9 @@
  *   list [--undelivered]   newest first; --undelivered keeps pending and failed ones
  *   show <id>              one enquiry and the email it sends
  *   retry <id>             deliver one enquiry that is not delivered yet
- *   retry --all            deliver every failed enquiry, and pending ones older than a minute
+ *   retry --all            deliver every failed enquiry, and every pending one whose delivery
+ *                          began over a minute ago; a younger one may still be on its way and
+ *                          is named as skipped
  *
  * Delivery uses the same settings as the server (RESEND_API_KEY … or the local outbox) and the
  * enquiry's own idempotency key, so a retry never emails the team twice. It takes its arguments,
@@ -42,9 +44,17 @@ const usage = `Usage: npm run enquiries -- <command>
   list [--undelivered]   list enquiries, newest first
   show <id>              show one enquiry and its email
   retry <id>             deliver one undelivered enquiry
-  retry --all            deliver every undelivered enquiry`;
+  retry --all            deliver every failed enquiry, and every pending one whose delivery
+                         began over a minute ago (a younger one may still be on its way:
+                         it is named, and left to that delivery or the next retry)`;
 
-/** Pending enquiries younger than this may still be in the middle of their first delivery. */
+/**
+ * A pending enquiry whose delivery began less than this ago may still be on its way: an attempt
+ * gives up after the mail timeout (10 s, mailer.ts) and storage's own bound. Sending it again
+ * meanwhile would race that attempt; the idempotency key would keep the team to one email, but
+ * Resend refuses a second request under a key still in use, so the retry would only report a
+ * failure that is not one.
+ */
 const pendingGraceMs = 60_000;
 
 class UsageError extends Error {}
@@ -103,13 +113,17 @@ async function retry(store: EnquiryStore, settings: Settings, args: string[], sa
   const id = args.find((a) => !a.startsWith('--'));
   if (all === Boolean(id)) throw new UsageError('retry needs either an enquiry id or --all.');
   const now = Date.now();
-  const targets = all
-    ? (await store.list({ undelivered: true }))
-        .filter(
-          (e) => e.deliveryState === 'failed' || now - (e.lastAttemptAt ?? e.createdAt).getTime() > pendingGraceMs,
-        )
-        .reverse()
-    : [id!];
+  const undelivered = all ? (await store.list({ undelivered: true })).reverse() : [];
+  const underWay = (e: StoredEnquiry) =>
+    e.deliveryState === 'pending' && now - (e.lastAttemptAt ?? e.createdAt).getTime() <= pendingGraceMs;
+  const skipped = undelivered.filter(underWay);
+  const targets = all ? undelivered.filter((e) => !underWay(e)) : [id!];
+  for (const e of skipped) {
+    const seconds = Math.max(0, Math.round((now - (e.lastAttemptAt ?? e.createdAt).getTime()) / 1000));
+    say.out(
+      `${e.id}: skipped: its delivery began ${seconds} s ago and may still be on its way; retry --all takes it once that is a minute ago`,
+    );
+  }
   const mailer = mailerFromSettings(settings, { contactEmail: contactEmail(settings) });
   say.out(`Delivering through ${mailer.description}.`);
   let failures = 0;
@@ -125,10 +139,14 @@ async function retry(store: EnquiryStore, settings: Settings, args: string[], sa
       if (!known) failures += 1;
     }
   }
-  if (all)
+  if (all) {
+    const under = skipped.length === 0 ? '' : ` ${skipped.length} skipped: delivery under way.`;
     say.out(
-      targets.length === 0 ? 'Nothing to retry.' : `${targets.length - failures} of ${targets.length} delivered.`,
+      targets.length === 0
+        ? `Nothing to retry.${under}`
+        : `${targets.length - failures} of ${targets.length} delivered.${under}`,
     );
+  }
   return failures > 0 ? 1 : 0;
 }
 

@@ -29,6 +29,7 @@ import {
   type LimitedField,
 } from './enquiry.ts';
 import { seatsRefusal } from './seats.ts';
+import { quoted } from '../http/quoted.ts';
 
 type TextField = keyof typeof textFieldLabels;
 
@@ -86,7 +87,7 @@ function build(catalogue: Catalogue, trip: TripPage | undefined) {
       .refine((value) => value !== '', { error: missingSlug, abort: true })
       .refine((value) => slugs.includes(value), {
         error: (issue) =>
-          `We have no published trip called "${String(issue.input).slice(0, 60)}". Pick a trip from the catalogue.`,
+          `We have no published trip ${quoted(issue.input) ? `called ${quoted(issue.input)}` : 'by the name given'}. Pick a trip from the catalogue.`,
       })
       .meta({ enum: slugs, description: 'The trip: a `slug` from GET /v1/trips.' }),
     name: withinLimit(required(text('name', m.name), m.name.missing), 'name').meta({

@@ -183,8 +183,16 @@ function daysInWords(min: number | undefined, max: number | undefined): string |
   return undefined;
 }
 
-/** The filters in words, in canonical order: "June 2027, treks, Moderate, up to 8 days, at least 2 seats left, up to ₹25,000 per person". */
-export function filtersInWords(filters: BoardFilters, catalogue: Catalogue): string[] {
+/**
+ * The filters in words, in canonical order: "June 2027, treks, Moderate, up to 8 days, at least 2
+ * seats left, up to ₹25,000 per person". The region is text the address gave: `given` writes it
+ * for the format the words go into (escaped for Markdown; HTML escapes it where it is written).
+ */
+export function filtersInWords(
+  filters: BoardFilters,
+  catalogue: Catalogue,
+  given: (text: string) => string = (text) => text,
+): string[] {
   const words: string[] = [];
   if (filters.month) words.push(formatMonth(filters.month));
   if (filters.from && filters.to) words.push(`starting ${formatDate(filters.from)} to ${formatDate(filters.to)}`);
@@ -192,7 +200,7 @@ export function filtersInWords(filters: BoardFilters, catalogue: Catalogue): str
   else if (filters.to) words.push(`starting by ${formatDate(filters.to)}`);
   if (filters.type) words.push(typeLabel[filters.type].toLowerCase());
   if (filters.difficulty) words.push(filters.difficulty);
-  if (filters.region) words.push(`region “${filters.region}”`);
+  if (filters.region) words.push(`region “${given(filters.region)}”`);
   const days = daysInWords(filters.minDays, filters.maxDays);
   if (days) words.push(days);
   if (filters.minSeats) words.push(filters.minSeats === 1 ? 'seats left' : `at least ${filters.minSeats} seats left`);

@@ -72,6 +72,7 @@ import { declaredQuery } from './live-queries.ts';
 import { renderQuota, type RenderAdmission } from './render-quota.ts';
 import type { LiveDeps } from './runtime.ts';
 import { keptPerBuild } from './site-build.ts';
+import { quoted } from '../http/quoted.ts';
 
 /** One request to a page route, as every route reads it. */
 interface Ask {
@@ -185,7 +186,7 @@ async function twinOrCalendar(ask: Ask, section: string, slug: string, format: '
   if (!page)
     return plainText(
       404,
-      `There is no ${type} called "${slug.slice(0, 80)}". The trips are listed at ${catalogue.siteUrl}/departures.`,
+      `There is no ${type} ${quoted(slug) ? `called ${quoted(slug)}` : 'at this address'}. The trips are listed at ${catalogue.siteUrl}/departures.`,
     );
   return calendarResponse(catalogue, await ask.deps.departures.live(page.trip.slug), {
     page,

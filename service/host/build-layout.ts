@@ -4,8 +4,10 @@
  * takes builds up (site-builds.ts).
  *
  *   dist/next/                  the build being made: Astro writes site/, the last step live/
- *   dist/builds/<id>/           a published build: site/, live/, content/ (the editors' files it
- *                               was made of, which the live functions read) and build.json
+ *                               and compressed/ (each compressible file's .br and .gz)
+ *   dist/builds/<id>/           a published build: site/, live/, compressed/, content/ (the
+ *                               editors' files it was made of, which the live functions read)
+ *                               and build.json
  *   dist/current                a link to the build to serve; publishing replaces it in one rename
  *   dist/site, dist/live        links through current, for the tools that read the last build
  *   dist/serving/<pid>-<port>.json   each running server: its settings, its code, the build it serves

@@ -1,6 +1,6 @@
 /**
  * One build of the site as the Node host serves it, as one value: its route table (vercel.json
- * and the build's own routes), its built files (and their compressed copies), the functions of
+ * and the build's own routes), its built files (and the compressed copies the build made), the functions of
  * api/, the function answers kept from it, and where each path goes, worked out once per path
  * (a build's files never change once it is published: site-builds.ts takes up the next one whole).
  * As a SiteBuild it also names what the live functions read from it: its page frames and the
@@ -24,7 +24,7 @@ import {
 import { StaticFiles } from './static-files.ts';
 
 export interface BuiltSite extends SiteBuild {
-  /** The build's folder (site/, live/ and, when published, content/ and build.json). */
+  /** The build's folder (site/, live/, compressed/ and, when published, content/ and build.json). */
   dir: string;
   table: RouteTable;
   files: StaticFiles;
@@ -45,7 +45,7 @@ export interface BuiltSite extends SiteBuild {
 export function openBuiltSite(root: string, dir: string, id: string | null, functions: FunctionHost): BuiltSite {
   const liveDir = path.join(dir, 'live');
   const table = loadRouteTable(root, liveDir);
-  const files = new StaticFiles(path.join(dir, 'site'));
+  const files = new StaticFiles(path.join(dir, 'site'), path.join(dir, 'compressed'));
   const fs = { hasFile: (p: string) => files.has(p), functionAt: (p: string) => functions.functionAt(p) };
   // Every answer made from a published build names it, for operators and for checks (the functions' answers too: live-function.ts).
   const named: Record<string, string> = id ? { 'X-Build': id } : {};

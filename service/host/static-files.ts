@@ -1,14 +1,18 @@
 /**
  * Serving the files Astro built, for the Node host: the right media type, a strong ETag and 304,
  * long-lived caching for fingerprinted assets, and gzip or Brotli when the client accepts it.
- * Files are read once and kept in memory with their compressed forms (the site is small).
+ * A file is read at its first request and kept in memory with its compressed forms (the site is
+ * small), which the build made once (scripts/compress-build.ts): no request compresses a built
+ * file. A build without them (one made for Vercel and served here) has its files compressed on
+ * the thread pool at their first request, never on the event loop.
  */
 import { createHash } from 'node:crypto';
 import { readdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
-import { brotliCompressSync, gzipSync, constants } from 'node:zlib';
+import { promisify } from 'node:util';
+import { brotliCompress, constants, gzip } from 'node:zlib';
 import { memoise } from '../http/bounded-memo.ts';
 import { notModifiedRaw } from '../http/not-modified.ts';
 import { cachePolicy } from '../http/cache-policy.ts';
@@ -45,12 +49,41 @@ interface CachedFile {
   lists: WeakMap<object, WeakMap<object, Map<number, HeaderLists>>>;
 }
 
-const compressible = /^(text\/|application\/(json|xml|linkset\+json|manifest\+json)|image\/svg)/;
+const compressibleTypes = /^(text\/|application\/(json|xml|linkset\+json|manifest\+json)|image\/svg)/;
 /** Text files whose media type the build's routes give (the peak dataset's formats): compressed like the others. */
 const compressibleExtensions = new Set(['.geojson', '.csv', '.cff']);
+/** Below this, compression saves less than its headers cost. */
+const compressFromBytes = 512;
+
+/** The media type a built file is served with, by its name (the build's routes may say otherwise). */
+export function mediaTypeOf(file: string): string {
+  return mediaTypes[path.extname(file)] ?? 'application/octet-stream';
+}
+
+/** Whether a built file of `size` bytes is sent compressed: text of some size, by type or name. */
+export function isCompressible(file: string, size: number): boolean {
+  return (
+    size > compressFromBytes &&
+    (compressibleTypes.test(mediaTypeOf(file)) || compressibleExtensions.has(path.extname(file)))
+  );
+}
+
+/** Each compressed form as the build writes it: Brotli at its highest quality, gzip at its highest level. */
+export const compressedForms = {
+  br: (body: Buffer) =>
+    promisify(brotliCompress)(body, {
+      params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: body.length },
+    }),
+  gzip: (body: Buffer) => promisify(gzip)(body, { level: 9 }),
+} as const;
+
+/** Where the build keeps a file's compressed form: `compressed/<path>.br`, `.gz`. */
+export const compressedName = { br: '.br', gzip: '.gz' } as const;
 
 export class StaticFiles {
   readonly #dir: string;
+  /** The build's compressed forms of its files (scripts/compress-build.ts), when it has them. */
+  readonly #compressedDir: string | null;
   /**
    * The built files, listed once, and those read so far, keyed by file. Keying by file rather
    * than by request path bounds memory by the size of the site: a path that names no file, or
@@ -60,8 +93,9 @@ export class StaticFiles {
   readonly #cache = new Map<string, Promise<CachedFile>>();
   /** The files read so far, for serving without waiting on a promise. */
   readonly #ready = new Map<string, CachedFile>();
-  constructor(dir: string) {
+  constructor(dir: string, compressedDir: string | null = null) {
     this.#dir = path.resolve(dir);
+    this.#compressedDir = compressedDir && path.resolve(compressedDir);
     this.#files = new Set(
       readdirSync(this.#dir, { recursive: true, withFileTypes: true })
         .filter((entry) => entry.isFile())
@@ -72,17 +106,18 @@ export class StaticFiles {
   #read(full: string): Promise<CachedFile> {
     let file = this.#cache.get(full);
     if (!file) {
-      file = readFile(full).then((body) => {
-        const type = mediaTypes[path.extname(full)] ?? 'application/octet-stream';
+      file = readFile(full).then(async (body) => {
         const found: CachedFile = {
           body,
-          type,
+          type: mediaTypeOf(full),
           lists: new WeakMap(),
           etag: `"${createHash('sha256').update(body).digest('hex').slice(0, 32)}"`,
         };
-        if ((compressible.test(type) || compressibleExtensions.has(path.extname(full))) && body.length > 512) {
-          found.gzip = gzipSync(body, { level: 9 });
-          found.br = brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } });
+        if (isCompressible(full, body.length)) {
+          [found.br, found.gzip] = await Promise.all([
+            this.#compressed(full, body, 'br'),
+            this.#compressed(full, body, 'gzip'),
+          ]);
         }
         this.#ready.set(full, found);
         return found;
@@ -92,6 +127,19 @@ export class StaticFiles {
       this.#cache.set(full, file);
     }
     return file;
+  }
+
+  /** A file's compressed form as the build wrote it, or made now on the thread pool when the build has none. */
+  async #compressed(full: string, body: Buffer, form: keyof typeof compressedForms): Promise<Buffer> {
+    if (this.#compressedDir) {
+      const copy = path.join(this.#compressedDir, path.relative(this.#dir, full) + compressedName[form]);
+      try {
+        return await readFile(copy);
+      } catch {
+        // Not compressed at build: made below.
+      }
+    }
+    return compressedForms[form](body);
   }
 
   /** The built file a path names, looked up once per path. */

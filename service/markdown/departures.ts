@@ -22,6 +22,7 @@ import {
 import { tripSearchFacts } from '../../domain/catalogue/trip-facts.ts';
 import { relaxations } from '../departures/relaxation.ts';
 import { isBookable, searchNames, searchParameters } from '../departures/search.ts';
+import { markdownText } from './text.ts';
 
 export const statusLabel: Record<Departure['status'], string> = {
   open: 'Open',
@@ -148,7 +149,8 @@ export function departuresMarkdown(
 ): string {
   const now = options.now ?? new Date();
   const query = options.query ?? { filters: {}, ignored: [] };
-  const words = filtersInWords(query.filters, catalogue);
+  // The region is the address's own text: written as plain text, never as Markdown.
+  const words = filtersInWords(query.filters, catalogue, markdownText);
   const lines = [
     words.length > 0 ? `# Departures: ${words.join(', ')}` : '# Departures: live availability',
     '',

@@ -14,6 +14,7 @@ import type { ItineraryDay } from '../../domain/schemas/itinerary.ts';
 import { unavailableSentence, type LiveDepartures } from '../departures/live.ts';
 import { formatDate, formatDays, formatHours, formatInr, formatKm, formatMetres } from '../../domain/format.ts';
 import { departuresTable, enquiryLines, readAt, tableCell } from './departures.ts';
+import { quoted } from '../http/quoted.ts';
 
 /** The whole price, as the page gives it beside the price: GST, deposit, cancellation. */
 function priceTerms(catalogue: Catalogue, page: TripPage): string[] {
@@ -192,7 +193,7 @@ export function tripMarkdown(catalogue: Catalogue, page: TripPage, live: LiveDep
 export function tripNotFoundMarkdown(catalogue: Catalogue, type: 'trek' | 'expedition', slug: string): string {
   const trips = catalogue.trips.filter((p) => p.trip.type === type);
   return [
-    `# No ${type} called "${slug.slice(0, 80)}"`,
+    quoted(slug) ? `# No ${type} called ${quoted(slug)}` : `# No ${type} at this address`,
     '',
     `There is no ${type} at this address. The ${type === 'trek' ? 'treks' : 'expeditions'} we run:`,
     '',

@@ -104,22 +104,25 @@ export async function handleMcp(request: Request, deps: McpDeps, quota?: McpQuot
       },
     );
   }
-  const tooLarge = () =>
-    jsonRpcError(413, rpcErrorCodes.serverError, `Request body too large: at most ${maxBodyBytes} bytes.`);
-  if (Number(request.headers.get('Content-Length') ?? '0') > maxBodyBytes) return tooLarge();
-  const bytes = await readCappedBytes(request, maxBodyBytes);
-  if (bytes === null) return tooLarge();
-  const messages = rpcMessages(new TextDecoder().decode(bytes));
-
-  if (!originAllowed(request.headers.get('Origin'), deps.catalogue.siteUrl)) return forbidden(messages);
-  // Every POST read counts once, as every /v1 request does, whatever is wrong with it.
-  let limitHeaders: Record<string, string> = {};
-  if (quota) {
-    const decision = await checkQuota(quota);
-    if (!decision.allowed)
-      return jsonRpcError(decision.status, rpcErrorCodes.serverError, decision.message, messages, decision.headers);
-    limitHeaders = decision.headers;
-  }
+  // Every POST counts once, as every /v1 request does, whatever is wrong with it: too large, from
+  // an origin refused, not JSON. Counted before anything is read, so a refusal costs its sender too.
+  const decision = quota ? await checkQuota(quota) : undefined;
+  const limitHeaders = decision?.headers ?? {};
+  const oversized = Number(request.headers.get('Content-Length') ?? '0') > maxBodyBytes;
+  const bytes = oversized ? null : await readCappedBytes(request, maxBodyBytes);
+  const messages = bytes === null ? undefined : rpcMessages(new TextDecoder().decode(bytes));
+  if (decision && !decision.allowed)
+    return jsonRpcError(decision.status, rpcErrorCodes.serverError, decision.message, messages, decision.headers);
+  if (messages === undefined)
+    return jsonRpcError(
+      413,
+      rpcErrorCodes.serverError,
+      `Request body too large: at most ${maxBodyBytes} bytes.`,
+      undefined,
+      limitHeaders,
+    );
+  if (!originAllowed(request.headers.get('Origin'), deps.catalogue.siteUrl))
+    return withHeaders(forbidden(messages), limitHeaders);
   const refused = (status: number, code: number, message: string) =>
     withHeaders(jsonRpcError(status, code, message, messages), limitHeaders);
   if (messages.parsed === undefined)

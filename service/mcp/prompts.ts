@@ -12,6 +12,7 @@ import { enquiryToolName } from './enquiry-tool.ts';
 import { tripLine } from './tools.ts';
 import { searchNames } from '../departures/search.ts';
 import { tripBySlug } from '../../domain/catalogue/index.ts';
+import { quoted } from '../http/quoted.ts';
 
 const userText = (text: string) => ({
   messages: [{ role: 'user' as const, content: { type: 'text' as const, text } }],
@@ -66,7 +67,7 @@ export function registerPrompts(server: McpServer, deps: V1Deps, options: { enqu
       if (!page)
         throw new ProtocolError(
           ProtocolErrorCode.InvalidParams,
-          `No trip has the slug "${tripSlug.slice(0, 80)}"; use a slug from list_trips.`,
+          `No trip has the slug ${quoted(tripSlug) ?? 'given'}; use a slug from list_trips.`,
         );
       const { trip } = page;
       const form = `${trip.url}#enquiry-form`;

@@ -1,6 +1,7 @@
 /**
- * The MCP endpoint shares the API's quota: each POST it reads (one JSON-RPC message; a batch,
- * which no revision spoken here has, is refused whole and counts once) counts as one request
+ * The MCP endpoint shares the API's quota: each POST (one JSON-RPC message; a batch, which no
+ * revision spoken here has, is refused whole and counts once; one too large, from an origin
+ * refused or not JSON is refused and counts all the same) counts as one request
  * against the client's 120 a minute, so tool calls cannot buy what /v1 requests cannot. Anything
  * over the quota is refused with 429, the same rate-limit headers as /v1 and a JSON-RPC error.
  */

@@ -23,6 +23,7 @@ import type { ErrorBody } from '../http/errors.ts';
 import { handleV1 } from '../v1/index.ts';
 import type { V1Deps } from '../v1/operations.ts';
 import { departuresCacheHint } from './server-info.ts';
+import { quoted } from '../http/quoted.ts';
 
 function text(uri: URL, mimeType: string, body: string) {
   return { contents: [{ uri: uri.href, mimeType, text: body }] };
@@ -76,7 +77,7 @@ function registerTripTemplates(server: McpServer, deps: V1Deps): void {
         if (!page)
           throw new ResourceNotFoundError(
             uri.href,
-            `No ${type} has the slug "${one(variables.slug).slice(0, 80)}"; list them with resources/list or GET ${catalogue.siteUrl}/v1/trips?type=${type}.`,
+            `No ${type} has the slug ${quoted(one(variables.slug)) ?? 'given'}; list them with resources/list or GET ${catalogue.siteUrl}/v1/trips?type=${type}.`,
           );
         const live = await readLiveDepartures(deps.departures, catalogue, { tripSlug: page.trip.slug });
         return text(uri, 'text/markdown', tripMarkdown(catalogue, page, live));

@@ -18,6 +18,7 @@ import { relaxations } from '../departures/relaxation.ts';
 import { isFiltered, readSearch } from '../departures/search.ts';
 import type { Peak } from '../../domain/schemas/peak.ts';
 import type { Trip } from '../../domain/schemas/trip.ts';
+import { markdownCode } from '../markdown/text.ts';
 
 interface ToolDefinition {
   name: string;
@@ -69,7 +70,8 @@ async function changesThatFind(url: URL, deps: V1Deps): Promise<string[]> {
   return [
     'Changing one filter would find some:',
     ...changes.map(
-      (c) => `- ${c.words}: list_departures ${JSON.stringify(Object.fromEntries(new URLSearchParams(c.search)))}`,
+      (c) =>
+        `- ${c.words}: list_departures ${markdownCode(JSON.stringify(Object.fromEntries(new URLSearchParams(c.search))))}`,
     ),
   ];
 }
@@ -191,7 +193,7 @@ async function restAnswer(
     return {
       status: answer.status,
       body: await answer.json(),
-      where: `as /v1 answers a ${op.pathParam!.name} that names nothing; no GET can ask it, as GET ${path} is resolved to ${new URL(path, url).pathname} first`,
+      where: `as /v1 answers a ${op.pathParam!.name} that names nothing; no GET can ask it, as GET ${markdownCode(path)} is resolved to ${markdownCode(new URL(path, url).pathname)} first`,
       url,
     };
   }
@@ -200,7 +202,8 @@ async function restAnswer(
   return {
     status: response.status,
     body: await response.json(),
-    where: `GET ${url.pathname}${url.search} answers HTTP ${response.status} with the same code`,
+    // The address holds the arguments as given (`*`, `_` and `~` are not escaped in a URL): code, not Markdown.
+    where: `GET ${markdownCode(`${url.pathname}${url.search}`)} answers HTTP ${response.status} with the same code`,
     url,
     ...(location ? { location } : {}),
   };

@@ -1,38 +1,25 @@
 /**
  * Rate-limit counters in Redis over TCP (node-redis), shared by every Node instance that points
- * at the same server. Each hit is the atomic window script (window-script.ts), bounded by a
- * short timeout so a slow or silent Redis costs a request at most that long before the rules
- * fail open. Not for the routing middleware, whose every instance would carry and connect a TCP
- * client: see upstash-counter-store.ts there.
+ * at the same server. Each hit is the atomic window script (window-script.ts); the bound on each
+ * hit and the breaker that stops asking a failing Redis are store-breaker.ts's, around this store
+ * (counter-stores.ts). Not for the routing middleware, whose every instance would carry and
+ * connect a TCP client: see upstash-counter-store.ts there.
  */
 import { createClient, type RedisClientType } from 'redis';
 import type { CounterStore, WindowCount } from './rate-limiter.ts';
+import { within } from './store-breaker.ts';
 import { windowCountFromReply, windowHitScript } from './window-script.ts';
 
 export interface RedisCounterStoreOptions {
-  /** Longest a hit may take, in milliseconds. */
-  hitTimeoutMs?: number;
   /** Longest connect() waits for the first connection before returning anyway. */
   readyWithinMs?: number;
 }
 
-/** Rejects when `promise` has not settled within `ms`; its late result is dropped. */
-function within<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const expiry = new Promise<never>((_, reject) => {
-    // setImmediate lets a reply that already arrived (but waited behind a busy event loop) win.
-    timer = setTimeout(() => setImmediate(() => reject(new Error(`no answer from Redis within ${ms} ms`))), ms);
-  });
-  return Promise.race([promise, expiry]).finally(() => clearTimeout(timer));
-}
-
 export class RedisCounterStore implements CounterStore {
   readonly #client: RedisClientType;
-  readonly #hitTimeoutMs: number;
 
-  constructor(client: RedisClientType, hitTimeoutMs = 250) {
+  constructor(client: RedisClientType) {
     this.#client = client;
-    this.#hitTimeoutMs = hitTimeoutMs;
   }
 
   /**
@@ -42,7 +29,7 @@ export class RedisCounterStore implements CounterStore {
    */
   static async connect(
     url: string,
-    { hitTimeoutMs = 250, readyWithinMs = 1000 }: RedisCounterStoreOptions = {},
+    { readyWithinMs = 1000 }: RedisCounterStoreOptions = {},
   ): Promise<RedisCounterStore> {
     const client: RedisClientType = createClient({
       url,
@@ -54,17 +41,17 @@ export class RedisCounterStore implements CounterStore {
     });
     client.on('error', () => undefined); // reported by the rules, once per interval, when a hit fails
     const connected = client.connect().catch(() => undefined);
-    await within(connected, readyWithinMs).catch(() => undefined);
-    return new RedisCounterStore(client, hitTimeoutMs);
+    await within(connected, readyWithinMs, 'Redis').catch(() => undefined);
+    return new RedisCounterStore(client);
   }
 
   async hit(key: string, windowMs: number, _now?: number, weight = 1): Promise<WindowCount> {
     // node-redis's own command timeout stops once a command is written; a server that accepts
-    // the bytes and never answers (paused, overloaded) would hold the request without this.
-    const reply = await within(
-      this.#client.eval(windowHitScript, { keys: [key], arguments: [String(windowMs), String(weight)] }),
-      this.#hitTimeoutMs,
-    );
+    // the bytes and never answers (paused, overloaded) is bounded by the breaker around this store.
+    const reply = await this.#client.eval(windowHitScript, {
+      keys: [key],
+      arguments: [String(windowMs), String(weight)],
+    });
     return windowCountFromReply(reply);
   }
 

@@ -6,7 +6,11 @@
  */
 import type { Redis } from '@upstash/redis';
 import { MemoryCounterStore, type CounterStore, type WindowCount } from './rate-limiter.ts';
+import { defaultBreaker, GuardedCounterStore, type BreakerOptions } from './store-breaker.ts';
 import { windowCountFromReply, windowHitScript } from './window-script.ts';
+
+/** The bound on one hit over HTTPS: a new instance's first TLS handshake included. */
+const upstashTimeoutMs = 1000;
 
 export interface UpstashCounterStoreOptions {
   url: string;
@@ -20,7 +24,7 @@ export class UpstashCounterStore implements CounterStore {
   /** The client, loaded at the first hit: a process that never counts never loads it (middleware.ts). */
   #redis: Promise<Redis> | undefined;
 
-  constructor({ url, token, hitTimeoutMs = 1000 }: UpstashCounterStoreOptions) {
+  constructor({ url, token, hitTimeoutMs = upstashTimeoutMs }: UpstashCounterStoreOptions) {
     // The client's own check, made now: settings it would refuse are refused at start.
     if (!/^https?:\/\/[^\s#$./?].\S*$/.test(url.replace(/\/$/, ''))) throw new Error(`not an https URL: ${url}`);
     this.#options = { url, token, hitTimeoutMs };
@@ -52,16 +56,19 @@ export class UpstashCounterStore implements CounterStore {
 
 /**
  * The counter store reached over HTTPS (Upstash) when configured (service/config.ts reads its
- * settings), else null. The routing middleware uses only this one, so it does not carry a TCP
- * Redis client (see middleware.ts).
+ * settings), behind the bound and breaker of store-breaker.ts, else null. The routing middleware
+ * uses only this one, so it does not carry a TCP Redis client (see middleware.ts).
  */
 export function openHttpCounterStore(
   upstash: { url: string; token: string } | null,
-  hitTimeoutMs?: number,
+  breaker: Partial<BreakerOptions> = {},
 ): CounterStore | null {
   if (!upstash) return null;
+  const options = { timeoutMs: upstashTimeoutMs, ...defaultBreaker, ...breaker };
   try {
-    return new UpstashCounterStore({ ...upstash, ...(hitTimeoutMs ? { hitTimeoutMs } : {}) });
+    // The client's own abort frees the request's socket; the breaker's bound is the same.
+    const store = new UpstashCounterStore({ ...upstash, hitTimeoutMs: options.timeoutMs });
+    return new GuardedCounterStore(store, 'Upstash', options);
   } catch (error) {
     // A malformed URL must not take every request down with it.
     console.error(

@@ -4,6 +4,7 @@
  * Rate limiting and CORS are request rules (service/rules) and run in front of this.
  */
 import { ApiError, errorResponse } from '../http/errors.ts';
+import { shownPath } from '../http/quoted.ts';
 import { cachePolicy } from '../http/cache-policy.ts';
 import { jsonResponse, prepareJson, preparedJsonResponse } from '../http/respond.ts';
 import type { BoundedMemo } from '../http/bounded-memo.ts';
@@ -68,7 +69,7 @@ export async function handleV1(request: Request, deps: V1Deps, memo?: AnswerMemo
     const found = path.kind === 'api' ? match(path.segments) : undefined;
     if (!found) {
       throw new ApiError('endpoint_not_found', {
-        message: `No endpoint at ${url.pathname.slice(0, 120)}.`,
+        message: `No endpoint at ${shownPath(url.pathname) ?? 'this address'}.`,
         hint: `The service index at ${deps.catalogue.siteUrl}/v1/ lists every endpoint.`,
       });
     }

@@ -9,6 +9,7 @@ import { toPeakResource } from '../../domain/catalogue/peaks.ts';
 import type { RemovedPeakId } from '../../domain/schemas/site.ts';
 import { toDeparture, type DepartureSource } from '../departures/source.ts';
 import { ApiError, type ErrorCode } from '../http/errors.ts';
+import { quoted } from '../http/quoted.ts';
 import type { cachePolicy } from '../http/cache-policy.ts';
 import { difficulties, slugPattern, tripTypes } from '../../domain/schemas/vocabulary.ts';
 import {
@@ -183,7 +184,7 @@ export const operations: Operation[] = [
       const page = tripBySlug(deps.catalogue, pathParam);
       if (!page) {
         throw new ApiError('trip_not_found', {
-          message: `No trip has the slug "${(pathParam ?? '').slice(0, 80)}".`,
+          message: `No trip has the slug ${quoted(pathParam) ?? 'given'}.`,
           hint: `List the published trips at ${deps.catalogue.siteUrl}/v1/trips and use a slug from there.`,
         });
       }
@@ -291,7 +292,7 @@ export const operations: Operation[] = [
         const removed = deps.catalogue.site.dataset.removedIds?.find((r) => r.id === pathParam);
         if (removed) throw removedPeakError(removed, deps.catalogue);
         throw new ApiError('peak_not_found', {
-          message: `No peak has the id "${(pathParam ?? '').slice(0, 80)}".`,
+          message: `No peak has the id ${quoted(pathParam) ?? 'given'}.`,
           hint: `List the dataset at ${deps.catalogue.siteUrl}/v1/peaks and use an id from there.`,
         });
       }

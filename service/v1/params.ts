@@ -6,6 +6,7 @@
 import { z } from 'astro/zod';
 import type { Catalogue } from '../../domain/catalogue/index.ts';
 import { ApiError } from '../http/errors.ts';
+import { quoted } from '../http/quoted.ts';
 
 export interface QueryParameter<T = unknown> {
   schema: z.ZodType<T>;
@@ -29,10 +30,10 @@ export type QueryParameters = Record<string, QueryParameter<unknown>>;
 /** The typed values of a query string read against `P`: each declared parameter, when given. */
 export type Parsed<P extends QueryParameters> = { [K in keyof P]?: P[K] extends QueryParameter<infer T> ? T : never };
 
-/** The message of an argument that fits none of its JSON shapes. */
+/** The message of an argument that fits none of its JSON shapes (the value repeated only when plain: quoted.ts). */
 const notAccepted = (accepted: string) => ({
   error: (issue: { input?: unknown }) =>
-    `${JSON.stringify(issue.input)?.slice(0, 80)} is not accepted: use ${accepted}.`,
+    `${quoted(issue.input) ?? 'The value given'} is not accepted: use ${accepted}.`,
 });
 
 export const booleanParam = (description: string): QueryParameter<boolean> => ({
@@ -149,7 +150,7 @@ export const enumParam = <T extends string>(
  */
 export function toolArgument(name: string, param: QueryParameter): z.ZodType {
   const refusal = (input: unknown) =>
-    `${JSON.stringify(input)?.slice(0, 80)} is not a valid value for "${name}": use ${param.accepted} (invalid_parameter).`;
+    `${quoted(input) ?? 'The value given'} is not a valid value for "${name}": use ${param.accepted} (invalid_parameter).`;
   return param.argument
     .refine((value) => param.schema.safeParse(String(value)).success, { error: (issue) => refusal(issue.input) })
     .describe(`${param.description} Accepts ${param.accepted}.`);

@@ -134,6 +134,17 @@ describe('ID-JAG attacks at registration', () => {
     });
   }
 
+  it('takes an assertion up to 10 minutes old, the clock skew included, and not a second more', async () => {
+    const now = Math.floor(h.deps.clock() / 1000);
+    const young = await refusal(await idp.idJag({ now: now - 595, lifetimeSeconds: 3600 }));
+    expect(young.status, JSON.stringify(young.body)).toBe(200);
+    for (const age of [601, 11 * 60]) {
+      const { status, body } = await refusal(await idp.idJag({ now: now - age, lifetimeSeconds: 3600 }));
+      expect(status, `${age} s old`).toBe(400);
+      expect(body).toMatchObject({ error: 'invalid_grant', reason: 'credential_expired' });
+    }
+  });
+
   it('refuses a replayed jti', async () => {
     const assertion = await idp.idJag();
     expect((await refusal(assertion)).status).toBe(200);

@@ -181,7 +181,7 @@ describe('every invalid tool call names the code REST answers, or none', () => {
     for (const client of clients.values()) {
       const result = await client.callTool({ name: 'get_trip', arguments: { slug: '../peaks' } });
       expect(result.content[0]?.text).toContain(
-        '(code endpoint_not_found; GET /v1/trips/..%2Fpeaks answers HTTP 404 with the same code)',
+        '(code endpoint_not_found; GET `/v1/trips/..%2Fpeaks` answers HTTP 404 with the same code)',
       );
     }
   });
@@ -199,7 +199,7 @@ describe('every invalid tool call names the code REST answers, or none', () => {
         expect(result.isError).toBe(true);
         const text = result.content[0]?.text ?? '';
         expect(codesNamed(text)).toEqual([code]);
-        expect(text).toContain(`is resolved to ${resolved} first`);
+        expect(text).toContain(`is resolved to \`${resolved}\` first`);
       }
     }
   });

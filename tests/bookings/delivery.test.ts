@@ -256,6 +256,33 @@ describe('npm run enquiries', () => {
     store = await openStore();
   });
 
+  it('retry --all says what it skips: a pending enquiry whose delivery began under a minute ago, named', async () => {
+    const context = { trip: { name: 'Sample Expedition', url: 'http://127.0.0.1:4321/x' }, callbackPromise: null };
+    const input = { ...valid, email: null, message: null };
+    const now = Date.now();
+    const onItsWay = await store.add(input, context, new Date(now - 5_000));
+    await store.beginAttempt(onItsWay.id, new Date(now - 5_000));
+    const stalled = await store.add(input, context, new Date(now - 120_000));
+    await store.beginAttempt(stalled.id, new Date(now - 120_000));
+    await store.close();
+
+    const help = await enquiriesInProcess('help');
+    expect(help.output).toMatch(
+      /retry --all +deliver every failed enquiry, and every pending one whose delivery\s+began over a minute ago/,
+    );
+    const retried = await enquiriesInProcess('retry', '--all');
+    expect(retried.status).toBe(0);
+    expect(retried.output).toContain(`${stalled.id}: delivered`);
+    expect(retried.output).toMatch(
+      new RegExp(`${onItsWay.id}: skipped: its delivery began [0-9]+ s ago and may still be on its way`),
+    );
+    expect(retried.output).toContain('1 of 1 delivered. 1 skipped: delivery under way.');
+    // Nothing was sent for the one on its way: its own delivery (or the next retry) sends it, once.
+    expect(fake.sent.map((r) => r.idempotencyKey)).toEqual([`enquiry/${stalled.id}`]);
+    store = await openStore();
+    expect(await store.get(onItsWay.id)).toMatchObject({ deliveryState: 'pending', attempts: 1 });
+  });
+
   it('reports failures with a non-zero exit and keeps the enquiry undelivered', async () => {
     fake.mode = 'fail';
     const { body } = await send();

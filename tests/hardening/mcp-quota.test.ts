@@ -73,6 +73,31 @@ describe('/mcp and the API quota', () => {
     expect((await fetch(`${server.url}/v1/trips`, { headers: { 'X-Real-IP': '198.51.100.3' } })).status).toBe(200);
     expect((await mcp(call(1), '198.51.100.3')).status).toBe(200);
   });
+
+  it('counts a POST it refuses before reading it: too large, from another origin, not JSON', async () => {
+    const client = '198.51.100.4';
+    const post = (body: string, headers: Record<string, string> = {}) =>
+      fetch(`${server.url}/mcp`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'X-Real-IP': client, ...headers },
+        body,
+      });
+    const refusals = [
+      await post(JSON.stringify('x'.repeat(70_000))),
+      await post(JSON.stringify(call(1)), { Origin: 'https://evil.example' }),
+      await post('{"jsonrpc":'),
+    ];
+    expect(refusals.map((r) => r.status)).toEqual([413, 403, 400]);
+    expect(refusals.map((r) => r.headers.get('ratelimit-remaining'))).toEqual(['119', '118', '117']);
+    const next = await mcp(call(2), client);
+    expect(next.status).toBe(200);
+    expect(next.headers.get('ratelimit-remaining')).toBe('116');
+    // Over the quota, an oversized POST is refused as any other: 429, before its body is read.
+    for (let i = 0; i < 116; i += 1) await (await post(JSON.stringify('x'.repeat(70_000)))).arrayBuffer();
+    const over = await post(JSON.stringify('x'.repeat(70_000)));
+    expect(over.status).toBe(429);
+    expect(Number(over.headers.get('retry-after'))).toBeGreaterThan(0);
+  });
 });
 
 describe('agent registration endpoints that take any request', () => {

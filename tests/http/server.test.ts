@@ -1,4 +1,9 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { get } from 'node:http';
+import path from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { isCompressible } from '../../service/host/static-files.ts';
 import { startInProcess, type InProcessServer } from '../helpers/in-process.ts';
 
 let server: InProcessServer;
@@ -6,6 +11,52 @@ beforeAll(async () => {
   server = await startInProcess(inject('fixtureSite'));
 });
 afterAll(() => server?.stop());
+
+/** The body's bytes as sent, in the encoding the server chose for `encoding`. */
+function rawGet(url: string, encoding: string): Promise<{ encoding: string | undefined; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    get(url, { headers: { 'Accept-Encoding': encoding } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => resolve({ encoding: res.headers['content-encoding'], body: Buffer.concat(chunks) }));
+      res.on('error', reject);
+    }).on('error', reject);
+  });
+}
+
+describe('built files compressed at build', () => {
+  const build = path.join(inject('fixtureSite'), 'dist', 'current');
+  const site = path.join(build, 'site');
+
+  it('has each file the host sends compressed in Brotli and gzip beside the site, decompressing to it', () => {
+    const files = readdirSync(site, { recursive: true, withFileTypes: true })
+      .filter((entry) => entry.isFile())
+      .map((entry) => path.relative(site, path.join(entry.parentPath, entry.name)));
+    const compressible = files.filter((file) => isCompressible(file, readFileSync(path.join(site, file)).length));
+    expect(compressible).toContain('llms-full.txt');
+    for (const file of compressible) {
+      const body = readFileSync(path.join(site, file));
+      const compressed = path.join(build, 'compressed', file);
+      expect(brotliDecompressSync(readFileSync(`${compressed}.br`)).equals(body), `${file}.br`).toBe(true);
+      expect(gunzipSync(readFileSync(`${compressed}.gz`)).equals(body), `${file}.gz`).toBe(true);
+    }
+    // Nothing was added to the published site itself.
+    expect(files.filter((file) => /\.(br|gz)$/.test(file))).toEqual([]);
+  });
+
+  it("sends the build's compressed bytes as they are", async () => {
+    for (const [encoding, name] of [
+      ['br', '.br'],
+      ['gzip', '.gz'],
+    ] as const) {
+      const sent = await rawGet(`${server.url}/llms-full.txt`, encoding);
+      expect(sent.encoding).toBe(encoding);
+      expect(sent.body.equals(readFileSync(path.join(build, 'compressed', `llms-full.txt${name}`))), encoding).toBe(
+        true,
+      );
+    }
+  });
+});
 
 describe('local server', () => {
   it('serves the home page as HTML with security headers and a Markdown alternate', async () => {

@@ -70,8 +70,8 @@ describe('edge middleware with counters over the Upstash REST protocol', () => {
   it('lets exactly 120 requests through two edge instances, under either pair of setting names', async () => {
     // Generous hit timeouts: this test is about exact counting, and a busy test machine can
     // take longer than production's bound to answer 150 concurrent hits.
-    const a = requestRulesMiddleware(upstashEnv('upstash'), { storeTimeoutMs: 10_000 });
-    const b = requestRulesMiddleware(upstashEnv('marketplace'), { storeTimeoutMs: 10_000 });
+    const a = requestRulesMiddleware(upstashEnv('upstash'), { breaker: { timeoutMs: 10_000 } });
+    const b = requestRulesMiddleware(upstashEnv('marketplace'), { breaker: { timeoutMs: 10_000 } });
     const before = rest.requests['/'] ?? 0;
     const responses = await Promise.all(
       Array.from({ length: 150 }, (_, i) => (i % 2 ? a : b)(edgeRequest('/v1/trips'))),
@@ -93,7 +93,7 @@ describe('edge middleware with counters over the Upstash REST protocol', () => {
   });
 
   it('counts each client IP apart and restores the quota when the window ends', async () => {
-    const edge = requestRulesMiddleware(upstashEnv('upstash'), { storeTimeoutMs: 10_000 });
+    const edge = requestRulesMiddleware(upstashEnv('upstash'), { breaker: { timeoutMs: 10_000 } });
     await Promise.all(Array.from({ length: 120 }, () => edge(edgeRequest('/v1/'))));
     expect((await edge(edgeRequest('/v1/'))).status).toBe(429);
     expect(remaining(await edge(edgeRequest('/v1/', '198.51.100.9')))).toBe(119);
@@ -125,7 +125,7 @@ describe('edge middleware with counters over the Upstash REST protocol', () => {
     const closedPort = await freePort();
     const unreachable = requestRulesMiddleware(upstashEnv('upstash', `http://127.0.0.1:${closedPort}`));
     const wrongToken = requestRulesMiddleware(upstashEnv('upstash', rest.url, 'not-the-token'));
-    const silent = requestRulesMiddleware(upstashEnv('upstash'));
+    const silent = requestRulesMiddleware(upstashEnv('upstash'), { breaker: { openMs: 200 } });
     for (const edge of [unreachable, wrongToken]) {
       const t0 = performance.now();
       expectFailedOpen(await edge(edgeRequest('/v1/trips')));
@@ -143,6 +143,28 @@ describe('edge middleware with counters over the Upstash REST protocol', () => {
     let resumed: number | null = null;
     while (resumed === null && Date.now() < deadline) resumed = remaining(await silent(edgeRequest('/v1/trips')));
     expect(resumed).not.toBeNull();
+  });
+
+  it('asks a frozen Redis at most once per breaker window, failing open at once in between', async () => {
+    const openMs = 1000;
+    const edge = requestRulesMiddleware(upstashEnv('upstash'), { breaker: { timeoutMs: 100, openMs } });
+    expect(remaining(await edge(edgeRequest('/v1/trips', '203.0.113.60')))).toBe(119);
+    const asked = () => rest.requests['/'] ?? 0;
+    const before = asked();
+    redis.pause();
+    const started = Date.now();
+    let sent = 0;
+    while (Date.now() - started < 3 * openMs) {
+      expectFailedOpen(await edge(edgeRequest('/v1/trips', '203.0.113.60')));
+      sent += 1;
+    }
+    const frozenMs = Date.now() - started;
+    redis.resume();
+    // One request to the REST endpoint when it froze, then at most one trial per window.
+    expect(asked() - before, `${asked() - before} requests in ${frozenMs} ms`).toBeLessThanOrEqual(
+      1 + Math.ceil(frozenMs / openMs),
+    );
+    expect(sent).toBeGreaterThan(2 * (asked() - before));
   });
 
   it('without REST settings, or with a malformed URL, counts in each edge instance alone', async () => {

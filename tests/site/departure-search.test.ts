@@ -445,10 +445,10 @@ describe('one search, five surfaces', () => {
       const text = (tool.content as { text: string }[])[0]!.text;
       if (ids.length === 0 && query)
         expect(text, `list_departures ${JSON.stringify(args)}`).toMatch(
-          /Changing one filter would find some:\n- \d+ dates? .+: list_departures \{.*\}|No change of one filter finds a departure\./,
+          /Changing one filter would find some:\n- \d+ dates? .+: list_departures `\{.*\}`|No change of one filter finds a departure\./,
         );
       if (query === '?maxPriceInr=1')
-        expect(text).toMatch(/- \d+ dates? up to ₹[\d,]+ per person: list_departures \{"maxPriceInr":"\d+"\}/);
+        expect(text).toMatch(/- \d+ dates? up to ₹[\d,]+ per person: list_departures `\{"maxPriceInr":"\d+"\}`/);
     }
     // The set holds searches that find dates and searches that find none.
     expect(nonEmpty).toBeGreaterThan(8);

@@ -57,4 +57,43 @@ describe('settings', () => {
     expect(settings.agentAuth).toBeInstanceOf(SettingsError);
     expect((settings.agentAuth as SettingsError).message).toMatch(/AGENT_TRUSTED_ISSUERS/);
   });
+
+  it('checks every URL among the settings at start, naming the one at fault and the form it takes', () => {
+    const refused: [string, string][] = [
+      // A password with a raw # is no URL: what a .env value cut at the # leaves is not one either.
+      ['DATABASE_URL', 'postgres://app:pa#ss@db/x'],
+      ['DATABASE_URL', 'postgres://app:pa'],
+      ['DATABASE_URL', 'mysql://app@db/x'],
+      ['DATABASE_URL', 'db.example.com'],
+      ['REDIS_URL', 'localhost:6379'],
+      ['REDIS_URL', 'http://127.0.0.1:6379'],
+      ['UPSTASH_REDIS_REST_URL', 'example.upstash.io'],
+      ['KV_REST_API_URL', 'redis://example.upstash.io'],
+      ['RESEND_BASE_URL', 'ftp://api.resend.com'],
+      ['SITE_URL', 'javascript:alert(1)'],
+      ['SITE_URL', 'example.com'],
+    ];
+    for (const [name, value] of refused) {
+      expect(
+        () => readSettings({ OPERATIONAL_STORAGE: 'postgres', DATABASE_URL: 'postgres://db/x', [name]: value }),
+        `${name}=${value}`,
+      ).toThrow(new RegExp(`^Invalid settings:\\n- ${name}: (is not a URL;|must be) .*URL such as`));
+    }
+    const accepted = {
+      OPERATIONAL_STORAGE: 'postgres',
+      DATABASE_URL: 'postgres://app:pa%23ss@db.example.com:5432/x',
+      REDIS_URL: 'rediss://:secret@cache.example.com:6380',
+      UPSTASH_REDIS_REST_URL: 'https://example.upstash.io',
+      RESEND_BASE_URL: 'http://127.0.0.1:9999',
+      SITE_URL: 'https://treks.example.com/',
+    };
+    expect(readSettings(accepted)).toMatchObject({
+      DATABASE_URL: accepted.DATABASE_URL,
+      siteUrl: 'https://treks.example.com',
+    });
+    // libpq's form for a Unix socket: no host in the address, its folder as ?host=.
+    expect(readSettings({ DATABASE_URL: 'postgresql:///catalogue?host=/var/run/postgresql' }).DATABASE_URL).toMatch(
+      /^postgresql:/,
+    );
+  });
 });
