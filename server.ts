@@ -21,6 +21,7 @@ import { securityHeaders } from './service/rules/security-headers.ts';
 import { FunctionHost } from './service/host/functions.ts';
 import { hostEmbeddedDatabase } from './service/host/embedded-database.ts';
 import { closeWhenStopped, stopOnSignals, type SignalStop } from './service/host/shutdown.ts';
+import { outboxDir, removeAbandonedDrafts } from './service/bookings/outbox-drafts.ts';
 import { closeOperationalStorage } from './service/storage/connection.ts';
 import { DiskFullError, storageFailure } from './service/storage/disk-space.ts';
 import { closeHostedDatabases } from './service/storage/embedded.ts';
@@ -48,6 +49,8 @@ export async function startServer({ settings, counterStore, timeouts }: ServerOp
   } catch (error) {
     if (!(storageFailure(error, settings.DATA_DIR) instanceof DiskFullError)) throw error;
   }
+  // What a process killed here left in the outbox (service/bookings/outbox-drafts.ts).
+  removeAbandonedDrafts(outboxDir(settings));
   // The build served (files, routes, catalogue, kept answers), taken up whole when a new one is published.
   const builds = SiteBuilds.open(root, settings, new FunctionHost(path.join(root, 'api')));
   const store = counterStore ?? (await openCounterStore(settings.counters));
