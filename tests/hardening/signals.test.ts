@@ -9,7 +9,7 @@
  * It runs in a copy of the built fixture site (its build kept and recorded as current, so `npm
  * start` does not build), so the fixture's own dist/ is never touched.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import {
   cpSync,
   mkdtempSync,
@@ -108,17 +108,22 @@ function listening(port: number): Promise<boolean> {
   });
 }
 
-/** `npm run <script>` as a supervisor starts it: npm is its child, with its own output pipes. */
-async function underSupervisor(
-  script: string,
-  dataDir: string,
-): Promise<{
-  npm: ChildProcess;
-  port: number;
+interface Supervised {
+  url: string;
+  dataDir: string;
   output: () => string;
+  /** Sends `signal` to npm's pid alone. */
   signal: (signal: NodeJS.Signals) => void;
+  /** npm's exit code or signal, or 'still running' a minute after it was signalled. */
   exit: Promise<number | string>;
-}> {
+  /** Holds, within 20 s, that no process npm started is left and the port is free for the next start. */
+  nothingLeft: () => Promise<void>;
+}
+
+/** `npm run <script>` as a supervisor starts it (npm its child, with its own output pipes), once it serves. */
+async function underSupervisor(script: string): Promise<Supervised> {
+  const dataDir = newDataDir('npm-signal-');
+  cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
   const port = await freePort();
   let sent!: () => void;
   const signalled = new Promise<void>((resolve) => (sent = resolve));
@@ -139,34 +144,38 @@ async function underSupervisor(
   let output = '';
   npm.stdout.on('data', (d) => (output += String(d)));
   npm.stderr.on('data', (d) => (output += String(d)));
-  // npm's exit, or 'still running' when it has not exited within a minute of being asked to.
   const exit = new Promise<number | string>((resolve) => {
     npm.once('exit', (code, signal) => resolve(code ?? signal ?? 'unknown'));
     void signalled.then(() => setTimeout(() => resolve('still running'), 60_000).unref());
   });
-  cleanups.push(async () => {
-    // Whatever the test left running (the orphaned server, on a failure) is stopped here.
-    for (const pid of [npm.pid!, ...descendants(npm.pid!)]) if (alive(pid)) process.kill(pid, 'SIGKILL');
-  });
+  // Whatever the test left running (the orphaned server, on a failure) is stopped at the end.
+  const tree = new Set<number>();
+  cleanups.push(() => [...tree].filter(alive).forEach((pid) => process.kill(pid, 'SIGKILL')));
   await eventually(async () => {
     expect(npm.exitCode, output).toBeNull();
     expect(output).toContain('Serving the site and API');
   }, 120_000);
-  const signal = (name: NodeJS.Signals) => {
-    npm.kill(name);
-    sent();
+  for (const pid of [npm.pid!, ...descendants(npm.pid!)]) tree.add(pid);
+  return {
+    url: `http://127.0.0.1:${port}`,
+    dataDir,
+    output: () => output,
+    signal: (name) => {
+      npm.kill(name);
+      sent();
+    },
+    exit,
+    nothingLeft: () =>
+      eventually(async () => {
+        expect([...tree].filter(alive), 'processes left behind').toEqual([]);
+        expect(await listening(port), 'the port is still taken').toBe(false);
+      }, 20_000),
   };
-  return { npm, port, output: () => output, signal, exit };
 }
 
 describe('a supervisor that signals only the pid of npm', () => {
   it('SIGTERM to npm start stops the server gracefully: npm exits with 0, nothing is left behind, the port is free', async () => {
-    const dataDir = newDataDir('npm-signal-');
-    cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
-    const { npm, port, output, signal, exit } = await underSupervisor('start', dataDir);
-    const tree = descendants(npm.pid!);
-    cleanups.push(() => tree.filter(alive).forEach((pid) => process.kill(pid, 'SIGKILL')));
-    const url = `http://127.0.0.1:${port}`;
+    const { url, dataDir, output, signal, exit, nothingLeft } = await underSupervisor('start');
     let signalled = false;
     const answers: EnquiryAnswer[] = [];
     const burst = Array.from({ length: 4 }, () =>
@@ -185,11 +194,7 @@ describe('a supervisor that signals only the pid of npm', () => {
     signalled = true;
     await Promise.all(burst);
     const code = await exit;
-    // What the supervisor sees next: every process it started gone, and the port free for its restart.
-    await eventually(async () => {
-      expect(tree.filter(alive), 'processes left behind').toEqual([]);
-      expect(await listening(port), 'the port is still taken').toBe(false);
-    }, 20_000);
+    await nothingLeft();
     expect(code, output()).toBe(0);
     expect(output()).toMatch(/\[server\] Stopped on SIGTERM/);
     expect(output(), 'the copy’s build was current').not.toContain('Building the site');
@@ -200,33 +205,19 @@ describe('a supervisor that signals only the pid of npm', () => {
   });
 
   it('SIGINT to npm run serve stops the server the same way', async () => {
-    const dataDir = newDataDir('npm-signal-');
-    cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
-    const { npm, port, output, signal, exit } = await underSupervisor('serve', dataDir);
-    const tree = descendants(npm.pid!);
-    cleanups.push(() => tree.filter(alive).forEach((pid) => process.kill(pid, 'SIGKILL')));
+    const { output, signal, exit, nothingLeft } = await underSupervisor('serve');
     signal('SIGINT');
     const code = await exit;
-    await eventually(async () => {
-      expect(tree.filter(alive), 'processes left behind').toEqual([]);
-      expect(await listening(port), 'the port is still taken').toBe(false);
-    }, 20_000);
+    await nothingLeft();
     expect(code, output()).toBe(0);
     expect(output()).toMatch(/\[server\] Stopped on SIGINT/);
   });
 
   it('SIGKILL to npm start (which it cannot pass on) still leaves no server behind', async () => {
-    const dataDir = newDataDir('npm-signal-');
-    cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
-    const { npm, port, output, signal, exit } = await underSupervisor('start', dataDir);
-    const tree = descendants(npm.pid!);
-    cleanups.push(() => tree.filter(alive).forEach((pid) => process.kill(pid, 'SIGKILL')));
+    const { output, signal, exit, nothingLeft } = await underSupervisor('start');
     signal('SIGKILL');
     expect(await exit).toBe('SIGKILL');
-    await eventually(async () => {
-      expect(tree.filter(alive), 'processes left behind').toEqual([]);
-      expect(await listening(port), 'the port is still taken').toBe(false);
-    }, 20_000);
+    await nothingLeft();
     expect(output()).toMatch(/which started this server, has gone: stopping/);
   });
 });
