@@ -95,6 +95,7 @@ export function stopOnSignals(graceMs: number, log: (line: string) => void = (li
   let server: Server | undefined;
   let signal: NodeJS.Signals | undefined;
   let signalled!: (signal: NodeJS.Signals) => void;
+  let leave: ReturnType<typeof setTimeout> | undefined;
   const first = new Promise<NodeJS.Signals>((resolve) => (signalled = resolve));
 
   const stop = async (target: Server, received: NodeJS.Signals) => {
@@ -115,13 +116,19 @@ export function stopOnSignals(graceMs: number, log: (line: string) => void = (li
     if (signal) return;
     signal = received;
     signalled(received);
-    log(`[server] ${why}: stopping; requests in flight get up to ${graceMs} ms to finish`);
-    if (server) void stop(server, received);
+    if (server) {
+      log(`[server] ${why}: stopping; requests in flight get up to ${graceMs} ms to finish`);
+      void stop(server, received);
+      return;
+    }
     // Not serving yet (still building, or opening storage): it stops as soon as it is, or leaves when the grace is over.
-    else setTimeout(() => process.exit(0), graceMs).unref();
+    log(`[server] ${why} before serving: stopping`);
+    leave = setTimeout(() => process.exit(0), graceMs);
+    leave.unref();
   };
-  process.on('SIGTERM', onSignal);
-  process.on('SIGINT', onSignal);
+  // (Node passes a handler the signal's number too, which is not a reason to give.)
+  process.on('SIGTERM', () => onSignal('SIGTERM'));
+  process.on('SIGINT', () => onSignal('SIGINT'));
   // Started by `npm start` or `npm run serve`: npm killed outright (SIGKILL, which it cannot pass
   // on) leaves no one to stop this server, so it stops itself rather than keep the port.
   if (['start', 'serve'].includes(process.env.npm_lifecycle_event ?? '')) {
@@ -137,6 +144,7 @@ export function stopOnSignals(graceMs: number, log: (line: string) => void = (li
     signalled: first,
     serving(target) {
       server = target;
+      clearTimeout(leave);
       if (signal) void stop(target, signal);
     },
   };

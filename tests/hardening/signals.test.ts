@@ -196,6 +196,7 @@ describe('a supervisor that signals only the pid of npm', () => {
     const code = await exit;
     await nothingLeft();
     expect(code, output()).toBe(0);
+    expect(output()).toMatch(/\[server\] SIGTERM: stopping; requests in flight get up to \d+ ms to finish/);
     expect(output()).toMatch(/\[server\] Stopped on SIGTERM/);
     expect(output(), 'the copy’s build was current').not.toContain('Building the site');
 
@@ -210,6 +211,7 @@ describe('a supervisor that signals only the pid of npm', () => {
     const code = await exit;
     await nothingLeft();
     expect(code, output()).toBe(0);
+    expect(output()).toMatch(/\[server\] SIGINT: stopping/);
     expect(output()).toMatch(/\[server\] Stopped on SIGINT/);
   });
 
