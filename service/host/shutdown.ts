@@ -28,7 +28,7 @@ export function closeWhenStopped(server: Server, close: () => Promise<unknown>):
   closers.set(server, [...(closers.get(server) ?? []), close]);
 }
 
-export interface Stopped {
+interface Stopped {
   /** From the stop to the last connection closed. */
   requestsMs: number;
   /** Connections still busy when the grace ran out, cut. */
@@ -43,7 +43,7 @@ export interface Stopped {
  * Stops `server` taking connections and lets the requests it has begun finish, closing each
  * connection once it is idle; after `graceMs` the busy ones are cut. Resolves when the last is closed.
  */
-export function drain(server: Server, graceMs: number): Promise<{ requestsMs: number; cut: number }> {
+function drain(server: Server, graceMs: number): Promise<{ requestsMs: number; cut: number }> {
   const started = performance.now();
   return new Promise((resolve) => {
     let cut = 0;
@@ -69,7 +69,7 @@ export function drain(server: Server, graceMs: number): Promise<{ requestsMs: nu
 }
 
 /** Drains `server` (drain) and then closes what it opened (closeWhenStopped), each bounded. */
-export async function stopServer(server: Server, graceMs: number): Promise<Stopped> {
+async function stopServer(server: Server, graceMs: number): Promise<Stopped> {
   const { requestsMs, cut } = await drain(server, graceMs);
   const started = performance.now();
   let timer: ReturnType<typeof setTimeout> | undefined;
