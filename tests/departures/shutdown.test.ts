@@ -110,8 +110,16 @@ async function sigtermMidBurst(server: RunningServer, block: number): Promise<St
   return { answers, inFlight, exit, stopMs, stopped };
 }
 
-/** Every enquiry in flight at the signal answered, each accepted one stored and mailed once, none stored unanswered, exit 0. */
-function expectNoneCut(stop: Stopped, counted: Awaited<ReturnType<typeof account>>): void {
+/**
+ * Prints the stop's row of the fault table, and holds that every enquiry in flight at the signal
+ * was answered, each accepted one stored and mailed once, none stored unanswered, and exit 0.
+ */
+function expectNoneCut(fault: string, stop: Stopped, counted: Awaited<ReturnType<typeof account>>): void {
+  faultRow(
+    fault,
+    counted,
+    `${stop.inFlight.length} in flight at the signal; exit ${stop.exit.code ?? stop.exit.signal} after ${stop.stopMs} ms: ${stop.stopped}`,
+  );
   const accepted = new Set(stop.answers.flatMap((a) => (a.id ? [a.id] : [])));
   expect(
     stop.inFlight.filter((id) => !accepted.has(id)),
@@ -133,12 +141,7 @@ describe('SIGTERM in the middle of a burst of enquiries', () => {
     const pid = server.process.pid!;
     const stop = await sigtermMidBurst(server, 31);
     const counted = await accountEmbedded(dataDir, stop.answers);
-    faultRow(
-      'SIGTERM mid-burst',
-      counted,
-      `${stop.inFlight.length} in flight at the signal; exit ${stop.exit.code ?? stop.exit.signal} after ${stop.stopMs} ms: ${stop.stopped}`,
-    );
-    expectNoneCut(stop, counted);
+    expectNoneCut('SIGTERM mid-burst', stop, counted);
     expect(existsSync(hostFilePath(path.join(dataDir, 'pglite'))), 'the host file is removed').toBe(false);
     expect(existsSync(servingNoteFile(inject('fixtureSite'), pid, server.port)), 'the serving note is removed').toBe(
       false,
@@ -160,12 +163,7 @@ describe('SIGTERM in the middle of a burst of enquiries', () => {
     const pg = await openServer(url);
     cleanups.push(() => pg.close());
     const counted = await account(pg, stop.answers);
-    faultRow(
-      'SIGTERM mid-burst, PostgreSQL and Redis',
-      counted,
-      `${stop.inFlight.length} in flight at the signal; exit ${stop.exit.code ?? stop.exit.signal} after ${stop.stopMs} ms: ${stop.stopped}`,
-    );
-    expectNoneCut(stop, counted);
+    expectNoneCut('SIGTERM mid-burst, PostgreSQL and Redis', stop, counted);
     // The pool and the Redis client were closed by the server, not by its death.
     expect(
       (
