@@ -20,6 +20,11 @@ import { createRateLimiter, type CounterStore } from './service/rules/rate-limit
 import { securityHeaders } from './service/rules/security-headers.ts';
 import { FunctionHost } from './service/host/functions.ts';
 import { hostEmbeddedDatabase } from './service/host/embedded-database.ts';
+import { closeWhenStopped, stopOnSignals, type SignalStop } from './service/host/shutdown.ts';
+import { outboxDir, removeAbandonedDrafts } from './service/bookings/outbox-drafts.ts';
+import { closeOperationalStorage } from './service/storage/connection.ts';
+import { DiskFullError, storageFailure } from './service/storage/disk-space.ts';
+import { closeHostedDatabases } from './service/storage/embedded.ts';
 import { withHostMemorySettings } from './service/host/native-memory.ts';
 import { SiteBuilds } from './service/host/site-builds.ts';
 import { FairQueue } from './service/host/fair-queue.ts';
@@ -37,8 +42,15 @@ export interface ServerOptions {
 }
 
 export async function startServer({ settings, counterStore, timeouts }: ServerOptions): Promise<Server> {
-  // Local data (the embedded database, the outbox, keys) is private to this account.
-  prepareDataDir(settings);
+  // Local data (the embedded database, the outbox, keys) is private to this account. A full disk
+  // does not stop the site: storage says so and opens once there is room (service/host/embedded-database.ts).
+  try {
+    prepareDataDir(settings);
+  } catch (error) {
+    if (!(storageFailure(error, settings.DATA_DIR) instanceof DiskFullError)) throw error;
+  }
+  // What a process killed here left in the outbox (service/bookings/outbox-drafts.ts).
+  removeAbandonedDrafts(outboxDir(settings));
   // The build served (files, routes, catalogue, kept answers), taken up whole when a new one is published.
   const builds = SiteBuilds.open(root, settings, new FunctionHost(path.join(root, 'api')));
   const store = counterStore ?? (await openCounterStore(settings.counters));
@@ -70,9 +82,25 @@ export async function startServer({ settings, counterStore, timeouts }: ServerOp
   };
   const server = createNodeServer(host, requestHandler(host), timeouts);
   builds.attach(server);
+  // Stopped by its entry (stopServer): storage and counters close once the requests have ended.
+  closeWhenStopped(server, async () => {
+    await closeOperationalStorage();
+    await closeHostedDatabases();
+    if (!counterStore) await store.close?.();
+  });
   await hostEmbeddedDatabase(settings, server);
   await new Promise<void>((done) => server.listen(settings.PORT, settings.HOST, done));
   return server;
+}
+
+/**
+ * `npm start` and `npm run serve`: serves until SIGTERM or SIGINT, then stops as
+ * service/host/shutdown.ts says (requests in flight finish, storage closes, exit 0).
+ */
+export async function serveUntilStopped(settings: Settings, stopping: SignalStop): Promise<void> {
+  const server = await startServer({ settings });
+  stopping.serving(server);
+  console.log(`Serving the site and API on ${settings.siteUrl} (listening on ${settings.HOST}:${settings.PORT})`);
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
@@ -81,8 +109,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   try {
     loadEnvFile();
     const settings = readSettings();
-    await startServer({ settings });
-    console.log(`Serving the site and API on ${settings.siteUrl} (listening on ${settings.HOST}:${settings.PORT})`);
+    await serveUntilStopped(settings, stopOnSignals(settings.SHUTDOWN_GRACE_MS));
   } catch (error) {
     console.error(error instanceof SettingsError ? error.message : error);
     process.exit(1);

@@ -1,13 +1,16 @@
 /**
  * `npm start`: build the site when the sources or the settings written into it changed since the
  * build being served was made, then serve it with server.ts. The server takes up any later
- * `npm run build` without a restart (service/host/site-builds.ts).
+ * `npm run build` without a restart (service/host/site-builds.ts). SIGTERM or SIGINT stops the
+ * build, or the server gracefully (service/host/shutdown.ts); the script line runs this with
+ * `exec`, so no shell stands between npm and this process (docs/deployment.md).
  */
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { readSettings, SettingsError } from '../service/config.ts';
 import { loadEnvFile } from '../service/env-file.ts';
 import { publishedBuild, readBuildRecord } from '../service/host/build-layout.ts';
+import { stopOnSignals } from '../service/host/shutdown.ts';
 import { buildStamp } from './build-stamp.ts';
 import { withHostMemorySettings } from '../service/host/native-memory.ts';
 
@@ -30,21 +33,34 @@ function publishedStamp(): string | null {
   }
 }
 
+/** `astro build` as a child; a signal to this process stops it too (a supervisor signals only this pid). */
+async function build(siteUrl: string, signalled: Promise<NodeJS.Signals>): Promise<number> {
+  // The build reads the same settings (the environment, then .env); the address is passed as worked out here.
+  const child = spawn(process.execPath, [path.join(root, 'node_modules', 'astro', 'bin', 'astro.mjs'), 'build'], {
+    stdio: 'inherit',
+    cwd: root,
+    env: { ...process.env, SITE_URL: siteUrl },
+  });
+  void signalled.then((signal) => child.kill(signal));
+  return new Promise((resolve) => {
+    child.once('error', () => resolve(1));
+    child.once('exit', (code) => resolve(code ?? 1));
+  });
+}
+
 try {
   const settings = readSettings();
+  const stopping = stopOnSignals(settings.SHUTDOWN_GRACE_MS);
+  let stopped = false;
+  void stopping.signalled.then(() => (stopped = true));
   if (publishedStamp() !== buildStamp(root, settings)) {
     console.log(`Building the site for ${settings.siteUrl} …`);
-    // The build reads the same settings (the environment, then .env); the address is passed as worked out here.
-    const result = spawnSync(
-      process.execPath,
-      [path.join(root, 'node_modules', 'astro', 'bin', 'astro.mjs'), 'build'],
-      { stdio: 'inherit', cwd: root, env: { ...process.env, SITE_URL: settings.siteUrl } },
-    );
-    if (result.status !== 0) process.exit(result.status ?? 1);
+    const status = await build(settings.siteUrl, stopping.signalled);
+    if (stopped) process.exit(0);
+    if (status !== 0) process.exit(status);
   }
-  const { startServer } = await import('../server.ts');
-  await startServer({ settings });
-  console.log(`Serving the site and API on ${settings.siteUrl} (listening on ${settings.HOST}:${settings.PORT})`);
+  const { serveUntilStopped } = await import('../server.ts');
+  await serveUntilStopped(settings, stopping);
 } catch (error) {
   console.error(error instanceof SettingsError ? error.message : error);
   process.exit(1);

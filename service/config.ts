@@ -23,6 +23,13 @@ type Source = Record<string, string | undefined>;
  */
 export const defaultStorageTimeoutMs = 3000;
 
+/**
+ * How long a stopping Node server lets the requests it has begun finish (SHUTDOWN_GRACE_MS):
+ * with closing storage after it, the server is gone within Docker's and supervisord's 10 s
+ * (service/host/shutdown.ts).
+ */
+const defaultShutdownGraceMs = 5000;
+
 /** A value pasted with a newline or spaces around it; blank is the same as unset. */
 const trimmed = z
   .string()
@@ -72,6 +79,7 @@ const deploymentSettings = z.object({
   DATA_DIR: z.string().default('.data'),
   STORAGE_TIMEOUT_MS: z.coerce.number().int().min(100).max(30_000).default(defaultStorageTimeoutMs),
   DEPARTURES_FRESH_MS: z.coerce.number().int().min(0).max(departuresReadMaxAgeMs).default(departuresReadMaxAgeMs),
+  SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(60_000).default(defaultShutdownGraceMs),
   REDIS_URL: urlSetting(['redis', 'rediss'], 'redis://127.0.0.1:6379').optional(),
   /** Read as the request rules read them (rules/settings.ts), pasted spaces dropped. */
   UPSTASH_REDIS_REST_URL: urlSetting(['https', 'http'], 'https://example.upstash.io').optional(),

@@ -81,7 +81,7 @@ export const tiers: Tier[] = [
     holds:
       'Operational storage as processes share it: PostgreSQL and Redis servers, the embedded database across processes (the CLI over the bridge, a killed host), enquiries delivered and retried.',
     include: [
-      'tests/departures/{storage,cli,faults,embedded,crash,bridge,full-disk}.test.ts',
+      'tests/departures/{storage,cli,faults,embedded,crash,bridge,full-disk,shutdown}.test.ts',
       'tests/bookings/{delivery,postgres}.test.ts',
       'tests/agent-auth/postgres.test.ts',
       'tests/rate-limit/{redis,redis-frozen,upstash}.test.ts',

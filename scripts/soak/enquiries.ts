@@ -65,14 +65,19 @@ export function post(
 
 let sent = 0;
 
-/** One enquiry from the next address of the 127.<block>.x.y range: each address sends a handful an hour at most. */
-export async function sendEnquiry(origin: string, block: number, note: string): Promise<EnquiryAnswer> {
+/** One enquiry for `trip` from the next address of the 127.<block>.x.y range: each address sends a handful an hour at most. */
+export async function sendEnquiry(
+  origin: string,
+  block: number,
+  note: string,
+  trip = 'hampta-pass-trek',
+): Promise<EnquiryAnswer> {
   sent += 1;
   const address = `127.${block}.${Math.floor(sent / 250) % 250}.${1 + (sent % 250)}`;
   const at = Date.now();
   const message = `${note} #${sent}`;
   const body = JSON.stringify({
-    tripSlug: 'hampta-pass-trek',
+    tripSlug: trip,
     name: 'Soak Enquirer',
     phone: '+91 98765 43210',
     groupSize: 2,
@@ -88,7 +93,7 @@ export async function sendEnquiry(origin: string, block: number, note: string): 
   return { at, status, message, ...(id ? { id } : {}) };
 }
 
-/** Enquiries every `gapMs` until `done()`, into `answers`. */
+/** Enquiries (for `trip`) every `gapMs` until `done()`, into `answers`. */
 export async function enquiryClient(
   origin: () => string,
   block: number,
@@ -96,9 +101,10 @@ export async function enquiryClient(
   gapMs: number,
   done: () => boolean,
   answers: EnquiryAnswer[],
+  trip?: string,
 ): Promise<void> {
   while (!done()) {
-    answers.push(await sendEnquiry(origin(), block, note));
+    answers.push(await sendEnquiry(origin(), block, note, trip));
     await new Promise((resolve) => setTimeout(resolve, gapMs));
   }
 }

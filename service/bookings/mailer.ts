@@ -4,12 +4,12 @@
  * offline and the team can still read what arrived. Both are idempotent per enquiry: Resend
  * through the Idempotency-Key header, the outbox by never replacing a file.
  */
-import { randomBytes } from 'node:crypto';
 import { link, mkdir, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Resend } from 'resend';
 import type { Settings } from '../config.ts';
 import type { EnquiryEmail } from './email.ts';
+import { draftFile, outboxDir } from './outbox-drafts.ts';
 
 export interface OutgoingEmail extends EnquiryEmail {
   /** The enquiry id, used to name the outbox file. */
@@ -145,7 +145,7 @@ export class OutboxMailer implements Mailer {
 
   async send(email: OutgoingEmail): Promise<DeliveryResult> {
     const file = path.join(this.#dir, `${email.reference}.eml`);
-    const partial = path.join(this.#dir, `.${email.reference}.${randomBytes(4).toString('hex')}.tmp`);
+    const partial = draftFile(this.#dir, email.reference);
     try {
       // Enquiries carry names and phone numbers: for the site's account only.
       await mkdir(this.#dir, { recursive: true, mode: 0o700 });
@@ -205,7 +205,7 @@ export function mailerFromSettings(
     });
   }
   return new OutboxMailer({
-    dir: path.resolve(settings.DATA_DIR, 'outbox'),
+    dir: outboxDir(settings),
     from: settings.BOOKING_EMAIL_FROM ?? `Booking enquiries <${options.contactEmail}>`,
     to: settings.BOOKING_EMAIL_TO ?? options.contactEmail,
   });

@@ -30,6 +30,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import path from 'node:path';
+import { processEnded } from '../storage/processes.ts';
 
 /** Where a build is made, relative to the project folder (astro.config.mjs writes the site there). */
 export const stagingDir = path.join('dist', 'next');
@@ -142,19 +143,12 @@ export function restartReasons(server: ServedFacts, build: ServedFacts): string[
 /** What a running server says about itself in dist/serving/, for the builds published beside it. */
 export interface ServingNote {
   pid: number;
+  /** When that process started, where the system says (a later process on the same pid is not it). */
+  started?: string | undefined;
   address: string;
   facts: ServedFacts;
   /** The published build it serves, or null for one served as it lies in dist/. */
   build: string | null;
-}
-
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 export function servingNoteFile(root: string, pid: number, port: number): string {
@@ -166,7 +160,7 @@ export function writeServingNote(file: string, note: ServingNote): void {
   writeWhole(file, `${JSON.stringify(note)}\n`);
 }
 
-/** The notes of the servers running from this folder; those of servers that have stopped are removed. */
+/** The notes of the servers running from this folder; those of servers that have ended (stopped, killed) are removed. */
 export function runningServers(root: string): ServingNote[] {
   const { serving } = buildLayout(root);
   if (!existsSync(serving)) return [];
@@ -176,7 +170,7 @@ export function runningServers(root: string): ServingNote[] {
       const file = path.join(serving, name);
       try {
         const note = JSON.parse(readFileSync(file, 'utf8')) as ServingNote;
-        if (isRunning(note.pid)) return [note];
+        if (!processEnded(note.pid, note.started)) return [note];
       } catch {
         // a note being replaced, or not one of ours
         return [];

@@ -28,10 +28,12 @@ import {
   readBuildRecord,
   removeServingNote,
   restartReasons,
+  runningServers,
   servingNoteFile,
   writeServingNote,
   type ServedFacts,
 } from './build-layout.ts';
+import { processStart } from '../storage/processes.ts';
 import { openBuiltSite, type BuiltSite } from './built-site.ts';
 import type { FunctionHost } from './functions.ts';
 
@@ -68,6 +70,12 @@ export class SiteBuilds {
       ? openBuiltSite(root, published.dir, path.basename(published.dir), functions)
       : openBuiltSite(root, buildLayout(root).dist, null, functions);
     this.#facts = { siteUrl: settings.siteUrl, code: codeFingerprint(root), ...this.#keptSiteFacts() };
+    try {
+      // The notes of servers that ended without removing theirs (killed) go now.
+      runningServers(root);
+    } catch {
+      // A read-only dist/: nothing was written there to remove.
+    }
     this.#watch();
   }
 
@@ -186,6 +194,7 @@ export class SiteBuilds {
     try {
       writeServingNote(this.#note.file, {
         pid: process.pid,
+        started: processStart,
         address: this.#note.address,
         facts: this.#facts,
         build: this.#view.id,

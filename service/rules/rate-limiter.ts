@@ -20,6 +20,8 @@ export interface CounterStore {
    * memory then waits on nothing (service/host/request-handler.ts). A shared store has none.
    */
   hitNow?(key: string, windowMs: number, now: number, weight?: number): WindowCount;
+  /** Lets go of a connection to a shared store (the server stopping). */
+  close?(): Promise<void>;
 }
 
 export interface RateLimitDecision {

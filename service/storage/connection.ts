@@ -19,6 +19,9 @@ interface Shared {
 /** The process's connections, by the database they reach (storageKey). */
 const registry = new Map<string, Shared>();
 
+/** Set when the process closes storage for good (it is stopping): nothing opens it again. */
+let closedForGood = false;
+
 /** Which database the settings point at; equal keys mean the same database. */
 export function storageKey(settings: Settings): string | null {
   switch (settings.OPERATIONAL_STORAGE) {
@@ -39,6 +42,7 @@ export function storageKey(settings: Settings): string | null {
 export async function openOperationalStorage(settings: Settings): Promise<Sql | null> {
   const key = storageKey(settings);
   if (key === null) return null;
+  if (closedForGood) throw new Error('operational storage is closed: the server is stopping');
   let shared = registry.get(key);
   if (!shared) {
     // PGlite creates its files with the process umask: DATA_DIR must be prepared first, whoever opens it.
@@ -73,4 +77,17 @@ export async function openOperationalStorage(settings: Settings): Promise<Sql | 
       await sql.close();
     },
   };
+}
+
+/**
+ * Closes every connection of the process, whatever handles are still open on it: the server
+ * stopping (service/host/shutdown.ts), once its requests have ended. The embedded database this
+ * process hosts closes with its handle (its host file removed, its bridge stopped); a PostgreSQL
+ * pool ends its connections.
+ */
+export async function closeOperationalStorage(): Promise<void> {
+  closedForGood = true;
+  const all = [...registry.values()];
+  registry.clear();
+  await Promise.all(all.map(async (shared) => (await shared.sql.catch(() => null))?.close()));
 }

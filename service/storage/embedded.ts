@@ -8,7 +8,7 @@
  * Within a process there is exactly one host per folder.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
 import { makePrivate } from '../data-dir.ts';
@@ -16,16 +16,17 @@ import { startBridge } from './bridge.ts';
 import { BridgeUnreachable, bridgeSql } from './bridge-client.ts';
 import { privateBridgeSocket } from './bridge-socket.ts';
 import { bridgeAddress, type BridgeAddress } from './bridge-wire.ts';
+import { storageFailure } from './disk-space.ts';
 import {
   claim,
   hostFilePath,
   hostRuns,
-  processStart,
-  readHostFile,
+  readHolder,
   removeHostFileIfOurs,
   removeStale,
   writeHostFile,
 } from './host-file.ts';
+import { processStart } from './processes.ts';
 import type { Sql } from './sql.ts';
 
 /**
@@ -57,53 +58,95 @@ interface Host {
 /** The databases this process hosts, by folder. */
 const hosts = new Map<string, Promise<Host>>();
 
+/**
+ * Marks a database being made in `dataDir` (beside it, as `<folder>.creating`) until PGlite has
+ * made it whole. A folder found with the mark was cut short (a full disk, a kill): PGlite writes
+ * PG_VERSION before the rest, so it would try to open it and fail on every start after.
+ */
+function creationMark(dataDir: string): string {
+  return path.join(path.dirname(dataDir), `${path.basename(dataDir)}.creating`);
+}
+
+/** Whether `dataDir` holds a database made whole; a creation cut short is removed, to be made again. */
+function databaseMade(dataDir: string): boolean {
+  const mark = creationMark(dataDir);
+  if (existsSync(mark)) {
+    rmSync(dataDir, { recursive: true, force: true });
+    rmSync(mark, { force: true });
+    return false;
+  }
+  return existsSync(path.join(dataDir, 'PG_VERSION'));
+}
+
+/** Opens the database in `dataDir` (making it when there is none) as this process's host of it: only the holder of the host file calls this. */
 async function becomeHost(dataDir: string, file: string): Promise<Host> {
+  // What is undone, last first, when a step fails: nothing half-made stays (an open database, a bridge, the host file).
+  const undo: (() => unknown)[] = [];
   try {
     const { PGlite } = await import('@electric-sql/pglite');
+    const made = databaseMade(dataDir);
+    if (!made) {
+      writeFileSync(creationMark(dataDir), '', { mode: 0o600 });
+      undo.push(() => {
+        rmSync(dataDir, { recursive: true, force: true });
+        rmSync(creationMark(dataDir), { force: true });
+      });
+    }
     mkdirSync(dataDir, { recursive: true, mode: 0o700 });
     const db = await PGlite.create(dataDir, { startParams: embeddedStartParams(PGlite.defaultStartParams) });
+    undo.push(() => db.close().catch(() => undefined));
+    if (!made) rmSync(creationMark(dataDir), { force: true });
     // A new database's first files are unpacked 0666 whatever the umask (data-dir.ts).
     makePrivate(dataDir);
     const token = randomBytes(24).toString('base64url');
-    let socket: ReturnType<typeof privateBridgeSocket> = null;
-    let bridge: Awaited<ReturnType<typeof startBridge>>;
-    try {
-      socket = privateBridgeSocket(dataDir);
-      bridge = await startBridge(db, token, { socketPath: socket?.path });
-    } catch (error) {
-      socket?.remove();
-      await db.close().catch(() => undefined);
-      throw error;
-    }
-    writeHostFile(
-      file,
-      { pid: process.pid, started: processStart, bridge: bridge.address, since: new Date().toISOString() },
-      false,
-    );
+    const socket = privateBridgeSocket(dataDir);
+    undo.push(() => socket?.remove());
+    const bridge = await startBridge(db, token, { socketPath: socket?.path });
+    undo.push(() => bridge.stop());
+    writeHostFile(file, {
+      pid: process.pid,
+      started: processStart,
+      bridge: bridge.address,
+      since: new Date().toISOString(),
+    });
     const onExit = () => {
       removeHostFileIfOurs(file);
       socket?.remove();
     };
     process.once('exit', onExit);
+    let closing: Promise<void> | undefined;
     return {
       db,
       file,
       handles: 0,
-      close: async () => {
-        process.off('exit', onExit);
-        removeHostFileIfOurs(file);
-        await bridge.stop();
-        socket?.remove();
-        await db.close();
-      },
+      // Once, however many ask (the last handle, and the server stopping).
+      close: () =>
+        (closing ??= (async () => {
+          process.off('exit', onExit);
+          removeHostFileIfOurs(file);
+          await bridge.stop();
+          socket?.remove();
+          await db.close();
+        })()),
     };
   } catch (error) {
+    for (const step of undo.reverse()) await step();
     removeHostFileIfOurs(file);
-    throw error;
+    throw storageFailure(error, path.dirname(dataDir));
   }
 }
 
 type Route = { kind: 'host'; host: Host } | { kind: 'bridge'; address: BridgeAddress };
+
+/** Claims the folder (see claim); a failure to make the host file is worded for the people running the site. */
+function claimed(file: string, dataDir: string): boolean {
+  try {
+    mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+    return claim(file);
+  } catch (error) {
+    throw storageFailure(error, path.dirname(dataDir));
+  }
+}
 
 /**
  * Where this process reaches the database: its own host, or another process's bridge.
@@ -115,14 +158,15 @@ async function route(dataDir: string, waitMs: number): Promise<Route> {
   for (;;) {
     const local = hosts.get(dataDir);
     if (local) return { kind: 'host', host: await local };
-    const info = readHostFile(file);
+    const holder = readHolder(file);
+    const info = holder.state === 'held' ? holder.info : null;
     if (info && (await hostRuns(info))) {
       const address = bridgeAddress.safeParse(info.bridge);
       if (address.success) return { kind: 'bridge', address: address.data };
     } else {
-      if (info) removeStale(file, info);
-      mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-      if (claim(file)) {
+      // A holder that no longer runs, or a file no process could have written whole (a full disk, a crash): stale.
+      if (holder.state !== 'none') removeStale(file, holder);
+      if (claimed(file, dataDir)) {
         const opening = becomeHost(dataDir, file);
         hosts.set(dataDir, opening);
         opening.catch(() => hosts.delete(dataDir));

@@ -1,18 +1,21 @@
 /**
  * The host file of the embedded database (`<DATA_DIR>/pglite.host.json`): which process hosts
- * it (pid, and when that process started), where its bridge listens, and since when. Created
+ * it (pid, and when that process started), where its bridge listens, and since when. Claimed
  * exclusively, so one process at a time becomes the host (embedded.ts).
  *
- * "Gone" is proved, not assumed from the pid alone: after a crash (`kill -9`) the pid in the file
- * may be a zombie not yet reaped, or belong to another process by the time the server restarts
- * (pids are reused quickly in containers). So the file also records when its process started,
- * where the system says (Linux: the boot and the start time in /proc), and a holder counts as
- * the host only while its pid is alive, not a zombie, started then, and its bridge is not refused.
+ * The file appears whole or not at all: a claim writes a draft beside it and links the draft to
+ * the file's name (a link never replaces a file, so only one process can make it), and later
+ * writes replace it by a rename. A claim that fails (a full disk) leaves nothing behind, and a
+ * holder file that is empty or cannot be read was left by a crash or a full disk, never by a
+ * process still writing it: it is stale, as is the file of a process that no longer runs
+ * (processes.ts). A holder counts as the host only while its process runs and its bridge is not
+ * refused.
  */
-import { readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { linkSync, readFileSync, readdirSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { bridgeListening } from './bridge-client.ts';
 import { bridgeAddress, type BridgeAddress } from './bridge-wire.ts';
+import { processEnded, processStart, processTag, taggedProcessEnded } from './processes.ts';
 
 export interface HostFile {
   pid: number;
@@ -23,63 +26,75 @@ export interface HostFile {
   since: string;
 }
 
+/** What the holder file says: nothing (no file), something no process could have written whole, or a holder. */
+export type Holder = { state: 'none' } | { state: 'unreadable' } | { state: 'held'; info: HostFile };
+
 export function hostFilePath(dataDir: string): string {
   return path.join(path.dirname(dataDir), `${path.basename(dataDir)}.host.json`);
 }
 
+export function readHolder(file: string): Holder {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ENOENT' ? { state: 'none' } : { state: 'unreadable' };
+  }
+  try {
+    const info = JSON.parse(text) as HostFile;
+    if (typeof info === 'object' && info !== null && Number.isInteger(info.pid)) return { state: 'held', info };
+  } catch {
+    // empty, or cut short: below
+  }
+  return { state: 'unreadable' };
+}
+
 export function readHostFile(file: string): HostFile | null {
-  try {
-    return JSON.parse(readFileSync(file, 'utf8')) as HostFile;
-  } catch {
-    return null;
-  }
+  const holder = readHolder(file);
+  return holder.state === 'held' ? holder.info : null;
 }
-
-/** A process as Linux describes it in /proc: its state, and what tells it apart from a later process with the same pid. */
-function processStat(pid: number): { state: string; started: string } | null {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // After the command name (in parentheses, which may hold spaces): field 3, the state, then on to field 22, the start time.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    const boot = readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim();
-    return { state: fields[0] ?? '', started: `${boot}/${fields[19] ?? ''}` };
-  } catch {
-    return null; // not Linux, or the process is gone
-  }
-}
-
-/** This process's start, recorded in the host file, where the system tells it. */
-export const processStart = processStat(process.pid)?.started;
 
 /** True while the process that wrote `info` still runs and hosts the database. */
 export async function hostRuns(info: HostFile): Promise<boolean> {
   if (info.pid === process.pid) return false; // our own pid in a file we did not write: left by an earlier run
+  // Another account's process (EPERM) is never this site's host either: the data folder is private to its account.
   try {
     process.kill(info.pid, 0);
   } catch {
-    // Gone, or (EPERM) another account's process: never this site's host, whose files are private to its account.
     return false;
   }
-  const now = processStat(info.pid);
-  if (now) {
-    // Died but not yet reaped by its parent: its pid lingers, the host does not.
-    if (now.state === 'Z' || now.state === 'X') return false;
-    // The pid now names a process that started after the one that wrote the file.
-    if (info.started !== undefined && now.started !== info.started) return false;
-  }
+  if (processEnded(info.pid, info.started)) return false;
   const bridge = bridgeAddress.safeParse(info.bridge);
   return !bridge.success || (await bridgeListening(bridge.data));
 }
 
-export function writeHostFile(file: string, content: HostFile, exclusive: boolean): void {
-  const text = `${JSON.stringify(content)}\n`;
-  if (exclusive) {
-    writeFileSync(file, text, { flag: 'wx', mode: 0o600 });
-    return;
+const draftSuffixes = ['.claim', '.tmp'];
+
+/** A draft of the host file, named for the process writing it (processTag). */
+function draftOf(file: string, suffix: string): string {
+  return `${file}.${processTag}${suffix}`;
+}
+
+/** Writes `text` to `draft`; on failure (a full disk) removes whatever part of it was written. */
+function writeDraft(draft: string, text: string): void {
+  try {
+    writeFileSync(draft, text, { mode: 0o600 });
+  } catch (error) {
+    rmSync(draft, { force: true });
+    throw error;
   }
-  const temporary = `${file}.${process.pid}.tmp`;
-  writeFileSync(temporary, text, { mode: 0o600 });
-  renameSync(temporary, file);
+}
+
+/** Replaces the host file whole (the host saying where its bridge is). */
+export function writeHostFile(file: string, content: HostFile): void {
+  const draft = draftOf(file, '.tmp');
+  writeDraft(draft, `${JSON.stringify(content)}\n`);
+  try {
+    renameSync(draft, file);
+  } catch (error) {
+    rmSync(draft, { force: true });
+    throw error;
+  }
 }
 
 export function removeHostFileIfOurs(file: string): void {
@@ -91,25 +106,51 @@ export function removeHostFileIfOurs(file: string): void {
   }
 }
 
-/** Claims the folder by creating the host file; false when another process holds it. */
-export function claim(file: string): boolean {
+/** Drafts of the host file that processes which have ended left beside it (killed between writing and linking). */
+function removeEndedDrafts(file: string): void {
+  const prefix = `${path.basename(file)}.`;
+  let names: string[];
   try {
-    writeHostFile(
-      file,
-      { pid: process.pid, started: processStart, bridge: null, since: new Date().toISOString() },
-      true,
-    );
+    names = readdirSync(path.dirname(file));
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const suffix = draftSuffixes.find((s) => name.endsWith(s));
+    if (!name.startsWith(prefix) || !suffix) continue;
+    if (taggedProcessEnded(name.slice(prefix.length, -suffix.length)))
+      rmSync(path.join(path.dirname(file), name), { force: true });
+  }
+}
+
+/**
+ * Claims the folder by making the host file; false when another process holds it. Throws when
+ * the file cannot be made (a full disk), leaving nothing behind.
+ */
+export function claim(file: string): boolean {
+  removeEndedDrafts(file);
+  const draft = draftOf(file, '.claim');
+  const content: HostFile = { pid: process.pid, started: processStart, bridge: null, since: new Date().toISOString() };
+  writeDraft(draft, `${JSON.stringify(content)}\n`);
+  try {
+    linkSync(draft, file);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
     throw error;
+  } finally {
+    rmSync(draft, { force: true });
   }
-  // Two processes clearing the same stale file could both get here; only the last writer stays.
+  // Two processes clearing the same stale file could both get here; only the file's maker stays.
   return readHostFile(file)?.pid === process.pid;
 }
 
-export function removeStale(file: string, seen: HostFile): void {
-  const current = readHostFile(file);
-  if (current?.pid !== seen.pid || current.since !== seen.since) return;
+/** Removes the holder file if it still says what was `seen` (a process that no longer runs, or nothing readable). */
+export function removeStale(file: string, seen: Holder): void {
+  const current = readHolder(file);
+  if (current.state === 'none' || current.state !== seen.state) return;
+  if (current.state === 'held' && seen.state === 'held') {
+    if (current.info.pid !== seen.info.pid || current.info.since !== seen.info.since) return;
+  }
   try {
     unlinkSync(file);
   } catch {

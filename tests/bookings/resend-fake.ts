@@ -3,7 +3,7 @@
  * POST /emails with a Bearer key and a JSON body, answering `{ id }`. Like Resend it honours
  * Idempotency-Key: a repeated key gets the first answer back and sends nothing new. It records
  * every request, and can be told to fail (HTTP 500), to hang (never answer) or to cut one
- * connection.
+ * connection, and to take its time (`delayMs`) over each email it sends.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -23,6 +23,10 @@ export interface FakeResend {
   url: string;
   apiKey: string;
   mode: FakeMode;
+  /** How long each email takes to be accepted (in `ok` mode), so tests can catch enquiries in flight. */
+  delayMs: number;
+  /** The idempotency keys of the emails it is taking its time over now. */
+  inFlight: Set<string>;
   requests: RecordedRequest[];
   /** Emails actually "sent": one per distinct idempotency key. */
   sent: RecordedRequest[];
@@ -48,7 +52,16 @@ export async function startFakeResend(apiKey = 're_test_key'): Promise<FakeResen
   const byKey = new Map<string, string>();
   const hanging = new Set<ServerResponse>();
   let counter = 0;
-  const fake: FakeResend = { url: '', apiKey, mode: 'ok', requests: [], sent: [], close: async () => undefined };
+  const fake: FakeResend = {
+    url: '',
+    apiKey,
+    mode: 'ok',
+    delayMs: 0,
+    inFlight: new Set(),
+    requests: [],
+    sent: [],
+    close: async () => undefined,
+  };
 
   const server = createServer(
     (req, res) =>
@@ -90,6 +103,12 @@ export async function startFakeResend(apiKey = 're_test_key'): Promise<FakeResen
             name: 'validation_error',
             message: 'from, to and subject are required',
           });
+        if (fake.delayMs > 0) {
+          const key = recorded.idempotencyKey ?? '';
+          fake.inFlight.add(key);
+          await new Promise((resolve) => setTimeout(resolve, fake.delayMs));
+          fake.inFlight.delete(key);
+        }
         const earlier = recorded.idempotencyKey ? byKey.get(recorded.idempotencyKey) : undefined;
         if (earlier) return reply(res, 200, { id: earlier });
         counter += 1;

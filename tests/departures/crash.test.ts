@@ -3,16 +3,22 @@
  * and started again on the same data while something still holds the dead server's pid: its own
  * zombie (a parent that never reaps it), or another long-lived process given that very pid (as
  * containers reuse pids). The new server takes the database back at once: departures and
- * enquiries answer, and every enquiry the dead server accepted is stored and was delivered.
+ * enquiries answer, and every enquiry the dead server accepted is stored and was delivered. It
+ * also cleans what the dead server left: its note in dist/serving/ and its email drafts in the
+ * outbox, and nothing of a live process (a draft another process is writing stays).
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, inject, it, vi } from 'vitest';
+import { servingNoteFile } from '../../service/host/build-layout.ts';
 import { hostFilePath } from '../../service/storage/host-file.ts';
+import type { EnquiryAnswer } from '../../scripts/soak/enquiries.ts';
 import { newDataDir } from '../helpers/embedded-template.ts';
+import { accountEmbedded, faultRow } from '../helpers/enquiry-accounts.ts';
 import { occupyDeadHostPid, processState } from '../helpers/pid-squatter.ts';
+import { eventually } from '../helpers/eventually.ts';
 import { freePort, startServer, whenServing, type RunningServer } from '../helpers/project.ts';
 
 vi.setConfig({ testTimeout: 180_000 });
@@ -30,27 +36,31 @@ function environment(dataDir: string): Record<string, string> {
 
 let address = 0;
 
-async function sendEnquiry(url: string): Promise<{ status: number; id?: string }> {
+/** An enquiry's answer: its status (0 when the connection died), its reference when accepted, and its own message. */
+type Answer = Omit<EnquiryAnswer, 'status'> & { status: number };
+
+async function sendEnquiry(url: string): Promise<Answer> {
   address += 1;
+  const message = `enquiry ${address}`;
+  const at = Date.now();
   try {
     const response = await fetch(`${url}/api/bookings`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json', 'x-real-ip': `198.51.100.${address % 250}` },
-      body: JSON.stringify({ ...enquiry, message: `enquiry ${address}` }),
+      body: JSON.stringify({ ...enquiry, message }),
     });
     const body = (await response.json()) as { enquiry?: { id: string } };
-    return { status: response.status, ...(body.enquiry ? { id: body.enquiry.id } : {}) };
+    return { at, message, status: response.status, ...(body.enquiry ? { id: body.enquiry.id } : {}) };
   } catch {
-    return { status: 0 }; // the connection died with the server
+    return { at, message, status: 0 }; // the connection died with the server
   }
 }
 
 /**
- * Enquiries sent two at a time until `stop` resolves, and then for a moment more: the ones the
- * server answered (accepted when it gave a reference) and the ones that died with it.
+ * Enquiries sent two at a time into `answers` until `stop` resolves, and then for a moment more:
+ * the ones the server answered (accepted when it gave a reference) and the ones that died with it.
  */
-async function burst(url: string, stop: Promise<unknown>): Promise<{ status: number; id?: string }[]> {
-  const answers: { status: number; id?: string }[] = [];
+async function burst(url: string, stop: Promise<unknown>, answers: Answer[]): Promise<Answer[]> {
   let stopping = false;
   void stop.then(() => (stopping = true));
   const sender = async () => {
@@ -61,6 +71,11 @@ async function burst(url: string, stop: Promise<unknown>): Promise<{ status: num
   };
   await Promise.all([sender(), sender()]);
   return answers;
+}
+
+/** Resolves once the server has accepted `count` of `answers`: the burst is under way. */
+function accepting(answers: Answer[], count: number): Promise<unknown> {
+  return eventually(async () => expect(answers.filter((a) => a.id).length).toBeGreaterThanOrEqual(count), 60_000);
 }
 
 /** What the new server says of each accepted enquiry: stored (its page shows it) and delivered (its email in the outbox). */
@@ -96,15 +111,65 @@ async function takenBack(server: RunningServer, ms = 20_000): Promise<number> {
   return Date.now() - started;
 }
 
-/** Starts the server again on `dataDir`: it takes the database back, and holds every enquiry the dead one accepted. */
-async function restartedWithNoneLost(
-  dataDir: string,
-  answers: { status: number; id?: string }[],
-  what: string,
-): Promise<void> {
+/** A process's start as /proc gives it (clock ticks since boot): what names it in a draft beside its pid. */
+function startTicks(pid: number): string {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]!;
+}
+
+interface Leftovers {
+  /** The dead server's note in dist/serving/. */
+  note: string;
+  /** Drafts the dead server left in the outbox: those of the burst, and one left at the kill's very moment. */
+  deadDrafts: string[];
+  /** A draft a live process is writing. */
+  liveDraft: string;
+  emails: string[];
+}
+
+/**
+ * What `kill -9` of the server (`pid`, started at `ticks`, serving on `port`) leaves: its note, and
+ * any drafts of the burst; plus a draft as it leaves one killed between writing and linking it (at
+ * the kill's very moment), and one of a process still writing (this test's), which must stay.
+ */
+function leftBehind(dataDir: string, pid: number, ticks: string, port: number): Leftovers {
+  const outbox = path.join(dataDir, 'outbox');
+  mkdirSync(outbox, { recursive: true, mode: 0o700 });
+  const note = servingNoteFile(inject('fixtureSite'), pid, port);
+  expect(existsSync(note), 'kill -9 leaves the serving note').toBe(true);
+  writeFileSync(path.join(outbox, `.enq-20260101-abcdefghjk.${pid}-${ticks}.0badcafe.tmp`), 'From: cut short\r\n');
+  const liveDraft = path.join(
+    outbox,
+    `.enq-20260101-mnpqrstuvw.${process.pid}-${startTicks(process.pid)}.0000beef.tmp`,
+  );
+  writeFileSync(liveDraft, 'From: being written\r\n');
+  const names = readdirSync(outbox);
+  return {
+    note,
+    deadDrafts: names.filter((n) => n.includes(`.${pid}-`)).map((n) => path.join(outbox, n)),
+    liveDraft,
+    emails: names.filter((n) => n.endsWith('.eml')).map((n) => path.join(outbox, n)),
+  };
+}
+
+/** Starts the server again on `dataDir`: it takes the database back, holds every enquiry the dead one accepted, and cleans what it left. */
+async function restartedWithNoneLost(dataDir: string, answers: Answer[], what: string, left: Leftovers): Promise<void> {
   const second = await startServer(inject('fixtureSite'), environment(dataDir));
   cleanups.push(() => second.stop());
   const back = await takenBack(second);
+  expect(existsSync(left.note), 'the dead server’s note is removed').toBe(false);
+  expect(left.deadDrafts.filter(existsSync), 'the dead server’s drafts are removed').toEqual([]);
+  expect(existsSync(left.liveDraft), 'a live process’s draft stays').toBe(true);
+  expect(
+    left.emails.filter((e) => !existsSync(e)),
+    'every email stays',
+  ).toEqual([]);
+  const counted = await accountEmbedded(dataDir, answers);
+  faultRow(
+    `kill -9 mid-burst (${what})`,
+    counted,
+    `${left.deadDrafts.length - 1} draft(s) of the burst and 1 planted removed, the note removed`,
+  );
   const accepted = answers.flatMap((a) => (a.id ? [a.id] : []));
   expect(accepted.length).toBeGreaterThan(0);
   const found = await accounted(second, dataDir, accepted);
@@ -139,14 +204,17 @@ describe('the embedded database after kill -9 of the server', () => {
     cleanups.push(() => rmSync(unused, { recursive: true, force: true }));
     const first = await whenServing(parent, port, unused);
     expect(JSON.parse(readFileSync(hostFilePath(path.join(dataDir, 'pglite')), 'utf8')).pid).toBe(pid);
+    const ticks = startTicks(pid);
 
-    const killed = new Promise((resolve) => setTimeout(resolve, 1500)).then(() => process.kill(pid, 'SIGKILL'));
-    const answers = await burst(first.url, killed);
+    const answers: Answer[] = [];
+    const killed = accepting(answers, 5).then(() => process.kill(pid, 'SIGKILL'));
+    await burst(first.url, killed, answers);
     for (let i = 0; i < 50 && processState(pid) !== 'Z'; i += 1)
       await new Promise((resolve) => setTimeout(resolve, 100));
     expect(processState(pid), 'the dead server is a zombie on its pid').toBe('Z');
 
-    await restartedWithNoneLost(dataDir, answers, 'the dead server a zombie on its pid');
+    const left = leftBehind(dataDir, pid, ticks, port);
+    await restartedWithNoneLost(dataDir, answers, 'the dead server a zombie on its pid', left);
   });
 
   it('is taken back while another long-lived process has the dead server’s pid, and no accepted enquiry is lost', async () => {
@@ -156,16 +224,19 @@ describe('the embedded database after kill -9 of the server', () => {
     const first = await startServer(site, environment(dataDir));
     cleanups.push(() => first.stop());
     const pid = first.process.pid!;
+    const ticks = startTicks(pid);
     const exited = new Promise((resolve) => first.process.once('exit', resolve));
-    const killed = new Promise((resolve) => setTimeout(resolve, 1500)).then(() => first.process.kill('SIGKILL'));
-    const answers = await burst(first.url, killed);
+    const answers: Answer[] = [];
+    const killed = accepting(answers, 5).then(() => first.process.kill('SIGKILL'));
+    await burst(first.url, killed, answers);
     await exited; // reaped: the pid is free for the next process
+    const left = leftBehind(dataDir, pid, ticks, first.port);
 
     // Where the system does not let a test choose the next pid, the host file is made to name a live
     // process of another program instead, as the reused pid would: what the server reads is the same.
     const { squatter, how } = await occupyDeadHostPid(pid, path.join(dataDir, 'pglite'));
     cleanups.push(() => squatter.kill('SIGKILL'));
     expect(processState(squatter.pid!)).toMatch(/^[RS]$/);
-    await restartedWithNoneLost(dataDir, answers, how);
+    await restartedWithNoneLost(dataDir, answers, how, left);
   });
 });

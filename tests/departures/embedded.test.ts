@@ -5,7 +5,7 @@
  * (tests/helpers/embedded-template.ts): hosting is the subject here, not creating.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, watch, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -208,6 +208,40 @@ describe('the embedded database across processes', () => {
     host = await openEmbeddedDatabase(dataDir);
     expect((await host.query('SELECT count(*)::int AS n FROM t')).rows).toEqual([{ n: 0 }]);
     expect(JSON.parse(readFileSync(hostFilePath(dataDir), 'utf8')).pid).toBe(process.pid);
+  });
+
+  it('takes over from a host file left empty or cut short (a full disk, a crash), without waiting for it', async () => {
+    const dataDir = path.join(dir, 'unreadable');
+    copyNewDatabase(dataDir);
+    for (const left of ['', '{"pid":12']) {
+      writeFileSync(hostFilePath(dataDir), left);
+      // No process could have written this whole: it is stale at once, not after the 30 s wait for a host still opening.
+      host = await openEmbeddedDatabase(dataDir, { waitMs: 2000 });
+      expect((await host.query('SELECT 1 AS n')).rows).toEqual([{ n: 1 }]);
+      expect(JSON.parse(readFileSync(hostFilePath(dataDir), 'utf8')).pid).toBe(process.pid);
+      await host.close();
+      host = undefined;
+    }
+  });
+
+  it('makes the database again when the process making it was killed halfway', async () => {
+    const dataDir = path.join(dir, 'cut-short');
+    const maker = otherProcess(dataDir);
+    // PGlite writes PG_VERSION before the rest: killed then, the folder looks like a database and is not one.
+    while (!existsSync(dataDir)) await new Promise((resolve) => setTimeout(resolve, 2));
+    await new Promise<void>((resolve) => {
+      const kill = () => {
+        maker.child.kill('SIGKILL');
+        watcher.close();
+        resolve();
+      };
+      const watcher = watch(dataDir, (_event, name) => name === 'PG_VERSION' && kill());
+      if (existsSync(path.join(dataDir, 'PG_VERSION'))) kill();
+    });
+    await new Promise((resolve) => maker.child.once('exit', resolve));
+    host = await openEmbeddedDatabase(dataDir, { waitMs: 2000 });
+    await host.query('CREATE TABLE t (n int)');
+    expect((await host.query('SELECT count(*)::int AS n FROM t')).rows).toEqual([{ n: 0 }]);
   });
 
   it('becomes the host when the host it was using goes away', async () => {

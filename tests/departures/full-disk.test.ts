@@ -4,14 +4,33 @@
  * every other one is refused in the contract's words, so the person knows to try again. The server
  * never crashes, answers trips and peaks throughout, and takes enquiries again when room is made.
  *
+ * A server started on a full disk says so in plain words, leaves nothing half-made behind (no
+ * empty host file, no half-made database), and opens the database by itself once there is room:
+ * no restart, no file removed by hand.
+ *
  * The folder is a small tmpfs of its own, so filling it touches nothing else: mounting one needs
  * root, as CI runs; elsewhere the test says so and is skipped.
  */
 import { execFileSync } from 'node:child_process';
-import { closeSync, existsSync, mkdtempSync, openSync, rmSync, unlinkSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  mkdtempSync,
+  openSync,
+  rmSync,
+  statSync,
+  truncateSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, inject, it, vi } from 'vitest';
+import { sendEnquiry as sendFrom, type EnquiryAnswer } from '../../scripts/soak/enquiries.ts';
+import { hostFilePath } from '../../service/storage/host-file.ts';
+import { newDataDir } from '../helpers/embedded-template.ts';
+import { accountEmbedded, faultRow } from '../helpers/enquiry-accounts.ts';
+import { eventually } from '../helpers/eventually.ts';
 import { startServer, type RunningServer } from '../helpers/project.ts';
 
 vi.setConfig({ testTimeout: 180_000 });
@@ -140,6 +159,79 @@ describe('the data folder’s disk full', () => {
         `[full disk] enquiries accepted ${accepted.length}, stored ${stored}, delivered ${delivered}; refused ${answers.length - accepted.length}; retry: ${retry.trim().split('\n').at(-1)}`,
       );
       expect({ stored, delivered }).toEqual({ stored: accepted.length, delivered: accepted.length });
+    },
+  );
+});
+
+/** The departures answer's status, and an enquiry sent from an address of its own. */
+async function departuresStatus(url: string): Promise<number> {
+  return (await fetch(`${url}/v1/departures`)).status;
+}
+
+describe('a server started on a full disk', () => {
+  it.skipIf(cannotMount)(
+    `says so plainly, serves the site, and opens the database by itself once there is room${cannotMount ? ` (skipped: ${cannotMount})` : ''}`,
+    async () => {
+      const disk = smallDisk('160m');
+      const dataDir = newDataDir('data-', disk);
+      const environment = { DATA_DIR: dataDir, OPERATIONAL_STORAGE: 'embedded', SITE_URL: '' };
+      const filler = fill(disk);
+      const server = await startServer(inject('fixtureSite'), environment);
+      cleanups.push(() => server.stop());
+      const pid = server.process.pid;
+
+      expect(existsSync(hostFilePath(path.join(dataDir, 'pglite'))), 'a claim that failed leaves no host file').toBe(
+        false,
+      );
+      expect(server.output()).toMatch(/The embedded database cannot be opened: the disk holding .+ is full/);
+      expect((await fetch(`${server.url}/v1/trips`)).status).toBe(200);
+      expect(await departuresStatus(server.url)).toBe(502);
+      const answers: EnquiryAnswer[] = [];
+      for (let i = 0; i < 3; i += 1) answers.push(await sendFrom(server.url, 34, 'full at start', 'sample-trek'));
+      // Refused as the contract words storage that cannot be reached (502) or used (503): the visitor tries again later.
+      for (const answer of answers) expect([502, 503]).toContain(answer.status);
+
+      unlinkSync(filler);
+      // No restart and no hand: the same server opens the database once there is room.
+      await eventually(async () => expect(await departuresStatus(server.url)).toBe(200), 60_000);
+      for (let i = 0; i < 3; i += 1) answers.push(await sendFrom(server.url, 34, 'room again', 'sample-trek'));
+      expect(answers.slice(3).map((a) => a.status)).toEqual([201, 201, 201]);
+      expect(server.process.pid).toBe(pid);
+      expect(server.process.exitCode).toBeNull();
+      await eventually(async () =>
+        expect(server.output()).toContain('is open: departures and enquiries are answered again'),
+      );
+
+      server.process.kill('SIGTERM');
+      await new Promise((resolve) => server.process.once('exit', resolve));
+      const counted = await accountEmbedded(dataDir, answers);
+      faultRow('disk full at start', counted, 'refused while full (502), taken again once there was room, no restart');
+      expect(counted).toMatchObject({ accepted: 3, stored: 3, delivered: 3, storedUnanswered: 0 });
+    },
+  );
+
+  it.skipIf(cannotMount)(
+    `with too little room to make the database: says so, leaves nothing half-made, and makes it once there is room${cannotMount ? ` (skipped: ${cannotMount})` : ''}`,
+    async () => {
+      const disk = smallDisk('160m');
+      const dataDir = mkdtempSync(path.join(disk, 'data-'));
+      const filler = fill(disk);
+      // Room for the host file, not for a new database (about 40 MB).
+      truncateSync(filler, statSync(filler).size - 16 * 1024 * 1024);
+      const server = await startServer(inject('fixtureSite'), {
+        DATA_DIR: dataDir,
+        OPERATIONAL_STORAGE: 'embedded',
+        SITE_URL: '',
+      });
+      cleanups.push(() => server.stop());
+      expect(existsSync(path.join(dataDir, 'pglite')), 'the half-made database is removed').toBe(false);
+      expect(existsSync(path.join(dataDir, 'pglite.creating'))).toBe(false);
+      expect(existsSync(hostFilePath(path.join(dataDir, 'pglite')))).toBe(false);
+      expect(server.output()).toMatch(/The embedded database cannot be opened: the disk holding .+ is full/);
+
+      unlinkSync(filler);
+      await eventually(async () => expect(await departuresStatus(server.url)).toBe(200), 90_000);
+      expect((await sendFrom(server.url, 35, 'made once there is room', 'sample-trek')).status).toBe(201);
     },
   );
 });
