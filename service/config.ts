@@ -41,7 +41,14 @@ const deploymentSettings = z.object({
   /** Where the editors' files are; tests and benchmarks point it at generated catalogues. */
   CONTENT_DIR: z.string().min(1).default('content'),
   OPERATIONAL_STORAGE: z.enum(storageModes).default('embedded'),
+  /** The address the site's requests use: on a host with a pooler, its pooled address (Neon's DATABASE_URL). */
   DATABASE_URL: z.string().optional(),
+  /**
+   * The direct address beside a pooled DATABASE_URL, for migrations and the operator's tools
+   * (Neon names it DATABASE_URL_UNPOOLED; Vercel's older Postgres integration POSTGRES_URL_NON_POOLING).
+   */
+  DATABASE_URL_UNPOOLED: z.string().optional(),
+  POSTGRES_URL_NON_POOLING: z.string().optional(),
   DATA_DIR: z.string().default('.data'),
   STORAGE_TIMEOUT_MS: z.coerce.number().int().min(100).max(30_000).default(defaultStorageTimeoutMs),
   DEPARTURES_FRESH_MS: z.coerce.number().int().min(0).max(departuresReadMaxAgeMs).default(departuresReadMaxAgeMs),
@@ -96,6 +103,8 @@ export const settingsSchema = deploymentSettings.extend(agentAuthSettings.shape)
 export type Settings = z.infer<typeof deploymentSettings> & {
   /** The public origin, without a trailing slash: SITE_URL, or http://localhost:$PORT. */
   siteUrl: string;
+  /** The direct address of the database, when one is given beside DATABASE_URL (DATABASE_URL_UNPOOLED, else POSTGRES_URL_NON_POOLING). */
+  directDatabaseUrl: string | undefined;
   /** Where the rate-limit counters are shared (REDIS_URL, UPSTASH_*, KV_*). */
   counters: CounterSettings;
   /** Agent registration's settings, or why they cannot be used. */
@@ -208,5 +217,6 @@ export function readSettings(source: Source = process.env): Settings {
     if (!(error instanceof SettingsError)) throw error;
     agentAuth = error;
   }
-  return { ...s, siteUrl, counters: counterSettings(source), agentAuth };
+  const directDatabaseUrl = s.DATABASE_URL_UNPOOLED ?? s.POSTGRES_URL_NON_POOLING;
+  return { ...s, siteUrl, directDatabaseUrl, counters: counterSettings(source), agentAuth };
 }

@@ -6,7 +6,7 @@
  */
 
 /** An outside program a tier starts, by the Debian package that installs it (tests/helpers/requirements.ts). */
-export type Program = 'chromium' | 'postgresql' | 'redis-server';
+export type Program = 'chromium' | 'postgresql' | 'pgbouncer' | 'redis-server';
 
 export interface Tier {
   name: string;
@@ -80,12 +80,12 @@ export const tiers: Tier[] = [
     holds:
       'Operational storage as processes share it: PostgreSQL and Redis servers, the embedded database across processes (the CLI over the bridge, a killed host), enquiries delivered and retried.',
     include: [
-      'tests/departures/{storage,cli,faults,embedded,crash,bridge,full-disk}.test.ts',
+      'tests/departures/{storage,migrations,cli,faults,embedded,crash,bridge,full-disk}.test.ts',
       'tests/bookings/{delivery,postgres}.test.ts',
       'tests/agent-auth/postgres.test.ts',
       'tests/rate-limit/{redis,upstash}.test.ts',
     ],
-    programs: ['postgresql', 'redis-server'],
+    programs: ['postgresql', 'pgbouncer', 'redis-server'],
     fixtureSite: true,
   },
   {

@@ -2,12 +2,14 @@
  * A real PostgreSQL server for the tests: Debian's binaries, a cluster in a temp folder, a
  * free loopback port, trust authentication on 127.0.0.1 only. Stopped (and removed) after.
  * PostgreSQL refuses to run as root, so as root the commands run as the `postgres` user.
+ * `postgresRoutes` puts PgBouncer in transaction mode in front of it as well.
  */
 import { spawnSync } from 'node:child_process';
 import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { startPgBouncer, type TestPgBouncer } from '../helpers/pgbouncer.ts';
 import { freePort } from '../helpers/project.ts';
 import { postgresBinDir, postgresRoot } from '../helpers/requirements.ts';
 
@@ -122,4 +124,59 @@ function userIds(name: string): { uid: number; gid: number } {
   if (!line) throw new Error(`no "${name}" user to run PostgreSQL as`);
   const [, , uid, gid] = line.split(':');
   return { uid: Number(uid), gid: Number(gid) };
+}
+
+/** One way the site reaches the test's PostgreSQL: directly, or through PgBouncer in transaction mode. */
+export interface PostgresRoute {
+  name: string;
+  /** Whether it goes through the pooler. */
+  pooled: boolean;
+  /** The address of a new, empty database on this route. */
+  newDatabase(name: string): Promise<string>;
+}
+
+export interface PostgresRoutes {
+  /** Directly, then through the pooler: what a file's suites run on, each once per route. */
+  routes: PostgresRoute[];
+  /** The servers, started at the first use of either route. */
+  servers(): Promise<{ postgres: TestPostgres; pooler: TestPgBouncer }>;
+  /** Stops and removes both, if they were started. */
+  remove(): Promise<void>;
+}
+
+/**
+ * A PostgreSQL server and PgBouncer in transaction mode in front of it (as hosted poolers run),
+ * started when a suite first asks for a database, so a file runs the same suite both ways.
+ */
+export function postgresRoutes(): PostgresRoutes {
+  let started: Promise<{ postgres: TestPostgres; pooler: TestPgBouncer }> | undefined;
+  const servers = () =>
+    (started ??= (async () => {
+      const postgres = await startPostgres();
+      return { postgres, pooler: await startPgBouncer(postgres.port) };
+    })());
+  let made = 0;
+  const database = async (name: string) => {
+    made += 1;
+    const unique = `${name}_${made}`;
+    const direct = await (await servers()).postgres.createDatabase(unique);
+    return { unique, direct };
+  };
+  return {
+    routes: [
+      { name: 'PostgreSQL', pooled: false, newDatabase: async (name) => (await database(name)).direct },
+      {
+        name: 'PostgreSQL through PgBouncer',
+        pooled: true,
+        newDatabase: async (name) => (await servers()).pooler.url((await database(name)).unique),
+      },
+    ],
+    servers,
+    remove: async () => {
+      if (!started) return;
+      const { postgres, pooler } = await started;
+      await pooler.remove();
+      postgres.remove();
+    },
+  };
 }
