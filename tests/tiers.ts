@@ -30,7 +30,7 @@ export const tiers: Tier[] = [
       'tests/architecture/*.test.ts',
       'tests/agent-auth/{attacks,flows,settings-and-keys}.test.ts',
       'tests/agents/{generate,handler,mcp-parity,peak-data-formats}.test.ts',
-      'tests/bookings/{handler,thank-you,validation}.test.ts',
+      'tests/bookings/{handler,idempotency,thank-you,validation}.test.ts',
       'tests/contract/departure-search.test.ts',
       'tests/departures/rules.test.ts',
       'tests/rate-limit/client-ip.test.ts',

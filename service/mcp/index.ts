@@ -112,6 +112,9 @@ export async function handleMcp(request: Request, deps: McpDeps, quota?: McpQuot
   const messages = rpcMessages(new TextDecoder().decode(bytes));
 
   if (!originAllowed(request.headers.get('Origin'), deps.catalogue.siteUrl)) return forbidden(messages);
+  // The POST's Idempotency-Key is the enquiry tool's, as on POST /api/bookings.
+  if (deps.enquiries)
+    deps = { ...deps, enquiries: { ...deps.enquiries, idempotencyKey: request.headers.get('Idempotency-Key') } };
   // Every POST read counts once, as every /v1 request does, whatever is wrong with it.
   let limitHeaders: Record<string, string> = {};
   if (quota) {
