@@ -78,12 +78,13 @@ export const tiers: Tier[] = [
   {
     name: 'storage',
     holds:
-      'Operational storage as processes share it: PostgreSQL and Redis servers, the embedded database across processes (the CLI over the bridge, a killed host), enquiries delivered and retried.',
+      'Operational storage as processes share it: PostgreSQL directly and through PgBouncer, Redis, the embedded database across processes (the CLI over the bridge, a killed host), several Node hosts as one site, enquiries delivered and retried.',
     include: [
       'tests/departures/{storage,migrations,cli,faults,embedded,crash,bridge,full-disk}.test.ts',
       'tests/bookings/{delivery,postgres}.test.ts',
       'tests/agent-auth/postgres.test.ts',
       'tests/rate-limit/{redis,upstash}.test.ts',
+      'tests/hosts/*.test.ts',
     ],
     programs: ['postgresql', 'pgbouncer', 'redis-server'],
     fixtureSite: true,
