@@ -17,7 +17,7 @@
 import { createHash } from 'node:crypto';
 import { formTokenField } from './enquiry.ts';
 import { refusals, type BookingAnswer } from './responses.ts';
-import type { KeptRequest } from './store.ts';
+import type { KeptRequest, StoredEnquiry } from './store.ts';
 
 export const idempotencyKeyHeader = 'Idempotency-Key';
 
@@ -27,11 +27,14 @@ export const maxKeyLength = 255;
 export const keyLifetimeMs = 24 * 60 * 60 * 1000;
 
 /**
- * Longer than any first answer takes (storage's bound, then delivery's 10 s): a request still
- * unanswered after this was cut short (its process stopped between keeping the enquiry and
- * sending it), so its enquiry answers for it as it stands.
+ * How long after a key was kept its first answer is taken to be on its way: the request that
+ * kept it begins delivery as soon as its transaction ends. A request sent again later, when no
+ * answer was noted and the enquiry is not delivered, finds the first request cut short (its
+ * process stopped, or storage failed between keeping and sending) and delivers it itself:
+ * delivery is idempotent (the same key to Resend, the outbox never writes a file twice), so even
+ * a first request that was only slow cannot make the team receive it twice.
  */
-export const answerDueMs = 30_000;
+export const answerDueMs = 5_000;
 
 /** A request's key and the fingerprint of what it asked (its fields). */
 export interface RequestKey {
@@ -100,18 +103,18 @@ export const keyRefusals = {
   reused: `This ${idempotencyKeyHeader} was already used for an enquiry with other details, so nothing was sent. To get that enquiry's answer, send exactly the same request again; to send a new enquiry, use a new key.`,
 };
 
-/** The answer to a request whose key is already kept: the first answer again, or why not. */
-export function answerAgain(kept: KeptRequest, fingerprint: string, now: Date, contact: string): BookingAnswer {
+/** A request sent again: answered as the first was, or its enquiry left for this request to deliver. */
+export type AnswerAgain = BookingAnswer | { kind: 'cut_short'; enquiry: StoredEnquiry };
+
+/** The answer to a request whose key is already kept: the first answer again, or what became of it. */
+export function answerAgain(kept: KeptRequest, fingerprint: string, now: Date, contact: string): AnswerAgain {
+  const { enquiry } = kept;
   if (kept.fingerprint !== fingerprint)
     return { kind: 'error', code: 'idempotency_key_reused', message: keyRefusals.reused };
-  const answer =
-    kept.answer ??
-    (now.getTime() - kept.createdAt.getTime() < answerDueMs
-      ? null
-      : kept.enquiry.deliveryState === 'delivered'
-        ? 'received'
-        : 'delivery_failed');
-  if (answer === null) return { kind: 'in_progress', enquiry: kept.enquiry };
-  if (answer === 'received') return { kind: 'received', enquiry: kept.enquiry };
-  return { kind: 'error', code: answer, message: refusals.notDelivered(kept.enquiry, contact), saved: kept.enquiry };
+  if (kept.answer === 'received' || (!kept.answer && enquiry.deliveryState === 'delivered'))
+    return { kind: 'received', enquiry };
+  if (kept.answer)
+    return { kind: 'error', code: kept.answer, message: refusals.notDelivered(enquiry, contact), saved: enquiry };
+  if (now.getTime() - kept.createdAt.getTime() < answerDueMs) return { kind: 'in_progress', enquiry };
+  return { kind: 'cut_short', enquiry };
 }

@@ -20,7 +20,7 @@ import { checkEnquiry } from './enquiry-schema.ts';
 import { answerAgain, idempotencyKeyHeader, keyLifetimeMs, readIdempotencyKey, requestKey } from './idempotency.ts';
 import type { Mailer } from './mailer.ts';
 import { htmlAnswer, jsonAnswer, refusals, retryWhen, type BookingAnswer, type PageWriter } from './responses.ts';
-import type { EnquiryStore, FirstAnswer, KeyedRequest, StoredEnquiry } from './store.ts';
+import type { EnquiryStore, FirstAnswer, KeptRequest, KeyedRequest, StoredEnquiry } from './store.ts';
 import { clientQuotaKey } from '../rules/client-ip.ts';
 import { sentFromAnotherSite } from '../rules/site-origin.ts';
 
@@ -144,12 +144,19 @@ async function takeFields(
  * second enquiry.
  */
 async function answeredBefore(keyed: KeyedRequest, deps: EnquiryDeps): Promise<BookingAnswer | null> {
+  let kept: KeptRequest | null;
   try {
-    const kept = await deps.enquiries!.keptRequest(keyed);
-    return kept && answerAgain(kept, keyed.fingerprint, deps.clock(), deps.catalogue.site.contactEmail);
+    kept = await deps.enquiries!.keptRequest(keyed);
   } catch {
     return null;
   }
+  return kept && answered(kept, keyed, deps);
+}
+
+/** The answer to a request whose key is kept; an enquiry whose first request was cut short is delivered now. */
+function answered(kept: KeptRequest, keyed: KeyedRequest, deps: EnquiryDeps): Promise<BookingAnswer> | BookingAnswer {
+  const again = answerAgain(kept, keyed.fingerprint, deps.clock(), deps.catalogue.site.contactEmail);
+  return again.kind === 'cut_short' ? deliverAndAnswer(again.enquiry, keyed, deps, again.enquiry.tripSlug) : again;
 }
 
 /** Counts one enquiry against the client's quota: the refusal once it is used up, else null. */
@@ -227,7 +234,7 @@ async function acceptEnquiry(
     if (keyed) {
       const outcome = await deps.enquiries.addOnce(check.enquiry, context, deps.clock(), keyed);
       // Taken a moment ago under the same key, by a request sent at the same time (another instance, a double click).
-      if ('kept' in outcome) return answerAgain(outcome.kept, keyed.fingerprint, deps.clock(), contact);
+      if ('kept' in outcome) return answered(outcome.kept, keyed, deps);
       stored = outcome.taken;
     } else {
       stored = await deps.enquiries.add(check.enquiry, context, deps.clock());
@@ -243,8 +250,18 @@ async function acceptEnquiry(
     };
   }
 
+  return deliverAndAnswer(stored, keyed, deps, tripSlug);
+}
+
+/** Delivers a kept enquiry, notes the answer under the request's key (when it has one) and gives it. */
+async function deliverAndAnswer(
+  stored: StoredEnquiry,
+  keyed: KeyedRequest | null,
+  deps: EnquiryDeps,
+  tripSlug: string | undefined,
+): Promise<BookingAnswer> {
   const outcome = await deliverEnquiry(stored.id, {
-    enquiries: deps.enquiries,
+    enquiries: deps.enquiries!,
     mailer: deps.mailer,
     clock: deps.clock,
   }).catch((error: unknown) => {
@@ -252,12 +269,13 @@ async function acceptEnquiry(
     console.error(`[enquiries] ${stored.id} stored but not attempted: ${errorMessage(error)}`);
     return { state: 'failed', reason: 'upstream' } as const;
   });
+  // Skipped: delivered already (by a request sent at the same time, or the team's retry).
   const answer: BookingAnswer =
     outcome.state === 'failed'
       ? {
           kind: 'error',
           code: outcome.reason === 'unavailable' ? 'delivery_unavailable' : 'delivery_failed',
-          message: refusals.notDelivered(stored, contact),
+          message: refusals.notDelivered(stored, deps.catalogue.site.contactEmail),
           saved: stored,
           tripSlug,
         }

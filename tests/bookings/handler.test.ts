@@ -21,7 +21,7 @@ import { bookingRateLimit } from '../../service/rules/policy.ts';
 import { createRateLimiter, MemoryCounterStore } from '../../service/rules/rate-limiter.ts';
 import { loadCatalogue } from '../helpers/content.ts';
 import { freePort } from '../helpers/project.ts';
-import { barePage } from './page-writer.ts';
+import { handlerDeps } from './page-writer.ts';
 
 const catalogue = loadCatalogue(undefined, 'http://127.0.0.1:4321');
 const contact = catalogue.site.contactEmail;
@@ -85,16 +85,10 @@ beforeEach(async () => {
 });
 
 function deps(overrides: Partial<BookingDeps> = {}): BookingDeps {
-  return {
-    catalogue,
-    enquiries,
-    mailer: mailerFromSettings(readSettings({ DATA_DIR: dataDir }), { contactEmail: contact }),
-    limiter: null,
-    departures,
-    clock: () => new Date('2026-11-22T04:30:00Z'),
-    page: barePage,
-    ...overrides,
-  };
+  return handlerDeps(
+    { catalogue, enquiries, departures, dataDir, clock: () => new Date('2026-11-22T04:30:00Z') },
+    overrides,
+  );
 }
 
 function post(body: unknown, init: { type?: string; headers?: Record<string, string> } = {}): Request {
