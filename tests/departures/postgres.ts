@@ -35,7 +35,15 @@ export interface TestPostgres {
   remove(): void;
 }
 
-export async function startPostgres(): Promise<TestPostgres> {
+export interface PostgresOptions {
+  /**
+   * Commits on disk before they are answered, as on a real server. Tests run without (fsync and
+   * synchronous commit off: faster), so a crash (`stop`) may lose the last commits it answered.
+   */
+  durable?: boolean;
+}
+
+export async function startPostgres({ durable = false }: PostgresOptions = {}): Promise<TestPostgres> {
   const bin = binaries();
   const dir = mkdtempSync(path.join(tmpdir(), 'catalogue-pg-'));
   const data = path.join(dir, 'data');
@@ -57,7 +65,7 @@ export async function startPostgres(): Promise<TestPostgres> {
   };
   const port = await freePort();
   run('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '--no-locale', '-E', 'UTF8', '--no-sync']);
-  const options = `-p ${port} -c listen_addresses=127.0.0.1 -k ${dir} -c fsync=off -c synchronous_commit=off -c full_page_writes=off`;
+  const options = `-p ${port} -c listen_addresses=127.0.0.1 -k ${dir}${durable ? '' : ' -c fsync=off -c synchronous_commit=off -c full_page_writes=off'}`;
   const start = () =>
     run('pg_ctl', ['-D', data, '-o', options, '-l', path.join(dir, 'server.log'), '-w', '-t', '60', 'start']);
   const stop = () => run('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']);

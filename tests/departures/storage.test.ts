@@ -323,3 +323,34 @@ describe.each(postgres.routes)('the bound on each statement, on $name', (route) 
     }
   });
 });
+
+describe('a pool on an instance that suspends (Vercel Fluid compute)', () => {
+  it('is attached: after a read the instance is kept running while the idle connection is open, and only then', async () => {
+    const url = await postgres.routes[1]!.newDatabase('suspending');
+    const waited: Promise<unknown>[] = [];
+    // What Vercel's runtime provides a function: its request context (waitUntil), region and URL.
+    const context = Symbol.for('@vercel/request-context');
+    const vercel = { VERCEL_URL: 'catalogue.vercel.app', VERCEL_REGION: 'bom1' };
+    Object.assign(globalThis, { [context]: { get: () => ({ waitUntil: (p: Promise<unknown>) => waited.push(p) }) } });
+    Object.assign(process.env, vercel);
+    try {
+      const plain = await openServer(url);
+      await plain.query('SELECT 1');
+      await plain.close();
+      expect(waited).toHaveLength(0);
+      const sql = await openServer(url, { suspends: true });
+      await sql.query('SELECT 1');
+      expect(waited.length).toBeGreaterThan(0);
+      // Still pending a moment later: the instance waits for the pool's idle timeout before it may suspend.
+      const pending = await Promise.race([
+        waited.at(-1)!.then(() => false),
+        new Promise((r) => setTimeout(r, 200, true)),
+      ]);
+      expect(pending).toBe(true);
+      await sql.close();
+    } finally {
+      delete (globalThis as Record<symbol, unknown>)[context];
+      for (const name of Object.keys(vercel)) delete process.env[name];
+    }
+  });
+});

@@ -10,7 +10,7 @@ import { chownSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { freePort } from './project.ts';
+import { onFreePort } from './project.ts';
 import { pgbouncerPath } from './requirements.ts';
 
 export interface TestPgBouncer {
@@ -42,7 +42,7 @@ function postgresUser(): { uid: number; gid: number } | undefined {
 export async function startPgBouncer(postgresPort: number): Promise<TestPgBouncer> {
   const dir = mkdtempSync(path.join(tmpdir(), 'catalogue-pgbouncer-'));
   const user = postgresUser();
-  let port = await freePort();
+  let port = 0;
   const ini = path.join(dir, 'pgbouncer.ini');
   const logFile = path.join(dir, 'pgbouncer.log');
   const write = () =>
@@ -115,16 +115,7 @@ export async function startPgBouncer(postgresPort: number): Promise<TestPgBounce
     }
   }
 
-  // Another test may take the free port between the probe and PgBouncer's bind.
-  for (let attempt = 1; ; attempt += 1) {
-    try {
-      await start();
-      break;
-    } catch (error) {
-      if (attempt === 5) throw error;
-      port = await freePort();
-    }
-  }
+  port = await onFreePort((free) => ((port = free), start()));
   return {
     get port() {
       return port;
