@@ -8,7 +8,7 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { migrations } from '../../service/storage/migrations/index.ts';
+import { migrate, migrations } from '../../service/storage/migrations/index.ts';
 import { openServer } from '../../service/storage/postgres.ts';
 import { postgresRoutes, type PostgresRoute } from './postgres.ts';
 
@@ -64,6 +64,27 @@ describe.each(postgres.routes)('migrations from an empty database on $name', (ro
       } finally {
         await sql.close();
       }
+    }
+  });
+});
+
+describe('migrations beside a pooled address', () => {
+  it('go through the direct address when one is given, on a connection of their own', async () => {
+    const [direct, pooled] = postgres.routes;
+    // Two databases stand for the one database's two addresses, so where the schema lands shows which was used.
+    const sql = await openServer(await pooled!.newDatabase('pooled_side'), {
+      directUrl: await direct!.newDatabase('direct_side'),
+    });
+    try {
+      expect(await migrate(sql)).toEqual(migrations.map((m) => m.version));
+      await expect(sql.query('SELECT version FROM schema_migrations')).rejects.toMatchObject({ code: '42P01' });
+      await sql.direct!(async (db) =>
+        expect((await db.query('SELECT count(*)::int AS n FROM schema_migrations')).rows).toEqual([
+          { n: migrations.length },
+        ]),
+      );
+    } finally {
+      await sql.close();
     }
   });
 });
