@@ -161,7 +161,13 @@ export function postgresRoutes(): PostgresRoutes {
   const servers = () =>
     (started ??= (async () => {
       const postgres = await startPostgres();
-      return { postgres, pooler: await startPgBouncer(postgres.port) };
+      try {
+        return { postgres, pooler: await startPgBouncer(postgres.port) };
+      } catch (error) {
+        // Nothing started may outlive a failed start.
+        postgres.remove();
+        throw error;
+      }
     })());
   let made = 0;
   const database = async (name: string) => {
@@ -181,10 +187,10 @@ export function postgresRoutes(): PostgresRoutes {
     ],
     servers,
     remove: async () => {
-      if (!started) return;
-      const { postgres, pooler } = await started;
-      await pooler.remove();
-      postgres.remove();
+      const servers = await started?.catch(() => null);
+      if (!servers) return;
+      await servers.pooler.remove();
+      servers.postgres.remove();
     },
   };
 }

@@ -115,7 +115,12 @@ export async function startPgBouncer(postgresPort: number): Promise<TestPgBounce
     }
   }
 
-  port = await onFreePort((free) => ((port = free), start()));
+  try {
+    port = await onFreePort((free) => ((port = free), start()));
+  } catch (error) {
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
+  }
   return {
     get port() {
       return port;
