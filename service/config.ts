@@ -17,9 +17,9 @@ type Source = Record<string, string | undefined>;
 /**
  * The longest anything waits on operational storage unless STORAGE_TIMEOUT_MS says otherwise:
  * the departures read a request waits for, bounded once (service/departures/recent-reads.ts),
- * and each connection and statement of the PostgreSQL pool (service/storage/postgres.ts), which
- * gives up on a hung server's connections with the same bound, so a request fails in 3 s and
- * the pool gets its connections back.
+ * each statement PostgreSQL runs (set inside each transaction, service/storage/postgres.ts), and
+ * each connection the pool opens; the pool gives up on an answer shortly after, so a request
+ * fails in 3 s and a hung server's connections come back.
  */
 export const defaultStorageTimeoutMs = 3000;
 
