@@ -1,6 +1,8 @@
 // Enhances the enquiry form (service/bookings/form-html.ts): offers the trip's live departures as
 // dates and preselects one ("Enquire for this date", ?departure=<id>), checks every field before
 // anything is sent, posts JSON, shows each error next to its field and announces the outcome.
+// Each enquiry carries a one-time token as its Idempotency-Key: sent again unchanged (a double
+// click, a retry after a timeout), it is taken once and answered with the same reference.
 // The checks are the browser's own constraints, which the form carries from the server's rules,
 // said in the server's words; a group larger than the seats left on the chosen date is one of
 // them. Without this file the browser checks the same constraints itself, and the form posts as
@@ -16,6 +18,12 @@
   const dates = datesField.querySelector('input');
   const group = form.elements.groupSize;
   const seatsHint = form.querySelector('.seats-hint');
+  // The token is the form's until an enquiry is taken, or what it says changes.
+  const token = form.elements.formToken;
+  const newToken = () =>
+    Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
+  if (token && !token.value) token.value = newToken();
+  let lastSent = '';
   // The server's sentences next to the fields instead of the browser's bubbles; the checks are the same.
   form.noValidate = true;
   // The message's limit is said, not enforced by cutting what is pasted.
@@ -195,15 +203,24 @@
         wrong,
       );
     const data = Object.fromEntries(new FormData(form));
+    delete data.formToken;
     if (/^\d+$/.test(data.groupSize)) data.groupSize = Number(data.groupSize);
+    const sending = JSON.stringify(data);
+    // The same enquiry sent again keeps its token, so it is not taken twice; a changed one is a new enquiry.
+    if (token && lastSent && sending !== lastSent) token.value = newToken();
+    lastSent = sending;
     button.disabled = true;
     say('Sending your enquiry…');
     let body;
     try {
       const response = await fetch(form.action, {
         method: 'POST',
-        headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
-        body: JSON.stringify(data),
+        headers: {
+          'Content-Type': 'application/json',
+          Accept: 'application/json',
+          ...(token ? { 'Idempotency-Key': `"${token.value}"` } : {}),
+        },
+        body: sending,
       });
       body = await response.json();
     } catch {
@@ -215,6 +232,8 @@
     // Received, or saved to be sent later: either way it must not be sent again.
     if (body.enquiry) {
       form.reset();
+      if (token) token.value = newToken();
+      lastSent = '';
       say(body.next, 'ok');
       return;
     }

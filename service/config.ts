@@ -17,9 +17,9 @@ type Source = Record<string, string | undefined>;
 /**
  * The longest anything waits on operational storage unless STORAGE_TIMEOUT_MS says otherwise:
  * the departures read a request waits for, bounded once (service/departures/recent-reads.ts),
- * and each connection and statement of the PostgreSQL pool (service/storage/postgres.ts), which
- * gives up on a hung server's connections with the same bound, so a request fails in 3 s and
- * the pool gets its connections back.
+ * each statement PostgreSQL runs (set inside each transaction, service/storage/postgres.ts), and
+ * each connection the pool opens; the pool gives up on an answer shortly after, so a request
+ * fails in 3 s and a hung server's connections come back.
  */
 export const defaultStorageTimeoutMs = 3000;
 
@@ -62,6 +62,9 @@ function urlSetting(schemes: readonly string[], example: string) {
   });
 }
 
+/** A PostgreSQL connection string (DATABASE_URL and its direct twins). */
+const postgresUrl = urlSetting(['postgres', 'postgresql'], 'postgres://user:password@db.example.com:5432/catalogue');
+
 /** The deployment's settings, each with its default. */
 const deploymentSettings = z.object({
   PORT: z.coerce.number().int().min(1).max(65535).default(4321),
@@ -72,10 +75,14 @@ const deploymentSettings = z.object({
   /** Where the editors' files are; tests and benchmarks point it at generated catalogues. */
   CONTENT_DIR: z.string().min(1).default('content'),
   OPERATIONAL_STORAGE: z.enum(storageModes).default('embedded'),
-  DATABASE_URL: urlSetting(
-    ['postgres', 'postgresql'],
-    'postgres://user:password@db.example.com:5432/catalogue',
-  ).optional(),
+  /** The address the site's requests use: on a host with a pooler, its pooled address (Neon's DATABASE_URL). */
+  DATABASE_URL: postgresUrl.optional(),
+  /**
+   * The direct address beside a pooled DATABASE_URL, for migrations and the operator's tools
+   * (Neon names it DATABASE_URL_UNPOOLED; Vercel's older Postgres integration POSTGRES_URL_NON_POOLING).
+   */
+  DATABASE_URL_UNPOOLED: postgresUrl.optional(),
+  POSTGRES_URL_NON_POOLING: postgresUrl.optional(),
   DATA_DIR: z.string().default('.data'),
   STORAGE_TIMEOUT_MS: z.coerce.number().int().min(100).max(30_000).default(defaultStorageTimeoutMs),
   DEPARTURES_FRESH_MS: z.coerce.number().int().min(0).max(departuresReadMaxAgeMs).default(departuresReadMaxAgeMs),
@@ -145,6 +152,8 @@ export const settingsSchema = deploymentSettings.extend(agentAuthSettings.shape)
 export type Settings = z.infer<typeof deploymentSettings> & {
   /** The public origin, without a trailing slash: SITE_URL, or http://localhost:$PORT. */
   siteUrl: string;
+  /** The direct address of the database, when one is given beside DATABASE_URL (DATABASE_URL_UNPOOLED, else POSTGRES_URL_NON_POOLING). */
+  directDatabaseUrl: string | undefined;
   /** Where the rate-limit counters are shared (REDIS_URL, UPSTASH_*, KV_*). */
   counters: CounterSettings;
   /** Agent registration's settings, or why they cannot be used. */
@@ -257,5 +266,6 @@ export function readSettings(source: Source = process.env): Settings {
     if (!(error instanceof SettingsError)) throw error;
     agentAuth = error;
   }
-  return { ...s, siteUrl, counters: counterSettings(source), agentAuth };
+  const directDatabaseUrl = s.DATABASE_URL_UNPOOLED ?? s.POSTGRES_URL_NON_POOLING;
+  return { ...s, siteUrl, directDatabaseUrl, counters: counterSettings(source), agentAuth };
 }

@@ -6,7 +6,7 @@
  */
 
 /** An outside program a tier starts, by the Debian package that installs it (tests/helpers/requirements.ts). */
-export type Program = 'chromium' | 'postgresql' | 'redis-server' | 'gdal-bin' | 'python3-pandas';
+export type Program = 'chromium' | 'postgresql' | 'pgbouncer' | 'redis-server' | 'gdal-bin' | 'python3-pandas';
 
 export interface Tier {
   name: string;
@@ -30,7 +30,7 @@ export const tiers: Tier[] = [
       'tests/architecture/*.test.ts',
       'tests/agent-auth/{attacks,flows,settings-and-keys}.test.ts',
       'tests/agents/{generate,handler,mcp-parity,peak-data-formats}.test.ts',
-      'tests/bookings/{handler,thank-you,validation}.test.ts',
+      'tests/bookings/{handler,idempotency,thank-you,validation}.test.ts',
       'tests/contract/departure-search.test.ts',
       'tests/departures/rules.test.ts',
       'tests/rate-limit/client-ip.test.ts',
@@ -79,14 +79,15 @@ export const tiers: Tier[] = [
   {
     name: 'storage',
     holds:
-      'Operational storage as processes share it: PostgreSQL and Redis servers, the embedded database across processes (the CLI over the bridge, a killed host), enquiries delivered and retried.',
+      'Operational storage as processes share it: PostgreSQL directly and through PgBouncer, Redis, the embedded database across processes (the CLI over the bridge, a killed host), several Node hosts as one site, enquiries delivered and retried.',
     include: [
-      'tests/departures/{storage,cli,faults,embedded,crash,bridge,full-disk,shutdown}.test.ts',
+      'tests/departures/{storage,migrations,cli,faults,embedded,crash,bridge,full-disk,shutdown}.test.ts',
       'tests/bookings/{delivery,postgres}.test.ts',
       'tests/agent-auth/postgres.test.ts',
       'tests/rate-limit/{redis,redis-frozen,upstash}.test.ts',
+      'tests/hosts/*.test.ts',
     ],
-    programs: ['postgresql', 'redis-server'],
+    programs: ['postgresql', 'pgbouncer', 'redis-server'],
     fixtureSite: true,
   },
   {

@@ -4,7 +4,7 @@
  * grow with the catalogue, page weight and Vercel bundle sizes. Writes docs/benchmarks.md after
  * a full run; `--only` runs some sections and prints them without writing.
  *
- *   npm run bench -- [--only http,nginx,fairness,rules,departures,growth,rebuild,weight,vercel]
+ *   npm run bench -- [--only http,nginx,fairness,rules,departures,storage,growth,rebuild,weight,vercel]
  *                    [--seconds 5] [--rounds 3] [--connections 10] [--growth 12,1000,10000]
  *                    [--rebuild 12,1000] [--fairness-seconds 20]
  */
@@ -14,6 +14,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadCatalogue, realContent } from '../../tests/helpers/content.ts';
 import { departuresSection } from './departures.ts';
+import { storageReadsSection } from './storage-reads.ts';
 import { fairnessSection } from './fairness.ts';
 import { growthSection } from './growth.ts';
 import { rebuildSection } from './rebuild.ts';
@@ -35,6 +36,7 @@ const allSections = [
   'fairness',
   'rules',
   'departures',
+  'storage',
   'growth',
   'rebuild',
   'weight',
@@ -151,6 +153,7 @@ try {
       sections.push(await fairnessSection(site!.copy.dir, trek.trip.slug, peak.id, Number(values['fairness-seconds'])));
     if (name === 'rules') sections.push(await rulesSection(server!, site!.copy.dir, '/', load));
     if (name === 'departures') sections.push(await departuresSection(server!, site!.copy.dir, load));
+    if (name === 'storage') sections.push(await storageReadsSection(load.rounds));
     if (name === 'weight')
       sections.push(
         await pageWeightSection(server!, [

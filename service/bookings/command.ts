@@ -21,7 +21,7 @@ import { formatIndiaDateTime } from '../../domain/format.ts';
 import { siteSettings } from '../../domain/schemas/site.ts';
 import { readSettings, SettingsError, type Settings } from '../config.ts';
 import { prepareDataDir } from '../data-dir.ts';
-import { openOperationalStorage } from '../storage/connection.ts';
+import { directAddressSettings, openOperationalStorage } from '../storage/connection.ts';
 import { deliverEnquiry } from './deliver.ts';
 import { composeEnquiryEmail } from './email.ts';
 import { mailerFromSettings } from './mailer.ts';
@@ -160,7 +160,8 @@ async function run(args: string[], env: CommandIo['env'], say: Say): Promise<num
   const settings = readSettings(env);
   // The embedded database and the outbox (retry) are in DATA_DIR.
   prepareDataDir(settings, { log: (line) => say.err(line) });
-  const sql = await openOperationalStorage(settings);
+  // PostgreSQL through its direct address when one is given beside a pooled DATABASE_URL.
+  const sql = await openOperationalStorage(directAddressSettings(settings));
   if (!sql) {
     say.err('OPERATIONAL_STORAGE=off: this deployment keeps no enquiries.');
     return 1;

@@ -23,6 +23,9 @@ export const enquiryBounds = {
 /** The honeypot: hidden from people and assistive technology, so only robots fill it in. */
 export const honeypotField = 'website';
 
+/** The form's one-time token (a hidden field), which keys its request so it is taken once (idempotency.ts). */
+export const formTokenField = 'formToken';
+
 export const enquiryFields = [
   'tripSlug',
   'name',

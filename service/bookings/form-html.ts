@@ -14,11 +14,13 @@
  * instead. A textarea takes no `pattern`, so the message has `maxlength` (the script lifts it and
  * says the limit instead).
  */
+import { randomBytes } from 'node:crypto';
 import type { Trip } from '../../domain/schemas/trip.ts';
 import { html, type SafeHtml } from '../../domain/html.ts';
 import {
   enquiryBounds,
   fieldMessages,
+  formTokenField,
   fieldPatterns,
   groupSizeCap,
   groupSizeMessage,
@@ -42,6 +44,8 @@ export interface EnquiryFormOptions {
   errors?: readonly FieldError[] | undefined;
   /** The seats left on the date already in the form (the enquiry page of one departure): the group's bound. */
   seats?: { dates: string; left: number } | undefined;
+  /** The form's one-time token, for a form written for one person (idempotency.ts); a shared page has none. */
+  token?: string | undefined;
 }
 
 /** The visible fields, in the order the form shows them (and the server reports them). */
@@ -108,12 +112,21 @@ ${parts.hint ? html`<p class="hint" id="${`${fieldId(name)}-hint`}">${parts.hint
 </div>`;
 }
 
+/** A new one-time token, for a form written for one person (the page that shows the form again). */
+export function newFormToken(): string {
+  return randomBytes(18).toString('base64url');
+}
+
 export function enquiryFormHtml(options: EnquiryFormOptions): SafeHtml {
   const { trip } = options;
   const level = options.headingLevel ?? 3;
   const heading = options.heading ?? 'Ask a guide to call you';
   const cap = groupSizeCap(trip.groupSize);
   const s = (f: FormField) => stateOf(options, f);
+  // The one-time token: as sent (a form shown again after a refusal keeps it: nothing was taken
+  // under it), else `options.token`; empty in the built pages, where /enquiry.js puts one in.
+  const sent = options.values?.[formTokenField];
+  const token = typeof sent === 'string' && sent !== '' ? sent : (options.token ?? '');
   const [name, phone, email, groupSize, dates, message] = (
     ['name', 'phone', 'email', 'groupSize', 'preferredDeparture', 'message'] as const
   ).map(s) as [FieldState, FieldState, FieldState, FieldState, FieldState, FieldState];
@@ -122,6 +135,7 @@ export function enquiryFormHtml(options: EnquiryFormOptions): SafeHtml {
 ${level === 2 ? html`<h2 id="enquiry-title">${heading}</h2>` : html`<h3 id="enquiry-title">${heading}</h3>`}
 <p class="muted" id="enquiry-about">About ${trip.name}. A guide calls you back to confirm seats and dates; nothing is booked until then. Fields marked <span aria-hidden="true">*</span><span class="visually-hidden">with a star</span> are required.</p>
 <input type="hidden" name="tripSlug" value="${trip.slug}">
+<input type="hidden" name="${formTokenField}" value="${token}">
 ${field('name', name, {
   required: true,
   control: html`<input ${common('name', name, false)} type="text" required autocomplete="name" data-missing="${fieldMessages.name.missing}" ${rules('name', `${fieldMessages.name.missing} ${limitSentence('name')}`)} value="${name.value}">`,

@@ -11,6 +11,7 @@ import { createRateLimiter, type CounterStore } from '../rules/rate-limiter.ts';
 import { checkEnquiry } from './enquiry-schema.ts';
 import { handleBookingEnquiry, type BookingDeps } from './index.ts';
 import type { Mailer } from './mailer.ts';
+import { idempotencyKeyHeader, keyRefusals, maxKeyLength } from './idempotency.ts';
 import { jsonAnswer, refusals, type BookingErrorCode } from './responses.ts';
 import type { StoredEnquiry } from './store.ts';
 
@@ -64,10 +65,11 @@ async function answer(
   catalogue: Catalogue,
   body: unknown,
   overrides: Partial<BookingDeps> = {},
+  headers: Record<string, string> = {},
 ): Promise<{ status: number; body: unknown; headers: Headers }> {
   const request = new Request(`${catalogue.siteUrl}/api/bookings`, {
     method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
+    headers: { 'Content-Type': 'application/json', ...headers },
     body: typeof body === 'string' ? body : JSON.stringify(body),
   });
   const response = await handleBookingEnquiry(request, deps(catalogue, overrides), { clientIp: '203.0.113.7' });
@@ -163,6 +165,26 @@ export async function failureExamples(catalogue: Catalogue): Promise<Record<502 
         summary: 'Stored, but mail is not set up: it is sent later, do not send it again',
         value: await error('delivery_unavailable', refusals.notDelivered(saved, contact), true),
       },
+    },
+  };
+}
+
+/** The answers about an Idempotency-Key: a key refused by the endpoint, one used for other details, one still being answered. */
+export async function idempotencyExamples(
+  catalogue: Catalogue,
+): Promise<{ invalid: Example; reused: Example; inProgress: Example }> {
+  const valid = requestExamples(catalogue).minimal!.value;
+  const invalid = await answer(catalogue, valid, {}, { [idempotencyKeyHeader]: `"${'k'.repeat(maxKeyLength + 1)}"` });
+  if (invalid.status !== 400) throw new Error(`an over-long Idempotency-Key answered ${invalid.status}`);
+  return {
+    invalid: { summary: 'An Idempotency-Key that is too long', value: invalid.body },
+    reused: {
+      summary: 'The key was used for an enquiry with other details',
+      value: await jsonAnswer({ kind: 'error', code: 'idempotency_key_reused', message: keyRefusals.reused }).json(),
+    },
+    inProgress: {
+      summary: 'The first request with this key is still being answered',
+      value: await jsonAnswer({ kind: 'in_progress', enquiry: exampleEnquiry(catalogue) }).json(),
     },
   };
 }

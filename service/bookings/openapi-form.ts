@@ -3,9 +3,12 @@
  * enquiry OpenAPI document: derived from the JSON request schema (itself generated from the
  * endpoint's Zod schema), so a rule changed there changes here. A form sends every field as text,
  * and a field left blank as an empty text: the group size is digits (service/bookings/body.ts
- * reads them as the number), an optional field may be empty, and nothing is ever null.
+ * reads them as the number), an optional field may be empty, and nothing is ever null. The form
+ * also carries its one-time token, which a JSON client sends as the Idempotency-Key header.
  */
 import { formNumberPattern } from './body.ts';
+import { formTokenField } from './enquiry.ts';
+import { maxKeyLength } from './idempotency.ts';
 
 type Json = Record<string, unknown>;
 
@@ -46,15 +49,23 @@ function formField(schema: Json, required: boolean): Json {
   };
 }
 
-/** The form's fields, from the JSON request schema (its `properties` and `required`). */
+/** The form's fields, from the JSON request schema (its `properties` and `required`), and its one-time token. */
 export function formRequestSchema(json: Json): Json {
   const required = (json.required as string[] | undefined) ?? [];
-  const properties = Object.fromEntries(
-    Object.entries(json.properties as Record<string, Json>).map(([name, schema]) => [
-      name,
-      formField(schema, required.includes(name)),
-    ]),
-  );
+  const properties = {
+    ...Object.fromEntries(
+      Object.entries(json.properties as Record<string, Json>).map(([name, schema]) => [
+        name,
+        formField(schema, required.includes(name)),
+      ]),
+    ),
+    [formTokenField]: {
+      type: 'string',
+      maxLength: maxKeyLength,
+      description:
+        "The form's one-time token: the same enquiry sent again with it is taken once, as with the Idempotency-Key header. Empty or absent: the form is keyed by its own fields.",
+    },
+  };
   return {
     type: 'object',
     properties,

@@ -13,12 +13,14 @@ import { enquiryRequestSchema } from './enquiry-schema.ts';
 import { maxBodyBytes } from './body.ts';
 import {
   failureExamples,
+  idempotencyExamples,
   invalidExamples,
   rateLimitedExample,
   receivedExample,
   requestExamples,
 } from './openapi-examples.ts';
 import { formRequestSchema } from './openapi-form.ts';
+import { idempotencyKeyHeader, keyLifetimeMs, maxKeyLength } from './idempotency.ts';
 import { bookingErrorBody, enquiryReceivedBody, thankYouPath, type BookingErrorCode } from './responses.ts';
 import { cachePolicy } from '../http/cache-policy.ts';
 
@@ -74,7 +76,8 @@ function describeEndpoint(catalogue: Catalogue): string {
     '',
     `- **The person in charge.** Send an enquiry only for a person who asked for it, with their own name and phone number and their consent to share them; show them what you will send first. If they would rather send it themselves, give them the trip page's form (the trip's \`url\` plus \`#enquiry-form\`). Never send test enquiries: each one reaches the team.`,
     `- **One enquiry, one answer.** 201 means the team has it: pass on \`next\` and the reference \`enquiry.id\` (the person's page of it is ${siteUrl}${thankYouPath}?ref=<reference>). 400 names every refused field with a sentence to pass on. A 502 or 503 with an \`enquiry\` member means it was kept and will be delivered later: do not send it again.`,
-    `- **Limit.** ${bookingRateLimit.requests} enquiries per ${bookingRateLimit.windowSeconds / 60} minutes per client address, counted whatever the answer, apart from the /v1 quota; over it the answer is 429 with \`Retry-After\`, and no \`RateLimit-*\` headers.`,
+    `- **Sent once.** Send an \`${idempotencyKeyHeader}\` header (a new UUID for each enquiry) and send the same request again, with the same key, whenever you did not get an answer: the enquiry is taken once and the first answer comes back, for ${keyLifetimeMs / 3_600_000} hours. The trip pages' form does the same with a one-time token.`,
+    `- **Limit.** ${bookingRateLimit.requests} enquiries per ${bookingRateLimit.windowSeconds / 60} minutes per client address, counted whatever the answer (a request answered again under its key is not counted), apart from the /v1 quota; over it the answer is 429 with \`Retry-After\`, and no \`RateLimit-*\` headers.`,
     `- **Also as an MCP tool.** \`send_enquiry\` at ${siteUrl}/mcp takes the same fields, through the same checks, quota and delivery.`,
     '',
     `The read-only catalogue (trips, departures, peaks) is the /v1 API: ${siteUrl}/openapi.json.`,
@@ -87,6 +90,7 @@ export async function buildEnquiryOpenApiDocument(catalogue: Catalogue): Promise
   const failures = await failureExamples(catalogue);
   const seconds = { type: 'integer', minimum: 1, maximum: bookingRateLimit.windowSeconds };
   const requestSchemas = jsonSchemaComponents({ EnquiryRequest: enquiryRequestSchema(catalogue) }, 'input');
+  const once = await idempotencyExamples(catalogue);
 
   return {
     openapi: '3.1.0',
@@ -117,7 +121,21 @@ export async function buildEnquiryOpenApiDocument(catalogue: Catalogue): Promise
           description: [
             `The body is one JSON object, or the same fields URL-encoded as the trip pages' form posts them, of at most ${Math.round(maxBodyBytes / 1024)} KB. Text is trimmed and normalised (Unicode NFC) before its limits are counted, in characters; text over a limit is refused, never cut. Members not listed are ignored.`,
             `A JSON body is answered in JSON. A form is answered as a browser needs: 303 to the enquiry's own page (${thankYouPath}?ref=<reference>) when the team has it, or a page of the site saying what went wrong, with the form again; a form posted from another site's page is refused (403).`,
+            `A form carries a one-time token (\`formToken\`), which keys it as \`${idempotencyKeyHeader}\` does: a double click or a resend after a timeout is one enquiry, and goes to its page. A form posted without one (no JavaScript) is keyed by its own fields: the same enquiry sent twice within ${keyLifetimeMs / 3_600_000} hours is the same enquiry.`,
           ].join('\n\n'),
+          parameters: [
+            {
+              name: idempotencyKeyHeader,
+              in: 'header',
+              required: false,
+              description: [
+                `Makes the enquiry safe to send again (the IETF httpapi draft "The Idempotency-Key HTTP Header Field"): a Structured Fields string of 1 to ${maxKeyLength} visible ASCII characters, quoted as the draft has it or bare. Use a new UUID for each enquiry and the same one whenever you send that enquiry again.`,
+                `The same key with the same body gets the first answer again (201, or the 502/503 of an enquiry kept but not delivered yet) and takes nothing new; with another body, 422; while the first request is still being answered, 409. Keys are kept ${keyLifetimeMs / 3_600_000} hours from their first use, on every instance of the site; after that the key is free again. A request refused without keeping an enquiry (400, 429, 502 \`storage_error\`, 503 \`enquiries_unavailable\`) uses no key. A request answered again does not count against the limit.`,
+              ].join('\n\n'),
+              schema: { type: 'string', minLength: 1, maxLength: maxKeyLength + 2 },
+              example: '"8e03978e-40d5-43e8-bc93-6894a57f9324"',
+            },
+          ],
           requestBody: {
             required: true,
             content: {
@@ -150,9 +168,9 @@ export async function buildEnquiryOpenApiDocument(catalogue: Catalogue): Promise
               },
             },
             400: errorResponse(
-              '`invalid_enquiry`: a field is missing or wrong (`field` is the first, `fields` names each with its own sentence), or the body is not one JSON object. Nothing was kept.',
-              ['invalid_enquiry'],
-              await invalidExamples(catalogue),
+              `\`invalid_enquiry\`: a field is missing or wrong (\`field\` is the first, \`fields\` names each with its own sentence), or the body is not one JSON object. \`invalid_idempotency_key\`: the \`${idempotencyKeyHeader}\` header is empty, too long or not a string. Nothing was kept.`,
+              ['invalid_enquiry', 'invalid_idempotency_key'],
+              { ...(await invalidExamples(catalogue)), invalid_idempotency_key: once.invalid },
               {
                 html: 'each field to fix named once, the form again with what was typed and each problem next to its field.',
               },
@@ -162,6 +180,27 @@ export async function buildEnquiryOpenApiDocument(catalogue: Catalogue): Promise
               headers: { 'Cache-Control': { $ref: '#/components/headers/CacheControl' } },
               content: htmlPage("the form can only be sent from the site's own trip pages."),
             },
+            409: errorResponse(
+              `\`enquiry_in_progress\`: a request with the same \`${idempotencyKeyHeader}\` is being answered right now. Send the same request again after \`Retry-After\`; the enquiry is taken once.`,
+              ['enquiry_in_progress'],
+              { enquiry_in_progress: once.inProgress },
+              {
+                headers: {
+                  'Retry-After': {
+                    description: 'Seconds to wait before sending the same request again.',
+                    required: true,
+                    schema: { type: 'integer', minimum: 1 },
+                    example: 1,
+                  },
+                },
+              },
+            ),
+            422: errorResponse(
+              `\`idempotency_key_reused\`: the \`${idempotencyKeyHeader}\` was already used for an enquiry with other details. Nothing was kept: send exactly the first request again for its answer, or use a new key for a new enquiry.`,
+              ['idempotency_key_reused'],
+              { idempotency_key_reused: once.reused },
+              { html: 'that the form was already sent with other details.' },
+            ),
             429: errorResponse(
               `\`rate_limited\`: more than ${bookingRateLimit.requests} enquiries in ${bookingRateLimit.windowSeconds / 60} minutes from this address. Wait as \`Retry-After\` says. Nothing was kept.`,
               ['rate_limited'],

@@ -9,7 +9,7 @@ import { tripBySlug, type Catalogue, type TripPage } from '../../domain/catalogu
 import { formatIndiaClock } from '../../domain/format.ts';
 import { html, type SafeHtml } from '../../domain/html.ts';
 import { enquiryFields, honeypotField, type FieldError } from './enquiry.ts';
-import { enquiryFormHtml, formFieldLabels, isFormField } from './form-html.ts';
+import { enquiryFormHtml, formFieldLabels, isFormField, newFormToken } from './form-html.ts';
 import { enquiryIdPattern, type StoredEnquiry } from './store.ts';
 import { cachePolicy } from '../http/cache-policy.ts';
 
@@ -37,7 +37,10 @@ export type BookingErrorCode =
   | 'storage_error'
   | 'delivery_failed'
   | 'enquiries_unavailable'
-  | 'delivery_unavailable';
+  | 'delivery_unavailable'
+  | 'invalid_idempotency_key'
+  | 'idempotency_key_reused'
+  | 'enquiry_in_progress';
 
 export const bookingErrorStatus: Record<BookingErrorCode, number> = {
   invalid_enquiry: 400,
@@ -48,6 +51,9 @@ export const bookingErrorStatus: Record<BookingErrorCode, number> = {
   delivery_failed: 502,
   enquiries_unavailable: 503,
   delivery_unavailable: 503,
+  invalid_idempotency_key: 400,
+  idempotency_key_reused: 422,
+  enquiry_in_progress: 409,
 };
 
 /** The JSON bodies, as schemas: `jsonAnswer` writes them, the OpenAPI document and the MCP tool describe them. */
@@ -96,6 +102,8 @@ export const bookingErrorBody = z.object({
 
 export type BookingAnswer =
   | { kind: 'received'; enquiry: StoredEnquiry }
+  /** Its Idempotency-Key (or form token) took this enquiry a moment ago and its first answer is still being made. */
+  | { kind: 'in_progress'; enquiry: StoredEnquiry }
   | {
       kind: 'error';
       code: BookingErrorCode;
@@ -121,6 +129,10 @@ export const refusals = {
     `We could not save your enquiry just now. Please try again in a few minutes, or write to ${contact}.`,
   tooMany: (policy: { requests: number; windowSeconds: number }, when: string, contact: string) =>
     `Too many enquiries from your connection: at most ${policy.requests} every ${policy.windowSeconds / 60} minutes. You can send again ${when}, or write to ${contact}.`,
+  formSentBefore: () =>
+    'This form was already sent, with other details, and that enquiry reached us. To send another enquiry, open the trip page again and fill in its form.',
+  inProgress: () =>
+    'An enquiry with this Idempotency-Key is being taken right now. Send the same request again in a second for its answer; it will not be taken twice.',
   notDelivered: (enquiry: Pick<StoredEnquiry, 'id'>, contact: string) =>
     `Your enquiry is saved (reference ${enquiry.id}) but could not be passed to our team just now. It will be sent as soon as mail works again; for anything urgent write to ${contact}.`,
 };
@@ -159,14 +171,28 @@ function savedNote(enquiry: StoredEnquiry): string {
 const noStore = { 'Cache-Control': cachePolicy.never };
 const json = { ...noStore, 'Content-Type': 'application/json; charset=utf-8' };
 
+/** An answer other than received, as the error it is to a client (one still in progress: ask again in a second). */
+export function refusalOf(
+  answer: Exclude<BookingAnswer, { kind: 'received' }>,
+): Extract<BookingAnswer, { kind: 'error' }> {
+  if (answer.kind === 'error') return answer;
+  return {
+    kind: 'error',
+    code: 'enquiry_in_progress',
+    message: refusals.inProgress(),
+    headers: { 'Retry-After': '1' },
+  };
+}
+
 export function jsonAnswer(answer: BookingAnswer): Response {
   if (answer.kind === 'received') {
     const { enquiry } = answer;
     return Response.json(receivedBody(enquiry), { status: 201, headers: json });
   }
-  return Response.json(errorBody(answer), {
-    status: bookingErrorStatus[answer.code],
-    headers: { ...json, ...answer.headers },
+  const refusal = refusalOf(answer);
+  return Response.json(errorBody(refusal), {
+    status: bookingErrorStatus[refusal.code],
+    headers: { ...json, ...refusal.headers },
   });
 }
 
@@ -266,7 +292,13 @@ ${backLink(trip)}`,
   // The form again, unless the post came from another site (nothing of it is shown back) or could not be read.
   const form =
     trip && answer.values && answer.code !== 'cross_site_form'
-      ? enquiryFormHtml({ trip: trip.trip, headingLevel: 2, values: answer.values, errors: fields })
+      ? enquiryFormHtml({
+          trip: trip.trip,
+          headingLevel: 2,
+          values: answer.values,
+          errors: fields,
+          token: newFormToken(),
+        })
       : null;
   const summary =
     fields.length > 0
@@ -285,7 +317,8 @@ ${backLink(trip)}`,
 }
 
 export function htmlAnswer(answer: BookingAnswer, catalogue: Catalogue, page: PageWriter): Response {
-  if (answer.kind === 'received') {
+  // Taken, or being taken by the same form sent a moment before: its page says how it stands.
+  if (answer.kind === 'received' || answer.kind === 'in_progress') {
     return new Response(null, { status: 303, headers: { ...noStore, Location: thankYouHref(answer.enquiry) } });
   }
   const trip = tripBySlug(catalogue, answer.tripSlug);

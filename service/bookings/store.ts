@@ -98,6 +98,56 @@ export function newEnquiryId(now: Date): string {
   return `enq-${now.toISOString().slice(0, 10).replaceAll('-', '')}-${random}`;
 }
 
+/** The first answer a request that took an enquiry was given: the enquiry was kept, then delivered or not. */
+export type FirstAnswer = 'received' | 'delivery_failed' | 'delivery_unavailable';
+
+/** A request kept under its idempotency key (service/bookings/idempotency.ts), with the enquiry it took. */
+export interface KeptRequest {
+  fingerprint: string;
+  /** Null while its delivery is being tried. */
+  answer: FirstAnswer | null;
+  createdAt: Date;
+  enquiry: StoredEnquiry;
+}
+
+/** The key a request is kept under, and what it asked. */
+export interface KeyedRequest {
+  key: string;
+  fingerprint: string;
+  /** Keys first used before this are expired: forgotten, and free to take a new enquiry. */
+  keptSince: Date;
+}
+
+type Query = Pick<Sql, 'query'>;
+
+/** The key was taken (by a request sent again, or at the same moment): the transaction is rolled back. */
+class KeyTaken extends Error {}
+
+async function insert(sql: Query, input: EnquiryInput, context: EnquiryContext, now: Date): Promise<StoredEnquiry> {
+  const id = newEnquiryId(now);
+  const { trip, callbackPromise } = context;
+  const { rows } = await sql.query<Row>(
+    `INSERT INTO enquiries (id, trip_slug, trip_name, trip_url, name, phone, email, group_size, preferred_departure, message, callback_promise, created_at, idempotency_key)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) RETURNING *`,
+    [
+      id,
+      input.tripSlug,
+      trip.name,
+      trip.url,
+      input.name,
+      input.phone,
+      input.email,
+      input.groupSize,
+      input.preferredDeparture,
+      input.message,
+      callbackPromise,
+      now.toISOString(),
+      `enquiry/${id}`,
+    ],
+  );
+  return fromRow(rows[0]!);
+}
+
 export class EnquiryStore {
   readonly sql: Sql;
   #ready: Promise<void> | undefined;
@@ -121,28 +171,67 @@ export class EnquiryStore {
   /** Keeps a new enquiry, state `pending`, with its own idempotency key for delivery. */
   async add(input: EnquiryInput, context: EnquiryContext, now: Date): Promise<StoredEnquiry> {
     await this.ready();
-    const id = newEnquiryId(now);
-    const { trip, callbackPromise } = context;
-    const { rows } = await this.sql.query<Row>(
-      `INSERT INTO enquiries (id, trip_slug, trip_name, trip_url, name, phone, email, group_size, preferred_departure, message, callback_promise, created_at, idempotency_key)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) RETURNING *`,
-      [
-        id,
-        input.tripSlug,
-        trip.name,
-        trip.url,
-        input.name,
-        input.phone,
-        input.email,
-        input.groupSize,
-        input.preferredDeparture,
-        input.message,
-        callbackPromise,
-        now.toISOString(),
-        `enquiry/${id}`,
-      ],
+    return insert(this.sql, input, context, now);
+  }
+
+  /**
+   * Keeps a new enquiry for `request`, unless its key is already kept: then nothing new is kept
+   * and the request kept under it comes back. One transaction holds both rows, and the key's
+   * primary key decides a race: a second request with the same key, at the same moment on any
+   * instance, waits for the first's transaction, then finds its key.
+   */
+  async addOnce(
+    input: EnquiryInput,
+    context: EnquiryContext,
+    now: Date,
+    request: KeyedRequest,
+  ): Promise<{ taken: StoredEnquiry } | { kept: KeptRequest }> {
+    await this.ready();
+    try {
+      const taken = await this.sql.transaction(async (tx) => {
+        await tx.query('DELETE FROM enquiry_requests WHERE created_at < $1', [request.keptSince.toISOString()]);
+        const enquiry = await insert(tx, input, context, now);
+        const { rows } = await tx.query(
+          `INSERT INTO enquiry_requests (key, fingerprint, enquiry_id, created_at) VALUES ($1, $2, $3, $4)
+           ON CONFLICT (key) DO NOTHING RETURNING key`,
+          [request.key, request.fingerprint, enquiry.id, now.toISOString()],
+        );
+        if (rows.length === 0) throw new KeyTaken();
+        return enquiry;
+      });
+      return { taken };
+    } catch (error) {
+      if (!(error instanceof KeyTaken)) throw error;
+    }
+    const kept = await this.keptRequest(request);
+    if (!kept) throw new Error(`the request key of an enquiry was taken and then not found`);
+    return { kept };
+  }
+
+  /** The request kept under `request.key` and not expired, with its enquiry, or null. */
+  async keptRequest(request: Pick<KeyedRequest, 'key' | 'keptSince'>): Promise<KeptRequest | null> {
+    await this.ready();
+    const { rows } = await this.sql.query<
+      Row & { request_fingerprint: string; request_answer: FirstAnswer | null; request_created_at: Date | string }
+    >(
+      `SELECT e.*, r.fingerprint AS request_fingerprint, r.answer AS request_answer, r.created_at AS request_created_at
+       FROM enquiry_requests r JOIN enquiries e ON e.id = r.enquiry_id
+       WHERE r.key = $1 AND r.created_at >= $2`,
+      [request.key, request.keptSince.toISOString()],
     );
-    return fromRow(rows[0]!);
+    const row = rows[0];
+    if (!row) return null;
+    return {
+      fingerprint: row.request_fingerprint,
+      answer: row.request_answer,
+      createdAt: new Date(row.request_created_at),
+      enquiry: fromRow(row),
+    };
+  }
+
+  /** Notes the first answer given to the request kept under `key`, for a request sent again. */
+  async recordAnswer(key: string, answer: FirstAnswer): Promise<void> {
+    await this.sql.query('UPDATE enquiry_requests SET answer = $2 WHERE key = $1 AND answer IS NULL', [key, answer]);
   }
 
   async get(id: string): Promise<StoredEnquiry | null> {

@@ -11,6 +11,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { readSettings, SettingsError } from '../config.ts';
 import { prepareDataDir } from '../data-dir.ts';
+import { directAddressSettings } from '../storage/connection.ts';
 import { CsvError, departuresToCsv, readDepartureCsv } from './csv.ts';
 import { departureChanges, departureInput, inputIssues } from './input.ts';
 import { createDepartureStore, todayInIndia, type DepartureStore } from './store.ts';
@@ -48,8 +49,9 @@ Usage: npm run departures -- <command> [options]
   help                  This text.
 
 Statuses: open, filling, sold_out, cancelled.
-Settings come from the environment, as for the server: OPERATIONAL_STORAGE, DATABASE_URL,
-DATA_DIR, CONTENT_DIR (where the trips are). Changes show on the site within a minute.
+Settings come from the environment, as for the server: OPERATIONAL_STORAGE, DATABASE_URL
+(or the direct DATABASE_URL_UNPOOLED beside a pooled one), DATA_DIR, CONTENT_DIR (where the
+trips are). Changes show on the site within a minute.
 Exit codes: 0 done, 1 input refused (nothing changed), 2 storage could not be used.`;
 
 /** Input the tool refuses; exit code 1. */
@@ -311,7 +313,8 @@ function refusal(error: unknown): Issue[] | null {
 export async function runDeparturesCommand(argv: string[], io: CommandIo): Promise<number> {
   let store: DepartureStore | null = null;
   try {
-    const settings = readSettings(io.env);
+    // PostgreSQL through its direct address when one is given beside a pooled DATABASE_URL.
+    const settings = directAddressSettings(readSettings(io.env));
     // Only the embedded database lives in DATA_DIR; with PostgreSQL this command writes nothing there.
     if (settings.OPERATIONAL_STORAGE === 'embedded')
       prepareDataDir(settings, { log: (line) => io.stderr.write(`${line}\n`) });

@@ -8,7 +8,7 @@ import type { CallToolResult, McpServer, StandardSchemaWithJSON } from '@modelco
 import type { Catalogue } from '../../domain/catalogue/index.ts';
 import { enquiryRequestSchema } from '../bookings/enquiry-schema.ts';
 import { takeEnquiry, type EnquiryDeps } from '../bookings/index.ts';
-import { bookingErrorStatus, enquiryReceivedBody, errorBody, receivedBody } from '../bookings/responses.ts';
+import { bookingErrorStatus, enquiryReceivedBody, errorBody, receivedBody, refusalOf } from '../bookings/responses.ts';
 import { bookingRateLimit } from '../rules/policy.ts';
 
 export const enquiryToolName = 'send_enquiry';
@@ -18,6 +18,8 @@ export interface McpEnquiries {
   deps: () => Promise<EnquiryDeps>;
   /** The address the enquiry quota counts against: the client's, as the host sees it. */
   clientIp: string;
+  /** The Idempotency-Key header of the POST that calls the tool: the enquiry is taken once under it, as by the endpoint. */
+  idempotencyKey?: string | null;
 }
 
 /** What the tool says about itself: when to use it, and what the agent must have first. */
@@ -31,6 +33,7 @@ export function enquiryToolDescription(catalogue: Catalogue): string {
     ),
     "If the person would rather send it themselves, or you lack any of these, send them to the trip page's enquiry form (the trip's `url` plus #enquiry-form) instead.",
     `Counts against ${bookingRateLimit.requests} enquiries per ${bookingRateLimit.windowSeconds / 60} minutes from one address. Never send test enquiries: each one reaches the team.`,
+    'Where your client can, send the POST that calls this tool with an Idempotency-Key header (a new UUID for each enquiry), and call again with the same key when no answer came: the enquiry is then taken once.',
   ].join(' ');
 }
 
@@ -61,7 +64,10 @@ export function registerEnquiryTool(server: McpServer, catalogue: Catalogue, enq
       },
     },
     async (args: Record<string, unknown>): Promise<CallToolResult> => {
-      const answer = await takeEnquiry(args, await enquiries.deps(), { clientIp: enquiries.clientIp });
+      const answer = await takeEnquiry(args, await enquiries.deps(), {
+        clientIp: enquiries.clientIp,
+        idempotencyKey: enquiries.idempotencyKey,
+      });
       if (answer.kind === 'received') {
         const body = receivedBody(answer.enquiry);
         return {
@@ -69,11 +75,12 @@ export function registerEnquiryTool(server: McpServer, catalogue: Catalogue, enq
           content: [{ type: 'text', text: `Sent. Reference ${body.enquiry.id}. ${body.next}` }],
         };
       }
-      const body = errorBody(answer);
-      const status = bookingErrorStatus[answer.code];
+      const refusal = refusalOf(answer);
+      const body = errorBody(refusal);
+      const status = bookingErrorStatus[refusal.code];
       const fields = body.error.fields?.map((f) => `- ${f.field}: ${f.message}`) ?? [];
       const text = [
-        `Not sent (${answer.code}; POST /api/bookings answers HTTP ${status} with the same code). ${body.error.message}`,
+        `Not sent (${refusal.code}; POST /api/bookings answers HTTP ${status} with the same code). ${body.error.message}`,
         ...fields,
         body.next ?? '',
       ]

@@ -123,6 +123,9 @@ export async function handleMcp(request: Request, deps: McpDeps, quota?: McpQuot
     );
   if (!originAllowed(request.headers.get('Origin'), deps.catalogue.siteUrl))
     return withHeaders(forbidden(messages), limitHeaders);
+  // The POST's Idempotency-Key is the enquiry tool's, as on POST /api/bookings.
+  if (deps.enquiries)
+    deps = { ...deps, enquiries: { ...deps.enquiries, idempotencyKey: request.headers.get('Idempotency-Key') } };
   const refused = (status: number, code: number, message: string) =>
     withHeaders(jsonRpcError(status, code, message, messages), limitHeaders);
   if (messages.parsed === undefined)

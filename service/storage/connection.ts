@@ -35,6 +35,17 @@ export function storageKey(settings: Settings): string | null {
 }
 
 /**
+ * The settings the operator's tools (npm run departures, npm run enquiries) open storage with:
+ * the database's direct address when one is given beside a pooled DATABASE_URL, so an import
+ * or a listing holds one connection of its own, not one of the pool's that the site's requests
+ * share; the same settings otherwise.
+ */
+export function directAddressSettings(settings: Settings): Settings {
+  if (settings.OPERATIONAL_STORAGE !== 'postgres' || !settings.directDatabaseUrl) return settings;
+  return { ...settings, DATABASE_URL: settings.directDatabaseUrl };
+}
+
+/**
  * A handle on the process's connection to operational storage, or null when
  * OPERATIONAL_STORAGE=off. Closing the handle releases it; the connection itself closes with
  * the last handle.
@@ -50,7 +61,12 @@ export async function openOperationalStorage(settings: Settings): Promise<Sql | 
     const opening: Shared = {
       sql:
         settings.OPERATIONAL_STORAGE === 'postgres'
-          ? openServer(settings.DATABASE_URL ?? '', { timeoutMs: settings.STORAGE_TIMEOUT_MS })
+          ? openServer(settings.DATABASE_URL ?? '', {
+              timeoutMs: settings.STORAGE_TIMEOUT_MS,
+              directUrl: settings.directDatabaseUrl,
+              // VERCEL=1 is set by the platform in every function: its instances suspend between requests.
+              suspends: settings.VERCEL === '1',
+            })
           : openEmbedded(path.resolve(settings.DATA_DIR, 'pglite')),
       handles: 0,
     };
@@ -68,6 +84,7 @@ export async function openOperationalStorage(settings: Settings): Promise<Sql | 
   return {
     query: (text, params) => sql.query(text, params),
     transaction: (work) => sql.transaction(work),
+    ...(sql.direct ? { direct: (work) => sql.direct!(work) } : {}),
     close: async () => {
       if (closed) return;
       closed = true;

@@ -8,4 +8,10 @@ export interface Sql {
   /** Runs `work` in one transaction on one connection. */
   transaction<R>(work: (sql: Pick<Sql, 'query'>) => Promise<R>): Promise<R>;
   close(): Promise<void>;
+  /**
+   * Runs `work` through the database's direct address, on a connection of its own closed after:
+   * present where the settings give one beside a pooled address (DATABASE_URL_UNPOOLED). The
+   * migrations use it (migrations/index.ts); everything else goes through the pool.
+   */
+  direct?<R>(work: (sql: Pick<Sql, 'query' | 'transaction'>) => Promise<R>): Promise<R>;
 }

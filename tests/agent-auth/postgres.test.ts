@@ -1,34 +1,37 @@
 /**
- * The same storage on a real PostgreSQL server (OPERATIONAL_STORAGE=postgres): the flows, and
- * the races that only a real server shows, where one code or one jti must win exactly once.
+ * The same storage on a real PostgreSQL server (OPERATIONAL_STORAGE=postgres), directly and
+ * through PgBouncer in transaction mode: the flows, and the races that only a real server shows,
+ * where one code or one jti must win exactly once.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openServer } from '../../service/storage/postgres.ts';
 import type { Sql } from '../../service/storage/sql.ts';
-import { startPostgres, type TestPostgres } from '../departures/postgres.ts';
+import { postgresRoutes, type PostgresRoute } from '../departures/postgres.ts';
 import { siteUrl, startHarness, type Harness } from './harness.ts';
 import { startIdentityProvider, type IdentityProvider } from './identity-provider.ts';
 
-let postgres: TestPostgres;
-let sql: Sql;
+const postgres = postgresRoutes();
 let idp: IdentityProvider;
-let h: Harness;
 
 beforeAll(async () => {
-  postgres = await startPostgres();
-  sql = await openServer(await postgres.createDatabase('agent_auth'));
   idp = await startIdentityProvider(siteUrl);
-  h = await startHarness({ trusted: [idp], sql });
 });
 afterAll(async () => {
-  await sql?.close();
   await idp?.stop();
-  postgres?.remove();
+  await postgres.remove();
 });
 
 const idJag = 'urn:ietf:params:oauth:token-type:id-jag';
 
-describe('agent registration on PostgreSQL', () => {
+describe.each(postgres.routes)('agent registration on $name', (route: PostgresRoute) => {
+  let sql: Sql;
+  let h: Harness;
+  beforeAll(async () => {
+    sql = await openServer(await route.newDatabase('agent_auth'));
+    h = await startHarness({ trusted: [idp], sql });
+  });
+  afterAll(() => sql?.close());
+
   it('registers with an ID-JAG, exchanges, and is revoked by a security event', async () => {
     const registration = await (
       await h.register({ type: 'identity_assertion', assertion_type: idJag, assertion: await idp.idJag() })

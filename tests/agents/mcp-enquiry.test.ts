@@ -32,11 +32,11 @@ afterAll(async () => {
 });
 
 /** An SDK client speaking from `address` (the host takes the client address from X-Real-IP behind Vercel). */
-async function connect(address: string): Promise<Client> {
+async function connect(address: string, headers: Record<string, string> = {}): Promise<Client> {
   const client = new Client({ name: 'enquiry-tests', version: '1.0.0' });
   await client.connect(
     new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), {
-      requestInit: { headers: { 'X-Real-IP': address } },
+      requestInit: { headers: { 'X-Real-IP': address, ...headers } },
     }),
   );
   clients.push(client);
@@ -107,6 +107,31 @@ describe('send_enquiry', () => {
     const html = await page.text();
     expect(html).toContain('your enquiry reached our team');
     expect(html).toContain(body.enquiry.id);
+  });
+
+  it('takes an enquiry once under the Idempotency-Key of the POST that calls it, as POST /api/bookings does', async () => {
+    const client = await connect('192.0.2.67', { 'Idempotency-Key': '"mcp-enquiry-sent-again"' });
+    const enquiry = { ...person, message: 'Sent again by an agent whose first call timed out.' };
+    const first = (await client.callTool({ name: 'send_enquiry', arguments: enquiry })).structuredContent as Received;
+    const again = await client.callTool({ name: 'send_enquiry', arguments: enquiry });
+    expect((again.structuredContent as Received).enquiry.id).toBe(first.enquiry.id);
+    // The same key and enquiry through the endpoint: the same enquiry again.
+    const posted = await fetch(`${server.url}/api/bookings`, {
+      method: 'POST',
+      headers: {
+        'Content-Type': 'application/json',
+        'X-Real-IP': '192.0.2.67',
+        'Idempotency-Key': '"mcp-enquiry-sent-again"',
+      },
+      body: JSON.stringify(enquiry),
+    });
+    expect(posted.status).toBe(201);
+    expect((await posted.json()).enquiry.id).toBe(first.enquiry.id);
+    expect(outbox().filter((file) => file === `${first.enquiry.id}.eml`)).toHaveLength(1);
+    // Another enquiry under the same key is refused, saying why.
+    const other = await client.callTool({ name: 'send_enquiry', arguments: { ...enquiry, groupSize: 3 } });
+    expect(other.isError).toBe(true);
+    expect(textOf(other)).toContain('idempotency_key_reused; POST /api/bookings answers HTTP 422');
   });
 
   it("refuses a faulty enquiry field by field, in the endpoint's words, and sends nothing", async () => {

@@ -37,12 +37,13 @@ function pathWithout(program: string): string {
     .join(path.delimiter);
 }
 
-/** A machine without Chromium, PostgreSQL or Redis, as far as the tests can tell. */
+/** A machine without Chromium, PostgreSQL, PgBouncer or Redis, as far as the tests can tell. */
 const bare = () => ({
   ...process.env,
   PATH: pathWithout('redis-server'),
   CHROME_PATH: path.join(scratch, 'no-chromium'),
   POSTGRES_ROOT: path.join(scratch, 'no-postgresql'),
+  PGBOUNCER_PATH: path.join(scratch, 'no-pgbouncer'),
 });
 
 function runVitest(
@@ -78,7 +79,8 @@ describe('the programs the tests need', () => {
     expect(run.output).toContain('The tests need programs that are not installed:');
     expect(run.output).toContain(`- chromium (looked for in ${path.join(scratch, 'no-chromium')})`);
     expect(run.output).toContain('- redis-server (looked for in PATH)');
-    expect(run.output).toMatch(/apt-get install -y chromium postgresql redis-server( util-linux)?\n/);
+    expect(run.output).toContain(`- pgbouncer (looked for in ${path.join(scratch, 'no-pgbouncer')})`);
+    expect(run.output).toMatch(/apt-get install -y chromium postgresql pgbouncer redis-server( util-linux)?\n/);
     expect(run.output.match(/not installed/g)).toHaveLength(1);
     // Stopped before any tier's setup built the fixture site and before any test file ran.
     expect(run.output).not.toMatch(/\[build\]|Test Files/);
@@ -100,12 +102,23 @@ describe('the programs the tests need', () => {
         CHROME_PATH: path.join(scratch, 'no-chromium'),
         POSTGRES_ROOT: path.join(scratch, 'no-postgresql'),
         PYTHON3_PATH: path.join(scratch, 'no-python3'),
+        PGBOUNCER_PATH: path.join(scratch, 'no-pgbouncer'),
       },
     });
-    for (const program of ['chromium', 'initdb', 'pg_ctl', 'postgres', 'redis-server', 'ogrinfo', 'ogr2ogr', 'pandas'])
+    for (const program of [
+      'chromium',
+      'initdb',
+      'pg_ctl',
+      'postgres',
+      'pgbouncer',
+      'redis-server',
+      'ogrinfo',
+      'ogr2ogr',
+      'pandas',
+    ])
       expect(message).toContain(`- ${program} (`);
     expect(message).toMatch(
-      /apt-get install -y chromium postgresql redis-server gdal-bin python3-pandas( util-linux)?\n/,
+      /apt-get install -y chromium postgresql pgbouncer redis-server gdal-bin python3-pandas( util-linux)?\n/,
     );
   });
 

@@ -21,7 +21,7 @@ import { bookingRateLimit } from '../../service/rules/policy.ts';
 import { createRateLimiter, MemoryCounterStore } from '../../service/rules/rate-limiter.ts';
 import { loadCatalogue } from '../helpers/content.ts';
 import { freePort } from '../helpers/project.ts';
-import { barePage } from './page-writer.ts';
+import { handlerDeps } from './page-writer.ts';
 
 const catalogue = loadCatalogue(undefined, 'http://127.0.0.1:4321');
 const contact = catalogue.site.contactEmail;
@@ -85,16 +85,10 @@ beforeEach(async () => {
 });
 
 function deps(overrides: Partial<BookingDeps> = {}): BookingDeps {
-  return {
-    catalogue,
-    enquiries,
-    mailer: mailerFromSettings(readSettings({ DATA_DIR: dataDir }), { contactEmail: contact }),
-    limiter: null,
-    departures,
-    clock: () => new Date('2026-11-22T04:30:00Z'),
-    page: barePage,
-    ...overrides,
-  };
+  return handlerDeps(
+    { catalogue, enquiries, departures, dataDir, clock: () => new Date('2026-11-22T04:30:00Z') },
+    overrides,
+  );
 }
 
 function post(body: unknown, init: { type?: string; headers?: Record<string, string> } = {}): Request {
@@ -457,10 +451,16 @@ describe('the per-IP enquiry limit', () => {
     const now = Date.parse('2026-11-22T04:30:00Z');
     const limiter = createRateLimiter(bookingRateLimit, new MemoryCounterStore(), () => now);
     const form = { ...valid, groupSize: '2', website: '' };
+    // Five different enquiries (the same one sent again is answered again, uncounted: idempotency.test.ts).
     for (let i = 0; i < 5; i += 1)
-      expect((await ask(post(form, { type: 'application/x-www-form-urlencoded' }), deps({ limiter }))).status).toBe(
-        303,
-      );
+      expect(
+        (
+          await ask(
+            post({ ...form, message: `#${i}` }, { type: 'application/x-www-form-urlencoded' }),
+            deps({ limiter }),
+          )
+        ).status,
+      ).toBe(303);
     const typed = { ...form, name: 'Asha "Rao"', message: 'Two of us & a dog' };
     const limited = await ask(post(typed, { type: 'application/x-www-form-urlencoded' }), deps({ limiter }));
     expect(limited.status).toBe(429);

@@ -1,6 +1,8 @@
 /**
- * Enquiries on a real PostgreSQL server (OPERATIONAL_STORAGE=postgres): kept when mail fails,
- * retried exactly once by the command, and a clear 502 while the database is down.
+ * Enquiries on a real PostgreSQL server (OPERATIONAL_STORAGE=postgres), directly and through
+ * PgBouncer in transaction mode: kept when mail fails, retried exactly once by the command, a
+ * clear 502 while the database is down, and each taken once under its key (the suite of
+ * idempotency-suite.ts), where requests sent at once really race.
  */
 import { spawn } from 'node:child_process';
 import path from 'node:path';
@@ -10,40 +12,33 @@ import { mailerFromSettings } from '../../service/bookings/mailer.ts';
 import { EnquiryStore } from '../../service/bookings/store.ts';
 import { readSettings } from '../../service/config.ts';
 import { openOperationalStorage } from '../../service/storage/connection.ts';
-import { startPostgres, type TestPostgres } from '../departures/postgres.ts';
+import { openServer } from '../../service/storage/postgres.ts';
+import { postgresRoutes, type PostgresRoute } from '../departures/postgres.ts';
 import { loadCatalogue } from '../helpers/content.ts';
-import { projectRoot } from '../helpers/project.ts';
+import { eventually } from '../helpers/eventually.ts';
+import { freePort, projectRoot } from '../helpers/project.ts';
+import { enquiriesTakenOnce } from './idempotency-suite.ts';
 import { barePage } from './page-writer.ts';
 import { startFakeResend, type FakeResend } from './resend-fake.ts';
 
 const catalogue = loadCatalogue(undefined, 'http://127.0.0.1:4321');
 const valid = { tripSlug: 'sample-trek', name: 'Asha Rao', phone: '+91 98765 43210', groupSize: 2 };
 
-let postgres: TestPostgres;
+const postgres = postgresRoutes();
 let fake: FakeResend;
-let env: Record<string, string>;
-let store: EnquiryStore;
 
 beforeAll(async () => {
-  [postgres, fake] = await Promise.all([startPostgres(), startFakeResend()]);
-  env = {
-    OPERATIONAL_STORAGE: 'postgres',
-    DATABASE_URL: await postgres.createDatabase('enquiries'),
-    RESEND_API_KEY: fake.apiKey,
-    RESEND_BASE_URL: fake.url,
-    BOOKING_EMAIL_TO: 'bookings@example.test',
-    BOOKING_EMAIL_FROM: 'enquiries@example.test',
-    CONTACT_EMAIL: 'hello@example.test',
-  };
-  store = new EnquiryStore((await openOperationalStorage(readSettings(env)))!);
+  fake = await startFakeResend();
 }, 180_000);
 afterAll(async () => {
-  await store?.close();
   await fake?.close();
-  postgres?.remove();
+  await postgres.remove();
 });
 
-async function send(): Promise<{ status: number; body: Record<string, any> }> {
+async function send(
+  store: EnquiryStore,
+  env: Record<string, string>,
+): Promise<{ status: number; body: Record<string, any> }> {
   const deps: BookingDeps = {
     catalogue,
     enquiries: store,
@@ -62,7 +57,10 @@ async function send(): Promise<{ status: number; body: Record<string, any> }> {
   return { status: response.status, body: (await response.json()) as Record<string, any> };
 }
 
-function enquiriesCommand(...args: string[]): Promise<{ status: number | null; output: string }> {
+function enquiriesCommand(
+  env: Record<string, string>,
+  ...args: string[]
+): Promise<{ status: number | null; output: string }> {
   const child = spawn(process.execPath, [path.join(projectRoot, 'scripts', 'enquiries.ts'), ...args], {
     cwd: projectRoot,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
@@ -74,10 +72,27 @@ function enquiriesCommand(...args: string[]): Promise<{ status: number | null; o
   return new Promise((resolve) => child.on('close', (status) => resolve({ status, output })));
 }
 
-describe('enquiries on PostgreSQL', () => {
+describe.each(postgres.routes)('enquiries on $name', (route: PostgresRoute) => {
+  let env: Record<string, string>;
+  let store: EnquiryStore;
+
+  beforeAll(async () => {
+    env = {
+      OPERATIONAL_STORAGE: 'postgres',
+      DATABASE_URL: await route.newDatabase('enquiries'),
+      RESEND_API_KEY: fake.apiKey,
+      RESEND_BASE_URL: fake.url,
+      BOOKING_EMAIL_TO: 'bookings@example.test',
+      BOOKING_EMAIL_FROM: 'enquiries@example.test',
+      CONTACT_EMAIL: 'hello@example.test',
+    };
+    store = new EnquiryStore((await openOperationalStorage(readSettings(env)))!);
+  }, 180_000);
+  afterAll(() => store?.close());
+
   it('kept as failed when Resend fails, then delivered exactly once by the command', async () => {
     fake.mode = 'fail';
-    const failed = await send();
+    const failed = await send(store, env);
     expect(failed.status).toBe(502);
     expect(await store.get(failed.body.enquiry.id)).toMatchObject({
       deliveryState: 'failed',
@@ -87,10 +102,10 @@ describe('enquiries on PostgreSQL', () => {
 
     fake.mode = 'ok';
     fake.requests.length = 0;
-    const retried = await enquiriesCommand('retry', '--all');
+    const retried = await enquiriesCommand(env, 'retry', '--all');
     expect(retried.output).toContain('1 of 1 delivered.');
     expect(retried.status).toBe(0);
-    expect((await enquiriesCommand('retry', '--all')).output).toContain('Nothing to retry.');
+    expect((await enquiriesCommand(env, 'retry', '--all')).output).toContain('Nothing to retry.');
     expect(fake.requests.map((r) => r.idempotencyKey)).toEqual([`enquiry/${failed.body.enquiry.id}`]);
     expect(await store.get(failed.body.enquiry.id)).toMatchObject({
       deliveryState: 'delivered',
@@ -100,20 +115,56 @@ describe('enquiries on PostgreSQL', () => {
   });
 
   it('database down: 502 storage_error within seconds and nothing emailed; back up: 201', async () => {
+    const { postgres: server } = await postgres.servers();
     fake.requests.length = 0;
-    postgres.stop();
+    server.stop();
     try {
       const started = Date.now();
-      const down = await send();
+      const down = await send(store, env);
       expect(down.status).toBe(502);
       expect(down.body.error.code).toBe('storage_error');
       expect(down.body.error.message).toContain(catalogue.site.contactEmail);
       expect(Date.now() - started).toBeLessThan(10_000);
       expect(fake.requests).toEqual([]);
     } finally {
-      postgres.start();
+      server.start();
     }
-    expect((await send()).status).toBe(201);
+    await eventually(async () => expect((await send(store, env)).status).toBe(201), 20_000);
     expect(fake.requests).toHaveLength(1);
   });
 });
+
+describe('npm run enquiries beside a pooled address', () => {
+  it.each(['DATABASE_URL_UNPOOLED', 'POSTGRES_URL_NON_POOLING'])(
+    'lists and retries through the direct address in %s, the pooled one out of reach',
+    async (name) => {
+      const direct = await postgres.routes[0]!.newDatabase('enquiries_direct');
+      const env = {
+        OPERATIONAL_STORAGE: 'postgres',
+        DATABASE_URL: direct,
+        RESEND_API_KEY: fake.apiKey,
+        RESEND_BASE_URL: fake.url,
+        BOOKING_EMAIL_TO: 'bookings@example.test',
+        BOOKING_EMAIL_FROM: 'enquiries@example.test',
+        CONTACT_EMAIL: 'hello@example.test',
+      };
+      const store = new EnquiryStore((await openOperationalStorage(readSettings(env)))!);
+      fake.mode = 'fail';
+      const saved = await send(store, env);
+      await store.close();
+      fake.mode = 'ok';
+      const tools = {
+        ...env,
+        DATABASE_URL: `postgres://postgres@127.0.0.1:${await freePort()}/nowhere`,
+        [name]: direct,
+      };
+      const listed = await enquiriesCommand(tools, 'list');
+      expect(listed.status).toBe(0);
+      expect(listed.output).toContain(saved.body.enquiry.id);
+      expect((await enquiriesCommand(tools, 'retry', '--all')).output).toContain('1 of 1 delivered.');
+    },
+  );
+});
+
+for (const route of postgres.routes)
+  enquiriesTakenOnce(route.name, async () => openServer(await route.newDatabase('enquiries_once')));

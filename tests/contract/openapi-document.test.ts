@@ -230,7 +230,7 @@ describe('enquiry-openapi.json', async () => {
       'application/x-www-form-urlencoded',
     ]);
     const { EnquiryRequest: json, EnquiryForm: form } = enquiry.components.schemas;
-    expect(Object.keys(form.properties)).toEqual(Object.keys(json.properties));
+    expect(Object.keys(form.properties)).toEqual([...Object.keys(json.properties), 'formToken']);
     expect(form.required).toEqual(json.required);
     for (const [name, field] of Object.entries<any>(form.properties)) {
       const texts = field.anyOf ?? [field];
@@ -240,12 +240,13 @@ describe('enquiry-openapi.json', async () => {
 
   it('answers both ways: JSON to a JSON body; to the form, a redirect or a page', () => {
     const { responses } = post;
-    expect(Object.keys(responses).sort()).toEqual(['201', '303', '400', '403', '429', '502', '503']);
+    expect(Object.keys(responses).sort()).toEqual(['201', '303', '400', '403', '409', '422', '429', '502', '503']);
     expect(Object.keys(responses['201'].content)).toEqual(['application/json']);
     expect(responses['303'].content).toBeUndefined();
     expect(responses['303'].headers.Location.required).toBe(true);
     expect(Object.keys(responses['403'].content)).toEqual(['text/html']);
-    for (const status of ['400', '429', '502', '503'])
+    expect(Object.keys(responses['409'].content)).toEqual(['application/json']);
+    for (const status of ['400', '422', '429', '502', '503'])
       expect(Object.keys(responses[status].content).sort(), status).toEqual(['application/json', 'text/html']);
   });
 

@@ -1,6 +1,7 @@
 /**
  * The operations CLI against embedded storage hosted by another process (as while `npm start`
- * runs), against a real PostgreSQL server, and alone, with its exit codes. The command line
+ * runs), against a real PostgreSQL server directly and through PgBouncer in transaction mode,
+ * by the direct address given beside a pooled one, and alone, with its exit codes. The command line
  * itself (a process of its own, `npm run departures`, its exit codes, the database released when
  * it exits) runs as a real child process; the many cases of what the commands do and refuse run
  * through the command's entry function in this process, the same code with the same arguments.
@@ -24,24 +25,30 @@ import { hostFilePath } from '../../service/storage/host-file.ts';
 import { seedEmbeddedDatabase } from '../helpers/embedded-template.ts';
 import { freePort, projectRoot } from '../helpers/project.ts';
 import { runCli, runCommand } from './cli.ts';
-import { startPostgres, type TestPostgres } from './postgres.ts';
+import { postgresRoutes } from './postgres.ts';
 
 // Real databases and processes on a shared machine: opening PGlite alone can take seconds.
 vi.setConfig({ testTimeout: 120_000 });
 
 let site: string;
 let scratch: string;
-let postgres: TestPostgres;
-let postgresUrl: string;
+const postgres = postgresRoutes();
+/** A database for each PostgreSQL storage below, by its name. */
+const databases = new Map<string, string>();
+/** A port nothing listens on: a pooled address that cannot be reached. */
+let closedPort: number;
 
 beforeAll(async () => {
   site = inject('fixtureSite');
   scratch = mkdtempSync(path.join(tmpdir(), 'departures-cli-'));
-  postgres = await startPostgres();
-  postgresUrl = await postgres.createDatabase('departures_cli');
+  const [direct, pooled] = postgres.routes;
+  databases.set('direct', await direct!.newDatabase('departures_cli'));
+  databases.set('pooled', await pooled!.newDatabase('departures_cli'));
+  databases.set('beside', await direct!.newDatabase('departures_cli'));
+  closedPort = await freePort();
 }, 120_000);
-afterAll(() => {
-  postgres?.remove();
+afterAll(async () => {
+  await postgres.remove();
   rmSync(scratch, { recursive: true, force: true });
 });
 
@@ -77,7 +84,22 @@ const storages = [
   },
   {
     name: 'a PostgreSQL server',
-    env: () => ({ OPERATIONAL_STORAGE: 'postgres', DATABASE_URL: postgresUrl }),
+    env: (): Record<string, string> => ({ OPERATIONAL_STORAGE: 'postgres', DATABASE_URL: databases.get('direct')! }),
+    host: false,
+  },
+  {
+    name: 'a PostgreSQL server through PgBouncer',
+    env: (): Record<string, string> => ({ OPERATIONAL_STORAGE: 'postgres', DATABASE_URL: databases.get('pooled')! }),
+    host: false,
+  },
+  // The pooled address leads nowhere: only the direct one, which the tools prefer, works.
+  {
+    name: 'the direct address given beside a pooled one (DATABASE_URL_UNPOOLED)',
+    env: (): Record<string, string> => ({
+      OPERATIONAL_STORAGE: 'postgres',
+      DATABASE_URL: `postgres://postgres@127.0.0.1:${closedPort}/departures_cli`,
+      DATABASE_URL_UNPOOLED: databases.get('beside')!,
+    }),
     host: false,
   },
 ];

@@ -1,39 +1,31 @@
 /**
- * Storage failing under a running site: a real server with OPERATIONAL_STORAGE=postgres and
- * a real PostgreSQL server that is stopped mid-run and started again, and a site with
- * OPERATIONAL_STORAGE=off. Trips and peaks must keep answering; departures must say plainly
- * that they are unavailable, quickly, and come back by themselves.
+ * Storage failing under a running site: a real server with OPERATIONAL_STORAGE=postgres on a
+ * real PostgreSQL server, directly and through PgBouncer in transaction mode, that is stopped
+ * mid-run and started again, frozen, and (through the pooler) has its pooler restarted; and a
+ * site with OPERATIONAL_STORAGE=off. Trips and peaks must keep answering; departures must say
+ * plainly that they are unavailable, quickly, and come back by themselves.
  */
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { eventually } from '../helpers/eventually.ts';
 import { startServer, type RunningServer } from '../helpers/project.ts';
 import { runCli, runCommand } from './cli.ts';
-import { startPostgres, type TestPostgres } from './postgres.ts';
+import { postgresRoutes, type PostgresRoute, type TestPostgres } from './postgres.ts';
 
 // Real databases and processes on a shared machine: opening PGlite alone can take seconds.
 vi.setConfig({ testTimeout: 120_000 });
 
 let site: string;
+const routes = postgresRoutes();
 let postgres: TestPostgres;
 let databaseUrl: string;
 let server: RunningServer;
 
 beforeAll(async () => {
   site = inject('fixtureSite');
-  postgres = await startPostgres();
-  databaseUrl = await postgres.createDatabase('departures_faults');
-  const env = { OPERATIONAL_STORAGE: 'postgres', DATABASE_URL: databaseUrl };
-  for (const start of ['2031-06-10', '2031-07-10']) {
-    const added = await runCommand(site, ['add', '--trip', 'sample-trek', '--start', start, '--seats', '12'], env);
-    if (added.code !== 0) throw new Error(added.stderr);
-  }
-  server = await startServer(site, env);
+  postgres = (await routes.servers()).postgres;
 }, 180_000);
-afterAll(async () => {
-  await server?.stop();
-  postgres?.remove();
-});
+afterAll(() => routes.remove());
 
 async function timed(
   pathname: string,
@@ -60,7 +52,18 @@ function fromAddress(localAddress: string, pathname: string): Promise<{ status: 
   });
 }
 
-describe('departures when PostgreSQL stops and starts again', () => {
+describe.each(routes.routes)('departures on $name when it stops and starts again', (route: PostgresRoute) => {
+  beforeAll(async () => {
+    databaseUrl = await route.newDatabase('departures_faults');
+    const env = { OPERATIONAL_STORAGE: 'postgres', DATABASE_URL: databaseUrl };
+    for (const start of ['2031-06-10', '2031-07-10']) {
+      const added = await runCommand(site, ['add', '--trip', 'sample-trek', '--start', start, '--seats', '12'], env);
+      if (added.code !== 0) throw new Error(added.stderr);
+    }
+    server = await startServer(site, env);
+  }, 180_000);
+  afterAll(() => server?.stop());
+
   it('reads live departures while the server is up', async () => {
     const res = await timed('/v1/departures');
     expect(res.status).toBe(200);
@@ -68,6 +71,38 @@ describe('departures when PostgreSQL stops and starts again', () => {
       'sample-trek-2031-06-10',
       'sample-trek-2031-07-10',
     ]);
+  });
+
+  it.runIf(route.pooled)('goes on within seconds when the pooler restarts, every read answered in time', async () => {
+    const { pooler } = await routes.servers();
+    const answers: { path: string; status: number; ms: number }[] = [];
+    let running = true;
+    const clients = Array.from({ length: 6 }, (_, c) =>
+      (async () => {
+        for (let n = 1; running; n += 1) {
+          // New filters (each a read of its own) and the board's twin; not the fixture trek, which the next test needs unread.
+          const path = n % 2 ? `/v1/departures?trip=restart-${c}-${n}` : '/departures.md';
+          answers.push({ path, ...(await fromAddress(`127.0.7.${c + 1}`, path)) });
+          await new Promise((resolve) => setTimeout(resolve, 300));
+        }
+      })(),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    await pooler.restart();
+    const restartedAt = Date.now();
+    // Back within seconds: a new departures read answers 200 again.
+    let attempt = 0;
+    await eventually(async () => {
+      attempt += 1;
+      expect((await timed(`/v1/departures?trip=back-${attempt}`)).status).toBe(200);
+    }, 10_000);
+    const backAfterMs = Date.now() - restartedAt;
+    running = false;
+    await Promise.all(clients);
+    expect(backAfterMs).toBeLessThan(10_000);
+    expect(answers.filter((a) => a.status !== 200 && a.status !== 502).map((a) => `${a.path} ${a.status}`)).toEqual([]);
+    expect(Math.max(...answers.map((a) => a.ms))).toBeLessThan(3500);
+    expect(server.process.exitCode).toBeNull();
   });
 
   it('answers 502 within its time bound when PostgreSQL hangs instead of refusing', async () => {

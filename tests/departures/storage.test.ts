@@ -1,6 +1,7 @@
 /**
- * One suite of departure-storage tests, run against both kinds of operational storage: the
- * embedded PGlite database (in a data folder, as locally) and a real PostgreSQL server.
+ * One suite of departure-storage tests, run against every kind of operational storage: the
+ * embedded PGlite database (in a data folder, as locally) and a real PostgreSQL server, directly
+ * and through PgBouncer in transaction mode (as a hosted pooler such as Neon's runs).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,7 +18,7 @@ import { DepartureStore } from '../../service/departures/store.ts';
 import { knownTrips } from '../../service/departures/trips.ts';
 import { DepartureRuleError } from '../../service/departures/validation.ts';
 import { loadCatalogue } from '../helpers/content.ts';
-import { startPostgres, type TestPostgres } from './postgres.ts';
+import { postgresRoutes } from './postgres.ts';
 
 // Real databases and processes on a shared machine: opening PGlite alone can take seconds.
 vi.setConfig({ testTimeout: 120_000 });
@@ -29,7 +30,7 @@ interface Backend {
   open(): Promise<{ sql: Sql; cleanup: () => Promise<void> }>;
 }
 
-let server: TestPostgres | undefined;
+const postgres = postgresRoutes();
 
 const backends: Backend[] = [
   {
@@ -40,17 +41,16 @@ const backends: Backend[] = [
       return { sql, cleanup: async () => (await sql.close(), rmSync(dir, { recursive: true, force: true })) };
     },
   },
-  {
-    name: 'PostgreSQL server',
+  ...postgres.routes.map((route): Backend => ({
+    name: route.name,
     open: async () => {
-      server ??= await startPostgres();
-      const sql = await openServer(await server.createDatabase('departures_suite'));
+      const sql = await openServer(await route.newDatabase('departures_suite'));
       return { sql, cleanup: () => sql.close() };
     },
-  },
+  })),
 ];
 
-afterAll(() => server?.remove());
+afterAll(() => postgres.remove());
 
 /** Typed input, as the CLI's schema gives it. */
 const input = (fields: Record<string, unknown>): DepartureInput => departureInput.parse(fields);
@@ -291,5 +291,66 @@ describe.each(backends)('departure storage on $name', (backend) => {
     );
     for (const d of await store.listAll())
       expect(d).toMatchObject({ seatsLeft: 3, status: 'filling', note: 'Two guides' });
+  });
+});
+
+describe.each(postgres.routes)('the bound on each statement, on $name', (route) => {
+  it("is the server's own: a slow statement is cut at it, and the connection serves the next", async () => {
+    const sql = await openServer(await route.newDatabase('statement_bound'), { timeoutMs: 1000 });
+    try {
+      // Set inside each transaction, where a pooler in transaction mode allows it, and only there.
+      expect((await sql.query<{ t: string }>("SELECT current_setting('statement_timeout') AS t")).rows).toEqual([
+        { t: '1s' },
+      ]);
+      const started = Date.now();
+      const cut = await sql.query('SELECT pg_sleep(30)').then(
+        () => null,
+        (error: { code?: string; message: string }) => error,
+      );
+      // 57014 is PostgreSQL cancelling the statement itself (the client would say "Query read timeout").
+      expect(cut).toMatchObject({ code: '57014', message: 'canceling statement due to statement timeout' });
+      expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
+      const inTransaction = await sql
+        .transaction((tx) => tx.query('SELECT pg_sleep(30)'))
+        .then(
+          () => null,
+          (error: { code?: string }) => error.code,
+        );
+      expect(inTransaction).toBe('57014');
+      expect((await sql.query<{ n: number }>('SELECT 1 AS n')).rows).toEqual([{ n: 1 }]);
+    } finally {
+      await sql.close();
+    }
+  });
+});
+
+describe('a pool on an instance that suspends (Vercel Fluid compute)', () => {
+  it('is attached: after a read the instance is kept running while the idle connection is open, and only then', async () => {
+    const url = await postgres.routes[1]!.newDatabase('suspending');
+    const waited: Promise<unknown>[] = [];
+    // What Vercel's runtime provides a function: its request context (waitUntil), region and URL.
+    const context = Symbol.for('@vercel/request-context');
+    const vercel = { VERCEL_URL: 'catalogue.vercel.app', VERCEL_REGION: 'bom1' };
+    Object.assign(globalThis, { [context]: { get: () => ({ waitUntil: (p: Promise<unknown>) => waited.push(p) }) } });
+    Object.assign(process.env, vercel);
+    try {
+      const plain = await openServer(url);
+      await plain.query('SELECT 1');
+      await plain.close();
+      expect(waited).toHaveLength(0);
+      const sql = await openServer(url, { suspends: true });
+      await sql.query('SELECT 1');
+      expect(waited.length).toBeGreaterThan(0);
+      // Still pending a moment later: the instance waits for the pool's idle timeout before it may suspend.
+      const pending = await Promise.race([
+        waited.at(-1)!.then(() => false),
+        new Promise((r) => setTimeout(r, 200, true)),
+      ]);
+      expect(pending).toBe(true);
+      await sql.close();
+    } finally {
+      delete (globalThis as Record<symbol, unknown>)[context];
+      for (const name of Object.keys(vercel)) delete process.env[name];
+    }
   });
 });

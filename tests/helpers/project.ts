@@ -83,6 +83,22 @@ export async function freePort(): Promise<number> {
   });
 }
 
+/**
+ * Starts a server with `start(port)` on a free port, and on another if it fails: another test
+ * may take a free port between the probe and the server's bind. Resolves to the port it took.
+ */
+export async function onFreePort(start: (port: number) => Promise<void>, attempts = 5): Promise<number> {
+  for (let attempt = 1; ; attempt += 1) {
+    const port = await freePort();
+    try {
+      await start(port);
+      return port;
+    } catch (error) {
+      if (attempt === attempts) throw error;
+    }
+  }
+}
+
 /** Whether a server started with `env` keeps departures in the embedded database (the default). */
 export function embedded(env: Record<string, string | undefined>): boolean {
   return (env.OPERATIONAL_STORAGE || process.env.OPERATIONAL_STORAGE || 'embedded') === 'embedded';

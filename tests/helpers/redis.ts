@@ -7,7 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { freePort } from './project.ts';
+import { onFreePort } from './project.ts';
 
 export interface RunningRedis {
   port: number;
@@ -25,7 +25,7 @@ export interface RunningRedis {
 }
 
 export async function startRedis(): Promise<RunningRedis> {
-  let port = await freePort();
+  let port = 0;
   const dir = mkdtempSync(path.join(tmpdir(), 'catalogue-redis-'));
   let child: ChildProcess | undefined;
 
@@ -67,16 +67,7 @@ export async function startRedis(): Promise<RunningRedis> {
     await exited;
   }
 
-  // Another test may take the same free port between our probe and redis-server's bind.
-  for (let attempt = 1; ; attempt += 1) {
-    try {
-      await start();
-      break;
-    } catch (error) {
-      if (attempt === 5) throw error;
-      port = await freePort();
-    }
-  }
+  port = await onFreePort((free) => ((port = free), start()));
   return {
     port,
     url: `redis://127.0.0.1:${port}`,

@@ -26,6 +26,11 @@ export function postgresRoot(env: Env = process.env): string {
   return env.POSTGRES_ROOT || '/usr/lib/postgresql';
 }
 
+/** Debian installs PgBouncer outside a normal user's PATH; PGBOUNCER_PATH points at another build. */
+export function pgbouncerPath(env: Env = process.env): string {
+  return env.PGBOUNCER_PATH || '/usr/sbin/pgbouncer';
+}
+
 /** The Chromium the browser tests drive; CHROME_PATH points at another build. */
 export function chromiumPath(env: Env = process.env): string {
   return env.CHROME_PATH || '/usr/bin/chromium';
@@ -71,7 +76,14 @@ export interface RequirementOptions {
   packages?: readonly Program[];
 }
 
-const everyPackage: readonly Program[] = ['chromium', 'postgresql', 'redis-server', 'gdal-bin', 'python3-pandas'];
+const everyPackage: readonly Program[] = [
+  'chromium',
+  'postgresql',
+  'pgbouncer',
+  'redis-server',
+  'gdal-bin',
+  'python3-pandas',
+];
 
 /** The outside programs of `packages`. A new one (nginx, say) is added here, to a tier and to .ci/run. */
 export function requirements({ env = process.env, packages = everyPackage }: RequirementOptions = {}): Requirement[] {
@@ -98,6 +110,15 @@ export function requirements({ env = process.env, packages = everyPackage }: Req
   }
   if (packages.includes('postgresql')) {
     list.push(postgres('initdb'), postgres('pg_ctl'), postgres('postgres'));
+  }
+  if (packages.includes('pgbouncer')) {
+    list.push({
+      program: 'pgbouncer',
+      where: pgbouncerPath(env),
+      debianPackage: 'pgbouncer',
+      usedBy: 'the storage tests through a transaction-mode pooler',
+      present: () => executable(pgbouncerPath(env)),
+    });
   }
   if (packages.includes('redis-server')) {
     list.push({

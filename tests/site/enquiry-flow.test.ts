@@ -311,3 +311,76 @@ describe('/enquiry-sent without an enquiry', () => {
     });
   });
 });
+
+describe('an enquiry sent again is taken once', () => {
+  const view = { viewport: { width: 360, height: 800 } };
+  /** Every email in the outbox that holds `text`. */
+  const emailsWith = (text: string) =>
+    readdirSync(path.join(live.dataDir, 'outbox'))
+      .map((f) => readFileSync(path.join(live.dataDir, 'outbox', f), 'utf8'))
+      .filter((eml) => eml.includes(text));
+
+  it('with JavaScript: the answer lost on its way back, the person sends again and gets the same reference', async () => {
+    await withPage(view, async (page) => {
+      await page.goto(`${site}/treks/sample-trek`);
+      await loaded(page);
+      expect(await page.inputValue('input[name="formToken"]')).toMatch(/^[0-9a-f]{32}$/);
+      const name = 'Tashi Sent Twice';
+      await page.fill('#enquiry-name', name);
+      await page.fill('#enquiry-phone', '+91 94181 22334');
+      await page.fill('#enquiry-groupSize', '2');
+      // The server takes the first; its answer never reaches the page, as when a connection drops.
+      let posts = 0;
+      await page.route('**/api/bookings', async (route) => {
+        posts += 1;
+        if (posts > 1) return route.continue();
+        await route.fetch();
+        await route.abort('connectionreset');
+      });
+      await page.click('#enquiry-form button[type=submit]');
+      await expect.poll(() => page.getAttribute('#enquiry-status', 'data-outcome')).toBe('bad');
+      expect(await page.textContent('#enquiry-status')).toContain('could not be sent');
+      await page.click('#enquiry-form button[type=submit]');
+      await expect.poll(() => page.getAttribute('#enquiry-status', 'data-outcome')).toBe('ok');
+      const ref = ((await page.textContent('#enquiry-status')) ?? '').match(reference)?.[0];
+      expect(posts).toBe(2);
+      const emails = emailsWith(name);
+      expect(emails).toHaveLength(1);
+      expect(emails[0]).toContain(ref);
+      // A new enquiry from the same page is another enquiry, with a token of its own.
+      expect(await page.inputValue('input[name="formToken"]')).toMatch(/^[0-9a-f]{32}$/);
+    });
+  });
+
+  it('without JavaScript: after a timeout, sent again from the form, it is one enquiry with the same reference', async () => {
+    await withPage({ ...view, javaScriptEnabled: false }, async (page) => {
+      const name = 'Norbu Sent Again';
+      const fill = async () => {
+        await page.fill('#enquiry-name', name);
+        await page.fill('#enquiry-phone', '+91 94183 44556');
+        await page.fill('#enquiry-groupSize', '3');
+      };
+      await page.goto(`${site}/treks/sample-trek`);
+      await fill();
+      // The first post is taken, and then the network gives up on it.
+      let posts = 0;
+      await page.route('**/api/bookings', async (route) => {
+        posts += 1;
+        if (posts > 1) return route.continue();
+        await route.fetch({ maxRedirects: 0 });
+        await route.abort('timedout');
+      });
+      await page.click('#enquiry-form button[type=submit]');
+      await expect.poll(() => page.url()).toMatch(/^chrome-error:/);
+      // The browser says the site could not be reached; the person goes back to the trip page and sends it again.
+      await page.goto(`${site}/treks/sample-trek`);
+      await fill();
+      await Promise.all([page.waitForURL(/\/enquiry-sent\?ref=enq-/), page.click('#enquiry-form button[type=submit]')]);
+      expect(posts).toBe(2);
+      const emails = emailsWith(name);
+      expect(emails).toHaveLength(1);
+      expect(emails[0]).toContain(new URL(page.url()).searchParams.get('ref'));
+      expect(await page.textContent('main')).toContain('your enquiry reached our team');
+    });
+  });
+});

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readSettings, settingsSchema, SettingsError } from '../../service/config.ts';
+import { directAddressSettings } from '../../service/storage/connection.ts';
 
 const root = path.resolve(import.meta.dirname, '..', '..');
 
@@ -48,6 +49,23 @@ describe('settings', () => {
         KV_REST_API_TOKEN: 't',
       }).counters.upstash,
     ).toEqual({ url: 'https://u.example', token: 'u' });
+  });
+
+  it('takes the direct address beside a pooled one under either name, for migrations and the tools', () => {
+    const pooled = 'postgres://u@ep-1-pooler.example/db';
+    const direct = 'postgres://u@ep-1.example/db';
+    const base = { OPERATIONAL_STORAGE: 'postgres', DATABASE_URL: pooled };
+    expect(readSettings(base).directDatabaseUrl).toBeUndefined();
+    expect(readSettings({ ...base, POSTGRES_URL_NON_POOLING: direct }).directDatabaseUrl).toBe(direct);
+    expect(
+      readSettings({ ...base, DATABASE_URL_UNPOOLED: direct, POSTGRES_URL_NON_POOLING: 'postgres://other' })
+        .directDatabaseUrl,
+    ).toBe(direct);
+    // The tools open the direct address; the site keeps the pooled one.
+    const settings = readSettings({ ...base, DATABASE_URL_UNPOOLED: direct });
+    expect(directAddressSettings(settings).DATABASE_URL).toBe(direct);
+    expect(settings.DATABASE_URL).toBe(pooled);
+    expect(directAddressSettings(readSettings(base)).DATABASE_URL).toBe(pooled);
   });
 
   it('stops at a bad value with a sentence naming it, but keeps a bad AGENT_* setting for agent registration alone', () => {

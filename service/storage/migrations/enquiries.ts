@@ -39,4 +39,22 @@ export const enquiriesMigrations: Migration[] = [
       ALTER TABLE enquiries ADD COLUMN callback_promise text
     `,
   },
+  {
+    // The requests that took enquiries, by their idempotency key (an Idempotency-Key header, the
+    // form's one-time token, or a plain form's own fields): a request sent again with the same key
+    // is answered from here, so a retry never makes a second enquiry (service/bookings/idempotency.ts).
+    // `answer` is the first answer given, once delivery has been tried. Kept 24 hours.
+    version: 40,
+    name: 'enquiry requests by idempotency key',
+    sql: `
+      CREATE TABLE enquiry_requests (
+        key text PRIMARY KEY,
+        fingerprint text NOT NULL,
+        enquiry_id text NOT NULL REFERENCES enquiries (id) ON DELETE CASCADE,
+        answer text CHECK (answer IN ('received', 'delivery_failed', 'delivery_unavailable')),
+        created_at timestamptz NOT NULL
+      );
+      CREATE INDEX enquiry_requests_created ON enquiry_requests (created_at)
+    `,
+  },
 ];
