@@ -171,8 +171,8 @@ export async function handleMcp(request: Request, deps: McpDeps, quota?: McpQuot
     return withHeaders(response, { 'Cache-Control': cachePolicy.never, ...limitHeaders });
   }
   // A 2025 client that shows views says so in initialize only: the answer gives it a session id
-  // that says so for every later request (service/mcp/views.ts).
-  const declaresViews = initializeShowingViews(messages.parsed);
+  // that says so for every later request (service/mcp/views.ts), where there is a view to offer.
+  const declaresViews = deps.views !== undefined && initializeShowingViews(messages.parsed);
   const offer = declaresViews ? { views: true } : legacyOffer(request.headers.get('Mcp-Session-Id'));
   const response = await serveLegacy(request, messages.parsed, createMcpServer(deps, offer), {
     maxRequestBodySize: maxBodyBytes,

@@ -158,6 +158,17 @@ describe('how a client says it shows views', () => {
     expect(legacyOffer('mcp-app-views.0b9e0d8e-3f7a-4b44-9a38-6c0c9a2b1f00')).toEqual({ views: true });
   });
 
+  it('a server without a built view answers a client that declares the extension as any other', async () => {
+    for (const revision of revisions) {
+      const declaring = await connect(revision, withoutView, showsHtml);
+      const plain = await connect(revision, withoutView);
+      expect(await readEverything(declaring.client)).toEqual(await readEverything(plain.client));
+      expect(declaring.exchanges.every((e) => e.sessionId === null)).toBe(true);
+      await declaring.client.close();
+      await plain.client.close();
+    }
+  });
+
   it('a made-up 2025 session id only offers the view, the same for everyone', async () => {
     const post = (sessionId: string) =>
       handleMcp(
