@@ -6,6 +6,8 @@
  *     own path, written readable in the repo);
  *   - moves the live pages' frames out of the published site into `live/shells/` beside it,
  *     where the live functions read them (service/functions/page-shell.ts);
+ *   - builds the MCP App views (src/mcp-app/) into `live/mcp-app/`, where the MCP function reads
+ *     them (scripts/mcp-app.ts, service/functions/built-views.ts);
  *   - writes `live/static-routes.json`, the headers the built files need
  *     (service/host/static-routes.ts), which the Node host applies;
  *   - removes the generated pictures no build has used for a month from the picture cache
@@ -31,6 +33,7 @@ import { config as middlewareConfig } from '../middleware.ts';
 import { prunePictureCache } from '../src/lib/picture-cache.ts';
 import { beginBuild, detachPublishedLinks, publishBuild } from './publish-build.ts';
 import { compressBuild } from './compress-build.ts';
+import { writeViews } from './mcp-app.ts';
 
 /**
  * What Vercel needs to serve each built file as the Node host does, where its documentation
@@ -124,6 +127,7 @@ export function buildOutput({ target }) {
           renameSync(path.join(siteDir, 'live-shells', `${name}.html`), path.join(shellDir, `${name}.html`));
         }
         rmSync(path.join(siteDir, 'live-shells'), { recursive: true, force: true });
+        await writeViews(liveDir);
 
         const routes = buildStaticRoutes(siteDir);
         writeFileSync(path.join(liveDir, 'static-routes.json'), `${JSON.stringify(routes, null, 1)}\n`);

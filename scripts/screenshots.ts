@@ -2,11 +2,15 @@
  * `npm run screenshots`: the pictures of the site in docs/screenshots/, shown in the README, taken
  * with Debian Chromium from the last build (or a running site named by its URL) as a visitor sees
  * it: a trek and an expedition on a phone, Markha Valley at 360 px light and dark and at 1280 px,
- * its first two printed pages (Chromium's own PDF, each page drawn by poppler's pdftoppm), and
- * the departure search on a phone (its form opened, filled in, above the dates it found).
+ * its first two printed pages (Chromium's own PDF, each page drawn by poppler's pdftoppm), the
+ * departure search on a phone (its form opened, filled in, above the dates it found), and the
+ * departure search as an MCP App view in a chat client (the official client and the ext-apps
+ * AppBridge: scripts/interop/mcp-app-host/) at 360 and 720 px, light and dark, the first date's
+ * enquiry form open on the phone.
  *
  *   npm run build && npm run screenshots
  *   npm run screenshots -- http://127.0.0.1:4321
+ *   npm run screenshots -- --only mcp-app        (the pictures whose file names start so)
  *
  * CHROME_PATH picks the browser (default /usr/bin/chromium).
  */
@@ -16,6 +20,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium, type Page } from 'playwright-core';
 import { projectRoot, siteFromArgs, tripPaths } from './local-site.ts';
+import { openHost } from './interop/mcp-app-host/index.ts';
 
 const out = path.join(projectRoot, 'docs', 'screenshots');
 const phone = { width: 360, height: 1480 };
@@ -49,7 +54,11 @@ function havePdftoppm(): boolean {
   }
 }
 
-const site = await siteFromArgs(process.argv.slice(2));
+const args = process.argv.slice(2);
+const only = args.includes('--only') ? (args[args.indexOf('--only') + 1] ?? '') : '';
+/** Whether the picture in `file` is one to take this time. */
+const wanted = (file: string) => file.startsWith(only);
+const site = await siteFromArgs(args.filter((arg, i) => arg !== '--only' && args[i - 1] !== '--only'));
 const browser = await chromium.launch({ executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium' });
 try {
   const [trek, expedition] = await tripPaths(site.origin);
@@ -61,7 +70,7 @@ try {
     { file: 'trip-1280.png', path: printedTrip, viewport: desktop },
     { file: 'search-360.png', path: search, viewport: phone, click: 'details.search-filters > summary' },
   ];
-  for (const shot of shots) {
+  for (const shot of shots.filter((s) => wanted(s.file))) {
     const context = await browser.newContext({
       viewport: shot.viewport,
       colorScheme: shot.colorScheme ?? 'light',
@@ -79,7 +88,36 @@ try {
     await context.close();
   }
 
-  if (!havePdftoppm()) {
+  for (const width of [360, 720]) {
+    for (const theme of ['light', 'dark'] as const) {
+      const file = `mcp-app-${width}-${theme}.png`;
+      if (!wanted(file)) continue;
+      const host = await openHost(browser, { width, height: 1600 });
+      await host.page.evaluate((url) => window.host.connect(url, '2026-07-28'), `${site.origin}/mcp`);
+      const args = Object.fromEntries(new URLSearchParams(search.split('?')[1]));
+      await host.page.evaluate(
+        ([shown, scheme]) =>
+          window.host.show('list_departures', shown, {
+            theme: scheme,
+            containerDimensions: { maxHeight: 1400 },
+          }),
+        [args, theme] as const,
+      );
+      await host.view.locator('li.card').first().waitFor();
+      if (width === 360) {
+        await host.view.getByRole('button', { name: 'Enquire for this date' }).first().click();
+        await host.view.locator('form.enquiry').waitFor();
+      }
+      await host.page.waitForTimeout(400);
+      await host.page.locator('#view').screenshot({ path: path.join(out, file) });
+      console.log(`docs/screenshots/${file}  the MCP App view of ${search} at ${width} px, ${theme}`);
+      await host.close();
+    }
+  }
+
+  if (!wanted('trip-print-')) {
+    // Not asked for this time.
+  } else if (!havePdftoppm()) {
     console.log('Printed pages skipped: pdftoppm not found (Debian: apt-get install poppler-utils).');
   } else {
     const context = await browser.newContext();

@@ -29,7 +29,7 @@ export const tiers: Tier[] = [
       'tests/unit/**/*.test.ts',
       'tests/architecture/*.test.ts',
       'tests/agent-auth/{attacks,flows,settings-and-keys}.test.ts',
-      'tests/agents/{generate,handler,mcp-parity,peak-data-formats}.test.ts',
+      'tests/agents/{generate,handler,mcp-parity,mcp-views,peak-data-formats}.test.ts',
       'tests/bookings/{handler,idempotency,thank-you,validation}.test.ts',
       'tests/contract/departure-search.test.ts',
       'tests/departures/rules.test.ts',
@@ -45,7 +45,7 @@ export const tiers: Tier[] = [
       'The built fixture site served by server.ts, asked over HTTP by fetch and by the official clients (the MCP SDK, GDAL and pandas for the peak dataset): no browser, no database server.',
     include: [
       'tests/http/{server,smoke}.test.ts',
-      'tests/agents/{mcp-client,mcp-conformance,mcp-enquiry,mcp-errors,mcp-revisions,peak-data-tools,served}.test.ts',
+      'tests/agents/{mcp-client,mcp-conformance,mcp-enquiry,mcp-errors,mcp-revisions,mcp-views-served,peak-data-tools,served}.test.ts',
       'tests/contract/{openapi-document,prism,properties,responses}.test.ts',
       'tests/departures/{board,live}.test.ts',
       'tests/rate-limit/server.test.ts',
@@ -59,7 +59,7 @@ export const tiers: Tier[] = [
     name: 'site',
     holds: 'The served site in Chromium: pages, the enquiry form, the offline worker, WebMCP, the claim page.',
     include: [
-      'tests/site/{browser,departure-search,departures-board,departures-freshness,enquiry-checks,enquiry-flow,offline,offline-network,phone,trip-page,visuals,webmcp}.test.ts',
+      'tests/site/{browser,departure-search,departures-board,departures-freshness,enquiry-checks,enquiry-flow,mcp-app,offline,offline-network,phone,trip-page,visuals,webmcp}.test.ts',
       'tests/bookings/{origin,site}.test.ts',
       'tests/agent-auth/served.test.ts',
     ],
@@ -69,10 +69,10 @@ export const tiers: Tier[] = [
   {
     name: 'build',
     holds:
-      'Full builds of a copy of the project: `astro build`, `vercel build` and its replay beside the Node host, `npm start` building, content the build refuses.',
+      'Full builds of a copy of the project: `astro build`, `vercel build` and its replay beside the Node host (the MCP App view through it in Chromium), `npm start` building, content the build refuses.',
     include: ['tests/build/*.test.ts', 'tests/http/start.test.ts', 'tests/site/html.test.ts'],
-    // The Vercel replay reads departures from PostgreSQL and counts through Redis.
-    programs: ['postgresql', 'redis-server'],
+    // The Vercel replay reads departures from PostgreSQL and counts through Redis; a host shows its MCP App view in Chromium.
+    programs: ['postgresql', 'redis-server', 'chromium'],
     // The HTML check reads the fixture site beside the real catalogue it builds.
     fixtureSite: true,
   },

@@ -61,6 +61,14 @@ export type FormField = keyof typeof formFieldLabels;
 
 export const isFormField = (field: string): field is FormField => Object.hasOwn(formFieldLabels, field);
 
+/** What a field's hint says under it, wherever the form is shown (the trip page, the MCP App's view). */
+export const fieldHints = {
+  phone: 'Indian or international, for example +91 98765 43210 or (+91) 98765 43210.',
+  email: 'So our team can write to you as well. A guide calls you either way.',
+  groupSize: (cap: number) => `1 to ${cap} for this trip.`,
+  message: `Up to ${enquiryBounds.messageMax} characters.`,
+} as const;
+
 const fieldId = (field: string) => `enquiry-${field}`;
 
 interface FieldState {
@@ -143,18 +151,18 @@ ${field('name', name, {
 ${field('phone', phone, {
   required: true,
   control: html`<input ${common('phone', phone, true)} type="tel" required autocomplete="tel" inputmode="tel" data-missing="${fieldMessages.phone.missing}" ${rules('phone', fieldMessages.phone.invalid)} value="${phone.value}">`,
-  hint: 'Indian or international, for example +91 98765 43210 or (+91) 98765 43210.',
+  hint: fieldHints.phone,
 })}
 ${field('email', email, {
   required: false,
   control: html`<input ${common('email', email, true)} type="email" autocomplete="email" ${rules('email', fieldMessages.email.invalid)} value="${email.value}">`,
-  hint: 'So our team can write to you as well. A guide calls you either way.',
+  hint: fieldHints.email,
 })}
 ${field('groupSize', groupSize, {
   required: true,
   control: html`<input ${common('groupSize', groupSize, true)} type="number" required ${groupRules(cap, trip.name, options.seats)} inputmode="numeric" value="${groupSize.value}">`,
   // The seats left on the chosen date, when it has fewer than the trip's cap (written here, or by /enquiry.js).
-  hint: html`1 to ${cap} for this trip.<span class="seats-hint">${options.seats ? ` ${seatsLeftSentence(options.seats.dates, options.seats.left)}` : ''}</span>`,
+  hint: html`${fieldHints.groupSize(cap)}<span class="seats-hint">${options.seats ? ` ${seatsLeftSentence(options.seats.dates, options.seats.left)}` : ''}</span>`,
 })}
 <!-- With JavaScript: the trip's live departures, put between these two choices by /enquiry.js. -->
 <div class="field" data-departure-choice hidden>
@@ -173,7 +181,7 @@ ${field('message', message, {
   // The parser drops one line break right after <textarea>: this one, never the person's own.
   control: html`<textarea ${common('message', message, true)} rows="4" maxlength="${textLimits.message}" ${limit('message')}>
 ${message.value}</textarea>`,
-  hint: `Up to ${enquiryBounds.messageMax} characters.`,
+  hint: fieldHints.message,
 })}
 <div class="trap" aria-hidden="true">
 <label for="${fieldId(honeypotField)}">Leave this empty</label>

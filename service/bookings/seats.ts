@@ -9,7 +9,7 @@
  */
 import type { Departure } from '../../domain/schemas/departure.ts';
 import { isBookable } from '../departures/board-filters.ts';
-import { dateRange } from '../markdown/departures.ts';
+import { dateRange } from '../departures/departure-words.ts';
 import { cleanText } from './enquiry.ts';
 
 /**

@@ -14,7 +14,7 @@ import type { Catalogue, TripPage } from '../../domain/catalogue/index.ts';
 import { addDays } from '../departures/validation.ts';
 import { unavailableSentence, type LiveDepartures } from '../departures/live.ts';
 import { cachePolicy } from '../http/cache-policy.ts';
-import { dateRange, seatsText, statusLabel } from '../markdown/departures.ts';
+import { dateRange, seatsText, statusLabel } from '../departures/departure-words.ts';
 import type { Departure } from '../../domain/schemas/departure.ts';
 import { formatInr } from '../../domain/format.ts';
 

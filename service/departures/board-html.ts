@@ -11,23 +11,16 @@
  */
 import { tripBySlug, type Catalogue, type TripPage } from '../../domain/catalogue/index.ts';
 import { html, type SafeHtml } from '../../domain/html.ts';
-import { dateRange, readAt, seatsText, statusLabel } from '../markdown/departures.ts';
+import { readAt } from '../markdown/departures.ts';
+import { dateRange, isBookable, seatsLine, statusLabel } from './departure-words.ts';
 import { formatInr } from '../../domain/format.ts';
 import { tripSearchFacts } from '../../domain/catalogue/trip-facts.ts';
 import { enquiryHref } from './enquiry-link.ts';
 import type { Departure } from '../../domain/schemas/departure.ts';
 import { unavailableSentence, type LiveDepartures } from './live.ts';
-import { isBookable } from './search.ts';
 
 // Where "Enquire for this date" leads (enquiry-link.ts); the enquiry page reads it from here too.
 export { enquiryHref };
-
-function seatsLine(d: Departure): string {
-  const seats = seatsText(d);
-  if (d.status === 'cancelled') return 'Cancelled';
-  if (seats === 'Ask us') return 'Seats: ask us';
-  return d.seatsLeft === 0 ? 'No seats left' : `${seats} seats left`;
-}
 
 export function departureCard(catalogue: Catalogue, d: Departure, withTrip: boolean): SafeHtml {
   const page = tripBySlug(catalogue, d.tripSlug);

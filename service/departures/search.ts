@@ -16,6 +16,7 @@ import type { Departure } from '../../domain/schemas/departure.ts';
 import { difficulties, slugPattern, tripTypes } from '../../domain/schemas/vocabulary.ts';
 import { z } from 'astro/zod';
 import { ApiError } from '../http/errors.ts';
+import { isBookable } from './departure-words.ts';
 import {
   dateParam,
   enumParam,
@@ -152,10 +153,8 @@ export function readSearch(url: URL): DepartureSearch {
   return search;
 }
 
-/** Departures a person can still ask to join. */
-export function isBookable(d: Pick<Departure, 'status'>): boolean {
-  return d.status === 'open' || d.status === 'filling';
-}
+// Departures a person can still ask to join (departure-words.ts, which the MCP App's view shares).
+export { isBookable };
 
 /** Open for enquiries, with room for `people` as far as is published (unpublished seats are confirmed by a guide). */
 export function hasRoomFor(d: Pick<Departure, 'status' | 'seatsLeft'>, people: number): boolean {

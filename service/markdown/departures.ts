@@ -7,7 +7,7 @@ import { tripBySlug, type Catalogue, type TripPage } from '../../domain/catalogu
 import { enquiryHref } from '../departures/enquiry-link.ts';
 import { unavailableSentence, type LiveDepartures } from '../departures/live.ts';
 import type { Departure } from '../../domain/schemas/departure.ts';
-import { formatDateRange, formatIndiaTime, formatInr, formatMonth } from '../../domain/format.ts';
+import { formatIndiaTime, formatInr, formatMonth } from '../../domain/format.ts';
 import {
   applyBoardFilters,
   boardSearch,
@@ -21,15 +21,9 @@ import {
 } from '../departures/board-filters.ts';
 import { tripSearchFacts } from '../../domain/catalogue/trip-facts.ts';
 import { relaxations } from '../departures/relaxation.ts';
-import { isBookable, searchNames, searchParameters } from '../departures/search.ts';
+import { searchNames, searchParameters } from '../departures/search.ts';
+import { dateRange, isBookable, seatsText, statusLabel } from '../departures/departure-words.ts';
 import { markdownText } from './text.ts';
-
-export const statusLabel: Record<Departure['status'], string> = {
-  open: 'Open',
-  filling: 'Filling fast',
-  sold_out: 'Sold out',
-  cancelled: 'Cancelled',
-};
 
 /** Text safe inside a Markdown table cell. */
 export function tableCell(text: string): string {
@@ -37,16 +31,6 @@ export function tableCell(text: string): string {
     .replace(/\\/g, '\\\\')
     .replace(/\|/g, '\\|')
     .replace(/\s*[\r\n]+\s*/g, ' ');
-}
-
-export function dateRange(d: Pick<Departure, 'startDate' | 'endDate'>): string {
-  return formatDateRange(d.startDate, d.endDate);
-}
-
-export function seatsText(d: Pick<Departure, 'seatsLeft' | 'seatsTotal' | 'status'>): string {
-  if (d.status === 'cancelled') return 'None';
-  if (d.seatsLeft == null) return 'Ask us';
-  return d.seatsTotal == null ? String(d.seatsLeft) : `${d.seatsLeft} of ${d.seatsTotal}`;
 }
 
 /** The time of a live read, as readers in India see it. */

@@ -12,6 +12,9 @@
  * Which is which is the package's own classification (`isLegacyRequest`). In front of both, the
  * endpoint's own refusals answer each request by its id (service/mcp/json-rpc.ts): origin,
  * method, size, parse errors, batches (no revision spoken here has them), protocol version, quota.
+ * A client that says it shows MCP App views (each 2026-07-28 request, or a 2025 `initialize` and
+ * the session id its answer gives) gets a server that offers the departure search as one
+ * (service/mcp/views.ts); every other client, the same server as before.
  */
 import { createMcpHandler, isLegacyRequest, McpServer } from '@modelcontextprotocol/server';
 import type { V1Deps } from '../v1/operations.ts';
@@ -33,6 +36,16 @@ import {
   mcpServerVersion,
 } from './server-info.ts';
 import { registerTools } from './tools.ts';
+import {
+  initializeShowingViews,
+  legacyOffer,
+  modernOffer,
+  plainClient,
+  registerViews,
+  viewsSessionId,
+  type ClientOffer,
+  type ViewTemplates,
+} from './views.ts';
 import { cachePolicy } from '../http/cache-policy.ts';
 
 export { originAllowed };
@@ -43,6 +56,8 @@ const maxBodyBytes = 64 * 1024;
 export interface McpDeps extends V1Deps {
   /** Where enquiries go (service/bookings); without it the server offers no enquiry tool. */
   enquiries?: McpEnquiries | undefined;
+  /** The MCP App views as the build made them (service/mcp/views.ts); without them no client is offered a view. */
+  views?: ViewTemplates | undefined;
 }
 
 function serverInstructions(deps: McpDeps): string {
@@ -62,8 +77,13 @@ function serverInstructions(deps: McpDeps): string {
     .join(' ');
 }
 
-/** The one definition of the server, for every revision: tools, resources, prompts, identity. */
-export function createMcpServer(deps: McpDeps): McpServer {
+/**
+ * The one definition of the server, for every revision: tools, resources, prompts, identity.
+ * `offer` says whether the client shows MCP App views (service/mcp/views.ts): then the tools that
+ * have one name it and the view is a resource too; otherwise nothing differs.
+ */
+export function createMcpServer(deps: McpDeps, offer: ClientOffer = plainClient): McpServer {
+  const views = offer.views && deps.views !== undefined ? deps.views : undefined;
   const server = new McpServer(
     {
       name: mcpServerName(deps.catalogue),
@@ -79,9 +99,10 @@ export function createMcpServer(deps: McpDeps): McpServer {
       cacheHints: mcpCacheHints,
     },
   );
-  registerTools(server, deps);
+  registerTools(server, deps, { views: views !== undefined });
   if (deps.enquiries) registerEnquiryTool(server, deps.catalogue, deps.enquiries);
   registerResources(server, deps);
+  if (views) registerViews(server, deps.catalogue, views);
   registerPrompts(server, deps, { enquiries: deps.enquiries !== undefined });
   return server;
 }
@@ -148,13 +169,23 @@ export async function handleMcp(request: Request, deps: McpDeps, quota?: McpQuot
     );
   }
 
-  const response = legacy
-    ? await serveLegacy(request, messages.parsed, createMcpServer(deps), {
-        maxRequestBodySize: maxBodyBytes,
-        protocolVersions: mcpProtocolVersions,
-      })
-    : await serveModern(request, messages.parsed, deps);
-  return withHeaders(response, { 'Cache-Control': cachePolicy.never, ...limitHeaders });
+  if (!legacy) {
+    const response = await serveModern(request, messages.parsed, deps);
+    return withHeaders(response, { 'Cache-Control': cachePolicy.never, ...limitHeaders });
+  }
+  // A 2025 client that shows views says so in initialize only: the answer gives it a session id
+  // that says so for every later request (service/mcp/views.ts), where there is a view to offer.
+  const declaresViews = deps.views !== undefined && initializeShowingViews(messages.parsed);
+  const offer = declaresViews ? { views: true } : legacyOffer(request.headers.get('Mcp-Session-Id'));
+  const response = await serveLegacy(request, messages.parsed, createMcpServer(deps, offer), {
+    maxRequestBodySize: maxBodyBytes,
+    protocolVersions: mcpProtocolVersions,
+  });
+  return withHeaders(response, {
+    'Cache-Control': cachePolicy.never,
+    ...limitHeaders,
+    ...(declaresViews && response.ok ? { 'Mcp-Session-Id': viewsSessionId() } : {}),
+  });
 }
 
 function withHeaders(response: Response, extra: Record<string, string>): Response {
@@ -167,7 +198,11 @@ function withHeaders(response: Response, extra: Record<string, string>): Respons
 async function serveModern(request: Request, body: unknown, deps: McpDeps): Promise<Response> {
   // Nothing outlives the exchange: the server is this request's, and no subscription is ever kept
   // open (there is nothing to listen to), so the handler is simply let go.
-  const handler = createMcpHandler(() => createMcpServer(deps), { legacy: 'reject', maxRequestBodySize: maxBodyBytes });
+  const offer = modernOffer(body);
+  const handler = createMcpHandler(() => createMcpServer(deps, offer), {
+    legacy: 'reject',
+    maxRequestBodySize: maxBodyBytes,
+  });
   return handler.fetch(request, { parsedBody: body });
 }
 

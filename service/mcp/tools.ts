@@ -19,6 +19,8 @@ import { isFiltered, readSearch } from '../departures/search.ts';
 import type { Peak } from '../../domain/schemas/peak.ts';
 import type { Trip } from '../../domain/schemas/trip.ts';
 import { markdownCode } from '../markdown/text.ts';
+import { registerAppTool } from '@modelcontextprotocol/ext-apps/server';
+import { plainClient, toolViews, type ClientOffer } from './views.ts';
 
 interface ToolDefinition {
   name: string;
@@ -226,38 +228,42 @@ function errorText({ error }: ErrorBody, where: string): string {
   return `${error.message}${error.hint ? ` ${error.hint}` : ''} (code ${error.code}; ${where})`;
 }
 
-export function registerTools(server: McpServer, deps: V1Deps): void {
+/**
+ * Registers the read-only tools. With `offer.views` (a client that shows MCP App views), the
+ * tools that have a view name it in `_meta` (service/mcp/views.ts); nothing else differs.
+ */
+export function registerTools(server: McpServer, deps: V1Deps, offer: ClientOffer = plainClient): void {
   for (const tool of toolDefinitions) {
     const op = operationOf(tool.operationId);
-    server.registerTool(
-      tool.name,
-      {
+    const config = {
+      title: tool.title,
+      description: `${op.summary} ${op.description} Same data as GET /v1${op.path}.`,
+      inputSchema: toolInputSchema(op),
+      outputSchema: op.response.schema as z.ZodObject,
+      annotations: {
         title: tool.title,
-        description: `${op.summary} ${op.description} Same data as GET /v1${op.path}.`,
-        inputSchema: toolInputSchema(op),
-        outputSchema: op.response.schema as z.ZodObject,
-        annotations: {
-          title: tool.title,
-          readOnlyHint: true,
-          destructiveHint: false,
-          idempotentHint: true,
-          openWorldHint: false,
-        },
+        readOnlyHint: true,
+        destructiveHint: false,
+        idempotentHint: true,
+        openWorldHint: false,
       },
-      async (args: Record<string, unknown>): Promise<CallToolResult> => {
-        const { answer, moved } = await followedAnswer(op, args, deps);
-        if (answer.status !== 200)
-          return {
-            isError: true,
-            content: [{ type: 'text', text: errorText(answer.body as ErrorBody, answer.where) }],
-          };
-        const data = answer.body as Record<string, unknown>;
-        const summary = await tool.summarize(data as never, deps, answer.url);
+    };
+    const answer = async (args: Record<string, unknown>): Promise<CallToolResult> => {
+      const { answer, moved } = await followedAnswer(op, args, deps);
+      if (answer.status !== 200)
         return {
-          structuredContent: data,
-          content: [{ type: 'text', text: moved ? `${moved}\n\n${summary}` : summary }],
+          isError: true,
+          content: [{ type: 'text', text: errorText(answer.body as ErrorBody, answer.where) }],
         };
-      },
-    );
+      const data = answer.body as Record<string, unknown>;
+      const summary = await tool.summarize(data as never, deps, answer.url);
+      return {
+        structuredContent: data,
+        content: [{ type: 'text', text: moved ? `${moved}\n\n${summary}` : summary }],
+      };
+    };
+    const view = offer.views ? toolViews[tool.name] : undefined;
+    if (view) registerAppTool(server, tool.name, { ...config, _meta: { ui: { resourceUri: view } } }, answer);
+    else server.registerTool(tool.name, config, answer);
   }
 }

@@ -1,6 +1,6 @@
 /**
  * The published shapes of the discovery documents, as JSON Schema (draft 2020-12), checked with
- * Ajv: the MCP server card (schema v1 of the server-card extension), the Agent Skills discovery
+ * Ajv: the MCP server card (schema v1 of the server-card extension, `_meta` as MCP names its keys), the Agent Skills discovery
  * index v0.2.0, the RFC 9727 linkset and the AI Catalog 1.0 entry members.
  */
 import Ajv2020 from 'ajv/dist/2020.js';
@@ -34,6 +34,16 @@ export const serverCardSchema = {
           url: { type: 'string', pattern: '^(https?://[^\\s]+|\\{[a-zA-Z_][a-zA-Z0-9_]*\\}[^\\s]*)$' },
           supportedProtocolVersions: { type: 'array', items: { type: 'string' } },
         },
+      },
+    },
+    // MCP's `_meta`: keys an optional reverse-DNS prefix and a slash, then a name; prefixes naming
+    // modelcontextprotocol or mcp (`io.modelcontextprotocol/`, `mcp.dev/`) are MCP's own.
+    _meta: {
+      type: 'object',
+      propertyNames: {
+        pattern:
+          '^([A-Za-z]([A-Za-z0-9-]*[A-Za-z0-9])?(\\.[A-Za-z]([A-Za-z0-9-]*[A-Za-z0-9])?)*/)?([A-Za-z0-9]([A-Za-z0-9._-]*[A-Za-z0-9])?)?$',
+        not: { pattern: '^([^/]*\\.)?(modelcontextprotocol|mcp)\\.[^/.]+/' },
       },
     },
   },

@@ -4,7 +4,10 @@
  * functions, one routing middleware, and routes that send each live path to its function; and
  * that output, replayed through an implementation of Vercel's routing phases (with the built
  * middleware and functions running), must answer the request table exactly as the Node host
- * does (tests/helpers/two-hosts.ts). Built once, for every assertion of this file.
+ * does (tests/helpers/two-hosts.ts). Built once, for every assertion of this file. The replayed
+ * output also passes the MCP conformance suite and shows the MCP App view to a host in Chromium
+ * (the official client and the ext-apps AppBridge: tests/helpers/mcp-app-flow.ts), as the Node
+ * host does (tests/site/mcp-app.test.ts).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -23,6 +26,13 @@ import { startRedis, type RunningRedis } from '../helpers/redis.ts';
 import { startUpstashRest, type UpstashRest } from '../helpers/upstash-rest.ts';
 import { rawExchange, serialize } from '../hardening/raw-http.ts';
 import { sameSiteRedirectGuard } from '../../service/host/static-routes.ts';
+import pg from 'pg';
+import type { Browser } from 'playwright-core';
+import { openHost } from '../../scripts/interop/mcp-app-host/index.ts';
+import { runCli } from '../departures/cli.ts';
+import { startFakeResend, type FakeResend } from '../bookings/resend-fake.ts';
+import { departureViewFlow } from '../helpers/mcp-app-flow.ts';
+import { launchChromium } from '../site/site.ts';
 
 const catalogue = loadCatalogue(realContent);
 let copy: ProjectCopy;
@@ -69,11 +79,14 @@ describe('vercel build', () => {
     }
   });
 
-  it('gives the functions what they read: the content and the page frames', () => {
+  it('gives the functions what they read: the content, the page frames and the MCP App view', () => {
     const departures = functionFiles(output, 'api/departures');
     expect(departures).toContain('content/trips/hampta-pass-trek.md');
     expect(departures).toContain('dist/live/shells/departures.html');
     expect(departures).toContain('dist/live/shells/block.html');
+    expect(functionFiles(output, 'api/mcp')).toContain('dist/live/mcp-app/departure-search.html');
+    // Built beside the frames, never published as a file of the site.
+    expect([...output.staticFiles].some((f) => f.includes('mcp-app'))).toBe(false);
   });
 
   it('installs without emptying node_modules, where Vercel keeps the drawn social cards between deploys', () => {
@@ -315,4 +328,76 @@ describe(`the Vercel output replayed passes the MCP conformance suite ${conforma
       ) ?? [];
     expect(checks.map((c) => c.status)).toEqual(['SUCCESS', 'SUCCESS']);
   }, 60_000);
+});
+
+describe('the Vercel output replayed shows the MCP App view to a host in Chromium', () => {
+  let postgres: TestPostgres;
+  let resend: FakeResend;
+  let browser: Browser;
+  let replay: RunningServer;
+  let database: string;
+
+  beforeAll(async () => {
+    [postgres, resend, browser] = await Promise.all([startPostgres(), startFakeResend(), launchChromium()]);
+    database = await postgres.createDatabase('mcp_app');
+    const storage = { OPERATIONAL_STORAGE: 'postgres', DATABASE_URL: database };
+    // Two dates of one trek, one with room for two; added as the team adds them.
+    for (const [start, left] of [
+      ['2031-06-05', '4'],
+      ['2031-07-05', '1'],
+    ] as const) {
+      const added = await runCli(
+        copy.dir,
+        ['add', '--trip', 'hampta-pass-trek', '--start', start, '--seats', '12', '--seats-left', left],
+        storage,
+      );
+      expect(added.code, added.stderr).toBe(0);
+    }
+    replay = await startReplay(copy.dir, (port) => ({
+      SITE_URL: `http://localhost:${port}`,
+      ...storage,
+      RESEND_API_KEY: resend.apiKey,
+      RESEND_BASE_URL: resend.url,
+      BOOKING_EMAIL_TO: 'bookings@example.test',
+      BOOKING_EMAIL_FROM: 'enquiries@example.test',
+    }));
+  }, 180_000);
+  afterAll(async () => {
+    await browser?.close();
+    await replay?.stop();
+    await resend?.close();
+    postgres?.remove();
+  });
+
+  it('lists and reads the view, shows a search, changes a filter through the host, and sends an enquiry only on Send, stored once', async () => {
+    const host = await openHost(browser, { width: 720 });
+    try {
+      const { reference } = await departureViewFlow(host, {
+        mcpUrl: `${replay.url}/mcp`,
+        restUrl: replay.url,
+        revision: '2026-07-28',
+        departureId: 'hampta-pass-trek-2031-06-05',
+        search: { type: 'trek' },
+        filter: { name: 'minSeats', value: '2', arguments: { type: 'trek', minSeats: 2 } },
+        person: { name: 'Asha Rao', phone: '+91 98765 43210', groupSize: 2, message: 'Sent from the view on Vercel.' },
+        storedWith: async (ref) => {
+          const client = new pg.Client({ connectionString: database });
+          await client.connect();
+          try {
+            const { rows } = await client.query<{ n: number }>(
+              'SELECT count(*)::int AS n FROM enquiries WHERE id = $1',
+              [ref],
+            );
+            return rows[0]?.n ?? 0;
+          } finally {
+            await client.end();
+          }
+        },
+      });
+      // Delivered once, to the team, through Resend.
+      expect(resend.sent.filter((r) => JSON.stringify(r.body).includes(reference))).toHaveLength(1);
+    } finally {
+      await host.close();
+    }
+  }, 120_000);
 });

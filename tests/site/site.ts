@@ -83,6 +83,8 @@ export interface EnquirySite {
   /** The site's configured origin, http://localhost:<port>: plain form posts are accepted from there only. */
   site: string;
   dataDir: string;
+  /** Adds a departure as the team does (the departures command's `add` with these options), through the server's bridge. */
+  addDeparture(args: string[]): Promise<void>;
 }
 
 /**
@@ -94,6 +96,14 @@ export interface EnquirySite {
  */
 export function enquirySite(name: string): EnquirySite {
   const live = {} as EnquirySite;
+  live.addDeparture = async (args) => {
+    // A process of its own: the command in this process would take the server's database for one left behind (its own pid).
+    const added = await runCli(inject('fixtureSite'), ['add', ...args], {
+      DATA_DIR: live.dataDir,
+      OPERATIONAL_STORAGE: 'embedded',
+    });
+    expect(added.code, added.stderr).toBe(0);
+  };
   beforeAll(async () => {
     live.dataDir = newDataDir(`${name}-`);
     [live.server, live.browser] = await Promise.all([
@@ -109,28 +119,18 @@ export function enquirySite(name: string): EnquirySite {
     live.site = `http://localhost:${live.server.port}`;
     // Read once first, so the new store is seeded before the date is added.
     expect((await fetch(`${live.server.url}/v1/departures?trip=sample-trek`)).status).toBe(200);
-    // A process of its own: the command in this process would take the server's database for one left behind (its own pid).
-    const added = await runCli(
-      inject('fixtureSite'),
-      [
-        'add',
-        '--trip',
-        'sample-trek',
-        '--start',
-        '2031-09-23',
-        '--seats',
-        '12',
-        '--seats-left',
-        '2',
-        '--id',
-        fewSeats.id,
-      ],
-      {
-        DATA_DIR: live.dataDir,
-        OPERATIONAL_STORAGE: 'embedded',
-      },
-    );
-    expect(added.code, added.stderr).toBe(0);
+    await live.addDeparture([
+      '--trip',
+      'sample-trek',
+      '--start',
+      '2031-09-23',
+      '--seats',
+      '12',
+      '--seats-left',
+      '2',
+      '--id',
+      fewSeats.id,
+    ]);
   }, 180_000);
   afterAll(async () => {
     await live.browser?.close();
