@@ -29,7 +29,7 @@ import {
 import path from 'node:path';
 import type { AstroIntegrationLogger } from 'astro';
 import { readSettings } from '../service/config.ts';
-import { catalogueFromContent } from '../service/functions/runtime.ts';
+import { catalogueFromContent } from '../service/host/build-catalogue.ts';
 import {
   buildLayout,
   codeFingerprint,
@@ -156,13 +156,9 @@ export async function publishBuild(
       'The sources or the content changed while the site was being built, so its pages could disagree with its live answers. Nothing was published: a running server keeps the build it has. Run npm run build again.',
     );
   }
-  const catalogue = catalogueFromContent(path.join(layout.staging, 'content'), settings);
-  const facts: ServedFacts = {
-    siteUrl: settings.siteUrl,
-    code: started.code,
-    serviceName: catalogue.site.serviceName,
-    contactEmail: catalogue.site.contactEmail,
-  };
+  // The functions will answer from it: a build whose catalogue they could not read is not published.
+  catalogueFromContent(path.join(layout.staging, 'content'), settings);
+  const facts: ServedFacts = { siteUrl: settings.siteUrl, code: started.code };
   mkdirSync(layout.builds, { recursive: true });
   const id = newBuildId(layout.builds);
   const record: BuildRecord = { id, builtAt: new Date().toISOString(), stamp: started.stamp, facts };
