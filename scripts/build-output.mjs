@@ -27,7 +27,7 @@ import { cachePolicy } from '../service/http/cache-policy.ts';
 import { securityHeaders } from '../service/rules/security-headers.ts';
 import { config as middlewareConfig } from '../middleware.ts';
 import { prunePictureCache } from '../src/lib/picture-cache.ts';
-import { beginBuild, detachPublishedLinks, publishBuild } from './publish-build.ts';
+import { beginBuild, BuildFailure, detachPublishedLinks, publishBuild } from './publish-build.ts';
 import { buildData, writeFunctionBundles } from './function-bundles.ts';
 import { readSettings } from '../service/config.ts';
 
@@ -106,10 +106,21 @@ export function buildOutput({ target }) {
   return {
     name: 'build-output',
     hooks: {
-      'astro:config:setup': ({ command }) => {
+      'astro:config:setup': ({ command, updateConfig }) => {
         if (command !== 'build') return;
         if (target === 'vercel') detachPublishedLinks(process.cwd());
-        else started = beginBuild(process.cwd());
+        else {
+          // Beside a running server, made for the address it serves (publish-build.ts); a build it
+          // would not take up stops here, before anything is built, with the one line that says why.
+          try {
+            started = beginBuild(process.cwd());
+          } catch (error) {
+            if (!(error instanceof BuildFailure)) throw error;
+            console.error(error.message);
+            process.exit(1);
+          }
+          updateConfig({ site: started.siteUrl });
+        }
       },
       'astro:build:done': async ({ dir, logger }) => {
         const root = process.cwd();

@@ -135,6 +135,8 @@ export interface ServingNote {
   facts: ServedFacts;
   /** The published build it serves, or null for one served as it lies in dist/. */
   build: string | null;
+  /** The last build published beside it that it would not take up, and why. */
+  refused?: { build: string; why: string } | undefined;
 }
 
 function isRunning(pid: number): boolean {

@@ -57,6 +57,8 @@ export class SiteBuilds {
   readonly #refused = new Set<string>();
   #watcher: FSWatcher | undefined;
   #note: { file: string; address: string } | undefined;
+  /** The last build refused, said in the note too, for the build that published it. */
+  #lastRefused: { build: string; why: string } | undefined;
 
   /** The build published in `root`'s dist/ (or the one lying there), ready to serve with the functions of `entries` on `instance`. */
   static open(root: string, settings: Settings, entries: FunctionEntries, instance: LiveInstance): SiteBuilds {
@@ -170,6 +172,8 @@ export class SiteBuilds {
 
   #refuse(dir: string, why: string): void {
     this.#refused.add(dir);
+    this.#lastRefused = { build: path.basename(dir), why };
+    this.#announce();
     console.error(
       `[builds] Build ${path.basename(dir)} was published, but this server keeps serving ${this.#view.id ?? 'the build in dist/'}: ${why}.`,
     );
@@ -183,6 +187,7 @@ export class SiteBuilds {
         address: this.#note.address,
         facts: this.#facts,
         build: this.#view.id,
+        refused: this.#lastRefused,
       });
     } catch (error) {
       // A read-only dist/ serves all the same; builds published beside it cannot say who took them up.
