@@ -3,17 +3,31 @@
  * conventions (₹1,25,000; 5 Dec 2026), so the HTML page and its twin never differ.
  */
 
-const inr = new Intl.NumberFormat('en-IN', { style: 'currency', currency: 'INR', maximumFractionDigits: 0 });
-const integer = new Intl.NumberFormat('en-IN', { maximumFractionDigits: 0 });
-const decimal = new Intl.NumberFormat('en-IN', { maximumFractionDigits: 1 });
-const day = new Intl.DateTimeFormat('en-IN', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
+/**
+ * A formatter made once, at its first use: making one costs far more than using it (ICU reads its
+ * patterns, and its locale data with the first), and a process that formats nothing (a live
+ * function answering JSON) need not pay for any.
+ */
+export function formatter<T>(make: () => T): () => T {
+  let made: T | undefined;
+  return () => (made ??= make());
+}
 
-const indiaDateTime = new Intl.DateTimeFormat('en-IN', {
-  dateStyle: 'medium',
-  timeStyle: 'short',
-  timeZone: 'Asia/Kolkata',
-});
-const indiaClockTime = new Intl.DateTimeFormat('en-IN', { timeStyle: 'short', timeZone: 'Asia/Kolkata' });
+const inr = formatter(
+  () => new Intl.NumberFormat('en-IN', { style: 'currency', currency: 'INR', maximumFractionDigits: 0 }),
+);
+const integer = formatter(() => new Intl.NumberFormat('en-IN', { maximumFractionDigits: 0 }));
+const decimal = formatter(() => new Intl.NumberFormat('en-IN', { maximumFractionDigits: 1 }));
+const day = formatter(
+  () => new Intl.DateTimeFormat('en-IN', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' }),
+);
+
+const indiaDateTime = formatter(
+  () => new Intl.DateTimeFormat('en-IN', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'Asia/Kolkata' }),
+);
+const indiaClockTime = formatter(
+  () => new Intl.DateTimeFormat('en-IN', { timeStyle: 'short', timeZone: 'Asia/Kolkata' }),
+);
 
 export const priceOnRequest = 'Price on request';
 
@@ -24,42 +38,42 @@ export function formatIndiaTime(date: Date): string {
 
 /** The same without the zone, where a line names it once: "22 Nov 2026, 10:00 am". */
 export function formatIndiaDateTime(date: Date): string {
-  return indiaDateTime.format(date);
+  return indiaDateTime().format(date);
 }
 
 /** Its time of day alone: "2:39 pm IST". */
 export function formatIndiaClock(date: Date): string {
-  return `${indiaClockTime.format(date)} IST`;
+  return `${indiaClockTime().format(date)} IST`;
 }
 
 /** ₹1,25,000, or "Price on request" when the trip has no published price. */
 export function formatInr(amount: number | null | undefined): string {
-  return amount == null ? priceOnRequest : inr.format(amount);
+  return amount == null ? priceOnRequest : inr().format(amount);
 }
 
 /** 4,270 m */
 export function formatMetres(metres: number): string {
-  return `${integer.format(metres)} m`;
+  return `${integer().format(metres)} m`;
 }
 
 /** 26 km, 12.5 km */
 export function formatKm(km: number): string {
-  return `${decimal.format(km)} km`;
+  return `${decimal().format(km)} km`;
 }
 
 /** 2 h, 8.5 h */
 export function formatHours(hours: number): string {
-  return `${decimal.format(hours)} h`;
+  return `${decimal().format(hours)} h`;
 }
 
 export function formatDays(days: number): string {
-  return days === 1 ? '1 day' : `${integer.format(days)} days`;
+  return days === 1 ? '1 day' : `${integer().format(days)} days`;
 }
 
 /** An ISO date (YYYY-MM-DD) as "5 Dec 2026"; anything else is returned unchanged. */
 export function formatDate(iso: string): string {
   const date = new Date(`${iso}T00:00:00Z`);
-  return Number.isNaN(date.getTime()) ? iso : day.format(date);
+  return Number.isNaN(date.getTime()) ? iso : day().format(date);
 }
 
 /** "5 Jun 2027 to 9 Jun 2027", or one date when both are the same day: a departure's dates. */
@@ -67,15 +81,20 @@ export function formatDateRange(start: string, end: string): string {
   return start === end ? formatDate(start) : `${formatDate(start)} to ${formatDate(end)}`;
 }
 
-const shortMonths = Array.from(
-  { length: 12 },
-  (_, m) => day.formatToParts(new Date(Date.UTC(2026, m, 1))).find((p) => p.type === 'month')?.value ?? '',
+const shortMonths = formatter(() =>
+  Array.from(
+    { length: 12 },
+    (_, m) =>
+      day()
+        .formatToParts(new Date(Date.UTC(2026, m, 1)))
+        .find((p) => p.type === 'month')?.value ?? '',
+  ),
 );
 
 /** The ISO date of a date written as formatDate writes it ("5 Jun 2027"), or null. */
 function readDate(text: string): string | null {
   const match = /^(\d{1,2}) (\p{L}+) (\d{4})$/u.exec(text);
-  const month = match ? shortMonths.indexOf(match[2] ?? '') : -1;
+  const month = match ? shortMonths().indexOf(match[2] ?? '') : -1;
   if (!match || month < 0) return null;
   const iso = `${match[3]}-${String(month + 1).padStart(2, '0')}-${(match[1] ?? '').padStart(2, '0')}`;
   return formatDate(iso) === text ? iso : null;
@@ -91,19 +110,21 @@ export function isWrittenDateRange(text: string): boolean {
   return first !== null && last !== null && first < last;
 }
 
-const monthYear = new Intl.DateTimeFormat('en-IN', { month: 'long', year: 'numeric', timeZone: 'UTC' });
+const monthYear = formatter(
+  () => new Intl.DateTimeFormat('en-IN', { month: 'long', year: 'numeric', timeZone: 'UTC' }),
+);
 
 /** A month (YYYY-MM) as "June 2027"; anything else is returned unchanged. */
 export function formatMonth(yearMonth: string): string {
   const date = new Date(`${yearMonth}-01T00:00:00Z`);
-  return /^\d{4}-\d{2}$/.test(yearMonth) && !Number.isNaN(date.getTime()) ? monthYear.format(date) : yearMonth;
+  return /^\d{4}-\d{2}$/.test(yearMonth) && !Number.isNaN(date.getTime()) ? monthYear().format(date) : yearMonth;
 }
 
 /** "+1,030 m" / "−650 m" / "±0 m": the height change of a day. */
 export function formatAltitudeChange(from: number, to: number): string {
   const change = to - from;
   if (change === 0) return '±0 m';
-  return `${change > 0 ? '+' : '−'}${integer.format(Math.abs(change))} m`;
+  return `${change > 0 ? '+' : '−'}${integer().format(Math.abs(change))} m`;
 }
 
 /**
@@ -116,7 +137,7 @@ export function unitsKeptWithFigures(text: string): string {
 
 /** "1 trek", "7 treks". */
 export function countOf(count: number, singular: string, plural = `${singular}s`): string {
-  return `${integer.format(count)} ${count === 1 ? singular : plural}`;
+  return `${integer().format(count)} ${count === 1 ? singular : plural}`;
 }
 
 /**

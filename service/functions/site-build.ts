@@ -24,9 +24,12 @@ export interface SiteBuild {
   frame(name: LiveShellName): string;
 }
 
-/** What a bundle carries of the build it was made in: its content, as read and checked, and its frames. */
+/** What a bundle carries of the build it was made in. */
 export interface BuildData {
-  content: CatalogueSource;
+  /** The catalogue the build made, for the settings it was made with. */
+  catalogue: Catalogue;
+  /** The content it was made of, as read and checked: read when a deployment's settings differ from the build's. */
+  content: () => CatalogueSource;
   frames: Record<LiveShellName, string>;
 }
 
@@ -48,12 +51,25 @@ export function checkedFrame(text: string, where: string): string {
   return text;
 }
 
-/** The build a bundle carries (one per deployment), its catalogue made at first use for the deployment's settings. */
+/** Whether `catalogue` is the one `content` makes for these settings: the same address and contact email. */
+function madeFor(catalogue: Catalogue, content: () => CatalogueSource, settings: CatalogueSettings): boolean {
+  return (
+    catalogue.siteUrl === settings.siteUrl &&
+    catalogue.site.contactEmail === (settings.CONTACT_EMAIL ?? content().site.contactEmail)
+  );
+}
+
+/**
+ * The build a bundle carries (one per deployment): the catalogue the build made, or, where the
+ * deployment's settings are not those it was built with, the one its content makes for them.
+ */
 export function bundledBuild(data: BuildData, settings: () => CatalogueSettings): SiteBuild {
   let catalogue: Catalogue | undefined;
+  const catalogueFor = (current: CatalogueSettings) =>
+    madeFor(data.catalogue, data.content, current) ? data.catalogue : catalogueOf(data.content(), current);
   return {
     id: null,
-    catalogue: () => (catalogue ??= catalogueOf(data.content, settings())),
+    catalogue: () => (catalogue ??= catalogueFor(settings())),
     frame: (name) => data.frames[name],
   };
 }

@@ -19,6 +19,7 @@ import { bundledBuild, frameMarkers, type SiteBuild } from '../../service/functi
 import { catalogueFromContent } from '../../service/host/build-catalogue.ts';
 import { liveShells, type LiveShellName } from '../../service/live-shells.ts';
 import { MemoryCounterStore } from '../../service/rules/rate-limiter.ts';
+import type { Catalogue, CatalogueSource } from '../../domain/catalogue/index.ts';
 import { fixtureContent, readContent } from '../helpers/content.ts';
 
 const frame = `<!doctype html><html><head>${frameMarkers[0]}</head><body>${frameMarkers[1]}</body></html>`;
@@ -124,15 +125,29 @@ describe('two builds of one site', () => {
 });
 
 describe('the build a Vercel bundle carries', () => {
-  it('gives the catalogue the Node host reads from the same content, for the deployment settings', () => {
-    const settings = readSettings({ SITE_URL: 'https://one.example', CONTACT_EMAIL: 'desk@one.example' });
-    // As the bundle carries it: JSON, parsed again.
-    const carried = JSON.parse(JSON.stringify({ content: readContent(fixtureContent), frames })) as Parameters<
-      typeof bundledBuild
-    >[0];
-    const build = bundledBuild(carried, () => settings);
-    expect(build.catalogue()).toEqual(catalogueFromContent(fixtureContent, settings));
+  const built = readSettings({ SITE_URL: 'https://one.example', CONTACT_EMAIL: 'desk@one.example' });
+  // As a bundle carries it: JSON, parsed again.
+  const carried = () => {
+    const content = JSON.stringify(readContent(fixtureContent));
+    return {
+      catalogue: JSON.parse(JSON.stringify(catalogueFromContent(fixtureContent, built))) as Catalogue,
+      content: () => JSON.parse(content) as CatalogueSource,
+      frames,
+    };
+  };
+
+  it('gives the catalogue the Node host reads from the same content, for the settings it was built with', () => {
+    const build = bundledBuild(carried(), () => built);
+    expect(build.catalogue()).toEqual(catalogueFromContent(fixtureContent, built));
     expect(build.catalogue().site.contactEmail).toBe('desk@one.example');
     expect(build.frame('page')).toBe(frame);
+  });
+
+  it("and a deployment's own, where its address or contact email is not the build's", () => {
+    for (const env of [{ SITE_URL: 'http://localhost:4321' }, { SITE_URL: 'https://one.example' }]) {
+      const settings = readSettings(env);
+      const build = bundledBuild(carried(), () => settings);
+      expect(build.catalogue()).toEqual(catalogueFromContent(fixtureContent, settings));
+    }
   });
 });
