@@ -13,14 +13,18 @@ import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'nod
 import path from 'node:path';
 import { build, type Metafile, type Plugin } from 'esbuild';
 import { readContent } from '../domain/catalogue/content-files.ts';
-import { catalogueOf, checkedFrame } from '../service/functions/site-build.ts';
+import { catalogueOf, checkedFrame, type BuildData } from '../service/functions/site-build.ts';
 import { liveShells, type LiveShellName } from '../service/live-shells.ts';
 import type { Settings } from '../service/config.ts';
 
 /** What the report says of one bundle. */
 export interface FunctionBundle {
   name: string;
+  /** Its files: the one loaded at a cold start, those loaded later on some paths, and the content. */
+  files: number;
   bytes: number;
+  /** The bytes of the file loaded at a cold start. */
+  startBytes: number;
   /** The packages of node_modules it carries, with the bytes each takes in it. */
   packages: Record<string, number>;
 }
@@ -34,6 +38,9 @@ const vcConfig = {
   shouldAddHelpers: false,
   shouldAddSourcemapSupport: false,
 };
+
+/** The build's content beside each bundle (BuildData.content). */
+const contentFile = 'content.json';
 
 /**
  * Modules a function never loads on Vercel: the embedded database (storage there is PostgreSQL,
@@ -66,9 +73,35 @@ const zodByName: Plugin = {
 /** What a bundle carries: the build's catalogue and content (as JSON), and its frames. */
 interface CarriedBuild {
   catalogue: string;
+  madeWith: BuildData['madeWith'];
   content: string;
   frames: Record<LiveShellName, string>;
 }
+
+/**
+ * The MCP server package chooses its JSON Schema validator by runtime (its `_shims` export): on
+ * Node, Ajv, which it loads (about 200 KB) with the package whether or not a schema is ever
+ * validated by it. The site's tools declare zod schemas, which the package checks through zod,
+ * and it asks for no elicitation, so no JSON Schema is validated here: the bundle takes the
+ * package's own lighter validator for other runtimes (its `validators/cf-worker`) instead.
+ */
+const mcpWithoutAjv = (root: string): Plugin => ({
+  name: 'mcp-without-ajv',
+  setup(builder) {
+    builder.onResolve({ filter: /^@modelcontextprotocol\/server\/_shims$/ }, () => ({
+      path: 'mcp-shims',
+      namespace: 'mcp-without-ajv',
+    }));
+    builder.onLoad({ filter: /.*/, namespace: 'mcp-without-ajv' }, () => ({
+      contents: [
+        "export { CfWorkerJsonSchemaValidator as DefaultJsonSchemaValidator } from '@modelcontextprotocol/server/validators/cf-worker';",
+        "export { default as process } from 'node:process';",
+      ].join('\n'),
+      resolveDir: root,
+      loader: 'js',
+    }));
+  },
+});
 
 /** The build the functions answer from: its catalogue, content and the frames in `liveDir`. */
 export function buildData(contentDir: string, liveDir: string, settings: Settings): CarriedBuild {
@@ -81,7 +114,12 @@ export function buildData(contentDir: string, liveDir: string, settings: Setting
   const content = readContent(contentDir);
   // As the functions make it: content they could not answer from stops the build here.
   const catalogue = catalogueOf(content, settings);
-  return { catalogue: JSON.stringify(catalogue), content: JSON.stringify(content), frames };
+  return {
+    catalogue: JSON.stringify(catalogue),
+    madeWith: { siteUrl: settings.siteUrl, contactEmail: settings.CONTACT_EMAIL ?? null },
+    content: JSON.stringify(content),
+    frames,
+  };
 }
 
 function packagesOf(metafile: Metafile): Record<string, number> {
@@ -107,11 +145,13 @@ export async function writeFunctionBundles(
     .filter((file) => file.endsWith('.ts'))
     .map((file) => file.slice(0, -'.ts'.length))
     .sort();
-  // Each parsed by JSON.parse from a string, faster to load than the same data as JavaScript, and
-  // the content only where a deployment's settings are not the build's.
+  // The catalogue parsed by JSON.parse from a string, faster to load than the same data as
+  // JavaScript; the content, needed only where a deployment's settings are not the build's, in a
+  // file beside the bundle, read then.
   const carried = [
     `catalogue: JSON.parse(${JSON.stringify(data.catalogue)})`,
-    `content: () => JSON.parse(${JSON.stringify(data.content)})`,
+    `madeWith: ${JSON.stringify(data.madeWith)}`,
+    `content: () => JSON.parse(readFileSync(new URL('./${contentFile}', import.meta.url), 'utf8'))`,
     `frames: ${JSON.stringify(data.frames)}`,
   ].join(', ');
   const bundles: FunctionBundle[] = [];
@@ -122,6 +162,7 @@ export async function writeFunctionBundles(
     const result = await build({
       stdin: {
         contents: [
+          `import { readFileSync } from 'node:fs';`,
           `import make from './functions/${name}.ts';`,
           `import { readSettings } from './service/config.ts';`,
           `import { bundledBuild } from './service/functions/site-build.ts';`,
@@ -135,7 +176,13 @@ export async function writeFunctionBundles(
       platform: 'node',
       format: 'esm',
       target: 'node24',
-      outfile: path.join(dir, vcConfig.handler),
+      outdir: dir,
+      entryNames: 'index',
+      outExtension: { '.js': '.mjs' },
+      // What is loaded only on some paths (the Redis and PostgreSQL clients, Resend's SDK, each
+      // behind a dynamic import) in files of its own, read when first used, not at a cold start.
+      splitting: true,
+      chunkNames: 'later/[name]-[hash]',
       // Without comments and spaces (less to read at a cold start), with the names kept readable in stack traces.
       minifyWhitespace: true,
       minifySyntax: true,
@@ -145,13 +192,20 @@ export async function writeFunctionBundles(
         js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
       },
       external: notCarried,
-      plugins: [zodByName],
+      plugins: [zodByName, mcpWithoutAjv(root)],
       metafile: true,
       logLevel: 'error',
     });
     writeFileSync(path.join(dir, '.vc-config.json'), `${JSON.stringify(vcConfig, null, 1)}\n`);
-    const bytes = readFileSync(path.join(dir, vcConfig.handler)).byteLength;
-    bundles.push({ name: `api/${name}`, bytes, packages: packagesOf(result.metafile) });
+    writeFileSync(path.join(dir, contentFile), data.content);
+    const outputs = Object.entries(result.metafile.outputs);
+    bundles.push({
+      name: `api/${name}`,
+      files: outputs.length + 1,
+      bytes: outputs.reduce((sum, [, output]) => sum + output.bytes, data.content.length),
+      startBytes: outputs.find(([file]) => file.endsWith(`/${vcConfig.handler}`))?.[1].bytes ?? 0,
+      packages: packagesOf(result.metafile),
+    });
   }
   writeFileSync(path.join(outputDir, '..', 'function-bundles.json'), `${JSON.stringify(bundles, null, 1)}\n`);
   return bundles;

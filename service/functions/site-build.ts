@@ -28,6 +28,8 @@ export interface SiteBuild {
 export interface BuildData {
   /** The catalogue the build made, for the settings it was made with. */
   catalogue: Catalogue;
+  /** Those settings. */
+  madeWith: { siteUrl: string; contactEmail: string | null };
   /** The content it was made of, as read and checked: read when a deployment's settings differ from the build's. */
   content: () => CatalogueSource;
   frames: Record<LiveShellName, string>;
@@ -51,14 +53,6 @@ export function checkedFrame(text: string, where: string): string {
   return text;
 }
 
-/** Whether `catalogue` is the one `content` makes for these settings: the same address and contact email. */
-function madeFor(catalogue: Catalogue, content: () => CatalogueSource, settings: CatalogueSettings): boolean {
-  return (
-    catalogue.siteUrl === settings.siteUrl &&
-    catalogue.site.contactEmail === (settings.CONTACT_EMAIL ?? content().site.contactEmail)
-  );
-}
-
 /**
  * The build a bundle carries (one per deployment): the catalogue the build made, or, where the
  * deployment's settings are not those it was built with, the one its content makes for them.
@@ -66,7 +60,9 @@ function madeFor(catalogue: Catalogue, content: () => CatalogueSource, settings:
 export function bundledBuild(data: BuildData, settings: () => CatalogueSettings): SiteBuild {
   let catalogue: Catalogue | undefined;
   const catalogueFor = (current: CatalogueSettings) =>
-    madeFor(data.catalogue, data.content, current) ? data.catalogue : catalogueOf(data.content(), current);
+    current.siteUrl === data.madeWith.siteUrl && (current.CONTACT_EMAIL ?? null) === data.madeWith.contactEmail
+      ? data.catalogue
+      : catalogueOf(data.content(), current);
   return {
     id: null,
     catalogue: () => (catalogue ??= catalogueFor(settings())),

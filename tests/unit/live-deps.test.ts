@@ -131,20 +131,33 @@ describe('the build a Vercel bundle carries', () => {
     const content = JSON.stringify(readContent(fixtureContent));
     return {
       catalogue: JSON.parse(JSON.stringify(catalogueFromContent(fixtureContent, built))) as Catalogue,
+      madeWith: { siteUrl: built.siteUrl, contactEmail: built.CONTACT_EMAIL ?? null },
       content: () => JSON.parse(content) as CatalogueSource,
       frames,
     };
   };
 
   it('gives the catalogue the Node host reads from the same content, for the settings it was built with', () => {
-    const build = bundledBuild(carried(), () => built);
+    // The one the build made: its content is not read again.
+    const build = bundledBuild(
+      {
+        ...carried(),
+        content: () => {
+          throw new Error('the content was read');
+        },
+      },
+      () => built,
+    );
     expect(build.catalogue()).toEqual(catalogueFromContent(fixtureContent, built));
     expect(build.catalogue().site.contactEmail).toBe('desk@one.example');
     expect(build.frame('page')).toBe(frame);
   });
 
   it("and a deployment's own, where its address or contact email is not the build's", () => {
-    for (const env of [{ SITE_URL: 'http://localhost:4321' }, { SITE_URL: 'https://one.example' }]) {
+    for (const env of [
+      { SITE_URL: 'http://localhost:4321', CONTACT_EMAIL: 'desk@one.example' },
+      { SITE_URL: 'https://one.example' },
+    ]) {
       const settings = readSettings(env);
       const build = bundledBuild(carried(), () => settings);
       expect(build.catalogue()).toEqual(catalogueFromContent(fixtureContent, settings));
