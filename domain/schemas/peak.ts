@@ -5,7 +5,16 @@
  * so they cannot disagree with the facts they come from (see domain/catalogue/peaks.ts).
  */
 import { z } from 'astro/zod';
-import { alpineGrades, feeCategories, imfBands, isoDate, months, reference, slug } from './vocabulary.ts';
+import {
+  alpineGrades,
+  externalIdFields,
+  feeCategories,
+  imfBands,
+  isoDate,
+  months,
+  reference,
+  slug,
+} from './vocabulary.ts';
 
 export const coordinates = z.object({
   latitude: z
@@ -166,7 +175,6 @@ export const externalIds = {
     source: web,
   }),
 };
-export const externalIdFields = ['wikidataId', 'osmNodeId', 'geonamesId'] as const;
 
 /** A named point a summary measures from (a neighbouring summit outside the dataset), with its source. */
 export const landmark = z.object({ name: z.string().min(2), coordinates: sourcedCoordinates });

@@ -31,7 +31,6 @@
  * every answer made from a read is kept for as long as the read is fresh, so a busy page costs one
  * query and one rendering a second, not one per visitor.
  */
-import { calendarResponse } from '../calendar/departures.ts';
 import { tripBySlug, tripSection, type Catalogue, type TripPage } from '../../domain/catalogue/index.ts';
 import { departuresBlock } from '../departures/board-html.ts';
 import { boardDepartures, boardMain } from '../departures/board-page.ts';
@@ -81,6 +80,9 @@ interface BuildDepartures {
   clock: () => Date;
   kept: BoundedMemo<KeptAnswer>;
 }
+
+/** The calendar writer (and ical-generator), loaded with the first calendar asked for rather than with the function. */
+const calendars = () => import('../calendar/departures.ts');
 
 /** One request to a page route, as every route reads it. */
 interface Ask {
@@ -196,6 +198,7 @@ async function twinOrCalendar(ask: Ask, section: string, slug: string, format: '
       404,
       `There is no ${type} called "${slug.slice(0, 80)}". The trips are listed at ${catalogue.siteUrl}/departures.`,
     );
+  const { calendarResponse } = await calendars();
   return calendarResponse(catalogue, await ask.deps.departures.live(page.trip.slug), {
     page,
     fileName: `${page.trip.slug}.ics`,
@@ -282,6 +285,7 @@ async function departuresFile(ask: Ask, format: 'md' | 'ics', query: BoardQuery)
     live.state === 'live'
       ? { state: 'live', departures: applyBoardFilters(live.departures, query.filters, catalogue) }
       : live;
+  const { calendarResponse } = await calendars();
   return calendarResponse(catalogue, found, { fileName: 'departures.ics' });
 }
 
