@@ -135,6 +135,40 @@ function packagesOf(metafile: Metafile): Record<string, number> {
   return packages;
 }
 
+/**
+ * One function's bundle of `entry` (JavaScript, resolved from `root`) in `dir`: `index.mjs`, loaded
+ * at a cold start, and the files it loads later. The Build Output's functions are made with it,
+ * and so is the floor the benchmark measures them against (scripts/bench/cold-start.ts).
+ */
+export function bundleFunction(root: string, dir: string, entry: string) {
+  return build({
+    stdin: { contents: entry, resolveDir: root, sourcefile: 'function.bundle.js', loader: 'js' },
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node24',
+    outdir: dir,
+    entryNames: 'index',
+    outExtension: { '.js': '.mjs' },
+    // What is loaded only on some paths (the Redis and PostgreSQL clients, Resend's SDK, each
+    // behind a dynamic import) in files of its own, read when first used, not at a cold start.
+    splitting: true,
+    chunkNames: 'later/[name]-[hash]',
+    // Without comments and spaces (less to read at a cold start), with the names kept readable in stack traces.
+    minifyWhitespace: true,
+    minifySyntax: true,
+    legalComments: 'eof',
+    // The CommonJS packages (pg, redis) require Node's modules, which an ES module has no `require` for.
+    banner: {
+      js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
+    },
+    external: notCarried,
+    plugins: [zodByName, mcpWithoutAjv(root)],
+    metafile: true,
+    logLevel: 'error',
+  });
+}
+
 /** Bundles every entry of `root`/functions into `outputDir`/functions/api, with `data` inside. */
 export async function writeFunctionBundles(
   root: string,
@@ -159,43 +193,17 @@ export async function writeFunctionBundles(
     const dir = path.join(outputDir, 'functions', 'api', `${name}.func`);
     rmSync(dir, { recursive: true, force: true });
     mkdirSync(dir, { recursive: true });
-    const result = await build({
-      stdin: {
-        contents: [
-          `import { readFileSync } from 'node:fs';`,
-          `import make from './functions/${name}.ts';`,
-          `import { readSettings } from './service/config.ts';`,
-          `import { bundledBuild } from './service/functions/site-build.ts';`,
-          `export default make(bundledBuild({ ${carried} }, () => readSettings()));`,
-        ].join('\n'),
-        resolveDir: root,
-        sourcefile: `functions/${name}.bundle.js`,
-        loader: 'js',
-      },
-      bundle: true,
-      platform: 'node',
-      format: 'esm',
-      target: 'node24',
-      outdir: dir,
-      entryNames: 'index',
-      outExtension: { '.js': '.mjs' },
-      // What is loaded only on some paths (the Redis and PostgreSQL clients, Resend's SDK, each
-      // behind a dynamic import) in files of its own, read when first used, not at a cold start.
-      splitting: true,
-      chunkNames: 'later/[name]-[hash]',
-      // Without comments and spaces (less to read at a cold start), with the names kept readable in stack traces.
-      minifyWhitespace: true,
-      minifySyntax: true,
-      legalComments: 'eof',
-      // The CommonJS packages (pg, redis) require Node's modules, which an ES module has no `require` for.
-      banner: {
-        js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
-      },
-      external: notCarried,
-      plugins: [zodByName, mcpWithoutAjv(root)],
-      metafile: true,
-      logLevel: 'error',
-    });
+    const result = await bundleFunction(
+      root,
+      dir,
+      [
+        `import { readFileSync } from 'node:fs';`,
+        `import make from './functions/${name}.ts';`,
+        `import { readSettings } from './service/config.ts';`,
+        `import { bundledBuild } from './service/functions/site-build.ts';`,
+        `export default make(bundledBuild({ ${carried} }, () => readSettings()));`,
+      ].join('\n'),
+    );
     writeFileSync(path.join(dir, '.vc-config.json'), `${JSON.stringify(vcConfig, null, 1)}\n`);
     writeFileSync(path.join(dir, contentFile), data.content);
     const outputs = Object.entries(result.metafile.outputs);

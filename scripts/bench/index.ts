@@ -169,7 +169,7 @@ try {
     if (name === 'rebuild')
       sections.push(await rebuildSection(rebuildCounts, Number(values['build-timeout-minutes']) * 60_000));
     if (name === 'vercel') sections.push(vercelSection(vercelOutput()));
-    if (name === 'cold') sections.push(coldStarts(vercelOutput(), Number(values['cold-samples'])));
+    if (name === 'cold') sections.push(await coldStarts(vercelOutput(), Number(values['cold-samples'])));
   }
 } finally {
   await server?.stop();

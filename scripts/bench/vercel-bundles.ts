@@ -126,14 +126,14 @@ export const firstRequests: Record<string, FirstRequest> = {
 };
 
 /** The cold-start table of the same Build Output. */
-export function coldStarts(built: VercelBuild, samples: number): Section {
+export async function coldStarts(built: VercelBuild, samples: number): Promise<Section> {
   const output = readBuildOutput(built.copy.dir);
   const loadBefore = os
     .loadavg()
     .map((l) => l.toFixed(2))
     .join(', ');
   const origin = 'https://example.test';
-  const starts = measureColdStarts(output, firstRequests, {
+  const starts = await measureColdStarts(output, firstRequests, {
     samples,
     origin,
     env: { SITE_URL: origin, OPERATIONAL_STORAGE: 'off' },
