@@ -2,6 +2,7 @@
  * How numbers, money and dates read on the site and in its Markdown twins: Indian English
  * conventions (₹1,25,000; 5 Dec 2026), so the HTML page and its twin never differ.
  */
+import { months } from './schemas/vocabulary.ts';
 
 /**
  * Written by hand, as ICU writes them for Indian English (en-IN): the first Intl formatter a
@@ -10,20 +11,6 @@
  * values, so a change of the locale data in a Node release shows there.
  */
 const shortMonths = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sept', 'Oct', 'Nov', 'Dec'];
-const longMonths = [
-  'January',
-  'February',
-  'March',
-  'April',
-  'May',
-  'June',
-  'July',
-  'August',
-  'September',
-  'October',
-  'November',
-  'December',
-];
 
 /** Whole digits grouped the Indian way: the last three, then pairs (1,25,000). */
 function indianGroups(digits: string): string {
@@ -148,7 +135,7 @@ export function isWrittenDateRange(text: string): boolean {
 export function formatMonth(yearMonth: string): string {
   const date = new Date(`${yearMonth}-01T00:00:00Z`);
   return /^\d{4}-\d{2}$/.test(yearMonth) && !Number.isNaN(date.getTime())
-    ? `${longMonths[date.getUTCMonth()]} ${date.getUTCFullYear()}`
+    ? `${months[date.getUTCMonth()]} ${date.getUTCFullYear()}`
     : yearMonth;
 }
 
