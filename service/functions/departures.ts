@@ -49,7 +49,6 @@ import { departuresMarkdown } from '../markdown/departures.ts';
 import { markdownResponse } from '../markdown/response.ts';
 import { findTripPage, tripMarkdown, tripNotFoundMarkdown } from '../markdown/trip.ts';
 import { prefersMarkdown } from '../rules/negotiation.ts';
-import { handleV1 } from '../v1/index.ts';
 import type { V1Deps } from '../v1/operations.ts';
 import {
   liveFunction,
@@ -83,6 +82,10 @@ interface BuildDepartures {
 
 /** The calendar writer (and ical-generator), loaded with the first calendar asked for rather than with the function. */
 const calendars = () => import('../calendar/departures.ts');
+
+/** The /v1 handler, loaded with the first /v1/departures request: the pages do not need it. */
+const handleV1: typeof import('../v1/index.ts').handleV1 = async (request, deps, memo) =>
+  (await import('../v1/index.ts')).handleV1(request, deps, memo);
 
 /** One request to a page route, as every route reads it. */
 interface Ask {

@@ -8,7 +8,6 @@ import type { Catalogue } from '../../domain/catalogue/index.ts';
 import { readLiveDepartures, type LiveDepartures } from '../departures/live.ts';
 import { recentReads, type RecentReads } from '../departures/recent-reads.ts';
 import type { DepartureSource } from '../departures/source.ts';
-import { openDepartureStore } from '../departures/store.ts';
 import type { LiveDeps, LiveInstance } from './runtime.ts';
 
 export interface LiveDepartureReads {
@@ -33,9 +32,14 @@ type DepartureOpener = (catalogue: Catalogue) => Promise<RecentReads | null>;
 function departureStore(instance: LiveInstance): DepartureOpener {
   let opened: Promise<RecentReads | null> | undefined;
   return (catalogue) => {
-    opened ??= openDepartureStore(instance.settings(), catalogue).then((store) =>
-      store ? recentReads(store, instance.settings()) : null,
-    );
+    // The store and the storage beneath it are loaded with the first read: a page that shows no
+    // departures (a trip's move, a not-found) never loads them.
+    opened ??=
+      instance.settings().OPERATIONAL_STORAGE === 'off'
+        ? Promise.resolve(null)
+        : import('../departures/store.ts')
+            .then(({ openDepartureStore }) => openDepartureStore(instance.settings(), catalogue))
+            .then((store) => (store ? recentReads(store, instance.settings()) : null));
     opened.catch(() => (opened = undefined));
     return opened;
   };
