@@ -83,7 +83,7 @@ describe('vercel build', () => {
         files.filter((f) => !f.startsWith('later/')),
         name,
       ).toEqual(['.vc-config.json', 'content.json', 'index.mjs']);
-      expect(files.length, name).toBeLessThan(12);
+      expect(files.length, name).toBeLessThan(30);
       const vc = JSON.parse(
         readFileSync(path.join(output.dir, 'functions', `${name}.func`, '.vc-config.json'), 'utf8'),
       );
