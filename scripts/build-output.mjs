@@ -14,7 +14,7 @@
  *     takes it up without a restart, or the build says why it cannot;
  *   - with DEPLOY_TARGET=vercel, writes the Vercel Build Output (`.vercel/output`): the static
  *     files with clean URLs and the same routes, and each live function of `functions/` bundled
- *     into one file with the content and frames of this build (scripts/function-bundles.ts).
+ *     with the catalogue, content and frames of this build (scripts/function-bundles.ts).
  *     `vercel build` then adds the rewrites of vercel.json and the routing middleware (middleware.ts).
  */
 import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
@@ -182,7 +182,7 @@ export function buildOutput({ target }) {
         );
         const types = Object.values(config.overrides).filter((o) => o.contentType).length;
         logger.info(
-          `Vercel Build Output written: ${Object.keys(config.overrides).length - types} clean URLs, ${types} media types, ${routes.hit.length} file header routes, ${bundles.length} functions of one file each`,
+          `Vercel Build Output written: ${Object.keys(config.overrides).length - types} clean URLs, ${types} media types, ${routes.hit.length} file header routes, ${bundles.length} functions, each one file at a cold start`,
         );
       },
     },
