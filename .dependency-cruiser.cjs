@@ -2,7 +2,7 @@
  * The layers of the code and what may import what (drawn in docs/architecture.md). Checked by
  * `npm run layers` and tests/architecture/layers.test.ts, .astro files included.
  *
- *   entries   api/  middleware.ts  server.ts  scripts/
+ *   entries   functions/  middleware.ts  server.ts  scripts/
  *   site      src/                         live   service/functions/  service/host/
  *   library   service/ (everything else: /v1, agent files, Markdown, departures, bookings, MCP, rules, http)
  *             service/storage/ at its foot: the connection, the databases, the bridge, the migrations
@@ -23,7 +23,7 @@ module.exports = {
       severity: 'error',
       comment: 'The domain is what the site and the live functions share; it imports neither.',
       from: { path: '^domain/' },
-      to: { path: '^(src|service|api|scripts)/|^(server|middleware)\\.ts$' },
+      to: { path: '^(src|service|functions|scripts)/|^(server|middleware)\\.ts$' },
     },
     {
       name: 'service-never-imports-the-site',
@@ -59,7 +59,7 @@ module.exports = {
       severity: 'error',
       comment: 'Function entries, hosts and scripts sit on top; nothing below imports them.',
       from: { path: '^(domain|src|service)/' },
-      to: { path: '^(api|scripts)/|^(server|middleware)\\.ts$' },
+      to: { path: '^(functions|scripts)/|^(server|middleware)\\.ts$' },
     },
   ],
   options: {

@@ -2,7 +2,7 @@
  * The local (and any self-hosted Node) host, shaped like the Vercel deployment: the request rules
  * (what middleware.ts runs on Vercel), then the files of the published build (dist/current/site,
  * taken up without a restart when a new one is published), then the live
- * functions of api/, routed by the same table (vercel.json and the build's own routes; see
+ * functions of functions/, routed by the same table (vercel.json and the build's own routes; see
  * service/host/router.ts). Run with `npm start`; settings come from the environment (see
  * .env.example). This file only wires the host's parts (service/host/) together.
  */
@@ -14,11 +14,12 @@ import { prepareDataDir } from './service/data-dir.ts';
 import { loadEnvFile } from './service/env-file.ts';
 import { applyRules, applyRulesNow, type RulesContext, type RulesRequest } from './service/rules/index.ts';
 import { clientIp } from './service/rules/client-ip.ts';
-import { openCounterStore, useCounterStore } from './service/rules/counter-stores.ts';
+import { openCounterStore } from './service/rules/counter-stores.ts';
 import { apiRateLimit } from './service/rules/policy.ts';
 import { createRateLimiter, type CounterStore } from './service/rules/rate-limiter.ts';
 import { securityHeaders } from './service/rules/security-headers.ts';
-import { FunctionHost } from './service/host/functions.ts';
+import { liveInstance } from './service/functions/runtime.ts';
+import { FunctionEntries } from './service/host/functions.ts';
 import { hostEmbeddedDatabase } from './service/host/embedded-database.ts';
 import { closeWhenStopped, stopOnSignals, type SignalStop } from './service/host/shutdown.ts';
 import { outboxDir, removeAbandonedDrafts } from './service/bookings/outbox-drafts.ts';
@@ -51,11 +52,12 @@ export async function startServer({ settings, counterStore, timeouts }: ServerOp
   }
   // What a process killed here left in the outbox (service/bookings/outbox-drafts.ts).
   removeAbandonedDrafts(outboxDir(settings));
-  // The build served (files, routes, catalogue, kept answers), taken up whole when a new one is published.
-  const builds = SiteBuilds.open(root, settings, new FunctionHost(path.join(root, 'api')));
   const store = counterStore ?? (await openCounterStore(settings.counters));
-  // The rules and the functions of this process count one client in one place.
-  useCounterStore(store);
+  // What every build's functions share: this server's settings, and its counter store, on which the
+  // rules and the functions count one client in one place.
+  const instance = liveInstance({ settings: () => settings, counters: () => Promise.resolve(store) });
+  // The build served (files, routes, catalogue, functions, kept answers), taken up whole when a new one is published.
+  const builds = SiteBuilds.open(root, settings, new FunctionEntries(path.join(root, 'functions')), instance);
   const apiLimiter = createRateLimiter(apiRateLimit, store);
   const origin = `http://${settings.HOST}:${settings.PORT}`;
   const trust = settings.TRUST_PROXY ?? 'none';

@@ -18,8 +18,9 @@
  *   - for the Node host, publishes the build whole (scripts/publish-build.ts): a running server
  *     takes it up without a restart, or the build says why it cannot;
  *   - with DEPLOY_TARGET=vercel, writes the Vercel Build Output (`.vercel/output`): the static
- *     files with clean URLs and the same routes. `vercel build` then adds the functions in
- *     `api/`, the rewrites of vercel.json and the routing middleware (middleware.ts).
+ *     files with clean URLs and the same routes, and each live function of `functions/` bundled
+ *     with the catalogue, content and frames of this build (scripts/function-bundles.ts).
+ *     `vercel build` then adds the rewrites of vercel.json and the routing middleware (middleware.ts).
  */
 import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -31,9 +32,11 @@ import { cachePolicy } from '../service/http/cache-policy.ts';
 import { securityHeaders } from '../service/rules/security-headers.ts';
 import { config as middlewareConfig } from '../middleware.ts';
 import { prunePictureCache } from '../src/lib/picture-cache.ts';
-import { beginBuild, detachPublishedLinks, publishBuild } from './publish-build.ts';
+import { beginBuild, BuildFailure, detachPublishedLinks, publishBuild } from './publish-build.ts';
 import { compressBuild } from './compress-build.ts';
 import { writeViews } from './mcp-app.ts';
+import { buildData, writeFunctionBundles } from './function-bundles.ts';
+import { readSettings } from '../service/config.ts';
 
 /**
  * What Vercel needs to serve each built file as the Node host does, where its documentation
@@ -110,10 +113,21 @@ export function buildOutput({ target }) {
   return {
     name: 'build-output',
     hooks: {
-      'astro:config:setup': ({ command }) => {
+      'astro:config:setup': ({ command, updateConfig }) => {
         if (command !== 'build') return;
         if (target === 'vercel') detachPublishedLinks(process.cwd());
-        else started = beginBuild(process.cwd());
+        else {
+          // Beside a running server, made for the address it serves (publish-build.ts); a build it
+          // would not take up stops here, before anything is built, with the one line that says why.
+          try {
+            started = beginBuild(process.cwd());
+          } catch (error) {
+            if (!(error instanceof BuildFailure)) throw error;
+            console.error(error.message);
+            process.exit(1);
+          }
+          updateConfig({ site: started.siteUrl });
+        }
       },
       'astro:build:done': async ({ dir, logger }) => {
         const root = process.cwd();
@@ -175,9 +189,15 @@ export function buildOutput({ target }) {
         };
         writeFileSync(path.join(output, 'config.json'), `${JSON.stringify(config, null, 1)}\n`);
         if (!existsSync(path.join(output, 'static', '404.html'))) throw new Error('the site has no 404 page');
+        const settings = readSettings();
+        const bundles = await writeFunctionBundles(
+          root,
+          output,
+          buildData(path.resolve(root, settings.CONTENT_DIR), liveDir, settings),
+        );
         const types = Object.values(config.overrides).filter((o) => o.contentType).length;
         logger.info(
-          `Vercel Build Output written: ${Object.keys(config.overrides).length - types} clean URLs, ${types} media types, ${routes.hit.length} file header routes`,
+          `Vercel Build Output written: ${Object.keys(config.overrides).length - types} clean URLs, ${types} media types, ${routes.hit.length} file header routes, ${bundles.length} functions, each one file at a cold start`,
         );
       },
     },

@@ -22,7 +22,7 @@ import { transform } from '@astrojs/compiler-rs';
 import { cruise, type ICruiseResult, type IConfiguration } from 'dependency-cruiser';
 
 /** What the graph is made of: every folder and root file of the code, tests aside. */
-export const layeredSources = ['domain', 'src', 'service', 'api', 'scripts', 'server.ts', 'middleware.ts'];
+export const layeredSources = ['domain', 'src', 'service', 'functions', 'scripts', 'server.ts', 'middleware.ts'];
 
 export interface LayerViolation {
   rule: string;

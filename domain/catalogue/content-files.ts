@@ -17,6 +17,7 @@ import { peakContent, royaltySchedule, type PeakContent, type RoyaltySchedule } 
 import { siteSettings, type SiteSettings } from '../schemas/site.ts';
 import { photoFormats, tripContent, type TripContent } from '../schemas/trip.ts';
 import { slugPattern } from '../schemas/vocabulary.ts';
+import { ContentError } from './content-error.ts';
 import type { CatalogueSource, ContentEntry } from './index.ts';
 
 /** One file as read, before validation. */
@@ -29,11 +30,6 @@ export interface RawEntry {
   filePath: string;
   /** The file's text, for change detection. */
   text: string;
-}
-
-/** A mistake in the content, naming every file and field at fault. */
-export class ContentError extends Error {
-  override name = 'ContentError';
 }
 
 /** Every problem, one a line, each starting with the file it is in. */

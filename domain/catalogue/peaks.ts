@@ -3,14 +3,9 @@
  * (from the fee category and the schedule), the first-6,000 m filter and the link to our
  * expedition. One place, so the API, the dataset file and the pages can never disagree.
  */
-import {
-  externalIdFields,
-  type Peak,
-  type PeakContent,
-  type PeakRecord,
-  type RoyaltySchedule,
-} from '../schemas/peak.ts';
-import type { imfBands } from '../schemas/vocabulary.ts';
+import type { Peak, PeakContent, PeakRecord, RoyaltySchedule } from '../schemas/peak.ts';
+// The constants from the vocabulary, not the peak schema: the functions that publish peaks build no schemas.
+import { externalIdFields, type imfBands } from '../schemas/vocabulary.ts';
 
 type ImfBand = (typeof imfBands)[number];
 

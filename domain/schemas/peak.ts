@@ -5,7 +5,16 @@
  * so they cannot disagree with the facts they come from (see domain/catalogue/peaks.ts).
  */
 import { z } from 'astro/zod';
-import { alpineGrades, feeCategories, imfBands, isoDate, months, reference, slug } from './vocabulary.ts';
+import {
+  alpineGrades,
+  externalIdFields,
+  feeCategories,
+  imfBands,
+  isoDate,
+  months,
+  reference,
+  slug,
+} from './vocabulary.ts';
 import { formulaTriggers, runsInSpreadsheet } from '../csv-cells.ts';
 import { distanceKm } from '../catalogue/summits.ts';
 
@@ -201,7 +210,6 @@ export const externalIds = {
     source: web,
   }),
 };
-export const externalIdFields = ['wikidataId', 'osmNodeId', 'geonamesId'] as const;
 
 /** Furthest an OpenStreetMap node may stand from the record's summit without a note saying why. */
 export const osmNodeToleranceM = 500;

@@ -86,6 +86,9 @@ export const imfBands = ['<6500', '6501-7000', '7001+'] as const;
  */
 export const feeCategories = ['expedition', 'trekking-peak'] as const;
 
+/** The identifiers a peak may carry in other datasets (Wikidata, OpenStreetMap, GeoNames). */
+export const externalIdFields = ['wikidataId', 'osmNodeId', 'geonamesId'] as const;
+
 export const departureStatuses = ['open', 'filling', 'sold_out', 'cancelled'] as const;
 
 /** A plain-language list of accepted values, for error messages and hints. */

@@ -4,9 +4,9 @@
  * grow with the catalogue, page weight and Vercel bundle sizes. Writes docs/benchmarks.md after
  * a full run; `--only` runs some sections and prints them without writing.
  *
- *   npm run bench -- [--only http,nginx,fairness,rules,departures,storage,growth,rebuild,weight,vercel]
+ *   npm run bench -- [--only http,nginx,fairness,rules,departures,storage,growth,rebuild,weight,vercel,cold]
  *                    [--seconds 5] [--rounds 3] [--connections 10] [--growth 12,1000,10000]
- *                    [--rebuild 12,1000] [--fairness-seconds 20]
+ *                    [--rebuild 12,1000] [--fairness-seconds 20] [--cold-samples 15]
  */
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -26,7 +26,8 @@ import type { ChildServer } from './processes.ts';
 import { keptNotes, machineFacts, renderReport, type Section } from './report.ts';
 import { rulesSection } from './rules.ts';
 import { benchSiteUrl, buildSite, startBenchServer, type BuiltSite } from './site.ts';
-import { vercelSection } from './vercel-bundles.ts';
+import { buildForVercel, coldStarts, vercelSection } from './vercel-bundles.ts';
+import type { VercelBuild } from '../../tests/helpers/vercel-build.ts';
 import { pinLoadGenerator } from './processes.ts';
 import { tripBySlug } from '../../domain/catalogue/index.ts';
 
@@ -41,6 +42,7 @@ const allSections = [
   'rebuild',
   'weight',
   'vercel',
+  'cold',
 ] as const;
 type SectionName = (typeof allSections)[number];
 
@@ -54,6 +56,7 @@ const { values } = parseArgs({
     rebuild: { type: 'string', default: '12,1000' },
     'fairness-seconds': { type: 'string', default: '20' },
     'build-timeout-minutes': { type: 'string', default: '10' },
+    'cold-samples': { type: 'string', default: '15' },
   },
 });
 
@@ -132,6 +135,9 @@ const facts = machineFacts();
 const sections: Section[] = [];
 let site: BuiltSite | undefined;
 let server: ChildServer | undefined;
+// One real `vercel build` for the sections that read its output.
+let vercel: VercelBuild | undefined;
+const vercelOutput = () => (vercel ??= buildForVercel());
 try {
   if (
     only.some(
@@ -165,11 +171,13 @@ try {
       sections.push(await growthSection(growthCounts, Number(values['build-timeout-minutes']) * 60_000));
     if (name === 'rebuild')
       sections.push(await rebuildSection(rebuildCounts, Number(values['build-timeout-minutes']) * 60_000));
-    if (name === 'vercel') sections.push(vercelSection());
+    if (name === 'vercel') sections.push(vercelSection(vercelOutput()));
+    if (name === 'cold') sections.push(await coldStarts(vercelOutput(), Number(values['cold-samples'])));
   }
 } finally {
   await server?.stop();
   site?.copy.remove();
+  vercel?.copy.remove();
 }
 
 const reportFile = path.resolve(import.meta.dirname, '..', '..', 'docs', 'benchmarks.md');

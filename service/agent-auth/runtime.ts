@@ -1,8 +1,9 @@
 /**
- * The agent-registration dependencies of one running process, built from the settings by the
- * functions' runtime (service/functions/runtime.ts) on first use: trusted issuers, signing keys,
- * and the registry on the shared operational storage (null when OPERATIONAL_STORAGE=off). A
- * failed key load or storage open is retried on the next request.
+ * The agent-registration dependencies of one running instance, built from the settings by the
+ * agent-auth function (service/functions/agent-auth.ts) on first use: trusted issuers, signing
+ * keys, and the registry on the shared operational storage (null when OPERATIONAL_STORAGE=off),
+ * with the service name of the build a request is answered from. A failed key load or storage
+ * open is retried on the next request.
  */
 import { SettingsError, type Settings } from '../config.ts';
 import { openOperationalStorage } from '../storage/connection.ts';
@@ -31,21 +32,17 @@ function retried<T>(open: () => Promise<T>): () => Promise<T> {
   };
 }
 
-/** Throws SettingsError when an AGENT_* setting is wrong; callers answer 503 and log it. */
+/**
+ * The runtime of an instance, for a service by a given name (the build's); throws SettingsError
+ * when an AGENT_* setting is wrong, and callers answer 503 and log it.
+ */
 export function agentAuthRuntime(
   settings: Settings,
-  resourceName: string,
   counters: () => Promise<CounterStore>,
-): AgentAuthRuntime {
+): (resourceName: string) => AgentAuthRuntime {
   const agent = settings.agentAuth;
   if (agent instanceof SettingsError) throw agent;
   const issuers = new TrustedIssuers(agent.trustedIssuers);
-  const metadata: MetadataInput = {
-    siteUrl: settings.siteUrl,
-    resourceName,
-    anonymousEnabled: agent.anonymousEnabled,
-    trustedIssuers: issuers.issuers,
-  };
   const keys = retried(() =>
     loadSigningKeys({
       signingKey: agent.signingKey,
@@ -54,14 +51,13 @@ export function agentAuthRuntime(
       requireConfiguredKey: settings.DEPLOY_TARGET === 'vercel',
     }),
   );
-  const deps = retried(async (): Promise<AgentAuthDeps | null> => {
+  const opened = retried(async (): Promise<Omit<AgentAuthDeps, 'resourceName'> | null> => {
     const sql = await openOperationalStorage(settings);
     if (!sql) return null;
     // On the counter store the whole deployment shares, so the limits hold across instances.
     const limiters = createAgentAuthLimiters(await counters());
     return {
       siteUrl: settings.siteUrl,
-      resourceName,
       anonymousEnabled: agent.anonymousEnabled,
       issuers,
       // Migrates on first use, and again after a failure, so a database that was down recovers.
@@ -72,5 +68,17 @@ export function agentAuthRuntime(
       claimWindow: defaultClaimWindow,
     };
   });
-  return { metadata, keys, deps };
+  return (resourceName) => ({
+    metadata: {
+      siteUrl: settings.siteUrl,
+      resourceName,
+      anonymousEnabled: agent.anonymousEnabled,
+      trustedIssuers: issuers.issuers,
+    },
+    keys,
+    deps: async () => {
+      const parts = await opened();
+      return parts && { ...parts, resourceName };
+    },
+  });
 }

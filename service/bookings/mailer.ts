@@ -6,7 +6,7 @@
  */
 import { link, mkdir, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { Resend } from 'resend';
+import type { Resend } from 'resend';
 import type { Settings } from '../config.ts';
 import type { EnquiryEmail } from './email.ts';
 import { draftFile, outboxDir } from './outbox-drafts.ts';
@@ -34,15 +34,17 @@ export const defaultDeliveryTimeoutMs = 10_000;
 
 export class ResendMailer implements Mailer {
   readonly description: string;
-  readonly #client: Resend;
+  readonly #apiKey: string;
+  readonly #baseUrl: string | undefined;
+  #client: Promise<Resend> | undefined;
   readonly #from: string;
   readonly #to: string;
   readonly #timeoutMs: number;
 
   constructor(options: { apiKey: string; baseUrl?: string | undefined; from: string; to: string; timeoutMs?: number }) {
     const baseUrl = options.baseUrl?.replace(/\/+$/, '');
-    // Passed explicitly rather than left to the SDK's own RESEND_BASE_URL lookup, so the settings stay the one source.
-    this.#client = new Resend(options.apiKey, baseUrl ? { baseUrl } : undefined);
+    this.#apiKey = options.apiKey;
+    this.#baseUrl = baseUrl;
     this.#from = options.from;
     this.#to = options.to;
     this.#timeoutMs = options.timeoutMs ?? defaultDeliveryTimeoutMs;
@@ -61,12 +63,26 @@ export class ResendMailer implements Mailer {
     return { ok: false, reason: 'upstream', detail };
   }
 
+  /**
+   * The SDK's client, loaded with the first email rather than with the function: most requests
+   * send none. The base address is passed rather than left to the SDK's own RESEND_BASE_URL
+   * lookup, so the settings stay the one source.
+   */
+  #resend(): Promise<Resend> {
+    this.#client ??= import('resend').then(
+      ({ Resend }) => new Resend(this.#apiKey, this.#baseUrl ? { baseUrl: this.#baseUrl } : undefined),
+    );
+    this.#client.catch(() => (this.#client = undefined));
+    return this.#client;
+  }
+
   async #attempt(
     email: OutgoingEmail,
     signal: AbortSignal,
   ): Promise<{ ok: true; ref: string } | { ok: false; connectionFailed: boolean; detail: string }> {
     try {
-      const { data, error } = await this.#client.emails.send(
+      const client = await this.#resend();
+      const { data, error } = await client.emails.send(
         {
           from: this.#from,
           to: [this.#to],

@@ -16,7 +16,8 @@ import { CsvError, departuresToCsv, readDepartureCsv } from './csv.ts';
 import { departureChanges, departureInput, inputIssues } from './input.ts';
 import { createDepartureStore, todayInIndia, type DepartureStore } from './store.ts';
 import type { AdminDeparture } from './source.ts';
-import { knownTrip, readKnownTrips, type KnownTrip } from './trips.ts';
+import { readKnownTrips } from './trip-files.ts';
+import { knownTrip, type KnownTrip } from './trips.ts';
 import { DepartureRuleError, type Issue } from './validation.ts';
 
 /** Where the command reads its settings and writes what it says. */

@@ -26,7 +26,7 @@ import { unavailable } from '../agent-auth/oauth-response.ts';
 import { handleRegistration } from '../agent-auth/registration.ts';
 import { normalizeUserCode } from '../agent-auth/registry.ts';
 import { handleRevocation } from '../agent-auth/revocation.ts';
-import type { AgentAuthRuntime } from '../agent-auth/runtime.ts';
+import { agentAuthRuntime, type AgentAuthRuntime } from '../agent-auth/runtime.ts';
 import { handleToken } from '../agent-auth/token.ts';
 import {
   clientOf,
@@ -39,7 +39,7 @@ import {
 import { htmlResponse, livePageHtml } from './page-shell.ts';
 import { declaredQuery } from './live-queries.ts';
 import { renderQuota, type RenderAdmission } from './render-quota.ts';
-import type { LiveDeps } from './runtime.ts';
+import { kept, type LiveDeps, type LiveInstance } from './runtime.ts';
 import { cachePolicy } from '../http/cache-policy.ts';
 
 let lastLoggedAt = 0;
@@ -50,19 +50,29 @@ function logOnce(what: string, error: unknown): void {
   console.error(`[agent-auth] ${what}: ${error instanceof Error ? error.message : String(error)}`);
 }
 
-/** The runtime, or null (logged) when an AGENT_* setting is wrong. */
-function runtime(deps: LiveDeps): AgentAuthRuntime | null {
-  try {
-    return deps.agentAuth();
-  } catch (error) {
-    logOnce('settings', error);
-    return null;
-  }
+/** Agent registration on an instance: its keys and registry, for any build's service name. */
+function instanceRuntime(instance: LiveInstance): (resourceName: string) => AgentAuthRuntime {
+  return agentAuthRuntime(instance.settings(), instance.counters);
+}
+
+/** Agent registration as one build names the service, or null (logged) when an AGENT_* setting is wrong. */
+type Runtime = () => AgentAuthRuntime | null;
+
+function buildRuntime(live: LiveDeps): Runtime {
+  const made = kept(() => live.shared(instanceRuntime)(live.build.catalogue().site.serviceName));
+  return () => {
+    try {
+      return made();
+    } catch (error) {
+      logOnce('settings', error);
+      return null;
+    }
+  };
 }
 
 /** Runs `handler` with the dependencies, or answers 503 when registration cannot work here. */
-async function withDeps(live: LiveDeps, handler: (deps: AgentAuthDeps) => Promise<Response>): Promise<Response> {
-  const current = runtime(live);
+async function withDeps(runtime: Runtime, handler: (deps: AgentAuthDeps) => Promise<Response>): Promise<Response> {
+  const current = runtime();
   if (!current)
     return unavailable('Agent registration is misconfigured on this deployment; the public API works without it.');
   let deps: AgentAuthDeps | null;
@@ -81,6 +91,7 @@ async function withDeps(live: LiveDeps, handler: (deps: AgentAuthDeps) => Promis
 
 async function claimPage(
   live: LiveDeps,
+  runtime: Runtime,
   request: Request,
   url: URL,
   client: ClientContext,
@@ -94,16 +105,16 @@ async function claimPage(
   }
   let outcome: ClaimPageOutcome | null = null;
   if (request.method === 'POST') {
-    const current = runtime(live);
+    const current = runtime();
     const deps = current ? await current.deps().catch(() => null) : null;
     outcome = deps ? await confirmOnClaimPage(request, deps, client) : { kind: 'unavailable' };
   }
-  const catalogue = live.catalogue();
+  const catalogue = live.build.catalogue();
   const typed =
     outcome?.kind === 'invalid_code'
       ? outcome.typed
       : (normalizeUserCode(declaredQuery(url).get('user_code') ?? '') ?? '');
-  const body = livePageHtml(catalogue, 'page', {
+  const body = livePageHtml(live.build, 'page', {
     title: 'Confirm an agent',
     description: 'Confirm the registration of an AI agent by typing the code it showed you.',
     canonicalPath: '/agent/claim',
@@ -119,7 +130,7 @@ async function claimPage(
 }
 
 /** The discovery documents and auth.md: answered from the settings, without storage. */
-function discovery(live: LiveDeps, request: Request, path: string): Response | Promise<Response> | null {
+function discovery(runtime: Runtime, request: Request, path: string): Response | Promise<Response> | null {
   const documents: Record<string, (current: AgentAuthRuntime) => Response | Promise<Response>> = {
     '/.well-known/oauth-protected-resource': (current) => handleProtectedResourceMetadata(request, current.metadata),
     // RFC 9728 path-aware discovery for the MCP endpoint as a resource of its own.
@@ -140,33 +151,35 @@ function discovery(live: LiveDeps, request: Request, path: string): Response | P
   };
   const document = documents[path];
   if (!document) return null;
-  const current = runtime(live);
+  const current = runtime();
   return current ? document(current) : unavailable();
 }
 
+/** The agent-auth function of one build, on the instance's keys and registry. */
 export function agentAuthFunction(live: LiveDeps): LiveFunction {
   const admit = renderQuota(live);
-  return liveFunction('agent-auth', async (request, { url }) => {
+  const runtime = buildRuntime(live);
+  return liveFunction('agent-auth', live.build, async (request, { url }) => {
     const path = url.pathname.replace(/\/+$/, '') || '/';
     const client = { clientIp: clientOf(request) };
-    const published = discovery(live, request, path);
+    const published = discovery(runtime, request, path);
     if (published) return published;
     switch (path) {
       case '/agent/auth':
       case '/agent/identity':
-        return withDeps(live, (deps) => handleRegistration(request, deps, client));
+        return withDeps(runtime, (deps) => handleRegistration(request, deps, client));
       case '/agent/identity/claim':
-        return withDeps(live, (deps) => handleClaimRestart(request, deps, client));
+        return withDeps(runtime, (deps) => handleClaimRestart(request, deps, client));
       case '/agent/claim':
-        return claimPage(live, request, url, client, admit);
+        return claimPage(live, runtime, request, url, client, admit);
       case '/agent/credential':
-        return withDeps(live, (deps) => handleCredential(request, deps, client));
+        return withDeps(runtime, (deps) => handleCredential(request, deps, client));
       case '/agent/event/notify':
-        return withDeps(live, (deps) => handleSecurityEvent(request, deps, client));
+        return withDeps(runtime, (deps) => handleSecurityEvent(request, deps, client));
       case '/oauth/token':
-        return withDeps(live, (deps) => handleToken(request, deps, client));
+        return withDeps(runtime, (deps) => handleToken(request, deps, client));
       case '/oauth/revoke':
-        return withDeps(live, (deps) => handleRevocation(request, deps, client));
+        return withDeps(runtime, (deps) => handleRevocation(request, deps, client));
       default:
         return notServedHere(url);
     }

@@ -5,11 +5,12 @@
  *   GET /enquiry-sent      the thank-you page of one enquiry, by its reference (?ref=)
  */
 import { bodyFormat } from '../bookings/body.ts';
-import { handleBookingEnquiry } from '../bookings/index.ts';
+import { handleBookingEnquiry, type EnquiryDeps } from '../bookings/index.ts';
 import { htmlAnswer, jsonAnswer, thankYouPath, type BookingAnswer, type PageWriter } from '../bookings/responses.ts';
 import { handleThankYouPage } from '../bookings/thank-you.ts';
 import { clientOf, liveFunction, methodNotAllowed, withoutBodyForHead, type LiveFunction } from './live-function.ts';
 import { livePageHtml } from './page-shell.ts';
+import { enquiryPath } from './enquiries.ts';
 import { renderQuota, type RenderAdmission } from './render-quota.ts';
 import type { LiveDeps } from './runtime.ts';
 
@@ -20,6 +21,7 @@ function logUnavailable(error: unknown): void {
 /** The thank-you page is never kept (it is the enquirer's own): every view is a fresh render. */
 async function thankYou(
   deps: LiveDeps,
+  enquiries: () => Promise<EnquiryDeps>,
   request: Request,
   url: URL,
   admit: RenderAdmission,
@@ -29,8 +31,8 @@ async function thankYou(
   const refused = await admit(request, url);
   if (refused) return withoutBodyForHead(request, refused);
   const response = await handleThankYouPage(request, {
-    catalogue: deps.catalogue(),
-    enquiries: async () => (await deps.bookings()).enquiries,
+    catalogue: deps.build.catalogue(),
+    enquiries: async () => (await enquiries()).enquiries,
     page: writePage,
   });
   return withoutBodyForHead(request, response);
@@ -38,12 +40,13 @@ async function thankYou(
 
 export function bookingsFunction(deps: LiveDeps): LiveFunction {
   const admit = renderQuota(deps);
-  const writePage: PageWriter = (page) => livePageHtml(deps.catalogue(), 'page', page);
-  return liveFunction('enquiries', async (request, { url }) => {
-    if (url.pathname === thankYouPath) return thankYou(deps, request, url, admit, writePage);
+  const enquiries = enquiryPath(deps);
+  const writePage: PageWriter = (page) => livePageHtml(deps.build, 'page', page);
+  return liveFunction('enquiries', deps.build, async (request, { url }) => {
+    if (url.pathname === thankYouPath) return thankYou(deps, enquiries, request, url, admit, writePage);
     let enquiry;
     try {
-      enquiry = await deps.bookings();
+      enquiry = await enquiries();
     } catch (error) {
       logUnavailable(error);
       const answer: BookingAnswer = {
@@ -52,7 +55,7 @@ export function bookingsFunction(deps: LiveDeps): LiveFunction {
         message: 'Enquiries cannot be taken just now. Please try again in a few minutes, or email us.',
       };
       const form = request.method === 'POST' && bodyFormat(request.headers.get('Content-Type')) === 'form';
-      return form ? htmlAnswer(answer, deps.catalogue(), writePage) : jsonAnswer(answer);
+      return form ? htmlAnswer(answer, deps.build.catalogue(), writePage) : jsonAnswer(answer);
     }
     return handleBookingEnquiry(request, { ...enquiry, page: writePage }, { clientIp: clientOf(request) });
   });

@@ -31,7 +31,6 @@
  * every answer made from a read is kept for as long as the read is fresh, so a busy page costs one
  * query and one rendering a second, not one per visitor.
  */
-import { calendarResponse } from '../calendar/departures.ts';
 import { tripBySlug, tripSection, type Catalogue, type TripPage } from '../../domain/catalogue/index.ts';
 import { departuresBlock } from '../departures/board-html.ts';
 import { boardDepartures, boardMain } from '../departures/board-page.ts';
@@ -50,7 +49,6 @@ import { departuresMarkdown } from '../markdown/departures.ts';
 import { markdownResponse } from '../markdown/response.ts';
 import { findTripPage, tripMarkdown, tripNotFoundMarkdown } from '../markdown/trip.ts';
 import { prefersMarkdown } from '../rules/negotiation.ts';
-import { handleV1 } from '../v1/index.ts';
 import type { V1Deps } from '../v1/operations.ts';
 import {
   liveFunction,
@@ -69,16 +67,32 @@ import { withUrl } from '../http/request-url.ts';
 import { matchesEtag } from '../http/respond.ts';
 import { acceptsJson } from '../v1/accept.ts';
 import { declaredQuery } from './live-queries.ts';
+import { liveDepartures, type LiveDepartureReads } from './live-storage.ts';
 import { renderQuota, type RenderAdmission } from './render-quota.ts';
 import type { LiveDeps } from './runtime.ts';
-import { keptPerBuild } from './site-build.ts';
+import type { SiteBuild } from './site-build.ts';
 import { quoted } from '../http/quoted.ts';
+
+/** What the function of one build works with: the build, its view of the departures, its kept answers. */
+interface BuildDepartures {
+  build: SiteBuild;
+  departures: LiveDepartureReads;
+  clock: () => Date;
+  kept: BoundedMemo<KeptAnswer>;
+}
+
+/** The calendar writer (and ical-generator), loaded with the first calendar asked for rather than with the function. */
+const calendars = () => import('../calendar/departures.ts');
+
+/** The /v1 handler, loaded with the first /v1/departures request: the pages do not need it. */
+const handleV1: typeof import('../v1/index.ts').handleV1 = async (request, deps, memo) =>
+  (await import('../v1/index.ts')).handleV1(request, deps, memo);
 
 /** One request to a page route, as every route reads it. */
 interface Ask {
   request: Request;
   url: URL;
-  deps: LiveDeps;
+  deps: BuildDepartures;
   catalogue: Catalogue;
   /** The parameters the path declares (live-queries.ts), read once. */
   declared: URLSearchParams;
@@ -139,7 +153,7 @@ const enquire: Route = async (ask, [path, section = '', slug = '']) => {
       const page = tripBySlug(ask.catalogue, tripSlug);
       return page?.path === `/${section}/${slug}`
         ? enquiryAnswer(ask, page, wanted || undefined)
-        : tripMiss(ask.catalogue, section, slug);
+        : tripMiss(ask.deps.build, section, slug);
     },
   };
 };
@@ -153,7 +167,7 @@ const trip: Route = (ask, [path, section = '', slug = '', format]) => ({
   key: `${ask.markdown}|${path}`,
   make: () =>
     !format && !ask.markdown
-      ? tripMiss(ask.catalogue, section, slug)
+      ? tripMiss(ask.deps.build, section, slug)
       : twinOrCalendar(ask, section, slug, format === '.ics' ? '.ics' : '.md'),
 });
 
@@ -188,6 +202,7 @@ async function twinOrCalendar(ask: Ask, section: string, slug: string, format: '
       404,
       `There is no ${type} ${quoted(slug) ? `called ${quoted(slug)}` : 'at this address'}. The trips are listed at ${catalogue.siteUrl}/departures.`,
     );
+  const { calendarResponse } = await calendars();
   return calendarResponse(catalogue, await ask.deps.departures.live(page.trip.slug), {
     page,
     fileName: `${page.trip.slug}.ics`,
@@ -198,7 +213,8 @@ async function twinOrCalendar(ask: Ask, section: string, slug: string, format: '
  * A trip address with no built page: the trip in the other section moves there (301); otherwise
  * a page that says so and lists the trips of that section (404).
  */
-function tripMiss(catalogue: Catalogue, section: string, slug: string): Response {
+function tripMiss(build: SiteBuild, section: string, slug: string): Response {
+  const catalogue = build.catalogue();
   const moved = tripBySlug(catalogue, slug);
   if (moved)
     return new Response(null, {
@@ -207,7 +223,7 @@ function tripMiss(catalogue: Catalogue, section: string, slug: string): Response
     });
   const type = sectionType[section] ?? 'trek';
   const pages = catalogue.trips.filter((p) => p.trip.type === type).slice(0, 24);
-  const body = livePageHtml(catalogue, 'page', {
+  const body = livePageHtml(build, 'page', {
     title: 'Trip not found',
     description: 'There is no trip at this address.',
     canonicalPath: `/${section}`,
@@ -226,7 +242,7 @@ async function board(ask: Ask, query: BoardQuery): Promise<Response> {
   const live = await ask.deps.departures.live(chosen?.trip.slug);
   const words = filtersInWords(query.filters, catalogue);
   const shown = boardDepartures(catalogue, live, query.filters);
-  const body = livePageHtml(catalogue, 'departures', {
+  const body = livePageHtml(ask.deps.build, 'departures', {
     title: words.length > 0 ? `Departures: ${words.join(', ')}` : 'Departures: live availability',
     description: `Upcoming departures of ${chosen ? chosen.trip.name : `${catalogue.site.operatorName}'s Himalayan treks and expeditions`}, searchable by dates, difficulty, length, group size and budget, with seats left and prices in rupees, read live.`,
     canonicalPath: '/departures',
@@ -241,6 +257,7 @@ async function blockAnswer(ask: Ask, page: TripPage | undefined): Promise<Respon
   if (!page) return plainText(404, 'Name a trip: /departures/block?trip=<slug>, with a slug from /v1/trips.');
   const live = await ask.deps.departures.live(page.trip.slug);
   const body = liveBlockHtml(
+    ask.deps.build,
     `Live departures of ${page.trip.name}`,
     html`<div class="departures-compact">${departuresBlock(ask.catalogue, live, { page, now: ask.deps.clock() })}</div>`,
   );
@@ -250,7 +267,7 @@ async function blockAnswer(ask: Ask, page: TripPage | undefined): Promise<Respon
 async function enquiryAnswer(ask: Ask, page: TripPage, departureId: string | undefined): Promise<Response> {
   const live = await ask.deps.departures.live(page.trip.slug);
   const answer = enquiryPage(page, live, { departureId, now: ask.deps.clock() });
-  const body = livePageHtml(ask.catalogue, 'page', {
+  const body = livePageHtml(ask.deps.build, 'page', {
     title: answer.title,
     description: answer.description,
     canonicalPath: page.path,
@@ -272,6 +289,7 @@ async function departuresFile(ask: Ask, format: 'md' | 'ics', query: BoardQuery)
     live.state === 'live'
       ? { state: 'live', departures: applyBoardFilters(live.departures, query.filters, catalogue) }
       : live;
+  const { calendarResponse } = await calendars();
   return calendarResponse(catalogue, found, { fileName: 'departures.ics' });
 }
 
@@ -285,11 +303,10 @@ interface KeptAnswer {
  * Answers kept per read: a thousand, and at most 8 MiB of them (a full board is about 150 KB;
  * every answer of one read of the real catalogue takes about 2 MB). Answers of older reads are
  * never asked for again and go first. Each build of the site keeps its own (its pages are made from
- * its catalogue and frames: service/functions/site-build.ts).
+ * its catalogue and frames), since the function is made per build.
  */
-const keptAnswers = keptPerBuild(
-  () => new BoundedMemo<KeptAnswer>(1000, { maxBytes: 8 * 2 ** 20, sizeOf: (answer) => answer.body.byteLength + 1024 }),
-);
+const keptAnswers = () =>
+  new BoundedMemo<KeptAnswer>(1000, { maxBytes: 8 * 2 ** 20, sizeOf: (answer) => answer.body.byteLength + 1024 });
 
 /**
  * The answer `make` gives, kept under `key` for as long as the departures read it is made from
@@ -297,13 +314,13 @@ const keptAnswers = keptPerBuild(
  * one afresh first asks `admit` (the render quota), which may answer instead.
  */
 async function keptWhileFresh(
-  deps: LiveDeps,
+  deps: BuildDepartures,
   request: Request,
   url: URL,
   admit: RenderAdmission | null,
   answer: Answer,
 ): Promise<Response> {
-  const kept = keptAnswers();
+  const { kept } = deps;
   const readId = await deps.departures.readId(answer.tripSlug);
   const memoKey = readId === null ? null : `${readId}|${answer.key}`;
   if (admit && (memoKey === null || !kept.has(memoKey))) {
@@ -331,13 +348,13 @@ async function keptWhileFresh(
     : new Response(made.body.slice(), { status: made.status, headers: made.headers });
 }
 
-/** The API's view of this process's departures. */
-function v1Deps(deps: LiveDeps): V1Deps {
-  return { catalogue: deps.catalogue(), departures: deps.departures.source() };
+/** The API's view of the instance's departures, with the build's catalogue. */
+function v1Deps(deps: BuildDepartures): V1Deps {
+  return { catalogue: deps.build.catalogue(), departures: deps.departures.source() };
 }
 
 /** GET /v1/departures: the API's answer, kept per read; conditional requests and HEAD are worked out from it. */
-async function apiDepartures(deps: LiveDeps, request: Request, url: URL): Promise<Response> {
+async function apiDepartures(deps: BuildDepartures, request: Request, url: URL): Promise<Response> {
   if (request.method !== 'GET' && request.method !== 'HEAD') return handleV1(request, v1Deps(deps));
   const json = acceptsJson(request.headers.get('Accept'));
   // The operation reads the same URL, so its search (the trip among it) is read once.
@@ -348,7 +365,7 @@ async function apiDepartures(deps: LiveDeps, request: Request, url: URL): Promis
   } catch {
     // A search the operation refuses (400) is kept with the read of all departures.
   }
-  const tripSlug = known(deps.catalogue(), trip);
+  const tripSlug = known(deps.build.catalogue(), trip);
   const answer = await keptWhileFresh(deps, request, url, null, {
     tripSlug,
     key: `api|${json}|${url.pathname}${url.search}`,
@@ -360,16 +377,23 @@ async function apiDepartures(deps: LiveDeps, request: Request, url: URL): Promis
   return withoutBodyForHead(request, answer);
 }
 
-export function departuresFunction(deps: LiveDeps): LiveFunction {
-  const admit = renderQuota(deps);
-  return liveFunction('departures', async (request, { url, api }) => {
+/** The departures function of one build, on the instance's storage and render quota. */
+export function departuresFunction(live: LiveDeps): LiveFunction {
+  const admit = renderQuota(live);
+  const deps: BuildDepartures = {
+    build: live.build,
+    departures: liveDepartures(live),
+    clock: live.clock,
+    kept: keptAnswers(),
+  };
+  return liveFunction('departures', live.build, async (request, { url, api }) => {
     if (api.kind !== 'not-api') return apiDepartures(deps, request, url);
     if (request.method !== 'GET' && request.method !== 'HEAD') return methodNotAllowed(request.method, 'GET, HEAD');
     const ask: Ask = {
       request,
       url,
       deps,
-      catalogue: deps.catalogue(),
+      catalogue: deps.build.catalogue(),
       declared: declaredQuery(url),
       markdown: prefersMarkdown(request.headers.get('Accept')),
     };

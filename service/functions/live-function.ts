@@ -3,14 +3,14 @@
  * answers outside /v1, and an unexpected failure logged and answered (JSON in the contract's
  * shape under /v1, a plain sentence elsewhere), never a stack trace or a dropped connection.
  */
-import { ContentError } from '../../domain/catalogue/content-files.ts';
+import { ContentError } from '../../domain/catalogue/content-error.ts';
 import { SettingsError } from '../config.ts';
 import { requestUrl } from '../http/request-url.ts';
 import { clientIp } from '../rules/client-ip.ts';
 import { internalErrorResponse } from '../v1/internal-error.ts';
 import { apiPath, type ApiPath } from '../v1/path.ts';
 import { cachePolicy } from '../http/cache-policy.ts';
-import { servedBuild } from './site-build.ts';
+import type { SiteBuild } from './site-build.ts';
 
 export interface LiveFunction {
   fetch(request: Request): Promise<Response>;
@@ -62,20 +62,21 @@ export function withoutBodyForHead(request: Request, response: Response): Respon
 
 let lastLogged = 0;
 
-/** A function's answer names the build of the site it was made from, as the Node host's files do (service/host/site-builds.ts). */
-function namingBuild(response: Response): Response {
-  const id = servedBuild()?.id;
-  if (id) response.headers.set('X-Build', id);
-  return response;
-}
-
-export function liveFunction(name: string, handle: Handler): LiveFunction {
+/**
+ * A function of one build (site-build.ts) around its own work. Its answers name the build they
+ * were made from, as the Node host's files do (service/host/site-builds.ts).
+ */
+export function liveFunction(name: string, build: Pick<SiteBuild, 'id'>, handle: Handler): LiveFunction {
+  const named = (response: Response) => {
+    if (build.id) response.headers.set('X-Build', build.id);
+    return response;
+  };
   return {
     async fetch(request: Request): Promise<Response> {
       const url = requestUrl(request);
       const api = apiPath(url.pathname);
       try {
-        return namingBuild(await handle(request, { url, api }));
+        return named(await handle(request, { url, api }));
       } catch (error) {
         const setup = error instanceof SettingsError || error instanceof ContentError;
         // One line a minute is enough to notice a broken deployment without flooding the log.

@@ -1,14 +1,14 @@
 /**
  * Live departures for the functions that show them: operational storage opened when departures
  * are first asked for (service/storage/connection.ts shares the connection with every other
- * store of the process), read through the one bound on reads (recentReads).
+ * store of the process), read through the one bound on reads (recentReads), once per instance,
+ * and shown with the catalogue of the build a function answers from.
  */
 import type { Catalogue } from '../../domain/catalogue/index.ts';
-import type { Settings } from '../config.ts';
 import { readLiveDepartures, type LiveDepartures } from '../departures/live.ts';
 import { recentReads, type RecentReads } from '../departures/recent-reads.ts';
 import type { DepartureSource } from '../departures/source.ts';
-import { openDepartureStore } from '../departures/store.ts';
+import type { LiveDeps, LiveInstance } from './runtime.ts';
 
 export interface LiveDepartureReads {
   /** The departures as /v1 reads them, or null when OPERATIONAL_STORAGE=off. */
@@ -22,20 +22,33 @@ export interface LiveDepartureReads {
   readId(tripSlug?: string): Promise<number | null>;
 }
 
-export function liveDepartures(settings: () => Settings, catalogue: () => Catalogue): LiveDepartureReads {
-  let opened: Promise<RecentReads | null> | undefined;
+/** Opens the instance's departures store (seeded from `catalogue` when it is new), or null when storage is off. */
+type DepartureOpener = (catalogue: Catalogue) => Promise<RecentReads | null>;
 
-  /**
-   * The departures store, read at most once a second per filter, or null when
-   * OPERATIONAL_STORAGE=off; a failed open is retried next time.
-   */
-  const reads = (): Promise<RecentReads | null> => {
-    opened ??= openDepartureStore(settings(), catalogue()).then((store) =>
-      store ? recentReads(store, settings()) : null,
-    );
+/**
+ * The departures store of an instance, read at most once a second per filter; a failed open is
+ * retried next time. The first build to read it seeds a new embedded store from its catalogue.
+ */
+function departureStore(instance: LiveInstance): DepartureOpener {
+  let opened: Promise<RecentReads | null> | undefined;
+  return (catalogue) => {
+    // The store and the storage beneath it are loaded with the first read: a page that shows no
+    // departures (a trip's move, a not-found) never loads them.
+    opened ??=
+      instance.settings().OPERATIONAL_STORAGE === 'off'
+        ? Promise.resolve(null)
+        : import('../departures/store.ts')
+            .then(({ openDepartureStore }) => openDepartureStore(instance.settings(), catalogue))
+            .then((store) => (store ? recentReads(store, instance.settings()) : null));
     opened.catch(() => (opened = undefined));
     return opened;
   };
+}
+
+/** The instance's departures as one build shows them. */
+export function liveDepartures(deps: LiveDeps): LiveDepartureReads {
+  const open = deps.shared(departureStore);
+  const reads = () => open(deps.build.catalogue());
 
   /**
    * Opens storage only when departures are asked for, so catalogue answers never wait for the
@@ -55,7 +68,7 @@ export function liveDepartures(settings: () => Settings, catalogue: () => Catalo
   };
 
   return {
-    source: () => (settings().OPERATIONAL_STORAGE === 'off' ? null : lazy),
+    source: () => (deps.settings().OPERATIONAL_STORAGE === 'off' ? null : lazy),
     async live(tripSlug) {
       let source: RecentReads | null;
       try {
@@ -66,7 +79,7 @@ export function liveDepartures(settings: () => Settings, catalogue: () => Catalo
         );
         return { state: 'unavailable' };
       }
-      return readLiveDepartures(source, catalogue(), tripSlug ? { tripSlug } : {});
+      return readLiveDepartures(source, deps.build.catalogue(), tripSlug ? { tripSlug } : {});
     },
     async readId(tripSlug) {
       try {

@@ -8,20 +8,28 @@
 import { handleMcp } from '../mcp/index.ts';
 import { apiRateLimit } from '../rules/policy.ts';
 import { createRateLimiter, type RateLimiter } from '../rules/rate-limiter.ts';
+import { enquiryPath } from './enquiries.ts';
 import { clientOf, liveFunction, type LiveFunction } from './live-function.ts';
+import { liveDepartures } from './live-storage.ts';
 import type { LiveDeps } from './runtime.ts';
 import { builtViews } from './built-views.ts';
 
+/**
+ * The MCP function of one build: its tools, their schemas and the enquiry checks are that build's
+ * catalogue's, on the instance's storage and counters.
+ */
 export function mcpFunction(deps: LiveDeps): LiveFunction {
+  const departures = liveDepartures(deps);
+  const enquiryDeps = enquiryPath(deps);
   // The API's quota, on the counter store the rules and every function of the deployment share.
   let limiter: Promise<RateLimiter> | undefined;
-  return liveFunction('mcp', async (request) => {
+  return liveFunction('mcp', deps.build, async (request) => {
     limiter ??= deps.counters().then((store) => createRateLimiter(apiRateLimit, store));
     const clientIp = clientOf(request);
-    const enquiries = { deps: () => deps.bookings(), clientIp };
+    const enquiries = { deps: enquiryDeps, clientIp };
     return handleMcp(
       request,
-      { catalogue: deps.catalogue(), departures: deps.departures.source(), enquiries, views: builtViews },
+      { catalogue: deps.build.catalogue(), departures: departures.source(), enquiries, views: builtViews },
       { limiter: await limiter, clientIp },
     );
   });

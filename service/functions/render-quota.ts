@@ -101,11 +101,11 @@ let failureLoggedAt = 0;
 export type RenderAdmission = (request: Request, url: URL) => Promise<Response | null>;
 
 /**
- * The render quota of a function, on the process's one render limiter (`deps.renderLimiter`), so
+ * The render quota of a function, on the instance's one render limiter (`deps.renderLimiter`), so
  * that while the shared counter store fails the counts this process keeps instead
  * (rate-limiter.ts) are one per client, not one per function.
  */
-export function renderQuota(deps: Pick<LiveDeps, 'renderLimiter' | 'catalogue'>): RenderAdmission {
+export function renderQuota(deps: Pick<LiveDeps, 'renderLimiter' | 'build'>): RenderAdmission {
   return async (request, url) => {
     let decision: RateLimitDecision;
     try {
@@ -119,6 +119,6 @@ export function renderQuota(deps: Pick<LiveDeps, 'renderLimiter' | 'catalogue'>)
       }
       return null;
     }
-    return decision.allowed ? null : tooManyRenders(request, url, decision, () => deps.catalogue().siteUrl);
+    return decision.allowed ? null : tooManyRenders(request, url, decision, () => deps.build.catalogue().siteUrl);
   };
 }

@@ -1,47 +1,71 @@
 /**
- * The build a request is answered from. The Node host serves one build of the site at a time and
- * takes up a newly published one whole (service/host/site-builds.ts); it runs each request inside
- * the build it started on, and the live functions read that build's catalogue (from the content
- * the build was made of), page frames and kept answers through here, so a request never mixes
- * two builds, even while the host moves to the next. Outside such a request (on Vercel, where a
- * deploy is one build, or a function called on its own) there is one build: the process's.
+ * A build of the site as the live functions read it: the catalogue it was made from and the page
+ * frames it built. A function is made for one build (its dependencies, runtime.ts) and answers
+ * only from it, so an answer never mixes two builds.
+ *
+ * The Node host serves one build at a time and takes up a newly published one whole: it makes the
+ * functions again for the new build, and each request is answered by the functions of the build it
+ * started on (service/host/site-builds.ts). On Vercel a deployment is one build, carried inside
+ * each function's bundle (`bundledBuild`, scripts/function-bundles.ts).
+ *
+ * Either way the catalogue is made from the content the build was made of, for the site's
+ * settings (its address, and a contact email given instead of the content's), as the pages were.
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
+import { buildCatalogue, type Catalogue, type CatalogueSource } from '../../domain/catalogue/index.ts';
+import type { Settings } from '../config.ts';
+import type { LiveShellName } from '../live-shells.ts';
 
 export interface SiteBuild {
-  /** The published build's name (`X-Build`), or null for a build served as it lies in dist/. */
+  /** The published build's name (`X-Build`), or null where a deployment is one build. */
   id: string | null;
-  /** Its `live/` folder: the page frames and the routes of its files. */
-  liveDir: string;
-  /** The content it was built from; CONTENT_DIR when it kept none. */
-  contentDir?: string | undefined;
+  /** The catalogue the build was made from; a content mistake throws ContentError. */
+  catalogue(): Catalogue;
+  /** One of the page frames the build made (service/live-shells.ts), checked. */
+  frame(name: LiveShellName): string;
 }
 
-const answering = new AsyncLocalStorage<SiteBuild>();
-
-/** Runs `answer` (a whole request) inside `build`. */
-export function answerFrom<T>(build: SiteBuild, answer: () => T): T {
-  return answering.run(build, answer);
+/** What a bundle carries of the build it was made in. */
+export interface BuildData {
+  /** The catalogue the build made, for the settings it was made with. */
+  catalogue: Catalogue;
+  /** Those settings. */
+  madeWith: { siteUrl: string; contactEmail: string | null };
+  /** The content it was made of, as read and checked: read when a deployment's settings differ from the build's. */
+  content: () => CatalogueSource;
+  frames: Record<LiveShellName, string>;
 }
 
-/** The build the current request is answered from, if the host named one. */
-export function servedBuild(): SiteBuild | undefined {
-  return answering.getStore();
+type CatalogueSettings = Pick<Settings, 'siteUrl' | 'CONTACT_EMAIL'>;
+
+/** The catalogue of a build's content for a site's settings. */
+export function catalogueOf(content: CatalogueSource, settings: CatalogueSettings): Catalogue {
+  const site = settings.CONTACT_EMAIL ? { ...content.site, contactEmail: settings.CONTACT_EMAIL } : content.site;
+  return buildCatalogue({ ...content, site }, settings.siteUrl);
+}
+
+/** The markers a frame must have: where the head and the main content go. */
+export const frameMarkers = ['<!--live-head-->', '<!--live-main-->'] as const;
+
+/** A frame's text, or an error naming where it came from when a marker is missing. */
+export function checkedFrame(text: string, where: string): string {
+  if (frameMarkers.some((marker) => !text.includes(marker)))
+    throw new Error(`the page frame ${where} has no markers to fill`);
+  return text;
 }
 
 /**
- * A value made once per build (a catalogue, kept answers, page frames): the current request's
- * build's, or the process's outside one. A build's values go when nothing uses the build any more.
+ * The build a bundle carries (one per deployment): the catalogue the build made, or, where the
+ * deployment's settings are not those it was built with, the one its content makes for them.
  */
-export function keptPerBuild<T>(make: (build: SiteBuild | undefined) => T): () => T {
-  const byBuild = new WeakMap<SiteBuild, T>();
-  let outside: { value: T } | undefined;
-  return () => {
-    const build = answering.getStore();
-    if (!build) return (outside ??= { value: make(undefined) }).value;
-    if (byBuild.has(build)) return byBuild.get(build)!;
-    const value = make(build);
-    byBuild.set(build, value);
-    return value;
+export function bundledBuild(data: BuildData, settings: () => CatalogueSettings): SiteBuild {
+  let catalogue: Catalogue | undefined;
+  const catalogueFor = (current: CatalogueSettings) =>
+    current.siteUrl === data.madeWith.siteUrl && (current.CONTACT_EMAIL ?? null) === data.madeWith.contactEmail
+      ? data.catalogue
+      : catalogueOf(data.content(), current);
+  return {
+    id: null,
+    catalogue: () => (catalogue ??= catalogueFor(settings())),
+    frame: (name) => data.frames[name],
   };
 }

@@ -50,16 +50,13 @@ export function buildLayout(root: string) {
 
 /**
  * What must be the same in a server and a build for the server to take the build up. Anything
- * else a build changes (files, routes, catalogue, frames) is swapped whole.
+ * else a build changes (files, routes, catalogue, frames, the functions made from them) is swapped whole.
  */
 export interface ServedFacts {
   /** The origin every absolute address is written with (SITE_URL, or localhost with PORT). */
   siteUrl: string;
   /** The code a server runs (codeFingerprint): a server keeps the code it started with. */
   code: string;
-  /** The site's name and contact email, which agent registration and enquiry mail keep from a server's start. */
-  serviceName?: string | undefined;
-  contactEmail?: string | undefined;
 }
 
 /** What a published build says about itself (its build.json). */
@@ -93,7 +90,7 @@ export function publishedBuild(root: string): { link: string; dir: string } | nu
 }
 
 /** The code a server process runs: the host, the functions and the library, and the dependencies' versions. */
-const serverCode = ['server.ts', 'api', 'service', 'domain', 'package-lock.json'];
+const serverCode = ['server.ts', 'functions', 'service', 'domain', 'package-lock.json'];
 
 function filesUnder(file: string, out: string[]): void {
   if (!existsSync(file)) return;
@@ -129,14 +126,8 @@ export function restartReasons(server: ServedFacts, build: ServedFacts): string[
     );
   if (server.code !== build.code)
     reasons.push(
-      'its code (server.ts, api/, service/, domain/ or the dependencies) is not the code the build was made with',
+      'its code (server.ts, functions/, service/, domain/ or the dependencies) is not the code the build was made with',
     );
-  const kept = (name: string, a: string | undefined, b: string | undefined, keeper: string) => {
-    if (a !== undefined && b !== undefined && a !== b)
-      reasons.push(`${name} changed from "${a}" to "${b}", and ${keeper} keeps the one it started with`);
-  };
-  kept('the service name', server.serviceName, build.serviceName, 'agent registration');
-  kept('the contact email', server.contactEmail, build.contactEmail, 'enquiry mail');
   return reasons;
 }
 
@@ -149,6 +140,8 @@ export interface ServingNote {
   facts: ServedFacts;
   /** The published build it serves, or null for one served as it lies in dist/. */
   build: string | null;
+  /** The last build published beside it that it would not take up, and why. */
+  refused?: { build: string; why: string } | undefined;
 }
 
 export function servingNoteFile(root: string, pid: number, port: number): string {

@@ -1,17 +1,22 @@
 /**
  * One build of the site as the Node host serves it, as one value: its route table (vercel.json
- * and the build's own routes), its built files (and the compressed copies the build made), the functions of
- * api/, the function answers kept from it, and where each path goes, worked out once per path
- * (a build's files never change once it is published: site-builds.ts takes up the next one whole).
- * As a SiteBuild it also names what the live functions read from it: its page frames and the
- * content its catalogue is made of (service/functions/site-build.ts).
+ * and the build's own routes), its built files (and the compressed copies the build made), its
+ * live functions (made for it), the function answers kept from it, and where each path goes,
+ * worked out once per path (a build's files never change once it is published: site-builds.ts
+ * takes up the next one whole). As a SiteBuild it is what its functions read: the catalogue made
+ * from the content it was built from, and its page frames (service/functions/site-build.ts).
  */
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { SiteBuild } from '../functions/site-build.ts';
+import type { LiveInstance } from '../functions/runtime.ts';
+import { kept } from '../functions/runtime.ts';
+import { checkedFrame, type SiteBuild } from '../functions/site-build.ts';
+import type { LiveShellName } from '../live-shells.ts';
+import { catalogueFromContent } from './build-catalogue.ts';
 import { cachePolicy } from '../http/cache-policy.ts';
 import { memoise } from '../http/bounded-memo.ts';
 import { EdgeCache } from './edge-cache.ts';
-import type { FunctionHost } from './functions.ts';
+import { FunctionHost, type FunctionEntries } from './functions.ts';
 import {
   applyEarlyRoutes,
   fileHeaders,
@@ -37,23 +42,59 @@ export interface BuiltSite extends SiteBuild {
   destinationOf(pathname: string): Destination & { headers?: Readonly<Record<string, string>> };
 }
 
+/** A page frame of the build in `liveDir`, read when first asked for. */
+function frameReader(liveDir: string): (name: LiveShellName) => string {
+  const frames = new Map<LiveShellName, string>();
+  return (name) => {
+    let text = frames.get(name);
+    if (text === undefined) {
+      const file = path.join(liveDir, 'shells', `${name}.html`);
+      try {
+        text = checkedFrame(readFileSync(file, 'utf8'), file);
+      } catch (error) {
+        throw new Error(
+          `the page frame ${file} cannot be used; it is made by the site build (npm run build): ${error instanceof Error ? error.message : String(error)}`,
+          { cause: error },
+        );
+      }
+      frames.set(name, text);
+    }
+    return text;
+  };
+}
+
 /**
  * The build in `dir` (its site/ and live/ folders), served with the project's vercel.json and the
- * functions of api/. `id` is the published build's name, or null for a build served as it lies in
- * dist/ (made for Vercel, or before builds were published); a published build reads its own content.
+ * functions of functions/ on `instance`. `id` is the published build's name, or null for a build
+ * served as it lies in dist/ (made for Vercel, or before builds were published); a published build
+ * reads its own content, any other the content the settings name.
  */
-export function openBuiltSite(root: string, dir: string, id: string | null, functions: FunctionHost): BuiltSite {
+export function openBuiltSite(
+  root: string,
+  dir: string,
+  id: string | null,
+  entries: FunctionEntries,
+  instance: LiveInstance,
+): BuiltSite {
   const liveDir = path.join(dir, 'live');
+  const contentDir = id ? path.join(dir, 'content') : undefined;
+  const build: SiteBuild = {
+    id,
+    catalogue: kept(() => {
+      const settings = instance.settings();
+      return catalogueFromContent(contentDir ?? path.resolve(settings.CONTENT_DIR), settings);
+    }),
+    frame: frameReader(liveDir),
+  };
+  const functions = new FunctionHost(entries, build, instance);
   const table = loadRouteTable(root, liveDir);
   const files = new StaticFiles(path.join(dir, 'site'), path.join(dir, 'compressed'));
   const fs = { hasFile: (p: string) => files.has(p), functionAt: (p: string) => functions.functionAt(p) };
   // Every answer made from a published build names it, for operators and for checks (the functions' answers too: live-function.ts).
   const named: Record<string, string> = id ? { 'X-Build': id } : {};
   return {
-    id,
+    ...build,
     dir,
-    liveDir,
-    contentDir: id ? path.join(dir, 'content') : undefined,
     table,
     files,
     functions,

@@ -1,24 +1,27 @@
 /**
- * The live functions on the Node host: the same files Vercel deploys (`api/<name>.ts`, each a
- * default export with a Web-standard `fetch`), loaded on first use and called in this process.
+ * The live functions on the Node host: the same entries Vercel deploys (`functions/<name>.ts`,
+ * each a default export that makes the function of one build on an instance), loaded on first use,
+ * made once for each build the host serves, and called in this process with a web Request.
  */
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import type { LiveFunction } from '../functions/live-function.ts';
+import type { LiveInstance } from '../functions/runtime.ts';
+import type { SiteBuild } from '../functions/site-build.ts';
 
-interface FunctionModule {
-  default: { fetch(request: Request): Promise<Response> };
-}
+type Entry = (build: SiteBuild, instance: LiveInstance) => LiveFunction;
 
-export class FunctionHost {
+/** The entries in a folder, by name, loaded once each. */
+export class FunctionEntries {
   readonly #dir: string;
   readonly #names: Set<string>;
-  readonly #loaded = new Map<string, Promise<FunctionModule>>();
+  readonly #loaded = new Map<string, Promise<Entry>>();
 
-  constructor(apiDir: string) {
-    this.#dir = apiDir;
+  constructor(dir: string) {
+    this.#dir = dir;
     this.#names = new Set(
-      readdirSync(apiDir)
+      readdirSync(dir)
         .filter((file) => file.endsWith('.ts') && !file.startsWith('_'))
         .map((file) => file.slice(0, -'.ts'.length)),
     );
@@ -28,19 +31,49 @@ export class FunctionHost {
     return [...this.#names].sort();
   }
 
-  /** The function at `/api/<name>`, as Vercel maps the files of api/ to paths. */
+  has(name: string): boolean {
+    return this.#names.has(name);
+  }
+
+  load(name: string): Promise<Entry> {
+    let entry = this.#loaded.get(name);
+    if (!entry) {
+      entry = (import(pathToFileURL(path.join(this.#dir, `${name}.ts`)).href) as Promise<{ default: Entry }>).then(
+        (module) => module.default,
+      );
+      entry.catch(() => this.#loaded.delete(name));
+      this.#loaded.set(name, entry);
+    }
+    return entry;
+  }
+}
+
+/** The functions of one build, on the host's instance. */
+export class FunctionHost {
+  readonly #entries: FunctionEntries;
+  readonly #build: SiteBuild;
+  readonly #instance: LiveInstance;
+  readonly #made = new Map<string, Promise<LiveFunction>>();
+
+  constructor(entries: FunctionEntries, build: SiteBuild, instance: LiveInstance) {
+    this.#entries = entries;
+    this.#build = build;
+    this.#instance = instance;
+  }
+
+  /** The function at `/api/<name>`, as Vercel serves the functions of the Build Output. */
   functionAt(pathname: string): string | null {
     const match = /^\/api\/([a-z0-9-]+)\/?$/.exec(pathname);
-    return match && this.#names.has(match[1]!) ? match[1]! : null;
+    return match && this.#entries.has(match[1]!) ? match[1]! : null;
   }
 
   async call(name: string, request: Request): Promise<Response> {
-    let module = this.#loaded.get(name);
-    if (!module) {
-      module = import(pathToFileURL(path.join(this.#dir, `${name}.ts`)).href) as Promise<FunctionModule>;
-      module.catch(() => this.#loaded.delete(name));
-      this.#loaded.set(name, module);
+    let made = this.#made.get(name);
+    if (!made) {
+      made = this.#entries.load(name).then((entry) => entry(this.#build, this.#instance));
+      made.catch(() => this.#made.delete(name));
+      this.#made.set(name, made);
     }
-    return (await module).default.fetch(request);
+    return (await made).fetch(request);
   }
 }

@@ -7,7 +7,6 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { canonicalLivePath } from '../functions/live-queries.ts';
-import { answerFrom } from '../functions/site-build.ts';
 import type { RulesOutcome, RulesRequest } from '../rules/index.ts';
 import { isApiPath } from '../v1/path.ts';
 import type { BuiltSite } from './built-site.ts';
@@ -87,8 +86,8 @@ function fromFunction(
     const again = () => fromFunction(host, site, req, res, name, view, outcome, true);
     return under.then(again, again);
   }
-  // The function runs inside the build this request started on (functions/site-build.ts).
-  const answering = answerFrom(site, () => called(host, site, req, res, name, key, view, outcome));
+  // The function of the build this request started on answers it (site-builds.ts).
+  const answering = called(host, site, req, res, name, key, view, outcome);
   return method === 'GET' ? site.edge.fill(key, answering) : answering;
 }
 
@@ -155,8 +154,8 @@ function fromFile(
 }
 
 /**
- * Answers one request, wholly from the build being served when it starts, to its last byte (the
- * live functions read that build's catalogue and frames: functions/site-build.ts); what fails
+ * Answers one request, wholly from the build being served when it starts, to its last byte (its
+ * files, and its live functions, made for it: site-builds.ts); what fails
  * unexpectedly, at once or later, is left to the server (node-server.ts).
  */
 export function requestHandler(host: HostParts): (req: IncomingMessage, res: ServerResponse) => Answering {

@@ -7,20 +7,23 @@
  * edge cache, the functions' kept answers). `npm run build` publishes a build whole, in one
  * rename (scripts/publish-build.ts); the host notices (it watches dist/ and looks again at most
  * once a second as requests come), opens the new view, reads its catalogue, and then serves it by
- * one assignment. Each request runs inside the view it started with, to its last byte
- * (functions/site-build.ts), so every answer comes wholly from one build; the old view goes when
- * its last request ends, and its folder when a later build removes the builds no server names.
+ * one assignment. Each request is answered by the view it started with, to its last byte (its
+ * files, and its functions: request-handler.ts), so every answer comes wholly from one build; the
+ * old view goes when its last request ends, and its folder when a later build removes the builds
+ * no server names.
  *
- * Some parts of a server stay as it started: its settings (the site address), its code, and what
- * agent registration and enquiry mail kept from the content at the start. A build made with other
- * ones is not taken up: the server keeps the build it has and says why, as the build does.
+ * The live functions are made again for the new build (functions.ts), on the server's one
+ * instance: what every build shares (settings, storage, counters) stays, and everything read from
+ * a build (the catalogue, the enquiry checks, MCP's schemas, the page frames) is the new build's.
+ *
+ * Two parts of a server stay as it started: its settings (the site address) and its code. A build
+ * made with others is not taken up: the server keeps the build it has and says why, as the build does.
  */
 import { watch, readlinkSync, type FSWatcher } from 'node:fs';
 import type { Server } from 'node:http';
 import path from 'node:path';
 import type { Settings } from '../config.ts';
-import { liveDeps } from '../functions/runtime.ts';
-import { answerFrom } from '../functions/site-build.ts';
+import type { LiveInstance } from '../functions/runtime.ts';
 import {
   buildLayout,
   codeFingerprint,
@@ -35,7 +38,7 @@ import {
 } from './build-layout.ts';
 import { processStart } from '../storage/processes.ts';
 import { openBuiltSite, type BuiltSite } from './built-site.ts';
-import type { FunctionHost } from './functions.ts';
+import type { FunctionEntries } from './functions.ts';
 
 /** How often, at most, a request looks whether a build was published that the watch missed. */
 const lookEveryMs = 1_000;
@@ -44,7 +47,8 @@ const message = (error: unknown) => (error instanceof Error ? error.message : St
 
 export class SiteBuilds {
   readonly #root: string;
-  readonly #functions: FunctionHost;
+  readonly #entries: FunctionEntries;
+  readonly #instance: LiveInstance;
   #view: BuiltSite;
   readonly #facts: ServedFacts;
   /** What dist/current said when last looked at. */
@@ -55,21 +59,24 @@ export class SiteBuilds {
   readonly #refused = new Set<string>();
   #watcher: FSWatcher | undefined;
   #note: { file: string; address: string } | undefined;
+  /** The last build refused, said in the note too, for the build that published it. */
+  #lastRefused: { build: string; why: string } | undefined;
 
-  /** The build published in `root`'s dist/ (or the one lying there), ready to serve. */
-  static open(root: string, settings: Settings, functions: FunctionHost): SiteBuilds {
-    return new SiteBuilds(root, settings, functions);
+  /** The build published in `root`'s dist/ (or the one lying there), ready to serve with the functions of `entries` on `instance`. */
+  static open(root: string, settings: Settings, entries: FunctionEntries, instance: LiveInstance): SiteBuilds {
+    return new SiteBuilds(root, settings, entries, instance);
   }
 
-  private constructor(root: string, settings: Settings, functions: FunctionHost) {
+  private constructor(root: string, settings: Settings, entries: FunctionEntries, instance: LiveInstance) {
     this.#root = root;
-    this.#functions = functions;
+    this.#entries = entries;
+    this.#instance = instance;
     const published = publishedBuild(root);
     this.#link = published?.link ?? null;
     this.#view = published
-      ? openBuiltSite(root, published.dir, path.basename(published.dir), functions)
-      : openBuiltSite(root, buildLayout(root).dist, null, functions);
-    this.#facts = { siteUrl: settings.siteUrl, code: codeFingerprint(root), ...this.#keptSiteFacts() };
+      ? openBuiltSite(root, published.dir, path.basename(published.dir), entries, instance)
+      : openBuiltSite(root, buildLayout(root).dist, null, entries, instance);
+    this.#facts = { siteUrl: settings.siteUrl, code: codeFingerprint(root) };
     try {
       // The notes of servers that ended without removing theirs (killed) go now.
       runningServers(root);
@@ -111,17 +118,6 @@ export class SiteBuilds {
     this.#watcher = undefined;
     if (this.#note) removeServingNote(this.#note.file);
     this.#note = undefined;
-  }
-
-  /** The site's name and contact email as the first build's catalogue gives them (what long-lived parts keep), when it can be read. */
-  #keptSiteFacts(): Pick<ServedFacts, 'serviceName' | 'contactEmail'> {
-    try {
-      const { site } = answerFrom(this.#view, () => liveDeps().catalogue());
-      return { serviceName: site.serviceName, contactEmail: site.contactEmail };
-    } catch {
-      // Content the functions cannot read is answered per request, as before; nothing to compare then.
-      return {};
-    }
   }
 
   #watch(): void {
@@ -169,9 +165,9 @@ export class SiteBuilds {
         );
         return;
       }
-      view = openBuiltSite(this.#root, published.dir, id, this.#functions);
+      view = openBuiltSite(this.#root, published.dir, id, this.#entries, this.#instance);
       // Its catalogue is read now: a build the functions could not answer from is never served.
-      answerFrom(view, () => liveDeps().catalogue());
+      view.catalogue();
     } catch (error) {
       this.#refuse(published.dir, `it cannot be read: ${message(error)}`);
       return;
@@ -184,6 +180,8 @@ export class SiteBuilds {
 
   #refuse(dir: string, why: string): void {
     this.#refused.add(dir);
+    this.#lastRefused = { build: path.basename(dir), why };
+    this.#announce();
     console.error(
       `[builds] Build ${path.basename(dir)} was published, but this server keeps serving ${this.#view.id ?? 'the build in dist/'}: ${why}.`,
     );
@@ -198,6 +196,7 @@ export class SiteBuilds {
         address: this.#note.address,
         facts: this.#facts,
         build: this.#view.id,
+        refused: this.#lastRefused,
       });
     } catch (error) {
       // A read-only dist/ serves all the same; builds published beside it cannot say who took them up.

@@ -13,6 +13,7 @@ import { ApiError, errorResponse, type ErrorBody } from '../http/errors.ts';
 import { handleV1 } from '../v1/index.ts';
 import { operations, type Operation, type V1Deps } from '../v1/operations.ts';
 import { toolArgument } from '../v1/params.ts';
+import { operationResponses } from '../v1/responses.ts';
 import type { Departure } from '../../domain/schemas/departure.ts';
 import { relaxations } from '../departures/relaxation.ts';
 import { isFiltered, readSearch } from '../departures/search.ts';
@@ -239,7 +240,7 @@ export function registerTools(server: McpServer, deps: V1Deps, offer: ClientOffe
       title: tool.title,
       description: `${op.summary} ${op.description} Same data as GET /v1${op.path}.`,
       inputSchema: toolInputSchema(op),
-      outputSchema: op.response.schema as z.ZodObject,
+      outputSchema: operationResponses[op.response.name] as z.ZodObject,
       annotations: {
         title: tool.title,
         readOnlyHint: true,

@@ -1,10 +1,11 @@
 /**
- * The counter store of a running process, chosen from the settings once and shared by the
- * request rules and every live function in that process: Upstash Redis over HTTPS when its
- * REST settings are given (any runtime), Redis over TCP when REDIS_URL is set (Node), otherwise
- * counts in this process's memory. Shared so that, on one Node host, the rules and the
- * functions count one client once, in one place. A shared store is behind a bound and a breaker
- * (store-breaker.ts), so a store that is down or frozen does not hold the requests it counts.
+ * The counter store of a running instance, chosen from the settings once and shared by the
+ * request rules and every live function of the instance (service/functions/runtime.ts): Upstash
+ * Redis over HTTPS when its REST settings are given (any runtime), Redis over TCP when REDIS_URL
+ * is set (Node), otherwise counts in this process's memory. Shared so that, on one Node host, the
+ * rules and the functions count one client once, in one place. A shared store is behind a bound
+ * and a breaker (store-breaker.ts), so a store that is down or frozen does not hold the requests
+ * it counts.
  */
 import type { CounterSettings } from './settings.ts';
 import { MemoryCounterStore, type CounterStore } from './rate-limiter.ts';
@@ -32,21 +33,4 @@ export async function openCounterStore(
   if (counters.onVercel)
     console.warn('[rate-limit] no UPSTASH_REDIS_REST_URL/TOKEN (or KV_REST_API_URL/TOKEN): each instance counts alone');
   return new MemoryCounterStore();
-}
-
-/** This process's counter store, once opened. */
-let shared: Promise<CounterStore> | undefined;
-
-/** This process's counter store; the first caller's settings choose it. */
-export function sharedCounterStore(counters: CounterSettings): Promise<CounterStore> {
-  shared ??= openCounterStore(counters).catch((error: unknown) => {
-    shared = undefined;
-    throw error;
-  });
-  return shared;
-}
-
-/** Uses `store` as this process's counter store (a host that opened its own, or a test). */
-export function useCounterStore(store: CounterStore): void {
-  shared = Promise.resolve(store);
 }

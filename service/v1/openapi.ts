@@ -22,6 +22,7 @@ import {
   type Example,
 } from './openapi-examples.ts';
 import { operations, operationTags, type Operation } from './operations.ts';
+import { operationResponses } from './responses.ts';
 import { apiVersion } from './service-index.ts';
 import { enquiryOpenApiPath } from '../site-files.ts';
 
@@ -54,7 +55,7 @@ export function schemaComponents(): Record<string, Json> {
   return jsonSchemaComponents(
     {
       ...resourceSchemas,
-      ...Object.fromEntries(operations.map((op) => [op.response.name, op.response.schema])),
+      ...Object.fromEntries(operations.map((op) => [op.response.name, operationResponses[op.response.name]])),
       ErrorBody: errorBody,
     },
     'output',

@@ -2,7 +2,6 @@
  * The six /v1 operations, declared once. The router dispatches on these, the service index
  * lists them, and the OpenAPI document is generated from them.
  */
-import { z } from 'astro/zod';
 import { tripBySlug, type Catalogue } from '../../domain/catalogue/index.ts';
 import { peakDataFiles, releaseFilePath } from '../../domain/catalogue/peak-data-files.ts';
 import { toPeakResource } from '../../domain/catalogue/peaks.ts';
@@ -12,14 +11,6 @@ import { ApiError, type ErrorCode } from '../http/errors.ts';
 import { quoted } from '../http/quoted.ts';
 import type { cachePolicy } from '../http/cache-policy.ts';
 import { difficulties, slugPattern, tripTypes } from '../../domain/schemas/vocabulary.ts';
-import {
-  departureList,
-  peakEnvelope,
-  peakList,
-  serviceIndex,
-  tripEnvelope,
-  tripList,
-} from '../../domain/schemas/envelopes.ts';
 import {
   booleanParam,
   enumParam,
@@ -35,6 +26,7 @@ import {
   searchParameters,
   searchRuleExample,
 } from '../departures/search.ts';
+import type { ResponseName } from './responses.ts';
 import { buildServiceIndex } from './service-index.ts';
 
 export interface V1Deps {
@@ -79,7 +71,8 @@ export interface Operation {
   /** Queries whose values are each accepted but break a rule between them, for the OpenAPI document's 400 examples. */
   ruleBreaking?: { summary: string; query: string }[];
   pathParam?: PathParameter;
-  response: { name: string; schema: z.ZodType };
+  /** The body it answers with (its schema: responses.ts). */
+  response: { name: ResponseName };
   errors: ErrorCode[];
   cache: keyof typeof cachePolicy;
   run(ctx: OperationContext): Promise<unknown>;
@@ -135,7 +128,7 @@ export const operations: Operation[] = [
     description:
       'Start here. Lists every endpoint of the API with its absolute URL, the machine-readable files of the site, the rate-limit policy actually enforced and the licence terms of the peak dataset.',
     query: {},
-    response: { name: 'ServiceIndex', schema: serviceIndex },
+    response: { name: 'ServiceIndex' },
     errors: [],
     cache: 'catalogue',
     // The contract gives invalid_parameter to the list operations only, so a query string here is ignored.
@@ -148,7 +141,7 @@ export const operations: Operation[] = [
     summary: 'List published treks and expeditions, with optional filters.',
     description: 'Filters combine with AND. An empty result is a 200 with `count` 0. Trips are ordered by slug.',
     query: tripQuery,
-    response: { name: 'TripList', schema: tripList },
+    response: { name: 'TripList' },
     errors: ['invalid_parameter'],
     cache: 'catalogue',
     run: async ({ url, deps }) => {
@@ -177,7 +170,7 @@ export const operations: Operation[] = [
       notFound: 'trip_not_found',
       example: (c) => c.trips[0]?.trip.slug,
     },
-    response: { name: 'TripEnvelope', schema: tripEnvelope },
+    response: { name: 'TripEnvelope' },
     errors: ['trip_not_found'],
     cache: 'catalogue',
     run: async ({ pathParam, deps }) => {
@@ -203,7 +196,7 @@ export const operations: Operation[] = [
       'An empty result is a 200 with `count` 0. Cached for at most 60 seconds. The same search is the departures board (`/departures`), `departures.md` and `departures.ics`, with the same parameters.',
     query: searchParameters,
     ruleBreaking: [searchRuleExample],
-    response: { name: 'DepartureList', schema: departureList },
+    response: { name: 'DepartureList' },
     errors: ['invalid_parameter', 'departures_unavailable', 'departures_upstream_error'],
     cache: 'departures',
     run: async ({ url, deps }) => {
@@ -243,7 +236,7 @@ export const operations: Operation[] = [
     description:
       'Filters combine with AND. Cite `attribution` with a link back when you use the data. Peaks are ordered by id.',
     query: peakQuery,
-    response: { name: 'PeakList', schema: peakList },
+    response: { name: 'PeakList' },
     errors: ['invalid_parameter'],
     cache: 'catalogue',
     run: async ({ url, deps }) => {
@@ -283,7 +276,7 @@ export const operations: Operation[] = [
       notFound: 'peak_not_found',
       example: (c) => c.peaks[0]?.id,
     },
-    response: { name: 'PeakEnvelope', schema: peakEnvelope },
+    response: { name: 'PeakEnvelope' },
     errors: ['peak_not_found', 'peak_removed', 'peak_moved'],
     cache: 'catalogue',
     run: async ({ pathParam, deps }) => {

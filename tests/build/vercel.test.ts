@@ -16,6 +16,7 @@ import { projectRoot, type ProjectCopy } from '../helpers/project.ts';
 import { vercelBuild } from '../helpers/vercel-build.ts';
 import { loadCatalogue, realContent } from '../helpers/content.ts';
 import { functionFiles, functionSize, readBuildOutput, route, type BuildOutput } from '../helpers/vercel-output.ts';
+import type { FunctionBundle } from '../../scripts/function-bundles.ts';
 import { pictureCacheFolder } from '../../src/lib/picture-cache.ts';
 import { startServer, type RunningServer } from '../helpers/project.ts';
 import { replayAssumptions, replayTool, startReplay } from '../helpers/vercel-replay/index.ts';
@@ -47,19 +48,23 @@ beforeAll(() => {
 }, 300_000);
 afterAll(() => copy?.remove());
 
-const apiFiles = readdirSync(path.join(projectRoot, 'api'))
+const entries = readdirSync(path.join(projectRoot, 'functions'))
   .filter((f) => f.endsWith('.ts'))
   .map((f) => `api/${f.replace(/\.ts$/, '')}`)
   .sort();
+
+/** What the build says each bundle carries (scripts/function-bundles.ts). */
+const bundles = () =>
+  JSON.parse(readFileSync(path.join(copy.dir, '.vercel', 'function-bundles.json'), 'utf8')) as FunctionBundle[];
 
 describe('vercel build', () => {
   it('succeeds', () => {
     expect(build.status, build.output).toBe(0);
   });
 
-  it('makes one function per entry file of api/, at most six, and the routing middleware', () => {
+  it('makes one function per entry of functions/, at most six, at /api/<name>, and the routing middleware', () => {
     const live = output.functions.filter((f) => f !== 'middleware');
-    expect(live).toEqual(apiFiles);
+    expect(live).toEqual(entries);
     expect(live.length).toBeLessThanOrEqual(6);
     expect(output.functions).toContain('middleware');
   });
@@ -79,14 +84,53 @@ describe('vercel build', () => {
     }
   });
 
-  it('gives the functions what they read: the content, the page frames and the MCP App view', () => {
-    const departures = functionFiles(output, 'api/departures');
-    expect(departures).toContain('content/trips/hampta-pass-trek.md');
-    expect(departures).toContain('dist/live/shells/departures.html');
-    expect(departures).toContain('dist/live/shells/block.html');
+  it('gives the MCP function the MCP App view', () => {
     expect(functionFiles(output, 'api/mcp')).toContain('dist/live/mcp-app/departure-search.html');
     // Built beside the frames, never published as a file of the site.
     expect([...output.staticFiles].some((f) => f.includes('mcp-app'))).toBe(false);
+  });
+
+  it('bundles each function into one file with what it reads: the catalogue and the page frames of the build', () => {
+    for (const name of entries) {
+      // One file loaded at a cold start; the content, read only where the settings are not the
+      // build's; and what some paths load later (the database and counter clients, mail).
+      const files = functionFiles(output, name);
+      expect(
+        files.filter((f) => !f.startsWith('later/')),
+        name,
+      ).toEqual(['.vc-config.json', 'content.json', 'index.mjs']);
+      expect(files.length, name).toBeLessThan(30);
+      const vc = JSON.parse(
+        readFileSync(path.join(output.dir, 'functions', `${name}.func`, '.vc-config.json'), 'utf8'),
+      );
+      expect(vc, name).toMatchObject({ runtime: 'nodejs24.x', handler: 'index.mjs', launcherType: 'Nodejs' });
+    }
+    const departures = readFileSync(path.join(output.dir, 'functions', 'api/departures.func', 'index.mjs'), 'utf8');
+    expect(departures).toContain('Hampta Pass Trek');
+    expect(departures).toContain('<!--live-main-->');
+  });
+
+  it('gives each function only the packages it uses: the catalogue function no storage, mail, counters or framework', () => {
+    const carried = Object.fromEntries(bundles().map((b) => [b.name, Object.keys(b.packages)]));
+    const storage = ['pg', '@electric-sql/pglite'];
+    const mail = ['resend'];
+    const counters = ['redis', '@redis/client', '@upstash/redis'];
+    const never = ['astro', 'sharp', 'satori', '@electric-sql/pglite'];
+    const without = (name: string, packages: string[]) =>
+      expect(
+        carried[name]!.filter((p) => packages.includes(p)),
+        name,
+      ).toEqual([]);
+    without('api/catalogue', [...storage, ...mail, ...counters, ...never, 'jose', '@modelcontextprotocol/server']);
+    without('api/departures', [...mail, ...never, 'jose', '@modelcontextprotocol/server']);
+    without('api/bookings', [...never, 'jose', '@modelcontextprotocol/server']);
+    without('api/agent-auth', [...mail, ...never, '@modelcontextprotocol/server']);
+    without('api/mcp', [...never, 'jose']);
+    // And what each does use, it carries.
+    expect(carried['api/departures']).toContain('pg');
+    expect(carried['api/bookings']).toContain('resend');
+    expect(carried['api/agent-auth']).toContain('jose');
+    expect(carried['api/mcp']).toContain('@modelcontextprotocol/server');
   });
 
   it('installs without emptying node_modules, where Vercel keeps the drawn social cards between deploys', () => {

@@ -8,8 +8,9 @@
  *
  * The copy's modules are loaded by Node itself, as `node server.ts` loads them, not through
  * Vitest's transform: the site runs as it does in production, and each copy once per process.
- * Its settings come from the environment, as in a child; the functions read them once per
- * process, so every server a test file starts this way shares one set of settings.
+ * Its settings come from the environment, as in a child, read when the server starts: each server
+ * has its own (its functions' instance, service/functions/runtime.ts), so two servers of a file
+ * may be set up differently.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import type { Server } from 'node:http';
@@ -30,8 +31,6 @@ export interface InProcessServer {
   stop(): Promise<void>;
 }
 
-let settingsFixed: string | undefined;
-
 /**
  * Starts the built site in `dir` in this process with `env` as its settings (on a free port,
  * with a data folder of its own unless `env` names one) and `options` given to startServer.
@@ -51,13 +50,6 @@ export async function startInProcess(
     ...env,
     PORT: String(port),
   };
-  // The functions read the settings once: a second server with others would silently get the first's.
-  const fixed = JSON.stringify({ ...settings, PORT: '', DATA_DIR: env.DATA_DIR ? dataDir : '' });
-  if (settingsFixed !== undefined && settingsFixed !== fixed)
-    throw new Error(
-      'every in-process server of a test file must have the same settings (start a child with startServer for others)',
-    );
-  settingsFixed = fixed;
   Object.assign(process.env, settings);
   const { readSettings } = await nativeImport(pathToFileURL(path.join(dir, 'service', 'config.ts')).href);
   const { startServer } = await nativeImport(pathToFileURL(path.join(dir, 'server.ts')).href);

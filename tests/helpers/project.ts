@@ -15,7 +15,7 @@ const copied = [
   'domain',
   'src',
   'service',
-  'api',
+  'functions',
   'public',
   'scripts',
   'astro.config.mjs',
