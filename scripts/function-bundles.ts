@@ -3,7 +3,9 @@
  * esbuild into one file, with the build it was made in (the catalogue it made, the content it was
  * made of, as read and checked, and its page frames), in `.vercel/output/functions/api/<name>.func/` beside its
  * `.vc-config.json` (the Build Output API's prebuilt function). A function carries only the
- * modules its entry reaches: the catalogue function no storage, mail or counters.
+ * modules its entry reaches: the catalogue function no storage, mail or counters. The MCP App
+ * views the build made lie beside the bundle of the function that shows them (the MCP function),
+ * in `mcp-app/`, read when a client that shows views asks for one.
  *
  * The folder holds no `api/`: `vercel build` would build each file there as a function of its own
  * (@vercel/node: every file traced with its packages, about a thousand files each) over these.
@@ -14,13 +16,14 @@ import path from 'node:path';
 import { build, type Metafile, type Plugin } from 'esbuild';
 import { readContent } from '../domain/catalogue/content-files.ts';
 import { catalogueOf, checkedFrame, type BuildData } from '../service/functions/site-build.ts';
+import { viewFiles } from '../service/functions/built-views.ts';
 import { liveShells, type LiveShellName } from '../service/live-shells.ts';
 import type { Settings } from '../service/config.ts';
 
 /** What the report says of one bundle. */
 export interface FunctionBundle {
   name: string;
-  /** Its files: the one loaded at a cold start, those loaded later on some paths, and the content. */
+  /** Its files: the one loaded at a cold start, those loaded later on some paths, the content and any views. */
   files: number;
   bytes: number;
   /** The bytes of the file loaded at a cold start. */
@@ -70,12 +73,19 @@ const zodByName: Plugin = {
   },
 };
 
-/** What a bundle carries: the build's catalogue and content (as JSON), and its frames. */
+/** Where the views lie beside a bundle that shows them (BuildData.views). */
+const viewsFolder = 'mcp-app';
+
+/** The module that shows the views: a bundle that reaches it gets them beside it. */
+const showsViews = /(^|\/)service\/mcp\/views\.ts$/;
+
+/** What a bundle carries: the build's catalogue and content (as JSON), its frames, and its views' documents by file. */
 interface CarriedBuild {
   catalogue: string;
   madeWith: BuildData['madeWith'];
   content: string;
   frames: Record<LiveShellName, string>;
+  views: Record<string, string>;
 }
 
 /**
@@ -103,7 +113,7 @@ const mcpWithoutAjv = (root: string): Plugin => ({
   },
 });
 
-/** The build the functions answer from: its catalogue, content and the frames in `liveDir`. */
+/** The build the functions answer from: its catalogue, content, and the frames and views in `liveDir`. */
 export function buildData(contentDir: string, liveDir: string, settings: Settings): CarriedBuild {
   const frames = Object.fromEntries(
     (Object.keys(liveShells) as LiveShellName[]).map((name) => {
@@ -111,6 +121,9 @@ export function buildData(contentDir: string, liveDir: string, settings: Setting
       return [name, checkedFrame(readFileSync(file, 'utf8'), file)];
     }),
   ) as Record<LiveShellName, string>;
+  const views = Object.fromEntries(
+    Object.values(viewFiles).map((file) => [file, readFileSync(path.join(liveDir, viewsFolder, file), 'utf8')]),
+  );
   const content = readContent(contentDir);
   // As the functions make it: content they could not answer from stops the build here.
   const catalogue = catalogueOf(content, settings);
@@ -119,6 +132,7 @@ export function buildData(contentDir: string, liveDir: string, settings: Setting
     madeWith: { siteUrl: settings.siteUrl, contactEmail: settings.CONTACT_EMAIL ?? null },
     content: JSON.stringify(content),
     frames,
+    views,
   };
 }
 
@@ -187,6 +201,7 @@ export async function writeFunctionBundles(
     `madeWith: ${JSON.stringify(data.madeWith)}`,
     `content: () => JSON.parse(readFileSync(new URL('./${contentFile}', import.meta.url), 'utf8'))`,
     `frames: ${JSON.stringify(data.frames)}`,
+    `views: viewsReadBy((file) => readFileSync(new URL(\`./${viewsFolder}/\${file}\`, import.meta.url), 'utf8'))`,
   ].join(', ');
   const bundles: FunctionBundle[] = [];
   for (const name of names) {
@@ -201,16 +216,25 @@ export async function writeFunctionBundles(
         `import make from './functions/${name}.ts';`,
         `import { readSettings } from './service/config.ts';`,
         `import { bundledBuild } from './service/functions/site-build.ts';`,
+        `import { viewsReadBy } from './service/functions/built-views.ts';`,
         `export default make(bundledBuild({ ${carried} }, () => readSettings()));`,
       ].join('\n'),
     );
     writeFileSync(path.join(dir, '.vc-config.json'), `${JSON.stringify(vcConfig, null, 1)}\n`);
     writeFileSync(path.join(dir, contentFile), data.content);
+    const views = Object.keys(result.metafile.inputs).some((input) => showsViews.test(input))
+      ? Object.entries(data.views)
+      : [];
+    if (views.length > 0) mkdirSync(path.join(dir, viewsFolder));
+    for (const [file, text] of views) writeFileSync(path.join(dir, viewsFolder, file), text);
     const outputs = Object.entries(result.metafile.outputs);
     bundles.push({
       name: `api/${name}`,
-      files: outputs.length + 1,
-      bytes: outputs.reduce((sum, [, output]) => sum + output.bytes, data.content.length),
+      files: outputs.length + 1 + views.length,
+      bytes: outputs.reduce(
+        (sum, [, output]) => sum + output.bytes,
+        Buffer.byteLength(data.content) + views.reduce((sum, [, text]) => sum + Buffer.byteLength(text), 0),
+      ),
       startBytes: outputs.find(([file]) => file.endsWith(`/${vcConfig.handler}`))?.[1].bytes ?? 0,
       packages: packagesOf(result.metafile),
     });

@@ -3,7 +3,8 @@
  * same operations as /v1, live departures included, and whose messages count against the same
  * per-client quota. Its enquiry tool takes enquiries through the bookings path, on the same
  * store, mailer and per-address enquiry quota as POST /api/bookings. A client that shows MCP App
- * views is offered the departure search as one, read from the build (built-views.ts).
+ * views is offered the departure search as one, as the build it answers from made it
+ * (built-views.ts).
  */
 import { handleMcp } from '../mcp/index.ts';
 import { apiRateLimit } from '../rules/policy.ts';
@@ -12,11 +13,10 @@ import { enquiryPath } from './enquiries.ts';
 import { clientOf, liveFunction, type LiveFunction } from './live-function.ts';
 import { liveDepartures } from './live-storage.ts';
 import type { LiveDeps } from './runtime.ts';
-import { builtViews } from './built-views.ts';
 
 /**
- * The MCP function of one build: its tools, their schemas and the enquiry checks are that build's
- * catalogue's, on the instance's storage and counters.
+ * The MCP function of one build: its tools, their schemas, the enquiry checks and the view are
+ * that build's, on the instance's storage and counters.
  */
 export function mcpFunction(deps: LiveDeps): LiveFunction {
   const departures = liveDepartures(deps);
@@ -29,7 +29,7 @@ export function mcpFunction(deps: LiveDeps): LiveFunction {
     const enquiries = { deps: enquiryDeps, clientIp };
     return handleMcp(
       request,
-      { catalogue: deps.build.catalogue(), departures: departures.source(), enquiries, views: builtViews },
+      { catalogue: deps.build.catalogue(), departures: departures.source(), enquiries, views: deps.build.views },
       { limiter: await limiter, clientIp },
     );
   });

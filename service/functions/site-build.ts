@@ -1,6 +1,6 @@
 /**
- * A build of the site as the live functions read it: the catalogue it was made from and the page
- * frames it built. A function is made for one build (its dependencies, runtime.ts) and answers
+ * A build of the site as the live functions read it: the catalogue it was made from, the page
+ * frames and the MCP App views it built. A function is made for one build (its dependencies, runtime.ts) and answers
  * only from it, so an answer never mixes two builds.
  *
  * The Node host serves one build at a time and takes up a newly published one whole: it makes the
@@ -14,6 +14,7 @@
 import { buildCatalogue, type Catalogue, type CatalogueSource } from '../../domain/catalogue/index.ts';
 import type { Settings } from '../config.ts';
 import type { LiveShellName } from '../live-shells.ts';
+import type { ViewTemplates } from '../mcp/views.ts';
 
 export interface SiteBuild {
   /** The published build's name (`X-Build`), or null where a deployment is one build. */
@@ -22,6 +23,8 @@ export interface SiteBuild {
   catalogue(): Catalogue;
   /** One of the page frames the build made (service/live-shells.ts), checked. */
   frame(name: LiveShellName): string;
+  /** The MCP App views the build made (built-views.ts), each read when first asked for. */
+  views: ViewTemplates;
 }
 
 /** What a bundle carries of the build it was made in. */
@@ -33,6 +36,8 @@ export interface BuildData {
   /** The content it was made of, as read and checked: read when a deployment's settings differ from the build's. */
   content: () => CatalogueSource;
   frames: Record<LiveShellName, string>;
+  /** Its MCP App views, beside the bundle of a function that shows them (built-views.ts). */
+  views: ViewTemplates;
 }
 
 type CatalogueSettings = Pick<Settings, 'siteUrl' | 'CONTACT_EMAIL'>;
@@ -67,5 +72,6 @@ export function bundledBuild(data: BuildData, settings: () => CatalogueSettings)
     id: null,
     catalogue: () => (catalogue ??= catalogueFor(settings())),
     frame: (name) => data.frames[name],
+    views: data.views,
   };
 }

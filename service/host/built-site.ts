@@ -4,7 +4,8 @@
  * live functions (made for it), the function answers kept from it, and where each path goes,
  * worked out once per path (a build's files never change once it is published: site-builds.ts
  * takes up the next one whole). As a SiteBuild it is what its functions read: the catalogue made
- * from the content it was built from, and its page frames (service/functions/site-build.ts).
+ * from the content it was built from, its page frames and its MCP App views
+ * (service/functions/site-build.ts).
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -12,6 +13,7 @@ import type { LiveInstance } from '../functions/runtime.ts';
 import { kept } from '../functions/runtime.ts';
 import { checkedFrame, type SiteBuild } from '../functions/site-build.ts';
 import type { LiveShellName } from '../live-shells.ts';
+import { builtViews } from '../functions/built-views.ts';
 import { catalogueFromContent } from './build-catalogue.ts';
 import { cachePolicy } from '../http/cache-policy.ts';
 import { memoise } from '../http/bounded-memo.ts';
@@ -85,6 +87,7 @@ export function openBuiltSite(
       return catalogueFromContent(contentDir ?? path.resolve(settings.CONTENT_DIR), settings);
     }),
     frame: frameReader(liveDir),
+    views: builtViews(liveDir),
   };
   const functions = new FunctionHost(entries, build, instance);
   const table = loadRouteTable(root, liveDir);

@@ -84,21 +84,21 @@ describe('vercel build', () => {
     }
   });
 
-  it('gives the MCP function the MCP App view', () => {
-    expect(functionFiles(output, 'api/mcp')).toContain('dist/live/mcp-app/departure-search.html');
-    // Built beside the frames, never published as a file of the site.
-    expect([...output.staticFiles].some((f) => f.includes('mcp-app'))).toBe(false);
-  });
-
-  it('bundles each function into one file with what it reads: the catalogue and the page frames of the build', () => {
+  it('bundles each function into one file with what it reads: the catalogue, the page frames and the MCP App view of the build', () => {
     for (const name of entries) {
       // One file loaded at a cold start; the content, read only where the settings are not the
-      // build's; and what some paths load later (the database and counter clients, mail).
+      // build's; the MCP function's view, read when a client that shows views asks for it; and
+      // what some paths load later (the database and counter clients, mail).
       const files = functionFiles(output, name);
       expect(
         files.filter((f) => !f.startsWith('later/')),
         name,
-      ).toEqual(['.vc-config.json', 'content.json', 'index.mjs']);
+      ).toEqual([
+        '.vc-config.json',
+        'content.json',
+        'index.mjs',
+        ...(name === 'api/mcp' ? ['mcp-app/departure-search.html'] : []),
+      ]);
       expect(files.length, name).toBeLessThan(30);
       const vc = JSON.parse(
         readFileSync(path.join(output.dir, 'functions', `${name}.func`, '.vc-config.json'), 'utf8'),
@@ -108,6 +108,11 @@ describe('vercel build', () => {
     const departures = readFileSync(path.join(output.dir, 'functions', 'api/departures.func', 'index.mjs'), 'utf8');
     expect(departures).toContain('Hampta Pass Trek');
     expect(departures).toContain('<!--live-main-->');
+    // The view as the build made it, beside the function; built beside the frames, never published as a file of the site.
+    expect(
+      readFileSync(path.join(output.dir, 'functions', 'api/mcp.func', 'mcp-app', 'departure-search.html'), 'utf8'),
+    ).toBe(readFileSync(path.join(copy.dir, 'dist', 'live', 'mcp-app', 'departure-search.html'), 'utf8'));
+    expect([...output.staticFiles].some((f) => f.includes('mcp-app'))).toBe(false);
   });
 
   it('gives each function only the packages it uses: the catalogue function no storage, mail, counters or framework', () => {

@@ -3,22 +3,26 @@
  * settings, counters and storage) and a build (its catalogue and frames), and each function is
  * made from the two by its entry in functions/. Two sites set up differently answer side by side
  * in one process, each by its own settings; two builds of one site answer from their own
- * catalogues (the enquiry checks and MCP's schemas included), on the instance they share; and the
- * build a Vercel bundle carries gives the same catalogue as the content the Node host reads.
+ * catalogues (the enquiry checks and MCP's schemas included) and offer their own MCP App views, on
+ * the instance they share; and the build a Vercel bundle carries gives the same catalogue as the
+ * content the Node host reads, and its views as the build wrote them.
  */
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, describe, expect, it } from 'vitest';
 import bookings from '../../functions/bookings.ts';
 import catalogue from '../../functions/catalogue.ts';
 import mcp from '../../functions/mcp.ts';
 import { readSettings } from '../../service/config.ts';
+import { viewsReadBy } from '../../service/functions/built-views.ts';
 import { liveInstance, type LiveInstance } from '../../service/functions/runtime.ts';
 import { bundledBuild, frameMarkers, type SiteBuild } from '../../service/functions/site-build.ts';
 import { catalogueFromContent } from '../../service/host/build-catalogue.ts';
 import { liveShells, type LiveShellName } from '../../service/live-shells.ts';
 import { MemoryCounterStore } from '../../service/rules/rate-limiter.ts';
+import { departureSearchView, viewDataMarker, viewExtension } from '../../service/mcp/views.ts';
 import type { Catalogue, CatalogueSource } from '../../domain/catalogue/index.ts';
 import { fixtureContent, readContent } from '../helpers/content.ts';
 
@@ -27,6 +31,10 @@ const frames = Object.fromEntries(Object.keys(liveShells).map((name) => [name, f
   LiveShellName,
   string
 >;
+
+/** A built MCP App view that says which build made it. */
+const viewOf = (id: string) =>
+  `<!doctype html><html><head><title>Departure search of ${id}</title></head><body>${viewDataMarker}</body></html>`;
 
 /** A site on these settings, storage off, counting in its own memory. */
 function instanceOf(env: Record<string, string>): LiveInstance {
@@ -37,7 +45,12 @@ function instanceOf(env: Record<string, string>): LiveInstance {
 
 /** A build of `content` as the Node host opens one, for the instance's settings. */
 function buildOf(id: string, content: string, instance: LiveInstance): SiteBuild {
-  return { id, catalogue: () => catalogueFromContent(content, instance.settings()), frame: (name) => frames[name] };
+  return {
+    id,
+    catalogue: () => catalogueFromContent(content, instance.settings()),
+    frame: (name) => frames[name],
+    views: viewsReadBy(() => viewOf(id)),
+  };
 }
 
 /** The fixture content with one trip more. */
@@ -122,6 +135,34 @@ describe('two builds of one site', () => {
     expect(await trips(before)).not.toContain('added-fixture-trek');
     expect(await trips(after)).toContain('added-fixture-trek');
   });
+
+  it('offer a client that shows views the MCP App view each made, filled with its own trips', async () => {
+    const view = async (build: SiteBuild) => {
+      const client = new Client(
+        { name: 'views-test', version: '1.0.0' },
+        {
+          versionNegotiation: { mode: { pin: '2026-07-28' } },
+          capabilities: { extensions: { [viewExtension]: { mimeTypes: ['text/html;profile=mcp-app'] } } },
+        },
+      );
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL('https://one.example/mcp'), {
+          fetch: (url, init) => mcp(build, instance).fetch(new Request(url, init)),
+        }),
+      );
+      try {
+        const read = await client.readResource({ uri: departureSearchView.uri });
+        return (read.contents[0] as { text: string }).text;
+      } finally {
+        await client.close();
+      }
+    };
+    const [old, made] = [await view(before), await view(after)];
+    expect(old).toContain('Departure search of before');
+    expect(old).not.toContain('Added Fixture Trek');
+    expect(made).toContain('Departure search of after');
+    expect(made).toContain('Added Fixture Trek');
+  });
 });
 
 describe('the build a Vercel bundle carries', () => {
@@ -134,6 +175,7 @@ describe('the build a Vercel bundle carries', () => {
       madeWith: { siteUrl: built.siteUrl, contactEmail: built.CONTACT_EMAIL ?? null },
       content: () => JSON.parse(content) as CatalogueSource,
       frames,
+      views: viewsReadBy((file) => (file === 'departure-search.html' ? viewOf('bundled') : '')),
     };
   };
 
@@ -151,6 +193,7 @@ describe('the build a Vercel bundle carries', () => {
     expect(build.catalogue()).toEqual(catalogueFromContent(fixtureContent, built));
     expect(build.catalogue().site.contactEmail).toBe('desk@one.example');
     expect(build.frame('page')).toBe(frame);
+    expect(build.views.departureSearch()).toBe(viewOf('bundled'));
   });
 
   it("and a deployment's own, where its address or contact email is not the build's", () => {
