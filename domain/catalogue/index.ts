@@ -3,14 +3,14 @@
  * Built from the content collections by the site (src/lib/catalogue.ts) and handed to the
  * API handlers as a dependency.
  */
-import { summitPosition, type PeakContent, type PeakRecord, type RoyaltySchedule } from '../schemas/peak.ts';
+import type { PeakContent, PeakRecord, RoyaltySchedule } from '../schemas/peak.ts';
 import type { SiteSettings } from '../schemas/site.ts';
 import type { Trip, TripContent } from '../schemas/trip.ts';
 import { bySlug } from './by-slug.ts';
 import { toPeakRecord } from './peaks.ts';
 import { onlyOwnPages, operatorDomains } from './references.ts';
 import { summaryGeographyProblems } from './summary-geography.ts';
-import { minimumSummitSeparationKm, summitsTooClose } from './summits.ts';
+import { minimumSummitSeparationKm, summitPosition, summitsTooClose } from './summits.ts';
 
 export interface ContentEntry<T> {
   id: string;

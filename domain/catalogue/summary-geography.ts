@@ -4,8 +4,8 @@
  * A distance must name where it is measured from, and both ends must have coordinates (a peak of
  * the dataset or one of the record's landmarks); a direction alone is checked when they do.
  */
-import { summitPosition, type PeakContent } from '../schemas/peak.ts';
-import { distanceKm, type Summit } from './summits.ts';
+import type { PeakContent } from '../schemas/peak.ts';
+import { distanceKm, summitPosition, type Summit } from './summits.ts';
 
 type Point = Summit['coordinates'];
 

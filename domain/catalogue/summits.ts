@@ -16,6 +16,17 @@ export interface Summit {
  */
 export const minimumSummitSeparationKm = 0.5;
 
+/**
+ * A record's summit position, when a source gives it (a record's `coordinates` is a position or
+ * `{ unknown: why }`). Here rather than beside the peak schema, so that what reads records (the
+ * catalogue, the live functions) does not build that schema.
+ */
+export function summitPosition<Known extends Summit['coordinates']>(
+  coordinates: Known | { unknown: string },
+): Known | undefined {
+  return 'unknown' in coordinates ? undefined : coordinates;
+}
+
 const earthRadiusKm = 6371;
 const radians = (degrees: number) => (degrees * Math.PI) / 180;
 

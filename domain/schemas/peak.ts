@@ -16,7 +16,7 @@ import {
   slug,
 } from './vocabulary.ts';
 import { formulaTriggers, runsInSpreadsheet } from '../csv-cells.ts';
-import { distanceKm } from '../catalogue/summits.ts';
+import { distanceKm, summitPosition } from '../catalogue/summits.ts';
 
 export const coordinates = z.object({
   latitude: z
@@ -97,11 +97,6 @@ export const unknownPosition = z.strictObject({
 });
 export type UnknownPosition = z.infer<typeof unknownPosition>;
 export type PeakCoordinates = SourcedCoordinates | UnknownPosition;
-
-/** The record's summit position, when a source gives it. */
-export function summitPosition(coordinates: PeakCoordinates): SourcedCoordinates | undefined {
-  return 'unknown' in coordinates ? undefined : coordinates;
-}
 
 /**
  * A peak's `coordinates`: a sourced position, or `{ unknown: "why" }`. Read by hand rather than as

@@ -138,6 +138,21 @@ describe('vercel build', () => {
     expect(carried['api/mcp']).toContain('@modelcontextprotocol/server');
   });
 
+  it('builds no content schema in the catalogue and departures functions, which answer from the catalogue the build made', () => {
+    // Messages only the peak and trip schemas (domain/schemas/) hold: a function that has them builds those schemas at its start.
+    const schemaTexts = [
+      "cannot be measured against the record's position",
+      'an expedition must name the peak it climbs',
+    ];
+    for (const name of ['api/catalogue', 'api/departures']) {
+      const dir = path.join(output.dir, 'functions', `${name}.func`);
+      for (const file of functionFiles(output, name).filter((f) => f.endsWith('.mjs'))) {
+        const code = readFileSync(path.join(dir, file), 'utf8');
+        for (const text of schemaTexts) expect(code.includes(text), `${name}/${file} holds "${text}"`).toBe(false);
+      }
+    }
+  });
+
   it('installs without emptying node_modules, where Vercel keeps the drawn social cards between deploys', () => {
     // npm ci would remove node_modules, and node_modules/.cache with it, before every build.
     const { installCommand } = JSON.parse(readFileSync(path.join(projectRoot, 'vercel.json'), 'utf8')) as {
