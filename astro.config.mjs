@@ -10,11 +10,11 @@ import { stagingDir } from './service/host/build-layout.ts';
 loadEnvFile();
 const settings = readSettings();
 
-// The site is built once per deploy; the live parts are the functions in api/. server.ts serves
-// both locally (and on any Node host): each build is made in dist/next and published whole
+// The site is built once per deploy; the live parts are the functions of functions/. server.ts
+// serves both locally (and on any Node host): each build is made in dist/next and published whole
 // (scripts/publish-build.ts), so a running server takes it up without a restart. On Vercel, a
-// deploy is one build: the site goes to dist/site, build-output.mjs writes the Build Output and
-// `vercel build` adds the functions and the routing middleware.
+// deploy is one build: the site goes to dist/site, build-output.mjs writes the Build Output with
+// each function bundled (scripts/function-bundles.ts), and `vercel build` adds the routing middleware.
 export default defineConfig({
   site: settings.siteUrl,
   output: 'static',
