@@ -2,7 +2,7 @@
  * How numbers, money and dates read on the site and in its Markdown twins: Indian English
  * conventions (₹1,25,000; 5 Dec 2026), so the HTML page and its twin never differ.
  */
-import { months } from './schemas/vocabulary.ts';
+import { months } from './months.ts';
 
 /**
  * Written by hand, as ICU writes them for Indian English (en-IN): the first Intl formatter a

@@ -5,16 +5,8 @@
  * so they cannot disagree with the facts they come from (see domain/catalogue/peaks.ts).
  */
 import { z } from 'astro/zod';
-import {
-  alpineGrades,
-  externalIdFields,
-  feeCategories,
-  imfBands,
-  isoDate,
-  months,
-  reference,
-  slug,
-} from './vocabulary.ts';
+import { alpineGrades, externalIdFields, feeCategories, imfBands, isoDate, reference, slug } from './vocabulary.ts';
+import { months } from '../months.ts';
 import { formulaTriggers, runsInSpreadsheet } from '../csv-cells.ts';
 import { distanceKm, summitPosition } from '../catalogue/summits.ts';
 

@@ -32,21 +32,6 @@ export const alpineGrades = [
   'TD+',
 ] as const;
 
-export const months = [
-  'January',
-  'February',
-  'March',
-  'April',
-  'May',
-  'June',
-  'July',
-  'August',
-  'September',
-  'October',
-  'November',
-  'December',
-] as const;
-
 export const tags = [
   'ladakh',
   'himachal',

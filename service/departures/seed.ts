@@ -3,7 +3,7 @@
  * the months its season names, over the next 12 months. Deterministic, so every fresh
  * checkout shows the same board.
  */
-import { months } from '../../domain/schemas/vocabulary.ts';
+import { months } from '../../domain/months.ts';
 import type { Catalogue } from '../../domain/catalogue/index.ts';
 import { statusForSeats } from './validation.ts';
 import type { AdminDeparture } from './source.ts';
