@@ -125,8 +125,10 @@ export async function openServer(connectionString: string, options: ServerOption
   const timeoutMs = options.timeoutMs ?? defaultStorageTimeoutMs;
   const pool = await openPool(connectionString, timeoutMs, poolSize.max);
   if (options.suspends) {
-    const { attachDatabasePool } = await import('@vercel/functions/db-connections');
-    attachDatabasePool(pool);
+    // A CommonJS module: its exports are the default export, as pg's are, both in Node and in a
+    // function's bundle (scripts/function-bundles.ts), where a named import finds nothing.
+    const { default: dbConnections } = await import('@vercel/functions/db-connections');
+    dbConnections.attachDatabasePool(pool);
   }
   const sql = pooledSql(pool, timeoutMs);
   const directUrl = options.directUrl && options.directUrl !== connectionString ? options.directUrl : null;
