@@ -1,7 +1,8 @@
 /**
  * The request table every host must answer alike: each page, Markdown twin, agent file and /v1
  * operation, HEAD, CORS preflights, conditional requests, Markdown negotiation, a not-found on
- * every kind of path, the live endpoints, and the request that goes over the /v1 quota. Each row
+ * every kind of path, the ids earlier releases of the peak dataset had and those releases' files,
+ * the live endpoints, and the request that goes over the /v1 quota. Each row
  * says what a client must receive; `npm run smoke` checks one running site against it, and
  * tests/build/vercel.test.ts (through tests/helpers/two-hosts.ts) sends it to the Node host and
  * to the replayed Vercel output and compares what they answer.
@@ -13,6 +14,7 @@ import { siteFiles } from '../../service/site-files.ts';
 import { apiRateLimit } from '../../service/rules/policy.ts';
 import { fileCachePolicy } from '../../service/host/static-routes.ts';
 import { cachePolicy } from '../../service/http/cache-policy.ts';
+import { peakDataFiles, releaseFilePath } from '../../domain/catalogue/peak-data-files.ts';
 
 export interface Expectation {
   status: number;
@@ -58,6 +60,19 @@ const api = { type: 'application/json; charset=utf-8', rateLimit: true, cors: tr
 
 interface Listed {
   data: { slug?: string; id?: string; type?: string }[];
+}
+
+/** What the table reads of the published dataset: its version, and the ids earlier releases had. */
+interface PublishedDataset {
+  version: string;
+  removedIds?: { id: string; lastIn: string; movedTo?: string }[];
+}
+
+async function publishedDataset(origin: string): Promise<PublishedDataset> {
+  const response = await fetch(new URL(peakDataFiles.json.path, origin));
+  if (!response.ok)
+    throw new Error(`${peakDataFiles.json.path} answered ${response.status}: the table cannot be built`);
+  return (await response.json()) as PublishedDataset;
 }
 
 async function listed(origin: string, path: string): Promise<Listed['data']> {
@@ -177,6 +192,25 @@ export async function requestTable(origin: string): Promise<Check[]> {
     cache: noStore,
     errorCode: 'peak_not_found',
   });
+  // Ids stay: an id an earlier release had says where the peak went, and that release's files stay at their own address.
+  const dataset = await publishedDataset(origin);
+  for (const removed of dataset.removedIds ?? [])
+    get(`/v1 peak id of release ${removed.lastIn}`, `/v1/peaks/${removed.id}`, {
+      status: removed.movedTo ? 301 : 410,
+      ...api,
+      cache: noStore,
+      errorCode: removed.movedTo ? 'peak_moved' : 'peak_removed',
+    });
+  for (const version of new Set([dataset.version, ...(dataset.removedIds ?? []).map((r) => r.lastIn)])) {
+    const path = releaseFilePath(version, peakDataFiles.json.name);
+    get(`peak dataset ${version}`, path, {
+      status: 200,
+      type: peakDataFiles.json.mediaType,
+      cors: true,
+      cache: fileCachePolicy(path),
+      etag: true,
+    });
+  }
   get('/v1 unknown endpoint', '/v1/nothing-here', {
     status: 404,
     ...api,

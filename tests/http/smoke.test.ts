@@ -30,6 +30,10 @@ it('passes every check against the Node host and says so in a table', () => {
   ).toBe(true);
   expect(lines).toContain(`${rows.length} passed, 0 failed`);
   expect(run.stdout).toMatch(/^PASS {2}GET \/v1\/trips +\/v1 request 121 in a window$/m);
+  // The ids an earlier release of the dataset had (one removed, one moved) and that release's file.
+  expect(run.stdout).toMatch(/^PASS {2}GET \/v1\/peaks\/retired-peak +\/v1 peak id of release 2\.0\.0$/m);
+  expect(run.stdout).toMatch(/^PASS {2}GET \/v1\/peaks\/renamed-peak +\/v1 peak id of release 2\.0\.0$/m);
+  expect(run.stdout).toMatch(/^PASS {2}GET \/peak-data\/2\.0\.0\/peaks\.json +peak dataset 2\.0\.0$/m);
 });
 
 it('fails, with the reason, against something that is not the site', async () => {
