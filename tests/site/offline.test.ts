@@ -6,7 +6,7 @@
  * worker of a new storage version removes the old caches; docs/offline.md states the budget the
  * worker enforces.
  */
-import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -217,6 +217,9 @@ describe('the offline budget, enforced by the worker', () => {
     const lowered = original.replace(/const budget = \{[^}]*\};/, `const budget = ${budget};`);
     expect(lowered).not.toBe(original);
     writeFileSync(worker, lowered);
+    // The build's compressed copies are of the worker as built: the host would send them instead.
+    const compressed = path.join(path.dirname(realpathSync(worker)), '..', 'compressed', 'sw.js');
+    for (const form of ['.br', '.gz']) rmSync(compressed + form, { force: true });
     const server = await startServer(dir);
     servers.push({ server, dir });
     return server;
