@@ -19,7 +19,7 @@
  *     takes it up without a restart, or the build says why it cannot;
  *   - with DEPLOY_TARGET=vercel, writes the Vercel Build Output (`.vercel/output`): the static
  *     files with clean URLs and the same routes, and each live function of `functions/` bundled
- *     with the catalogue, content and frames of this build (scripts/function-bundles.ts).
+ *     with the catalogue, content and frames of this build (scripts/vercel/function-bundles.ts).
  *     `vercel build` then adds the rewrites of vercel.json and the routing middleware (middleware.ts).
  */
 import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
@@ -35,7 +35,7 @@ import { prunePictureCache } from '../src/lib/picture-cache.ts';
 import { beginBuild, BuildFailure, detachPublishedLinks, publishBuild } from './publish-build.ts';
 import { compressBuild } from './compress-build.ts';
 import { writeViews } from './mcp-app.ts';
-import { buildData, writeFunctionBundles } from './function-bundles.ts';
+import { buildData, writeFunctionBundles } from './vercel/function-bundles.ts';
 import { readSettings } from '../service/config.ts';
 
 /**

@@ -106,9 +106,9 @@ function load(port: number, target: string) {
   return {
     port,
     path: target,
-    connections: profile!.connections,
+    connections: profile.connections,
     address: freshAddresses(),
-    requestsPerAddress: profile!.requestsPerConnection,
+    requestsPerAddress: profile.requestsPerConnection,
   };
 }
 

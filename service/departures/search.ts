@@ -26,7 +26,7 @@ import {
   type Parsed,
   type QueryParameter,
   type QueryParameters,
-} from '../v1/params.ts';
+} from '../http/query-params.ts';
 
 /** Months ahead of a date, as YYYY-MM-DD: where the examples' date window ends. */
 function monthsAfter(iso: string, months: number): string {

@@ -8,7 +8,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { canonicalLivePath } from '../functions/live-queries.ts';
 import type { RulesOutcome, RulesRequest } from '../rules/index.ts';
-import { isApiPath } from '../v1/path.ts';
+import { isApiPath } from '../http/api-path.ts';
 import type { BuiltSite } from './built-site.ts';
 import {
   hostHeaderRefusal,

@@ -18,7 +18,7 @@
  */
 import { createMcpHandler, isLegacyRequest, McpServer } from '@modelcontextprotocol/server';
 import type { V1Deps } from '../v1/operations.ts';
-import { agentGuidance } from '../agents/guidance.ts';
+import { agentGuidance } from '../guidance/agent-guidance.ts';
 import { readCappedBytes } from '../http/body.ts';
 import { registerEnquiryTool, type McpEnquiries } from './enquiry-tool.ts';
 import { jsonRpcError, rpcErrorCodes, rpcMessages, type RpcMessages } from './json-rpc.ts';

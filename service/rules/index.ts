@@ -10,9 +10,9 @@
 import { errorAnswer, ApiError } from '../http/errors.ts';
 import { clientIp, clientQuotaKey, type ProxyTrust } from './client-ip.ts';
 import { isPagePath, markdownTwinPath, prefersMarkdown } from './negotiation.ts';
-import { acceptsJson } from '../v1/accept.ts';
-import { apiPath, isApiPath, routableApiPath, type ApiPath } from '../v1/path.ts';
-import { staticAnswerFile } from '../v1/static-paths.ts';
+import { acceptsJson } from '../http/accept-json.ts';
+import { apiPath, isApiPath, routableApiPath, type ApiPath } from '../http/api-path.ts';
+import { staticAnswerFile } from '../http/api-files.ts';
 import { cachePolicy } from '../http/cache-policy.ts';
 import { memoise } from '../http/bounded-memo.ts';
 import { requestUrl } from '../http/request-url.ts';
@@ -361,7 +361,7 @@ function decided(
     }
     const file = api.kind === 'api' && publishedAnswer(request, url) ? publishedFile(api) : null;
     const shared = file ? (https ? apiFileHeaders.https : apiFileHeaders.http) : apiBase;
-    // Everything else is answered by a function, which reads the path the same way (service/v1/path.ts).
+    // Everything else is answered by a function, which reads the path the same way (service/http/api-path.ts).
     return counted(file ?? routableApiPath(pathname, api), shared, decision);
   }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { BoundedMemo, memoise } from '../../service/http/bounded-memo.ts';
-import { apiPath } from '../../service/v1/path.ts';
+import { apiPath } from '../../service/http/api-path.ts';
 
 describe('memoise', () => {
   it('computes each key once, null answers included', () => {
