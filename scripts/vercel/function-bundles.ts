@@ -213,10 +213,10 @@ export async function writeFunctionBundles(
       dir,
       [
         `import { readFileSync } from 'node:fs';`,
-        `import make from '../functions/${name}.ts';`,
-        `import { readSettings } from '../service/config.ts';`,
-        `import { bundledBuild } from '../service/functions/site-build.ts';`,
-        `import { viewsReadBy } from '../service/functions/built-views.ts';`,
+        `import make from './functions/${name}.ts';`,
+        `import { readSettings } from './service/config.ts';`,
+        `import { bundledBuild } from './service/functions/site-build.ts';`,
+        `import { viewsReadBy } from './service/functions/built-views.ts';`,
         `export default make(bundledBuild({ ${carried} }, () => readSettings()));`,
       ].join('\n'),
     );
