@@ -105,6 +105,8 @@ async function minifyPageScripts(siteDir) {
 
 /** Where the Build Output also publishes the Markdown not-found note (see the error routes). */
 const notFoundNote = '/api/not-found.md';
+/** Where a request for the note's own address is sent: a Markdown path no file has, which the error routes answer. */
+const notFoundNoteAsked = '/api/not-found/asked.md';
 
 /** @param {{ target: 'node' | 'vercel' }} options @returns {import('astro').AstroIntegration} */
 export function buildOutput({ target }) {
@@ -172,6 +174,10 @@ export function buildOutput({ target }) {
           version: 3,
           routes: [
             ...routes.early,
+            // The note is a file only for the error routes to answer with. Asked for by its own
+            // address it names nothing, as on the Node host: it goes to a path no file has, and
+            // the error routes answer it as any other missing Markdown path (404, the note).
+            { src: `^${notFoundNote.replace(/[.]/g, '\\.')}$`, dest: notFoundNoteAsked, continue: true },
             { handle: 'filesystem' },
             { handle: 'hit' },
             assetSecurityRoute(),
