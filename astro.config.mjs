@@ -14,7 +14,7 @@ const settings = readSettings();
 // serves both locally (and on any Node host): each build is made in dist/next and published whole
 // (scripts/publish-build.ts), so a running server takes it up without a restart. On Vercel, a
 // deploy is one build: the site goes to dist/site, build-output.mjs writes the Build Output with
-// each function bundled (scripts/function-bundles.ts), and `vercel build` adds the routing middleware.
+// each function bundled (scripts/vercel/function-bundles.ts), and `vercel build` adds the routing middleware.
 export default defineConfig({
   site: settings.siteUrl,
   output: 'static',

@@ -7,7 +7,7 @@
  * Runtime: Node.js, which Vercel recommends over the edge runtime for Routing Middleware (the
  * edge runtime is deprecated there); see docs/architecture.md.
  */
-import { readRulesSettings, type CounterSettings } from './service/rules/settings.ts';
+import { readRulesSettings, type CounterSettings } from './service/middleware-settings.ts';
 import { requestUrl } from './service/http/request-url.ts';
 import { applyRules } from './service/rules/index.ts';
 import { apiRateLimit } from './service/rules/policy.ts';

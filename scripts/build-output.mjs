@@ -19,7 +19,7 @@
  *     takes it up without a restart, or the build says why it cannot;
  *   - with DEPLOY_TARGET=vercel, writes the Vercel Build Output (`.vercel/output`): the static
  *     files with clean URLs and the same routes, and each live function of `functions/` bundled
- *     with the catalogue, content and frames of this build (scripts/function-bundles.ts).
+ *     with the catalogue, content and frames of this build (scripts/vercel/function-bundles.ts).
  *     `vercel build` then adds the rewrites of vercel.json and the routing middleware (middleware.ts).
  */
 import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
@@ -35,7 +35,7 @@ import { prunePictureCache } from '../src/lib/picture-cache.ts';
 import { beginBuild, BuildFailure, detachPublishedLinks, publishBuild } from './publish-build.ts';
 import { compressBuild } from './compress-build.ts';
 import { writeViews } from './mcp-app.ts';
-import { buildData, writeFunctionBundles } from './function-bundles.ts';
+import { buildData, writeFunctionBundles } from './vercel/function-bundles.ts';
 import { readSettings } from '../service/config.ts';
 
 /**
@@ -105,6 +105,8 @@ async function minifyPageScripts(siteDir) {
 
 /** Where the Build Output also publishes the Markdown not-found note (see the error routes). */
 const notFoundNote = '/api/not-found.md';
+/** Where a request for the note's own address is sent: a Markdown path no file has, which the error routes answer. */
+const notFoundNoteAsked = '/api/not-found/asked.md';
 
 /** @param {{ target: 'node' | 'vercel' }} options @returns {import('astro').AstroIntegration} */
 export function buildOutput({ target }) {
@@ -172,6 +174,10 @@ export function buildOutput({ target }) {
           version: 3,
           routes: [
             ...routes.early,
+            // The note is a file only for the error routes to answer with. Asked for by its own
+            // address it names nothing, as on the Node host: it goes to a path no file has, and
+            // the error routes answer it as any other missing Markdown path (404, the note).
+            { src: `^${notFoundNote.replace(/[.]/g, '\\.')}$`, dest: notFoundNoteAsked, continue: true },
             { handle: 'filesystem' },
             { handle: 'hit' },
             assetSecurityRoute(),

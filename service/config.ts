@@ -10,7 +10,7 @@
  */
 import { z } from 'astro/zod';
 import { departuresReadMaxAgeMs } from './http/cache-policy.ts';
-import { counterSettings, withoutTrailingSlash, type CounterSettings } from './rules/settings.ts';
+import { counterSettings, withoutTrailingSlash, type CounterSettings } from './middleware-settings.ts';
 
 type Source = Record<string, string | undefined>;
 
@@ -88,7 +88,7 @@ const deploymentSettings = z.object({
   DEPARTURES_FRESH_MS: z.coerce.number().int().min(0).max(departuresReadMaxAgeMs).default(departuresReadMaxAgeMs),
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(60_000).default(defaultShutdownGraceMs),
   REDIS_URL: urlSetting(['redis', 'rediss'], 'redis://127.0.0.1:6379').optional(),
-  /** Read as the request rules read them (rules/settings.ts), pasted spaces dropped. */
+  /** Read as the request rules read them (middleware-settings.ts), pasted spaces dropped. */
   UPSTASH_REDIS_REST_URL: urlSetting(['https', 'http'], 'https://example.upstash.io').optional(),
   UPSTASH_REDIS_REST_TOKEN: z.string().optional(),
   KV_REST_API_URL: urlSetting(['https', 'http'], 'https://example.upstash.io').optional(),

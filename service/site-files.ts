@@ -3,7 +3,7 @@
  * llms.txt links them, the request rules give them CORS and cache headers, the Node host takes
  * the media types their extensions do not tell from here, and tests fetch every one.
  */
-import { skillPath, skillSummaries } from './agents/skill-list.ts';
+import { skillPath, skillSummaries } from './skill-list.ts';
 import { peakDataFileList, peakDataFiles } from '../domain/catalogue/peak-data-files.ts';
 import { cachePolicy } from './http/cache-policy.ts';
 

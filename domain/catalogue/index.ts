@@ -10,7 +10,7 @@ import { bySlug } from './by-slug.ts';
 import { toPeakRecord } from './peaks.ts';
 import { onlyOwnPages, operatorDomains } from './references.ts';
 import { summaryGeographyProblems } from './summary-geography.ts';
-import { minimumSummitSeparationKm, summitPosition, summitsTooClose } from './summits.ts';
+import { minimumSummitSeparationKm, summitPosition, summitsTooClose } from '../summits.ts';
 
 export interface ContentEntry<T> {
   id: string;

@@ -5,7 +5,7 @@
  * the dataset or one of the record's landmarks); a direction alone is checked when they do.
  */
 import type { PeakContent } from '../schemas/peak.ts';
-import { distanceKm, summitPosition, type Summit } from './summits.ts';
+import { distanceKm, summitPosition, type Summit } from '../summits.ts';
 
 type Point = Summit['coordinates'];
 

@@ -8,7 +8,7 @@ import { z } from 'astro/zod';
 import { alpineGrades, externalIdFields, feeCategories, imfBands, isoDate, reference, slug } from './vocabulary.ts';
 import { months } from '../months.ts';
 import { formulaTriggers, runsInSpreadsheet } from '../csv-cells.ts';
-import { distanceKm, summitPosition } from '../catalogue/summits.ts';
+import { distanceKm, summitPosition } from '../summits.ts';
 
 export const coordinates = z.object({
   latitude: z

@@ -16,7 +16,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { functionFiles, functionSize, type BuildOutput } from '../../tests/helpers/vercel-output.ts';
-import { bundleFunction } from '../function-bundles.ts';
+import { bundleFunction } from '../vercel/function-bundles.ts';
 import { onServerCore } from './processes.ts';
 import { fixed, mib, type Section } from './report.ts';
 

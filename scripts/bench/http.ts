@@ -5,7 +5,14 @@
  */
 import path from 'node:path';
 import { fixed, ratio, type Section } from './report.ts';
-import { interleaved, type Contender, type LoadSettings, type Medians } from './load.ts';
+import {
+  interleaved,
+  loadProfiles,
+  type Contender,
+  type LoadProfileName,
+  type LoadSettings,
+  type Medians,
+} from './load.ts';
 import { cores, startChildServer, type ChildServer } from './processes.ts';
 import { record, startBytesServer, startNeverLimitingServer } from './site.ts';
 
@@ -54,8 +61,11 @@ export async function httpSection(
   server: ChildServer,
   siteDir: string,
   targets: Target[],
-  load: LoadSettings,
+  settings: LoadSettings,
+  profileName: LoadProfileName,
 ): Promise<Section> {
+  const profile = loadProfiles[profileName];
+  const load: LoadSettings = { ...settings, ...profile };
   const recordings = [];
   for (const t of targets) {
     const r = await record(server.url, t.path);
@@ -105,7 +115,7 @@ export async function httpSection(
       }
       cpuRatios.push({ label: t.path, value: s!.cpuUs / b!.cpuUs });
       console.log(
-        `[bench] ${t.path}: ${fixed(s!.rps)} vs ${fixed(b!.rps)} req/s, ${fixed(s!.cpuUs)} vs ${fixed(b!.cpuUs)} µs CPU per request`,
+        `[bench] ${profileName} ${t.path}: ${fixed(s!.rps)} vs ${fixed(b!.rps)} req/s, ${fixed(s!.cpuUs)} vs ${fixed(b!.cpuUs)} µs CPU per request`,
       );
     }
   } finally {
@@ -114,8 +124,8 @@ export async function httpSection(
     await neverLimiting.stop();
   }
   return {
-    title: 'Pages, Markdown twins and /v1 against the bytes baseline',
-    about: `Each path through \`server.ts\` as \`npm start\` runs it (the request rules with the real in-process counter store, then a built file or a live function of \`functions/\`, routed by the same table as on Vercel), against \`scripts/bench/bytes-server.ts\` answering the same status, headers and body from memory. The load comes from many client addresses (a fresh 127.x.y.z every 100 requests), so every request is counted and none refused. Uncompressed (the client sends only \`Host\`). The headline: CPU = the server process's own CPU time per request (all threads, from /proc), and CPU ratio = server / baseline, goal ${ratio(cpuGoal)} or less. Every server runs on core ${cores?.server ?? '(unpinned)'} and the load generator on core ${cores?.load ?? '(unpinned)'} (\`taskset\`), so the throughput columns say what one core of each does, not what the load generator allows. Split rows below some paths: the same server with the bench-only counter store that never limits (\`scripts/bench/counter-store.ts\`), and \`handleV1\` alone in a bare node:http server (\`scripts/bench/api-server.ts\`), each against the same baseline.`,
+    title: `Pages, Markdown twins and /v1 against the bytes baseline: ${profile.about}`,
+    about: `Load profile \`${profileName}\`: ${profile.about}, ${load.rounds} rounds of ${load.seconds} s per contender, medians. Each path through \`server.ts\` as \`npm start\` runs it (the request rules with the real in-process counter store, then a built file or a live function of \`functions/\`, routed by the same table as on Vercel), against \`scripts/bench/bytes-server.ts\` answering the same status, headers and body from memory. The load comes from many client addresses (a fresh 127.x.y.z with each new connection), so every request is counted and none refused. Uncompressed (the client sends only \`Host\`). The headline: CPU = the server process's own CPU time per request (all threads, from /proc), and CPU ratio = server / baseline, goal ${ratio(cpuGoal)} or less. Every server runs on core ${cores?.server ?? '(unpinned)'} and the load generator on core ${cores?.load ?? '(unpinned)'} (\`taskset\`), so the throughput columns say what one core of each does, not what the load generator allows. Split rows below some paths: the same server with the bench-only counter store that never limits (\`scripts/bench/counter-store.ts\`), and \`handleV1\` alone in a bare node:http server (\`scripts/bench/api-server.ts\`), each against the same baseline.`,
     header: comparisonHeader,
     rows,
     findings: [

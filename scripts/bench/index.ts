@@ -5,8 +5,11 @@
  * a full run; `--only` runs some sections and prints them without writing.
  *
  *   npm run bench -- [--only http,nginx,fairness,rules,departures,storage,growth,rebuild,weight,vercel,cold]
- *                    [--seconds 5] [--rounds 3] [--connections 10] [--growth 12,1000,10000]
+ *                    [--seconds 5] [--rounds 3] [--connections 10] [--profiles steady,fewer] [--growth 12,1000,10000]
  *                    [--rebuild 12,1000] [--fairness-seconds 20] [--cold-samples 15]
+ *
+ * The http section runs once per load profile (`--profiles`, scripts/bench/load.ts); `--connections`
+ * is the other sections' load.
  */
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -19,7 +22,7 @@ import { fairnessSection } from './fairness.ts';
 import { growthSection } from './growth.ts';
 import { rebuildSection } from './rebuild.ts';
 import { httpSection, type Target } from './http.ts';
-import type { LoadSettings } from './load.ts';
+import { loadProfiles, type LoadProfileName, type LoadSettings } from './load.ts';
 import { nginxSection } from './nginx.ts';
 import { pageWeightSection } from './page-weight.ts';
 import type { ChildServer } from './processes.ts';
@@ -52,6 +55,7 @@ const { values } = parseArgs({
     seconds: { type: 'string', default: '5' },
     rounds: { type: 'string', default: '3' },
     connections: { type: 'string', default: '10' },
+    profiles: { type: 'string', default: Object.keys(loadProfiles).join(',') },
     growth: { type: 'string', default: '12,1000,10000' },
     rebuild: { type: 'string', default: '12,1000' },
     'fairness-seconds': { type: 'string', default: '20' },
@@ -71,6 +75,14 @@ const load: LoadSettings = {
   rounds: Number(values.rounds),
   connections: Number(values.connections),
 };
+const profiles = values.profiles.split(',') as LoadProfileName[];
+const unknownProfiles = profiles.filter((p) => !(p in loadProfiles));
+if (unknownProfiles.length) {
+  console.error(
+    `Unknown load profile ${unknownProfiles.join(', ')}; profiles: ${Object.keys(loadProfiles).join(', ')}`,
+  );
+  process.exit(1);
+}
 const growthCounts = values.growth.split(',').map(Number);
 const rebuildCounts = values.rebuild.split(',').map(Number);
 
@@ -84,6 +96,8 @@ const trekPrices = treks
   .filter((p): p is number => p !== null)
   .sort((a, b) => a - b);
 const maxPrice = trekPrices[trekPrices.length >> 1] ?? 20000;
+const expedition = catalogue.trips.find((t) => t.trip.type === 'expedition');
+if (!expedition) throw new Error('the real content has no expedition to measure');
 const peak = catalogue.peaks[0];
 if (!peak) throw new Error('the real content has no peak to measure');
 
@@ -97,6 +111,8 @@ const targets: Target[] = [
   { label: 'Home page (static)', path: '/' },
   { label: 'Its Markdown twin (static)', path: '/index.md' },
   { label: 'Trip page (static)', path: trek.path },
+  { label: 'Expedition page (static)', path: expedition.path },
+  { label: 'llms.txt (static file)', path: '/llms.txt' },
   { label: 'Its live departures block (departures function)', path: `/departures/block?trip=${trek.trip.slug}` },
   { label: 'Its Markdown twin (departures function, live)', path: `${trek.path}.md` },
   { label: 'Service index (static file)', path: '/v1/' },
@@ -152,7 +168,8 @@ try {
   }
   for (const name of only) {
     console.log(`[bench] ${name}`);
-    if (name === 'http') sections.push(await httpSection(server!, site!.copy.dir, targets, load));
+    if (name === 'http')
+      for (const profile of profiles) sections.push(await httpSection(server!, site!.copy.dir, targets, load, profile));
     if (name === 'nginx')
       sections.push(await nginxSection(server!, site!.copy.dir, nginxTargets(site!.copy.dir), load, goal));
     if (name === 'fairness')

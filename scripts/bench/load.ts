@@ -14,7 +14,30 @@ export interface LoadSettings {
   rounds: number;
   seconds: number;
   connections: number;
+  /** Requests on one connection before it closes and the next opens from a fresh address (default 100). */
+  requestsPerConnection?: number;
 }
+
+/**
+ * The two shapes of load every HTTP path is held to. Both open a new connection, from a fresh
+ * client address, every 100 requests, so the per-client quota is counted and never reached.
+ * `steady`: 10 connections, the bench's own; `fewer`: 8 clients, as an outside bench loads a
+ * server, where each request shares its server turn with fewer others, so what a request costs
+ * by itself (and a connection's setup) weighs more.
+ */
+export const loadProfiles = {
+  steady: {
+    connections: 10,
+    requestsPerConnection: 100,
+    about: '10 connections, a new one (from a fresh address) every 100 requests',
+  },
+  fewer: {
+    connections: 8,
+    requestsPerConnection: 100,
+    about: '8 clients, each opening a new connection (from a fresh address) every 100 requests',
+  },
+} as const;
+export type LoadProfileName = keyof typeof loadProfiles;
 
 export interface RunFigures {
   /** Completed requests per second over the run. */
@@ -59,7 +82,12 @@ export function cpuSeconds(pids: number[]): number {
   return ticks / 100;
 }
 
-export async function loadRun(contender: Contender, seconds: number, connections: number): Promise<RunFigures> {
+export async function loadRun(
+  contender: Contender,
+  seconds: number,
+  connections: number,
+  requestsPerConnection = 100,
+): Promise<RunFigures> {
   const url = new URL(contender.url);
   const pids = contender.pids ?? [];
   const cpuBefore = pids.length ? cpuSeconds(pids) : NaN;
@@ -70,7 +98,7 @@ export async function loadRun(contender: Contender, seconds: number, connections
     connections,
     durationMs: seconds * 1000,
     address: freshAddresses(),
-    requestsPerAddress: 100,
+    requestsPerAddress: requestsPerConnection,
   });
   const cpu = pids.length ? cpuSeconds(pids) - cpuBefore : NaN;
   let non2xx = 0;
@@ -88,12 +116,14 @@ export async function loadRun(contender: Contender, seconds: number, connections
 
 /** Every contender once per round (after one discarded warm-up each); medians per contender. */
 export async function interleaved(contenders: Contender[], settings: LoadSettings): Promise<Medians[]> {
-  for (const c of contenders) await loadRun(c, 1, settings.connections);
+  const run = (c: Contender, seconds: number) =>
+    loadRun(c, seconds, settings.connections, settings.requestsPerConnection);
+  for (const c of contenders) await run(c, 1);
   const runs = contenders.map(() => [] as RunFigures[]);
   for (let round = 0; round < settings.rounds; round += 1) {
     for (let i = 0; i < contenders.length; i += 1) {
       const index = (i + round) % contenders.length;
-      runs[index]!.push(await loadRun(contenders[index]!, settings.seconds, settings.connections));
+      runs[index]!.push(await run(contenders[index]!, settings.seconds));
     }
   }
   return contenders.map((c, i) => {

@@ -6,7 +6,9 @@
  * (bytes-server.ts answering the recorded answer under the same load; the tables in
  * docs/benchmarks.md come from here).
  *
- *   node scripts/bench/profile.ts <built project dir> [--seconds 8] [--top 12] <path> [<path> …]
+ *   node scripts/bench/profile.ts <built project dir> [--seconds 8] [--top 12] [--load steady|fewer] <path> [<path> …]
+ *
+ * `--load` names the load profile of scripts/bench/load.ts (default steady).
  *
  * The project dir must hold a build (`npm run build`).
  */
@@ -15,6 +17,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { freshAddresses, runLoad } from '../../tests/helpers/loopback-load.ts';
+import { loadProfiles, type LoadProfileName } from './load.ts';
 import { pinLoadGenerator, startChildServer, type ChildServer } from './processes.ts';
 import { table } from './report.ts';
 import { benchSiteUrl, record, serveNodeOptions, startBytesServer } from './site.ts';
@@ -33,11 +36,18 @@ interface CpuProfile {
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
-  options: { seconds: { type: 'string', default: '8' }, top: { type: 'string', default: '12' } },
+  options: {
+    seconds: { type: 'string', default: '8' },
+    top: { type: 'string', default: '12' },
+    load: { type: 'string', default: 'steady' },
+  },
 });
 const [dir, ...paths] = positionals;
-if (!dir || paths.length === 0) {
-  console.error('usage: node scripts/bench/profile.ts <built project dir> <path> [<path> …]');
+const profile = loadProfiles[values.load as LoadProfileName];
+if (!dir || paths.length === 0 || !profile) {
+  console.error(
+    `usage: node scripts/bench/profile.ts <built project dir> [--load ${Object.keys(loadProfiles).join('|')}] <path> [<path> …]`,
+  );
   process.exit(1);
 }
 
@@ -93,7 +103,13 @@ async function profiled(
 }
 
 function load(port: number, target: string) {
-  return { port, path: target, connections: 10, address: freshAddresses(), requestsPerAddress: 100 };
+  return {
+    port,
+    path: target,
+    connections: profile.connections,
+    address: freshAddresses(),
+    requestsPerAddress: profile.requestsPerConnection,
+  };
 }
 
 pinLoadGenerator();

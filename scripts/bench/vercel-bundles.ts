@@ -12,7 +12,7 @@ import { pathToFileURL } from 'node:url';
 import { realContent } from '../../tests/helpers/content.ts';
 import { vercelBuild, type VercelBuild } from '../../tests/helpers/vercel-build.ts';
 import { functionFiles, functionSize, readBuildOutput, type BuildOutput } from '../../tests/helpers/vercel-output.ts';
-import type { FunctionBundle } from '../function-bundles.ts';
+import type { FunctionBundle } from '../vercel/function-bundles.ts';
 import { coldStartSection, measureColdStarts, type FirstRequest } from './cold-start.ts';
 import { fixed, mib, type Section } from './report.ts';
 
@@ -24,7 +24,7 @@ function folderBytes(dir: string): number {
 
 /**
  * The largest packages a function carries: those of its bundle (the build's report,
- * scripts/function-bundles.ts), or else those under its node_modules (scoped packages by scope).
+ * scripts/vercel/function-bundles.ts), or else those under its node_modules (scoped packages by scope).
  */
 function largestPackages(output: BuildOutput, name: string, count: number): string[] {
   const report = path.join(output.dir, '..', 'function-bundles.json');

@@ -260,6 +260,8 @@ export async function requestTable(origin: string): Promise<Check[]> {
   get('missing page', '/no-such-page', notFoundPage);
   get('missing page, nested', '/guides/no-such-page', notFoundPage);
   get('missing Markdown file', '/no-such-page.md', notFoundNote);
+  // The Vercel Build Output publishes the note there for its error routes; asked for, it names nothing.
+  get('the Markdown note of the Vercel error routes', '/api/not-found.md', notFoundNote);
   get('missing page asked as Markdown', '/no-such-page', notFoundNote, { Accept: 'text/markdown' });
   get('missing asset', '/_astro/no-such-file.css', notFoundPage);
   get('missing image', '/images/social/no-such-trip.png', notFoundPage);

@@ -11,7 +11,7 @@ import { methodNotAllowed, oauthError, oauthJson } from './oauth-response.ts';
 import { normalizeUserCode, type Registration } from './registry.ts';
 import { BodyError, readForm, readJsonObject } from './request-body.ts';
 import { claimBlock } from './registration.ts';
-import { isOwnOrigin } from '../rules/site-origin.ts';
+import { senderOf } from '../http/browser-site.ts';
 
 const restartBody = z.object({ claim_token: z.string({ error: 'claim_token must be a string' }).min(1).max(200) });
 
@@ -51,18 +51,6 @@ export function handleClaimRestart(request: Request, deps: AgentAuthDeps, client
   });
 }
 
-/**
- * A browser form posts here only from our own page: the Origin (or, without one, Sec-Fetch-Site)
- * must say so. Checked by hand because Astro's own origin check is off for the token endpoint.
- * Only the configured site origin counts: request.url follows the Host header, which a page on a
- * rebound host name controls.
- */
-export function isSameOriginPost(request: Request, siteUrl: string): boolean {
-  const origin = request.headers.get('Origin');
-  if (origin) return isOwnOrigin(origin, siteUrl);
-  return request.headers.get('Sec-Fetch-Site') === 'same-origin';
-}
-
 export type ClaimPageOutcome =
   | { kind: 'confirmed'; registration: Registration }
   | { kind: 'invalid_code'; typed: string }
@@ -77,7 +65,9 @@ export async function confirmOnClaimPage(
   deps: AgentAuthDeps,
   client: ClientContext,
 ): Promise<ClaimPageOutcome> {
-  if (!isSameOriginPost(request, deps.siteUrl)) return { kind: 'cross_origin' };
+  // A person confirms here, on the site's own page: neither another site's page nor a program
+  // (which has the token endpoint) may (service/http/browser-site.ts).
+  if (senderOf(request, deps.siteUrl) !== 'site') return { kind: 'cross_origin' };
   const limited = await overLimit(deps.limiters.claimAttempt, client);
   if (limited)
     return { kind: 'too_many_attempts', retryAfterSeconds: Number(limited.headers.get('Retry-After') ?? '60') };

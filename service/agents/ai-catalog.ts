@@ -7,7 +7,7 @@
 import type { Catalogue } from '../../domain/catalogue/index.ts';
 import { enquiryOpenApiPath, serverCardMediaType } from '../site-files.ts';
 import { mcpServerTitle, mcpServerVersion } from '../mcp/server-info.ts';
-import { skillPath, skillSummaries } from './skill-list.ts';
+import { skillPath, skillSummaries } from '../skill-list.ts';
 
 export function buildAiCatalog(catalogue: Catalogue) {
   const site = catalogue.siteUrl;

@@ -6,8 +6,8 @@
 import type { Catalogue, TripPage } from '../../domain/catalogue/index.ts';
 import { tripMarkdown } from '../markdown/trip.ts';
 import type { PeakRecord } from '../../domain/schemas/peak.ts';
-import { apiGuideMarkdown } from './api-guide.ts';
-import { agentGuidance, mustNotList } from './guidance.ts';
+import { apiGuideMarkdown } from '../guidance/api-guide.ts';
+import { agentGuidance, mustNotList } from '../guidance/agent-guidance.ts';
 
 /**
  * A trip's Markdown twin, two heading levels down, with its live departures section replaced

@@ -9,7 +9,7 @@ import type { Catalogue } from '../../domain/catalogue/index.ts';
 import { bookingRateLimit } from '../rules/policy.ts';
 import { enquiryOpenApiPath } from '../site-files.ts';
 import { operations } from '../v1/operations.ts';
-import { skillPath, skillSummaries, type SkillSummary } from './skill-list.ts';
+import { skillPath, skillSummaries, type SkillSummary } from '../skill-list.ts';
 
 export { skillPath };
 

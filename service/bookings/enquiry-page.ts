@@ -15,8 +15,7 @@ import type { Departure } from '../../domain/schemas/departure.ts';
 import { enquiryHref } from '../departures/board-html.ts';
 import { isBookable } from '../departures/board-filters.ts';
 import { unavailableSentence, type LiveDepartures } from '../departures/live.ts';
-import { readAt } from '../markdown/departures.ts';
-import { dateRange, seatsText, statusLabel } from '../departures/departure-words.ts';
+import { dateRange, readAt, seatsText, statusLabel } from '../departures/departure-words.ts';
 import { enquiryFormHtml } from './form-html.ts';
 import { seatsLeftOn } from './seats.ts';
 

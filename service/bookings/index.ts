@@ -1,6 +1,6 @@
 /**
  * POST /api/bookings: a visitor's booking enquiry. Refused when a page of another site sent it
- * (service/rules/site-origin.ts); a request sent again under the same key (Idempotency-Key, the
+ * (service/http/browser-site.ts); a request sent again under the same key (Idempotency-Key, the
  * form's one-time token, a plain form's own fields) gets the first answer (idempotency.ts);
  * otherwise counted per client IP (5 per 10 minutes, separately from /v1), checked, stored with
  * its key, then emailed to the team. The enquiry is stored before delivery, so when mail fails it
@@ -22,7 +22,7 @@ import type { Mailer } from './mailer.ts';
 import { htmlAnswer, jsonAnswer, refusals, retryWhen, type BookingAnswer, type PageWriter } from './responses.ts';
 import type { EnquiryStore, FirstAnswer, KeptRequest, KeyedRequest, StoredEnquiry } from './store.ts';
 import { clientQuotaKey } from '../rules/client-ip.ts';
-import { sentFromAnotherSite } from '../rules/site-origin.ts';
+import { senderOf } from '../http/browser-site.ts';
 
 /** What taking an enquiry needs, wherever it comes from (the endpoint, the MCP tool). */
 export interface EnquiryDeps {
@@ -85,7 +85,7 @@ async function answerEnquiry(
 ): Promise<BookingAnswer> {
   // A page of another site (or of a name rebound to this server) is refused whatever it sends,
   // and before counting: a refusal a third party can cause must not spend the visitor's quota.
-  if (sentFromAnotherSite(request, deps.catalogue.siteUrl)) {
+  if (senderOf(request, deps.catalogue.siteUrl) === 'another-site') {
     return { kind: 'error', code: 'cross_site_form', message: 'This form can only be sent from our own trip pages.' };
   }
   const body = await readEnquiryBody(request);

@@ -11,8 +11,7 @@
  */
 import { tripBySlug, type Catalogue, type TripPage } from '../../domain/catalogue/index.ts';
 import { html, type SafeHtml } from '../../domain/html.ts';
-import { readAt } from '../markdown/departures.ts';
-import { dateRange, isBookable, seatsLine, statusLabel } from './departure-words.ts';
+import { dateRange, isBookable, readAt, seatsLine, statusLabel } from './departure-words.ts';
 import { formatInr } from '../../domain/format.ts';
 import { tripSearchFacts } from '../../domain/catalogue/trip-facts.ts';
 import { enquiryHref } from './enquiry-link.ts';

@@ -28,7 +28,7 @@ import {
 import type { LiveDepartures } from './live.ts';
 import { relaxations } from './relaxation.ts';
 import { searchForm } from './search-form.ts';
-import { readAt } from '../markdown/departures.ts';
+import { readAt } from './departure-words.ts';
 
 /** Months are shown open, in order, until this many departures are in view. */
 const openUntil = 6;

@@ -5,7 +5,7 @@
  * words. Nothing here imports more than the formatting of numbers and dates, so the view's
  * script carries these few lines and nothing else of the server.
  */
-import { formatDateRange } from '../../domain/format.ts';
+import { formatDateRange, formatIndiaTime } from '../../domain/format.ts';
 import type { Departure } from '../../domain/schemas/departure.ts';
 
 export const statusLabel: Record<Departure['status'], string> = {
@@ -36,4 +36,9 @@ export function seatsLine(d: Pick<Departure, 'seatsLeft' | 'seatsTotal' | 'statu
 /** Departures a person can still ask to join. */
 export function isBookable(d: Pick<Departure, 'status'>): boolean {
   return d.status === 'open' || d.status === 'filling';
+}
+
+/** The time of a live read, as readers in India see it. */
+export function readAt(now: Date): string {
+  return formatIndiaTime(now);
 }

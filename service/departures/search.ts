@@ -15,6 +15,7 @@ import { tripDays } from '../../domain/catalogue/trip-facts.ts';
 import type { Departure } from '../../domain/schemas/departure.ts';
 import { difficulties, slugPattern, tripTypes } from '../../domain/schemas/vocabulary.ts';
 import { z } from 'astro/zod';
+import { KeptWith } from '../http/bounded-memo.ts';
 import { ApiError } from '../http/errors.ts';
 import { isBookable } from './departure-words.ts';
 import {
@@ -26,7 +27,7 @@ import {
   type Parsed,
   type QueryParameter,
   type QueryParameters,
-} from '../v1/params.ts';
+} from '../http/query-params.ts';
 
 /** Months ahead of a date, as YYYY-MM-DD: where the examples' date window ends. */
 function monthsAfter(iso: string, months: number): string {
@@ -132,23 +133,21 @@ export function brokenRule(
 export const searchRuleExample = { summary: '"from" after "to"', query: '?from=2027-10-31&to=2027-09-20' };
 
 /** Each address's search, read once however many steps of a request ask (by the URL the request was parsed into). */
-const searches = new WeakMap<URL, DepartureSearch | ApiError>();
+const searches = new KeptWith((url: URL): DepartureSearch | ApiError => {
+  try {
+    const search = parseQuery(url, searchParameters);
+    const broken = brokenRule(search);
+    if (broken) throw new ApiError('invalid_parameter', { message: broken.message, hint: broken.hint });
+    return search;
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    return error;
+  }
+});
 
 /** The search of a /v1 address, or a 400 `invalid_parameter` whose hint names the accepted form. */
-
 export function readSearch(url: URL): DepartureSearch {
-  let search = searches.get(url);
-  if (search === undefined) {
-    try {
-      search = parseQuery(url, searchParameters);
-      const broken = brokenRule(search);
-      if (broken) throw new ApiError('invalid_parameter', { message: broken.message, hint: broken.hint });
-    } catch (error) {
-      if (!(error instanceof ApiError)) throw error;
-      search = error;
-    }
-    searches.set(url, search);
-  }
+  const search = searches.get(url);
   if (search instanceof ApiError) throw search;
   return search;
 }

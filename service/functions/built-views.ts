@@ -3,7 +3,7 @@
  * beside the page frames; the MCP function hands the views of the build it answers from to its
  * server (service/mcp/views.ts), which fills in that build's catalogue. On the Node host they are
  * read from the build's folder (service/host/built-site.ts); on Vercel from beside the MCP
- * function's bundle, where the build puts them (scripts/function-bundles.ts). Either way each is
+ * function's bundle, where the build puts them (scripts/vercel/function-bundles.ts). Either way each is
  * read when a client that shows views first asks for it, and kept.
  */
 import { readFileSync } from 'node:fs';

@@ -58,14 +58,14 @@ import {
   withoutBodyForHead,
   type LiveFunction,
 } from './live-function.ts';
-import { departuresJsonLd } from '../../domain/structured-data.ts';
+import { departuresJsonLd } from '../../domain/page/structured-data.ts';
 import { html } from '../../domain/html.ts';
 import { htmlResponse, liveBlockHtml, livePageHtml } from './page-shell.ts';
 import { BoundedMemo } from '../http/bounded-memo.ts';
 import { notModifiedResponse } from '../http/not-modified.ts';
 import { withUrl } from '../http/request-url.ts';
 import { matchesEtag } from '../http/respond.ts';
-import { acceptsJson } from '../v1/accept.ts';
+import { acceptsJson } from '../http/accept-json.ts';
 import { declaredQuery } from './live-queries.ts';
 import { liveDepartures, type LiveDepartureReads } from './live-storage.ts';
 import { renderQuota, type RenderAdmission } from './render-quota.ts';

@@ -8,7 +8,7 @@ import { SettingsError } from '../config.ts';
 import { requestUrl } from '../http/request-url.ts';
 import { clientIp } from '../rules/client-ip.ts';
 import { internalErrorResponse } from '../v1/internal-error.ts';
-import { apiPath, type ApiPath } from '../v1/path.ts';
+import { apiPath, type ApiPath } from '../http/api-path.ts';
 import { cachePolicy } from '../http/cache-policy.ts';
 import type { SiteBuild } from './site-build.ts';
 

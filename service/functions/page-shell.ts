@@ -2,10 +2,10 @@
  * Live HTML pages: the function's content written into a frame the site built at deploy time,
  * so a live page has the same header, styles and footer as every other page without the
  * function carrying the site's templates. The head follows the same rules as the built pages
- * (domain/page-head.ts).
+ * (domain/page/page-head.ts).
  */
 import { html, htmlMediaType, type SafeHtml } from '../../domain/html.ts';
-import { pageHead, type PageHead } from '../../domain/page-head.ts';
+import { pageHead, type PageHead } from '../../domain/page/page-head.ts';
 import type { LiveShellName } from '../live-shells.ts';
 import type { SiteBuild } from './site-build.ts';
 

@@ -6,7 +6,7 @@
  * The Node host serves one build at a time and takes up a newly published one whole: it makes the
  * functions again for the new build, and each request is answered by the functions of the build it
  * started on (service/host/site-builds.ts). On Vercel a deployment is one build, carried inside
- * each function's bundle (`bundledBuild`, scripts/function-bundles.ts).
+ * each function's bundle (`bundledBuild`, scripts/vercel/function-bundles.ts).
  *
  * Either way the catalogue is made from the content the build was made of, for the site's
  * settings (its address, and a contact email given instead of the content's), as the pages were.

@@ -8,7 +8,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { canonicalLivePath } from '../functions/live-queries.ts';
 import type { RulesOutcome, RulesRequest } from '../rules/index.ts';
-import { isApiPath } from '../v1/path.ts';
+import { isApiPath } from '../http/api-path.ts';
+import { KeptWith } from '../http/bounded-memo.ts';
 import type { BuiltSite } from './built-site.ts';
 import {
   hostHeaderRefusal,
@@ -42,6 +43,20 @@ type Outcome = Extract<RulesOutcome, { kind: 'continue' }>;
 type View = RulesRequest & { parsedUrl: URL; pathname: string; clientKey: string };
 
 /**
+ * One request on its way to a live function or a built file, as the steps that answer it read
+ * it: the host, the build it is answered from, the Node request and response, the rules' view
+ * of it and what the rules decided.
+ */
+interface Call {
+  host: HostParts;
+  site: BuiltSite;
+  req: IncomingMessage;
+  res: ServerResponse;
+  view: View;
+  outcome: Outcome;
+}
+
+/**
  * One request's answer: written before this returns (undefined) when everything it needs is in
  * memory (a built file or a kept answer already read, the rules decided at once), else a promise
  * of it. Most requests are answered at once, with no promise, closure or web Request made for them.
@@ -53,65 +68,43 @@ export type Answering = void | Promise<void>;
  * its path and declared query (other parameters make no new answer). Worked out once per parsed
  * address (node-requests.ts parses each request target once).
  */
-const keptKeys = new WeakMap<URL, string>();
-function keptKey(url: URL): string {
-  let key = keptKeys.get(url);
-  if (key === undefined) {
-    key = isApiPath(url.pathname) ? url.href : canonicalLivePath(url);
-    keptKeys.set(url, key);
-  }
-  return key;
-}
+const keptKeys = new KeptWith((url: URL) => (isApiPath(url.pathname) ? url.href : canonicalLivePath(url)));
+
+const isRead = (method: string) => method === 'GET' || method === 'HEAD';
 
 /** A live function's answer: from the edge cache, or made by the function in the client's turn and kept when it may be. */
-function fromFunction(
-  host: HostParts,
-  site: BuiltSite,
-  req: IncomingMessage,
-  res: ServerResponse,
-  name: string,
-  view: View,
-  outcome: Outcome,
-  waited = false,
-): Answering {
+function fromFunction(call: Call, name: string, waited = false): Answering {
+  const { site, req, res, view, outcome } = call;
   const method = req.method ?? 'GET';
-  const read = method === 'GET' || method === 'HEAD';
-  const key = keptKey(view.parsedUrl);
+  const read = isRead(method);
+  const key = keptKeys.get(view.parsedUrl);
   const kept = read ? site.edge.get(key, view.headers) : null;
   if (kept) return writeKeptResponse(req, res, site.edge, kept, outcome, site.edge.ageOf(kept));
   // A read that misses while the function is already making this URL's answer waits for it and
   // looks again, once: when a kept answer expires, the function runs once, not once per reader.
   const under = read && !waited ? site.edge.filling(key) : undefined;
   if (under) {
-    const again = () => fromFunction(host, site, req, res, name, view, outcome, true);
+    const again = () => fromFunction(call, name, true);
     return under.then(again, again);
   }
   // The function of the build this request started on answers it (site-builds.ts).
-  const answering = called(host, site, req, res, name, key, view, outcome);
+  const answering = called(call, name, key);
   return method === 'GET' ? site.edge.fill(key, answering) : answering;
 }
 
-async function called(
-  host: HostParts,
-  site: BuiltSite,
-  req: IncomingMessage,
-  res: ServerResponse,
-  name: string,
-  key: string,
-  view: View,
-  outcome: Outcome,
-): Promise<void> {
+/** The function `name` called for this request (a read in the client's turn), its 200 to a GET kept under `key`. */
+async function called(call: Call, name: string, key: string): Promise<void> {
+  const { host, site, req, res, view, outcome } = call;
   const method = req.method ?? 'GET';
-  const read = method === 'GET' || method === 'HEAD';
   // Functions see the address the client asked for, as on Vercel, and read it themselves.
-  const call = async (): Promise<Response | KeptResponse> => {
+  const made = async (): Promise<Response | KeptResponse> => {
     const response = await site.functions.call(name, host.requests.webRequest(req, host.requests.clientOf(req)));
     if (method !== 'GET' || response.status !== 200 || !response.body) return response;
     const headers: Record<string, string> = {};
     for (const [headerName, value] of response.headers) headers[headerName] = value;
     return site.edge.put(key, view.headers, 200, headers, Buffer.from(await response.arrayBuffer()));
   };
-  const answer = read ? await host.turns.run(view.clientKey, call) : await call();
+  const answer = isRead(method) ? await host.turns.run(view.clientKey, made) : await made();
   if (!(answer instanceof Response)) return writeKeptResponse(req, res, site.edge, answer, outcome);
   for (const [headerName, value] of Object.entries(outcome.headers))
     if (!answer.headers.has(headerName)) answer.headers.set(headerName, value);
@@ -120,15 +113,11 @@ async function called(
 
 /** A built file, with the rules' headers and the build's; only GET and HEAD read one. */
 function fromFile(
-  host: HostParts,
-  site: BuiltSite,
-  req: IncomingMessage,
-  res: ServerResponse,
+  { host, site, req, res, outcome }: Call,
   destination: { pathname: string; status: 200 | 404; headers?: Readonly<Record<string, string>> },
-  outcome: Outcome,
 ): Answering {
   const method = req.method ?? 'GET';
-  if (method !== 'GET' && method !== 'HEAD') {
+  if (!isRead(method)) {
     return writeWebResponse(
       req,
       res,
@@ -199,8 +188,8 @@ function afterRules(
   if (outcome.kind === 'respond')
     return outcome.prepared ? writePrepared(req, res, outcome.prepared) : writeWebResponse(req, res, outcome.response);
   const destination = site.destinationOf(outcome.pathname);
-  if (destination.kind === 'function') return fromFunction(host, site, req, res, destination.name, view, outcome);
-  if (destination.kind === 'file') return fromFile(host, site, req, res, destination, outcome);
+  if (destination.kind === 'function') return fromFunction({ host, site, req, res, view, outcome }, destination.name);
+  if (destination.kind === 'file') return fromFile({ host, site, req, res, view, outcome }, destination);
   return writeWebResponse(
     req,
     res,

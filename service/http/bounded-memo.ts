@@ -1,4 +1,14 @@
 /**
+ * What the request path works out once and then reads again, kept in one of three ways, each
+ * keyed by a typed value (a path, an object, a number), never by parts written into one string:
+ *   - BoundedMemo: answers made asynchronously, bounded in count and bytes;
+ *   - memoise: what depends on its key alone (a path, a site), bounded in count; a key of
+ *     several parts is one memoise per part, nested;
+ *   - KeptWith: what is worked out about one request's own objects (its web Request, its parsed
+ *     address), kept with the object for as long as it lives.
+ */
+
+/**
  * Answers worked out once and then served again: catalogue answers for as long as the deploy
  * (service/v1), live answers for as long as the read they came from (service/functions/departures.ts).
  * Bounded, least recently used first out, so a client trying endless query strings costs memory
@@ -93,4 +103,32 @@ export function memoise<K, V>(compute: (key: K) => V, limit = 4096): (key: K) =>
     kept.set(key, value);
     return value;
   };
+}
+
+/**
+ * What is worked out once about one object of a request (its web Request, its parsed address)
+ * and kept with it for as long as the object lives, however many steps of the request ask: the
+ * key is the object itself. `set` records what a step already knows (the host's parse of an
+ * address). A computed value is never undefined.
+ */
+export class KeptWith<K extends object, V> {
+  readonly #kept = new WeakMap<K, V>();
+  readonly #compute: (key: K) => V;
+
+  constructor(compute: (key: K) => V) {
+    this.#compute = compute;
+  }
+
+  get(key: K): V {
+    let value = this.#kept.get(key);
+    if (value === undefined) {
+      value = this.#compute(key);
+      this.#kept.set(key, value);
+    }
+    return value;
+  }
+
+  set(key: K, value: V): void {
+    this.#kept.set(key, value);
+  }
 }

@@ -5,15 +5,12 @@
  * `request.url` again. A request the host did not make (Vercel's, a test's) is parsed here, once.
  * The URL is read, never changed.
  */
-const parsed = new WeakMap<Request, URL>();
+import { KeptWith } from './bounded-memo.ts';
+
+const parsed = new KeptWith((request: Request) => new URL(request.url));
 
 export function requestUrl(request: Request): URL {
-  let url = parsed.get(request);
-  if (!url) {
-    url = new URL(request.url);
-    parsed.set(request, url);
-  }
-  return url;
+  return parsed.get(request);
 }
 
 /** `request`, whose address is `url` already parsed. */

@@ -7,7 +7,7 @@ import { tripBySlug, type Catalogue, type TripPage } from '../../domain/catalogu
 import { enquiryHref } from '../departures/enquiry-link.ts';
 import { unavailableSentence, type LiveDepartures } from '../departures/live.ts';
 import type { Departure } from '../../domain/schemas/departure.ts';
-import { formatIndiaTime, formatInr, formatMonth } from '../../domain/format.ts';
+import { formatInr, formatMonth } from '../../domain/format.ts';
 import {
   applyBoardFilters,
   boardSearch,
@@ -22,7 +22,7 @@ import {
 import { tripSearchFacts } from '../../domain/catalogue/trip-facts.ts';
 import { relaxations } from '../departures/relaxation.ts';
 import { searchNames, searchParameters } from '../departures/search.ts';
-import { dateRange, isBookable, seatsText, statusLabel } from '../departures/departure-words.ts';
+import { dateRange, isBookable, readAt, seatsText, statusLabel } from '../departures/departure-words.ts';
 import { markdownText } from './text.ts';
 
 /** Text safe inside a Markdown table cell. */
@@ -31,11 +31,6 @@ export function tableCell(text: string): string {
     .replace(/\\/g, '\\\\')
     .replace(/\|/g, '\\|')
     .replace(/\s*[\r\n]+\s*/g, ' ');
-}
-
-/** The time of a live read, as readers in India see it. */
-export function readAt(now: Date): string {
-  return formatIndiaTime(now);
 }
 
 /**

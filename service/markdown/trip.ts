@@ -13,7 +13,8 @@ import { wholePrice } from '../../domain/catalogue/price.ts';
 import type { ItineraryDay } from '../../domain/schemas/itinerary.ts';
 import { unavailableSentence, type LiveDepartures } from '../departures/live.ts';
 import { formatDate, formatDays, formatHours, formatInr, formatKm, formatMetres } from '../../domain/format.ts';
-import { departuresTable, enquiryLines, readAt, tableCell } from './departures.ts';
+import { departuresTable, enquiryLines, tableCell } from './departures.ts';
+import { readAt } from '../departures/departure-words.ts';
 import { quoted } from '../http/quoted.ts';
 
 /** The whole price, as the page gives it beside the price: GST, deposit, cancellation. */

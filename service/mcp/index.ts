@@ -18,12 +18,12 @@
  */
 import { createMcpHandler, isLegacyRequest, McpServer } from '@modelcontextprotocol/server';
 import type { V1Deps } from '../v1/operations.ts';
-import { agentGuidance } from '../agents/guidance.ts';
+import { agentGuidance } from '../guidance/agent-guidance.ts';
 import { readCappedBytes } from '../http/body.ts';
 import { registerEnquiryTool, type McpEnquiries } from './enquiry-tool.ts';
 import { jsonRpcError, rpcErrorCodes, rpcMessages, type RpcMessages } from './json-rpc.ts';
 import { serveLegacy } from './legacy-http.ts';
-import { originAllowed } from './origin.ts';
+import { senderOf } from '../http/browser-site.ts';
 import { registerPrompts } from './prompts.ts';
 import { checkQuota, type McpQuota } from './quota.ts';
 import { registerResources } from './resources.ts';
@@ -47,8 +47,6 @@ import {
   type ViewTemplates,
 } from './views.ts';
 import { cachePolicy } from '../http/cache-policy.ts';
-
-export { originAllowed };
 
 /** JSON-RPC messages here are small; anything bigger is not a tool call. */
 const maxBodyBytes = 64 * 1024;
@@ -113,7 +111,7 @@ export function createMcpServer(deps: McpDeps, offer: ClientOffer = plainClient)
  */
 export async function handleMcp(request: Request, deps: McpDeps, quota?: McpQuota): Promise<Response> {
   if (request.method !== 'POST') {
-    if (!originAllowed(request.headers.get('Origin'), deps.catalogue.siteUrl)) return forbidden();
+    if (senderOf(request, deps.catalogue.siteUrl) === 'another-site') return forbidden();
     // No standalone SSE stream (GET) and no sessions to end (DELETE): the server is stateless.
     return jsonRpcError(
       405,
@@ -142,7 +140,7 @@ export async function handleMcp(request: Request, deps: McpDeps, quota?: McpQuot
       undefined,
       limitHeaders,
     );
-  if (!originAllowed(request.headers.get('Origin'), deps.catalogue.siteUrl))
+  if (senderOf(request, deps.catalogue.siteUrl) === 'another-site')
     return withHeaders(forbidden(messages), limitHeaders);
   // The POST's Idempotency-Key is the enquiry tool's, as on POST /api/bookings.
   if (deps.enquiries)
@@ -210,7 +208,7 @@ function forbidden(messages?: RpcMessages): Response {
   return jsonRpcError(
     403,
     rpcErrorCodes.serverError,
-    'Forbidden: this MCP endpoint only accepts requests without an Origin or from the site itself.',
+    'Forbidden: a page of another site sent this request; this MCP endpoint answers programs and the site itself.',
     messages,
   );
 }

@@ -15,8 +15,8 @@ import {
 } from '@modelcontextprotocol/server';
 import { tripBySlug, type TripPage } from '../../domain/catalogue/index.ts';
 import type { Trip } from '../../domain/schemas/trip.ts';
-import { agentInstructionsMarkdown } from '../agents/guidance.ts';
-import { buildPeakDataset } from '../agents/peak-dataset.ts';
+import { agentInstructionsMarkdown } from '../guidance/agent-guidance.ts';
+import { buildPeakDataset } from '../peak-data/peak-dataset.ts';
 import { readLiveDepartures } from '../departures/live.ts';
 import { tripMarkdown } from '../markdown/trip.ts';
 import type { ErrorBody } from '../http/errors.ts';

@@ -1,6 +1,6 @@
 /**
  * The MCP tools: one per /v1 operation that reads the catalogue, with input schemas made from
- * the operation's own parameter declarations (service/v1/params.ts). A call is answered by the
+ * the operation's own parameter declarations (service/http/query-params.ts). A call is answered by the
  * /v1 handler itself, given the GET request the arguments stand for, so a tool accepts what its
  * endpoint accepts and answers exactly what it answers: the same envelope, or the same error
  * code. Results are the /v1 envelope as structured content plus a readable summary; a departure
@@ -12,7 +12,7 @@ import { formatInr, formatMetres } from '../../domain/format.ts';
 import { ApiError, errorResponse, type ErrorBody } from '../http/errors.ts';
 import { handleV1 } from '../v1/index.ts';
 import { operations, type Operation, type V1Deps } from '../v1/operations.ts';
-import { toolArgument } from '../v1/params.ts';
+import { toolArgument } from '../http/query-params.ts';
 import { operationResponses } from '../v1/responses.ts';
 import type { Departure } from '../../domain/schemas/departure.ts';
 import { relaxations } from '../departures/relaxation.ts';

@@ -7,7 +7,7 @@
 import type { Catalogue } from '../../domain/catalogue/index.ts';
 import { peakDataFiles, type PeakDataFile } from '../../domain/catalogue/peak-data-files.ts';
 import type { DatasetRelease } from '../../domain/catalogue/releases.ts';
-import { buildPeakDataset } from '../agents/peak-dataset.ts';
+import { buildPeakDataset } from './peak-dataset.ts';
 import { peakChangelogMarkdown } from './changelog.ts';
 import { peakCitationCff } from './citation.ts';
 import { peaksCsv, peaksCsvTypes } from './csv.ts';

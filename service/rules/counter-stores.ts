@@ -7,7 +7,7 @@
  * and a breaker (store-breaker.ts), so a store that is down or frozen does not hold the requests
  * it counts.
  */
-import type { CounterSettings } from './settings.ts';
+import type { CounterSettings } from '../middleware-settings.ts';
 import { MemoryCounterStore, type CounterStore } from './rate-limiter.ts';
 import { defaultBreaker, GuardedCounterStore, type BreakerOptions } from './store-breaker.ts';
 import { openHttpCounterStore } from './upstash-counter-store.ts';

@@ -126,7 +126,7 @@ export async function openServer(connectionString: string, options: ServerOption
   const pool = await openPool(connectionString, timeoutMs, poolSize.max);
   if (options.suspends) {
     // A CommonJS module: its exports are the default export, as pg's are, both in Node and in a
-    // function's bundle (scripts/function-bundles.ts), where a named import finds nothing.
+    // function's bundle (scripts/vercel/function-bundles.ts), where a named import finds nothing.
     const { default: dbConnections } = await import('@vercel/functions/db-connections');
     dbConnections.attachDatabasePool(pool);
   }

@@ -14,8 +14,8 @@ import type { PreparedJson } from '../http/respond.ts';
 export type MemoAnswer = { kind: 'json'; json: PreparedJson } | { kind: 'error'; error: ApiError };
 export type AnswerMemo = BoundedMemo<MemoAnswer>;
 import { operations, type Operation, type V1Deps } from './operations.ts';
-import { acceptsJson } from './accept.ts';
-import { apiPath } from './path.ts';
+import { acceptsJson } from '../http/accept-json.ts';
+import { apiPath } from '../http/api-path.ts';
 import { requestUrl } from '../http/request-url.ts';
 
 export { acceptsJson };

@@ -18,7 +18,7 @@ import {
   positiveIntegerParam,
   regionParam,
   type QueryParameters,
-} from './params.ts';
+} from '../http/query-params.ts';
 import {
   readSearch,
   searchDepartures,

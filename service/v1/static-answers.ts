@@ -1,7 +1,7 @@
 /**
  * The /v1 answers that are the same for every request, published as files at build time: the
  * service index, the trip and peak lists without filters, and each trip and peak. The request
- * rules send a plain GET of those paths to these files (static-paths.ts); anything else (a
+ * rules send a plain GET of those paths to these files (service/http/api-files.ts); anything else (a
  * query string, another method, an Accept that rules JSON out, an unknown id) goes to the
  * catalogue function, which answers with the same code, so the bytes are the same either way.
  */

@@ -7,7 +7,7 @@
  */
 import satori from 'satori';
 import type { Catalogue } from '../../domain/catalogue/index.ts';
-import { socialCardSize } from '../../domain/trip-images.ts';
+import { socialCardSize } from '../../domain/page/trip-images.ts';
 import { pictureCache } from '../lib/picture-cache.ts';
 import {
   cardFonts,

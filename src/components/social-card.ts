@@ -23,7 +23,7 @@ import { countOf, formatMetres, unitsKeptWithFigures } from '../../domain/format
 import { illustrationColours, markPath, summitRange, tripLandscape, type Landscape } from './trip-illustration.ts';
 import { highestPlace, tripFactsLine } from '../../domain/catalogue/trip-facts.ts';
 import { homeCopy } from './trip-index.ts';
-import { socialCardSize } from '../../domain/trip-images.ts';
+import { socialCardSize } from '../../domain/page/trip-images.ts';
 import { drawingVersion, pictureCache } from '../lib/picture-cache.ts';
 
 const { width, height } = socialCardSize;

@@ -1,6 +1,6 @@
 /** llm-guidance.json: the agent guidance as data (the same value agent-instructions.md renders). */
 import type { APIRoute } from 'astro';
-import { agentGuidance } from '../../service/agents/guidance.ts';
+import { agentGuidance } from '../../service/guidance/agent-guidance.ts';
 import { publishedJson } from '../../service/agents/published-file.ts';
 import { getCatalogue } from '../lib/catalogue.ts';
 

@@ -266,6 +266,12 @@ describe('anonymous registration (no consent step) and the optional claim', () =
     });
     expect(await h.confirm(body.claim.user_code, {})).toEqual({ kind: 'cross_origin' });
     expect(await h.confirm(body.claim.user_code, { 'Sec-Fetch-Site': 'cross-site' })).toEqual({ kind: 'cross_origin' });
+    // A person confirms on the site's page, whose browser sends Origin with the POST; a POST without
+    // it is a program's, whatever Sec-Fetch-Site it claims (service/http/browser-site.ts).
+    expect(await h.confirm(body.claim.user_code, { 'Sec-Fetch-Site': 'same-origin' })).toEqual({
+      kind: 'cross_origin',
+    });
+    expect(await h.confirm(body.claim.user_code, { 'Sec-Fetch-Site': 'none' })).toEqual({ kind: 'cross_origin' });
     // DNS rebinding: reached under the attacker's host name, request.url carries the attacker's origin as well.
     const rebound = new Request('http://attacker.example/agent/claim', {
       method: 'POST',

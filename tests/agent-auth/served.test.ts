@@ -302,6 +302,9 @@ describe('an anonymous agent, and a person who attaches it on the claim page', (
     expect(crossSite.status).toBe(403);
     expect(await crossSite.text()).toContain('did not come from this page');
     expect((await post(registration.claim.user_code, {})).status).toBe(403);
+    // A browser sends Origin with every POST: one without it is a program's, not the page's.
+    expect((await post(registration.claim.user_code, { 'Sec-Fetch-Site': 'same-origin' })).status).toBe(403);
+    expect((await post(registration.claim.user_code, { 'Sec-Fetch-Site': 'cross-site' })).status).toBe(403);
     const wrong = await post('BCDF-GHJK', { Origin: site });
     expect(wrong.status).toBe(400);
     expect(await wrong.text()).toContain('That code did not work');

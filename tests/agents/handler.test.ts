@@ -7,7 +7,6 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildServerCard } from '../../service/agents/server-card.ts';
 import { handleMcp } from '../../service/mcp/index.ts';
-import { originAllowed } from '../../service/mcp/origin.ts';
 import { mcpCapabilities } from '../../service/mcp/server-info.ts';
 import type { V1Deps } from '../../service/v1/operations.ts';
 import { loadCatalogue } from '../helpers/content.ts';
@@ -40,32 +39,41 @@ describe('MCP endpoint transport rules', () => {
     }
   });
 
-  it('refuses a present Origin other than the site (403) and accepts the site itself', async () => {
-    const foreign = await handleMcp(initialize({ Origin: 'https://evil.example' }), deps);
-    expect(foreign.status).toBe(403);
-    expect(await handleMcp(initialize({ Origin: 'null' }), deps).then((r) => r.status)).toBe(403);
-    expect(await handleMcp(initialize({ Origin: site }), deps).then((r) => r.status)).toBe(200);
-    expect(originAllowed(null, site)).toBe(true);
-    expect(originAllowed('https://example.test:8443', site)).toBe(false);
+  it('refuses a page of another site (403) and answers the site itself and programs', async () => {
+    const status = async (headers: Record<string, string>) => (await handleMcp(initialize(headers), deps)).status;
+    expect(await status({ Origin: 'https://evil.example' })).toBe(403);
+    expect(await status({ Origin: 'null' })).toBe(403);
+    expect(await status({ Origin: 'https://example.test:8443' })).toBe(403);
+    // A browser that leaves Origin out still says where its page was (service/http/browser-site.ts).
+    expect(await status({ 'Sec-Fetch-Site': 'cross-site' })).toBe(403);
+    expect(await status({ 'Sec-Fetch-Site': 'same-site' })).toBe(403);
+    expect(await status({ Origin: site })).toBe(200);
+    expect(await status({ Origin: site, 'Sec-Fetch-Site': 'same-origin' })).toBe(200);
+    // MCP clients, curl and the conformance suite send no browser headers.
+    expect(await status({})).toBe(200);
+    const get = (headers: Record<string, string>) =>
+      handleMcp(new Request(endpoint, { headers: { Accept: 'text/event-stream', ...headers } }), deps);
+    expect((await get({ 'Sec-Fetch-Site': 'cross-site' })).status).toBe(403);
+    expect((await get({ 'Sec-Fetch-Site': 'same-origin' })).status).toBe(405);
   });
 
-  it("accepts the loopback aliases of a loopback site's own origin, and nothing else", () => {
+  it("answers the loopback aliases of a loopback site's own origin, and refuses every other loopback page", async () => {
     for (const local of ['http://localhost:4321', 'http://127.0.0.1:4321', 'http://[::1]:4321']) {
+      const localDeps: V1Deps = { catalogue: loadCatalogue(undefined, local), departures: null };
+      const status = async (origin: string) => (await handleMcp(initialize({ Origin: origin }), localDeps)).status;
       for (const alias of ['http://localhost:4321', 'http://127.0.0.1:4321', 'http://[::1]:4321'])
-        expect(originAllowed(alias, local), `${alias} on ${local}`).toBe(true);
+        expect(await status(alias), `${alias} on ${local}`).toBe(200);
       for (const other of [
         'http://localhost:4322',
         'https://localhost:4321',
         'http://evil.example.com:4321',
         'http://127.0.0.2:4321',
         'http://localhost.evil.example:4321',
-        'null',
       ])
-        expect(originAllowed(other, local), `${other} on ${local}`).toBe(false);
+        expect(await status(other), `${other} on ${local}`).toBe(403);
     }
     // A site on a public name has no aliases: loopback pages are not the site.
-    expect(originAllowed('http://localhost:4321', 'https://example.test')).toBe(false);
-    expect(originAllowed('http://127.0.0.1', 'http://example.test')).toBe(false);
+    expect((await handleMcp(initialize({ Origin: 'http://localhost:4321' }), deps)).status).toBe(403);
   });
 
   it('answers initialize statelessly with JSON, the card identity and instructions', async () => {

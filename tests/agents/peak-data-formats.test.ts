@@ -21,7 +21,7 @@ import { peakDataFileList, peakDataFiles } from '../../domain/catalogue/peak-dat
 import { peakElsewhere } from '../../domain/catalogue/peak-links.ts';
 import { changeKinds } from '../../domain/schemas/site.ts';
 import type { PeakRecord } from '../../domain/schemas/peak.ts';
-import { buildPeakDataset } from '../../service/agents/peak-dataset.ts';
+import { buildPeakDataset } from '../../service/peak-data/peak-dataset.ts';
 import { peakChangelogMarkdown } from '../../service/peak-data/changelog.ts';
 import { peakCitationCff } from '../../service/peak-data/citation.ts';
 import { gdalType, peakColumns } from '../../service/peak-data/columns.ts';

@@ -1,7 +1,9 @@
 /**
  * The imports follow the layers of docs/architecture.md (.dependency-cruiser.cjs): no circles,
- * nothing imported against the direction of the layers, .astro files included. The checker is
- * shown catching a planted circle and planted wrong-way imports in a copy of the tree.
+ * between modules or between folders (each folder one unit), nothing imported against the
+ * direction of the layers, .astro files included. The checker is shown catching a planted
+ * circle, a planted arrow back up between two folders and planted wrong-way imports in a copy
+ * of the tree.
  */
 import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,9 +13,10 @@ import { describeViolation, importLayerViolations, layeredSources } from '../../
 import { projectRoot } from '../helpers/project.ts';
 
 describe('the import layers', () => {
-  it('the tree has no circles and no import against the layers', async () => {
-    const { violations, modules } = await importLayerViolations(projectRoot);
+  it('the tree has no circles, between modules or folders, and no import against the layers', async () => {
+    const { violations, modules, folders } = await importLayerViolations(projectRoot);
     expect(modules).toBeGreaterThan(200);
+    expect(folders).toContain('service/departures');
     expect(violations.map(describeViolation)).toEqual([]);
   });
 
@@ -39,6 +42,8 @@ describe('the import layers', () => {
       append('domain/html.ts', "import '../service/site-files.ts';");
       append('service/markdown/response.ts', "import '../../src/lib/catalogue.ts';");
       frontmatter('src/components/QuickFacts.astro', "import '../../service/functions/departures.ts';");
+      // An arrow back up: the board's HTML reaching into the Markdown twins, which read the departures' words.
+      append('service/departures/board-html.ts', "import '../markdown/departures.ts';");
       const found = (await importLayerViolations(copy)).violations;
       const rules = (rule: string) => found.filter((v) => v.rule === rule);
       expect(
@@ -49,6 +54,15 @@ describe('the import layers', () => {
       );
       expect(rules('service-never-imports-the-site').map((v) => `${v.from} → ${v.to}`)).toContain(
         'service/markdown/response.ts → src/lib/catalogue.ts',
+      );
+      const folderCircles = rules('no-circle-between-folders');
+      expect(folderCircles.map((v) => [v.from, ...v.cycle].sort())).toContainEqual([
+        'service/departures',
+        'service/departures',
+        'service/markdown',
+      ]);
+      expect(folderCircles.map(describeViolation).join('\n')).toContain(
+        'service/departures/board-html.ts → service/markdown/departures.ts',
       );
       expect(rules('site-never-imports-live-functions').map((v) => `${v.from} → ${v.to}`)).toContain(
         'src/components/QuickFacts.astro → service/functions/departures.ts',

@@ -20,7 +20,7 @@ import { readSettings } from '../../service/config.ts';
 import type { Sql } from '../../service/storage/sql.ts';
 import { bookingRateLimit } from '../../service/rules/policy.ts';
 import { createRateLimiter, MemoryCounterStore } from '../../service/rules/rate-limiter.ts';
-import { isOwnOrigin } from '../../service/rules/site-origin.ts';
+import { isOwnOrigin } from '../../service/http/browser-site.ts';
 import { loadCatalogue } from '../helpers/content.ts';
 import { startInProcess, type InProcessServer } from '../helpers/in-process.ts';
 import { launchChromium, stillPages } from '../site/site.ts';
@@ -129,6 +129,8 @@ describe('POST /api/bookings from elsewhere', () => {
       { Origin: 'http://127.0.0.1:4321', 'Sec-Fetch-Site': 'same-origin' },
       {},
       { 'Sec-Fetch-Site': 'none' },
+      // No browser sends a POST without Origin: a program's, whatever else it says (service/http/browser-site.ts).
+      { 'Sec-Fetch-Site': 'same-origin' },
     ];
     for (const headers of cases) {
       const response = await handleBookingEnquiry(

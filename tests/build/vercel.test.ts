@@ -16,7 +16,7 @@ import { projectRoot, type ProjectCopy } from '../helpers/project.ts';
 import { vercelBuild } from '../helpers/vercel-build.ts';
 import { loadCatalogue, realContent } from '../helpers/content.ts';
 import { functionFiles, functionSize, readBuildOutput, route, type BuildOutput } from '../helpers/vercel-output.ts';
-import type { FunctionBundle } from '../../scripts/function-bundles.ts';
+import type { FunctionBundle } from '../../scripts/vercel/function-bundles.ts';
 import { pictureCacheFolder } from '../../src/lib/picture-cache.ts';
 import { startServer, type RunningServer } from '../helpers/project.ts';
 import { replayAssumptions, replayTool, startReplay } from '../helpers/vercel-replay/index.ts';
@@ -53,7 +53,7 @@ const entries = readdirSync(path.join(projectRoot, 'functions'))
   .map((f) => `api/${f.replace(/\.ts$/, '')}`)
   .sort();
 
-/** What the build says each bundle carries (scripts/function-bundles.ts). */
+/** What the build says each bundle carries (scripts/vercel/function-bundles.ts). */
 const bundles = () =>
   JSON.parse(readFileSync(path.join(copy.dir, '.vercel', 'function-bundles.json'), 'utf8')) as FunctionBundle[];
 

@@ -1,6 +1,6 @@
 /**
  * One decoding of the path for the rules, the router and the API: every path the API owns
- * (the request target read as a URL, then service/v1/path.ts: decoded once, `/v1` first) is
+ * (the request target read as a URL, then service/http/api-path.ts: decoded once, `/v1` first) is
  * answered with the contract's JSON and
  * counted against the quota exactly once, however it is spelled (escapes, double escapes, dot
  * segments, escaped slashes, repeated slashes); every other path is never answered by the API.
@@ -8,7 +8,7 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { apiPath } from '../../service/v1/path.ts';
+import { apiPath } from '../../service/http/api-path.ts';
 import { startInProcess, type InProcessServer } from '../helpers/in-process.ts';
 import { rawExchange, serialize } from './raw-http.ts';
 

@@ -10,7 +10,7 @@ import {
   sortPeaks,
 } from '../../src/components/peak-table.ts';
 import { cardFilters, filterToken, filterValues, finderStyles, regionsOf } from '../../src/components/trip-finder.ts';
-import { jsonLdText } from '../../domain/structured-data.ts';
+import { jsonLdText } from '../../domain/page/structured-data.ts';
 import { formatAltitudeChange, formatDate, formatInr, formatMetres } from '../../domain/format.ts';
 import { loadCatalogue, realContent } from '../helpers/content.ts';
 

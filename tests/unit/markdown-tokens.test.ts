@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { handleAuthMd } from '../../service/agent-auth/discovery.ts';
-import { agentInstructionsMarkdown } from '../../service/agents/guidance.ts';
+import { agentInstructionsMarkdown } from '../../service/guidance/agent-guidance.ts';
 import { publishedFile } from '../../service/agents/published-file.ts';
 import { departuresMarkdown } from '../../service/markdown/departures.ts';
 import { markdownResponse } from '../../service/markdown/response.ts';

@@ -1,8 +1,34 @@
 import { describe, expect, it } from 'vitest';
-import { BoundedMemo, memoise } from '../../service/http/bounded-memo.ts';
-import { apiPath } from '../../service/v1/path.ts';
+import { BoundedMemo, KeptWith, memoise } from '../../service/http/bounded-memo.ts';
+import { apiPath } from '../../service/http/api-path.ts';
+
+describe('KeptWith', () => {
+  it('works a value out once per object, keyed by the object itself, and takes what a step already knows', () => {
+    let parsed = 0;
+    const urls = new KeptWith((request: Request) => (parsed++, new URL(request.url)));
+    const one = new Request('https://example.test/a?b=1');
+    const same = new Request('https://example.test/a?b=1');
+    expect(urls.get(one)).toBe(urls.get(one));
+    expect(urls.get(same)).not.toBe(urls.get(one)); // another request, though its address reads the same
+    expect(parsed).toBe(2);
+    const known = new URL('https://example.test/known');
+    const third = new Request('https://example.test/other');
+    urls.set(third, known);
+    expect(urls.get(third)).toBe(known);
+    expect(parsed).toBe(2);
+  });
+});
 
 describe('memoise', () => {
+  it('keeps a key of several parts as one memo per part, so parts that would join alike stay apart', () => {
+    const asked: string[] = [];
+    const of = memoise((a: string) => memoise((b: string) => (asked.push(`${a}|${b}`), `${a}|${b}`)));
+    expect(of('x\ny')('z')).toBe('x\ny|z');
+    expect(of('x')('y\nz')).toBe('x|y\nz');
+    expect(of('x\ny')('z')).toBe('x\ny|z');
+    expect(asked).toEqual(['x\ny|z', 'x|y\nz']);
+  });
+
   it('computes each key once, null answers included', () => {
     const asked: string[] = [];
     const find = memoise((key: string) => (asked.push(key), key === 'none' ? null : key.length));

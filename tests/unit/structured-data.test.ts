@@ -7,8 +7,8 @@
  * the page's dateModified is when its facts were last checked.
  */
 import { describe, expect, it } from 'vitest';
-import { departuresJsonLd, tripJsonLd } from '../../domain/structured-data.ts';
-import { socialImagePath } from '../../domain/trip-images.ts';
+import { departuresJsonLd, tripJsonLd } from '../../domain/page/structured-data.ts';
+import { socialImagePath } from '../../domain/page/trip-images.ts';
 import type { Departure } from '../../domain/schemas/departure.ts';
 import { loadCatalogue } from '../helpers/content.ts';
 

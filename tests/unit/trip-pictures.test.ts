@@ -15,7 +15,7 @@ import {
   tripLandscape,
 } from '../../src/components/trip-illustration.ts';
 import { tripFactsLine } from '../../domain/catalogue/trip-facts.ts';
-import { siteSocialImageAlt, socialImageAlt } from '../../domain/trip-images.ts';
+import { siteSocialImageAlt, socialImageAlt } from '../../domain/page/trip-images.ts';
 import { loadCatalogue, realContent } from '../helpers/content.ts';
 
 const catalogue = loadCatalogue(realContent);

@@ -4,10 +4,10 @@
  * for the pages built at deploy time and the live functions write it into the page shell
  * (service/functions/page-shell.ts), so a live page's head follows the same rules.
  */
-import type { Catalogue } from './catalogue/index.ts';
-import { html, trustedHtml, type SafeHtml } from './html.ts';
+import type { Catalogue } from '../catalogue/index.ts';
+import { html, trustedHtml, type SafeHtml } from '../html.ts';
 import { jsonLdText } from './structured-data.ts';
-import { metaDescription } from './format.ts';
+import { metaDescription } from '../format.ts';
 import { siteSocialImageAlt, siteSocialImagePath, socialCardSize } from './trip-images.ts';
 
 export interface PageHead {

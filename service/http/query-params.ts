@@ -5,8 +5,8 @@
  */
 import { z } from 'astro/zod';
 import type { Catalogue } from '../../domain/catalogue/index.ts';
-import { ApiError } from '../http/errors.ts';
-import { quoted } from '../http/quoted.ts';
+import { ApiError } from './errors.ts';
+import { quoted } from './quoted.ts';
 
 export interface QueryParameter<T = unknown> {
   schema: z.ZodType<T>;

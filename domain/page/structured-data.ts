@@ -15,10 +15,10 @@
  *   - the peak dataset is a Dataset with a DataDownload per published format (Google's dataset
  *     guidelines: name, description, licence, creator, distribution with encodingFormat).
  */
-import type { Catalogue, TripPage } from './catalogue/index.ts';
-import type { Departure } from './schemas/departure.ts';
+import type { Catalogue, TripPage } from '../catalogue/index.ts';
+import type { Departure } from '../schemas/departure.ts';
 import { socialImagePath } from './trip-images.ts';
-import { peakDataDir, peakDataFileList } from './catalogue/peak-data-files.ts';
+import { peakDataDir, peakDataFileList } from '../catalogue/peak-data-files.ts';
 
 type JsonLd = Record<string, unknown>;
 

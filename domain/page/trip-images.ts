@@ -3,9 +3,9 @@
  * the site's own card for every other page (1200x630 PNG, src/pages/images/social/). JSON-LD,
  * the page head and any other place that needs a picture of the trip take it from here.
  */
-import type { Catalogue, TripPage } from './catalogue/index.ts';
-import { countOf } from './format.ts';
-import { tripFactsLine } from './catalogue/trip-facts.ts';
+import type { Catalogue, TripPage } from '../catalogue/index.ts';
+import { countOf } from '../format.ts';
+import { tripFactsLine } from '../catalogue/trip-facts.ts';
 
 export const socialCardSize = { width: 1200, height: 630 } as const;
 

@@ -14,11 +14,11 @@
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { build, type Metafile, type Plugin } from 'esbuild';
-import { readContent } from '../domain/catalogue/content-files.ts';
-import { catalogueOf, checkedFrame, type BuildData } from '../service/functions/site-build.ts';
-import { viewFiles } from '../service/functions/built-views.ts';
-import { liveShells, type LiveShellName } from '../service/live-shells.ts';
-import type { Settings } from '../service/config.ts';
+import { readContent } from '../../domain/catalogue/content-files.ts';
+import { catalogueOf, checkedFrame, type BuildData } from '../../service/functions/site-build.ts';
+import { viewFiles } from '../../service/functions/built-views.ts';
+import { liveShells, type LiveShellName } from '../../service/live-shells.ts';
+import type { Settings } from '../../service/config.ts';
 
 /** What the report says of one bundle. */
 export interface FunctionBundle {

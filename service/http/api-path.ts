@@ -11,7 +11,7 @@
  * once to `/%76%31/`, which is not the API's, here or anywhere else.
  */
 
-import { memoise } from '../http/bounded-memo.ts';
+import { memoise } from './bounded-memo.ts';
 
 export type ApiPath =
   | { kind: 'not-api' }
