@@ -82,7 +82,7 @@ export const tiers: Tier[] = [
       'Operational storage as processes share it: PostgreSQL directly and through PgBouncer, Redis, the embedded database across processes (the CLI over the bridge, a killed host), several Node hosts as one site, enquiries delivered and retried.',
     include: [
       'tests/departures/{storage,migrations,cli,faults,embedded,crash,bridge,full-disk,shutdown}.test.ts',
-      'tests/bookings/{delivery,postgres}.test.ts',
+      'tests/bookings/{command,delivery,postgres}.test.ts',
       'tests/agent-auth/postgres.test.ts',
       'tests/rate-limit/{redis,redis-frozen,upstash}.test.ts',
       'tests/hosts/*.test.ts',
