@@ -50,13 +50,3 @@ export async function occupyDeadHostPid(
     how: `the host file naming a live sleep (pid ${standIn.pid}; ns_last_pid is not writable here)`,
   };
 }
-
-/** The state letter of a process in /proc (`Z` for a zombie), or null when there is none. */
-export function processState(pid: number): string | null {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0] ?? null;
-  } catch {
-    return null;
-  }
-}

@@ -9,6 +9,7 @@ import { requestRulesMiddleware } from '../../middleware.ts';
 import { freePort } from '../helpers/project.ts';
 import { startRedis, type RunningRedis } from '../helpers/redis.ts';
 import { startUpstashRest, type UpstashRest } from '../helpers/upstash-rest.ts';
+import { eventually } from '../helpers/eventually.ts';
 
 let redis: RunningRedis;
 let rest: UpstashRest;
@@ -139,10 +140,10 @@ describe('edge middleware with counters over the Upstash REST protocol', () => {
     expect(performance.now() - t0).toBeLessThan(4000); // each hit gives up after 1000 ms
     redis.resume();
 
-    const deadline = Date.now() + 5000;
-    let resumed: number | null = null;
-    while (resumed === null && Date.now() < deadline) resumed = remaining(await silent(edgeRequest('/v1/trips')));
-    expect(resumed).not.toBeNull();
+    await eventually(async () => expect(remaining(await silent(edgeRequest('/v1/trips')))).not.toBeNull(), {
+      withinMs: 5000,
+      everyMs: 0,
+    });
   });
 
   it('asks a frozen Redis at most once per breaker window, failing open at once in between', async () => {
