@@ -53,7 +53,7 @@ export function handleClaimRestart(request: Request, deps: AgentAuthDeps, client
 
 /**
  * A browser form posts here only from our own page: the Origin (or, without one, Sec-Fetch-Site)
- * must say so. Checked by hand because Astro's own origin check is off for the token endpoint.
+ * must say so. Nothing else checks it: the live functions are plain web handlers, outside Astro.
  * Only the configured site origin counts: request.url follows the Host header, which a page on a
  * rebound host name controls.
  */

@@ -53,7 +53,11 @@ beforeAll(() => {
   const record = path.join(published!.dir, 'build.json');
   const contentDir = process.env.CONTENT_DIR;
   process.env.CONTENT_DIR = './content';
-  const stamp = buildStamp(site, { siteUrl: 'http://127.0.0.1:4321', CONTACT_EMAIL: undefined });
+  const stamp = buildStamp(site, {
+    siteUrl: 'http://127.0.0.1:4321',
+    CONTACT_EMAIL: undefined,
+    CONTENT_DIR: 'content',
+  });
   if (contentDir === undefined) delete process.env.CONTENT_DIR;
   else process.env.CONTENT_DIR = contentDir;
   writeFileSync(record, JSON.stringify({ ...readBuildRecord(published!.dir), stamp }));
