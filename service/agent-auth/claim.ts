@@ -57,7 +57,7 @@ export function handleClaimRestart(request: Request, deps: AgentAuthDeps, client
  * Only the configured site origin counts: request.url follows the Host header, which a page on a
  * rebound host name controls.
  */
-export function isSameOriginPost(request: Request, siteUrl: string): boolean {
+function isSameOriginPost(request: Request, siteUrl: string): boolean {
   const origin = request.headers.get('Origin');
   if (origin) return isOwnOrigin(origin, siteUrl);
   return request.headers.get('Sec-Fetch-Site') === 'same-origin';

@@ -10,11 +10,11 @@ import { migrate } from '../storage/migrations/index.ts';
 import type { Sql } from '../storage/sql.ts';
 import type { EnquiryInput } from './enquiry.ts';
 
-export const deliveryStates = ['pending', 'delivered', 'failed'] as const;
-export type DeliveryState = (typeof deliveryStates)[number];
+const deliveryStates = ['pending', 'delivered', 'failed'] as const;
+type DeliveryState = (typeof deliveryStates)[number];
 
 /** The trip as the visitor saw it, kept with the enquiry so a later delivery sends the same email. */
-export interface EnquiryTrip {
+interface EnquiryTrip {
   name: string;
   url: string;
 }

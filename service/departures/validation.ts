@@ -16,7 +16,7 @@ import { listOf } from '../../domain/schemas/vocabulary.ts';
 import type { AdminDeparture, DepartureStatus } from './source.ts';
 import { knownTrip, type KnownTrip } from './trips.ts';
 
-export const limits = {
+const limits = {
   maxDays: 90,
   maxSeats: 100,
   maxPriceInr: 10_000_000,
@@ -25,7 +25,7 @@ export const limits = {
 } as const;
 
 /** At this many seats left or fewer, an open departure is shown as filling. */
-export const fillingAt = 3;
+const fillingAt = 3;
 
 export interface Issue {
   /** The field, as the CLI and the CSV name it. */

@@ -17,7 +17,7 @@ export interface LiveFunction {
 }
 
 /** What a function's routes read of a request besides the request itself: its address, parsed once, and what part of the API it names. */
-export interface RequestTarget {
+interface RequestTarget {
   url: URL;
   api: ApiPath;
 }

@@ -69,13 +69,13 @@ export type RuleHeaders = Pick<Extract<RulesOutcome, { kind: 'continue' }>, 'hea
  * names (the security and CORS headers). `shared` is the same for every request to the path
  * (frozen); `limits` are this request's rate-limit headers, a flat name, value list.
  */
-export interface CountedHeaders {
+interface CountedHeaders {
   shared: Readonly<Record<string, string>>;
   after: number;
   limits: readonly string[];
 }
 
-export const corsHeaders = {
+const corsHeaders = {
   'Access-Control-Allow-Origin': '*',
   'Access-Control-Allow-Methods': 'GET, HEAD, OPTIONS',
   'Access-Control-Allow-Headers': 'Accept, Authorization, Content-Type, If-None-Match',
@@ -152,7 +152,7 @@ class CountedOutcome {
 }
 
 /** Link header of an HTML page: its Markdown twin, and on the home page the API catalog and API description. */
-export function pageLinks(pathname: string): string[] {
+function pageLinks(pathname: string): string[] {
   const links = [`<${markdownTwinPath(pathname)}>; rel="alternate"; type="text/markdown"`];
   if (pathname === '/' || pathname === '') {
     links.push(
