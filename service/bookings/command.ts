@@ -149,12 +149,15 @@ async function list(store: EnquiryStore, values: Values, say: Say): Promise<numb
   return 0;
 }
 
+/** What a command that names an unknown enquiry says; exit code 1. */
+function noSuchEnquiry(id: string, say: Say): number {
+  say.err(`No enquiry ${id}.`);
+  return 1;
+}
+
 async function show(store: EnquiryStore, id: string, say: Say): Promise<number> {
   const enquiry = await store.get(id);
-  if (!enquiry) {
-    say.err(`No enquiry ${id}.`);
-    return 1;
-  }
+  if (!enquiry) return noSuchEnquiry(id, say);
   say.out(enquiryInFull(enquiry));
   say.out(`  ${'key'.padEnd(12)} ${enquiry.idempotencyKey}\n`);
   const email = composeEnquiryEmail(enquiry);
@@ -167,10 +170,7 @@ async function handle(store: EnquiryStore, id: string, note: string | undefined,
   if (text && text.length > noteMax)
     throw new UsageError(`--note is ${text.length} characters; keep it to ${noteMax}.`);
   const handled = await store.markHandled(id, new Date(), text);
-  if (!handled) {
-    say.err(`No enquiry ${id}.`);
-    return 1;
-  }
+  if (!handled) return noSuchEnquiry(id, say);
   say.out(
     `${id}: handled ${formatIndiaDateTime(handled.handledAt!)} IST${handled.handledNote ? `, noted: ${handled.handledNote}` : ''}`,
   );
@@ -179,10 +179,7 @@ async function handle(store: EnquiryStore, id: string, note: string | undefined,
 
 async function reopen(store: EnquiryStore, id: string, say: Say): Promise<number> {
   const opened = await store.reopen(id);
-  if (!opened) {
-    say.err(`No enquiry ${id}.`);
-    return 1;
-  }
+  if (!opened) return noSuchEnquiry(id, say);
   say.out(`${id}: open again${opened.handledNote ? ` (its note is kept: ${opened.handledNote})` : ''}`);
   return 0;
 }
