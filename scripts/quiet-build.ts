@@ -10,8 +10,9 @@ import { readSettings } from '../service/config.ts';
 import { publishedBuild } from '../service/host/build-layout.ts';
 
 const started = performance.now();
-const { DEPLOY_TARGET } = readSettings();
 await build({ logLevel: 'warn' });
+// Read once the build has loaded .env (astro.config.mjs), as the build itself read them.
+const { DEPLOY_TARGET } = readSettings();
 
 const site = path.resolve('dist', 'site');
 const files = readdirSync(site, { recursive: true, withFileTypes: true }).filter((e) => e.isFile());
