@@ -21,7 +21,8 @@ export default defineConfig({
         name: tier.name,
         include: tier.include,
         globalSetup: ['tests/helpers/global-setup.ts'],
-        setupFiles: ['tests/helpers/file-setup.ts'],
+        // The unit tier's files start no child process (tests/helpers/unit-setup.ts).
+        setupFiles: ['tests/helpers/file-setup.ts', ...(tier.name === 'unit' ? ['tests/helpers/unit-setup.ts'] : [])],
         testTimeout: 30_000,
         // What a test waits for with expect.poll comes when the machine gets to it: a page's
         // script on a busy machine can take longer than Vitest's default second.

@@ -59,7 +59,7 @@ function clockText(utc: Date): string {
   return `${hours % 12 || 12}:${String(utc.getUTCMinutes()).padStart(2, '0')} ${hours < 12 ? 'am' : 'pm'}`;
 }
 
-export const priceOnRequest = 'Price on request';
+const priceOnRequest = 'Price on request';
 
 /** A moment in India's time, where the team works and the departures run: "22 Nov 2026, 10:00 am IST". */
 export function formatIndiaTime(date: Date): string {

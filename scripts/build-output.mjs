@@ -77,12 +77,15 @@ function hitRoutes(hit) {
 
 /**
  * The paths the routing middleware skips (its matcher, `/((?!a/|b).*)`), which still need the
- * security headers every answer carries.
+ * security headers every answer carries: Strict-Transport-Security only for a site served over
+ * https, as the request rules decide from the same setting (an unset SITE_URL is
+ * http://localhost:$PORT).
+ * @param {Pick<import('../service/config.ts').Settings, 'siteUrl'>} settings
  */
-function assetSecurityRoute() {
+export function assetSecurityRoute(settings = readSettings()) {
   const skipped = /^\/\(\(\?!(.*)\)\.\*\)$/.exec(middlewareConfig.matcher)?.[1];
   if (!skipped) throw new Error(`middleware matcher not understood: ${middlewareConfig.matcher}`);
-  const https = !(process.env.SITE_URL ?? '').startsWith('http:');
+  const https = settings.siteUrl.startsWith('https:');
   return { src: `^/(?:${skipped})`, headers: securityHeaders({ https }), continue: true, important: true };
 }
 

@@ -19,9 +19,12 @@ function walk(dir: string, out: string[]): void {
 }
 
 /** Changes whenever a source file, the content or the settings written into the pages change. */
-export function buildStamp(root: string, settings: Pick<Settings, 'siteUrl' | 'CONTACT_EMAIL'>): string {
+export function buildStamp(
+  root: string,
+  settings: Pick<Settings, 'siteUrl' | 'CONTACT_EMAIL' | 'CONTENT_DIR'>,
+): string {
   const files: string[] = [];
-  const contentDir = process.env.CONTENT_DIR ?? 'content';
+  const contentDir = settings.CONTENT_DIR;
   for (const dir of ['domain', 'src', 'service', 'public', contentDir]) walk(path.resolve(root, dir), files);
   for (const file of ['astro.config.mjs', 'package-lock.json', 'scripts/build-output.mjs', 'scripts/publish-build.ts'])
     files.push(path.join(root, file));

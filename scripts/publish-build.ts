@@ -214,7 +214,7 @@ export async function publishBuild(
 ): Promise<BuildRecord> {
   const layout = buildLayout(root);
   const settings = readSettings();
-  const contentDir = path.resolve(root, process.env.CONTENT_DIR ?? 'content');
+  const contentDir = path.resolve(root, settings.CONTENT_DIR);
   keepContent(contentDir, path.join(layout.staging, 'content'));
   if (buildStamp(root, settings) !== started.stamp) {
     throw new BuildFailure(

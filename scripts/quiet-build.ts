@@ -6,10 +6,13 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { build } from 'astro';
+import { readSettings } from '../service/config.ts';
 import { publishedBuild } from '../service/host/build-layout.ts';
 
 const started = performance.now();
 await build({ logLevel: 'warn' });
+// Read once the build has loaded .env (astro.config.mjs), as the build itself read them.
+const { DEPLOY_TARGET } = readSettings();
 
 const site = path.resolve('dist', 'site');
 const files = readdirSync(site, { recursive: true, withFileTypes: true }).filter((e) => e.isFile());
@@ -17,9 +20,8 @@ const pages = files.filter((e) => e.name.endsWith('.html')).length;
 const parts = [`${pages} pages and ${files.length - pages} other files in dist/site`];
 const output = path.resolve('.vercel', 'output', 'config.json');
 const published = publishedBuild(process.cwd());
-if (process.env.DEPLOY_TARGET !== 'vercel' && published)
-  parts.push(`published as build ${path.basename(published.dir)}`);
-if (process.env.DEPLOY_TARGET === 'vercel' && existsSync(output)) {
+if (DEPLOY_TARGET !== 'vercel' && published) parts.push(`published as build ${path.basename(published.dir)}`);
+if (DEPLOY_TARGET === 'vercel' && existsSync(output)) {
   const config = JSON.parse(readFileSync(output, 'utf8')) as {
     overrides?: Record<string, { contentType?: string }>;
     routes?: unknown[];

@@ -18,7 +18,7 @@ import path from 'node:path';
 import { parseEnv } from 'node:util';
 import { secretSettings } from './config.ts';
 
-export const envFile = path.resolve(import.meta.dirname, '..', '.env');
+const envFile = path.resolve(import.meta.dirname, '..', '.env');
 
 type Values = Record<string, string | undefined>;
 

@@ -23,10 +23,10 @@ export interface SiteFile {
 }
 
 /** RFC 9727: the API catalog is a linkset with the RFC's profile. */
-export const apiCatalogMediaType = 'application/linkset+json; profile="https://www.rfc-editor.org/info/rfc9727"';
+const apiCatalogMediaType = 'application/linkset+json; profile="https://www.rfc-editor.org/info/rfc9727"';
 export const serverCardMediaType = 'application/mcp-server-card+json';
 /** The AI Catalog's own media type, which its serving guide asks for. */
-export const aiCatalogMediaType = 'application/ai-catalog+json';
+const aiCatalogMediaType = 'application/ai-catalog+json';
 
 /** Where the AI Catalog is advertised from HTML heads (`<link rel="ai-catalog">`) and Link headers. */
 /** The OpenAPI document of the booking enquiry endpoint, which the contract keeps outside /v1. */

@@ -24,7 +24,7 @@ export const tiers: Tier[] = [
   {
     name: 'unit',
     holds:
-      'Functions and handlers called in this process: no browser, no database server, no build, no child process of ours (PGlite in memory, loopback stand-ins for remote APIs, and Vitest itself in the tier check are fine). Runs on a machine without Chromium, PostgreSQL or Redis.',
+      'Functions and handlers called in this process: no browser, no database server, no build, no child process (PGlite in memory and loopback stand-ins for remote APIs are fine). Runs on a machine without Chromium, PostgreSQL or Redis.',
     include: [
       'tests/unit/**/*.test.ts',
       'tests/architecture/*.test.ts',
@@ -69,7 +69,7 @@ export const tiers: Tier[] = [
   {
     name: 'build',
     holds:
-      'Full builds of a copy of the project: `astro build`, `vercel build` and its replay beside the Node host (the MCP App view through it in Chromium), `npm start` building, content the build refuses.',
+      'Full builds of a copy of the project: `astro build`, `vercel build` and its replay beside the Node host (the MCP App view through it in Chromium), `npm start` building, content the build refuses; Vitest itself run on a machine without the programs the tiers need.',
     include: ['tests/build/*.test.ts', 'tests/http/start.test.ts', 'tests/site/html.test.ts'],
     // The Vercel replay reads departures from PostgreSQL and counts through Redis; a host shows its MCP App view in Chromium.
     programs: ['postgresql', 'redis-server', 'chromium'],
@@ -82,7 +82,7 @@ export const tiers: Tier[] = [
       'Operational storage as processes share it: PostgreSQL directly and through PgBouncer, Redis, the embedded database across processes (the CLI over the bridge, a killed host), several Node hosts as one site, enquiries delivered and retried.',
     include: [
       'tests/departures/{storage,migrations,cli,faults,embedded,crash,bridge,full-disk,shutdown}.test.ts',
-      'tests/bookings/{delivery,postgres}.test.ts',
+      'tests/bookings/{command,delivery,postgres}.test.ts',
       'tests/agent-auth/postgres.test.ts',
       'tests/rate-limit/{redis,redis-frozen,upstash}.test.ts',
       'tests/hosts/*.test.ts',
@@ -93,7 +93,7 @@ export const tiers: Tier[] = [
   {
     name: 'hardening',
     holds:
-      'The Node host under hostile or heavy input: fuzzing, request limits, floods and fairness, Host headers and redirects (one check in Chromium), security headers, the data folder.',
+      'The Node host under hostile or heavy input: fuzzing, request limits, floods and fairness, Host headers and redirects (one check in Chromium), security headers, the data folder, its memory settings as it starts itself again.',
     include: ['tests/hardening/*.test.ts'],
     programs: ['chromium'],
     fixtureSite: true,

@@ -48,7 +48,7 @@ export interface ParsedYaml {
   set(text: string, value: unknown): void;
 }
 
-export function parseYaml(text: string, filePath: string, parsed?: ParsedYaml): unknown {
+function parseYaml(text: string, filePath: string, parsed?: ParsedYaml): unknown {
   const kept = parsed?.get(text);
   if (kept !== undefined) return kept;
   try {
@@ -64,14 +64,14 @@ export function parseYaml(text: string, filePath: string, parsed?: ParsedYaml): 
 
 const frontmatter = /^---\r?\n([\s\S]*?)\r?\n---\r?\n?([\s\S]*)$/;
 
-export function parseFrontmatter(text: string, filePath: string, parsed?: ParsedYaml): { data: unknown; body: string } {
+function parseFrontmatter(text: string, filePath: string, parsed?: ParsedYaml): { data: unknown; body: string } {
   const match = frontmatter.exec(text);
   if (!match) throw new ContentError(`${filePath}: must start with a frontmatter block between two lines of "---"`);
   return { data: parseYaml(match[1] ?? '', filePath, parsed), body: match[2] ?? '' };
 }
 
 /** The file name is the id; a name that would make a bad URL is refused, never rewritten. */
-export function idFromFileName(filePath: string): string {
+function idFromFileName(filePath: string): string {
   const name = path.basename(filePath).replace(/\.[^.]+$/, '');
   if (!slugPattern.test(name)) {
     throw new ContentError(
@@ -129,19 +129,19 @@ export function readFolder(dir: string, ext: '.md' | '.yaml', problems?: string[
 }
 
 /** A settings file holds one object. */
-export function readSettingsFile(file: string, parsed?: ParsedYaml): RawEntry {
+function readSettingsFile(file: string, parsed?: ParsedYaml): RawEntry {
   const filePath = displayPath(file);
   if (!existsSync(file)) throw new ContentError(`${filePath}: the file is missing`);
   const text = readFileSync(file, 'utf8');
   return { id: path.basename(file).replace(/\.[^.]+$/, ''), data: parseYaml(text, filePath, parsed), filePath, text };
 }
 
-export const contentFolders = {
+const contentFolders = {
   trips: { folder: 'trips', ext: '.md' },
   peaks: { folder: 'peaks', ext: '.yaml' },
 } as const;
 
-export const settingsFiles = {
+const settingsFiles = {
   site: 'settings/site.yaml',
   royalty: 'settings/imf-royalty.yaml',
 } as const;

@@ -35,7 +35,7 @@ export function tripContested(content: Pick<TripContent, 'contested' | 'sources'
 }
 
 /** "American Alpine Journal, 1960: Gibson and two Sherpas; Wikipedia: Gibson's school party" */
-export function accountsText(contested: Contested): string {
+function accountsText(contested: Contested): string {
   return contested.accounts.map((a) => `${publisherOf(a.source)}: ${a.says}`).join('; ');
 }
 

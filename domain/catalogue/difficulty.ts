@@ -13,7 +13,7 @@ export const difficultyMeaning: Record<Trip['difficulty'], string> = {
 };
 
 /** The one-line verdict for a beginner, by band; the trip's own experience text follows it. */
-export const beginnerVerdict: Record<Trip['difficulty'], string> = {
+const beginnerVerdict: Record<Trip['difficulty'], string> = {
   Easy: 'Yes. A fit beginner with no Himalayan experience can do this trip.',
   Moderate: 'Yes, if you are fit and train for it: this can be a first high-altitude trip.',
   Difficult: 'No, not as a first Himalayan trip: do an easier high-altitude trek first.',

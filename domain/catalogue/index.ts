@@ -59,7 +59,7 @@ export function tripBySlug(catalogue: Pick<Catalogue, 'trips'>, slug: string | n
   return bySlug(catalogue.trips, (page) => page.trip.slug, slug);
 }
 
-export function tripPath(type: Trip['type'], slug: string): string {
+function tripPath(type: Trip['type'], slug: string): string {
   return `/${tripSection[type]}/${slug}`;
 }
 

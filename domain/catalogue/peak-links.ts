@@ -9,7 +9,7 @@ import type { PeakRecord } from '../schemas/peak.ts';
 const summitZoom = 14;
 
 /** OpenStreetMap's map centred on a position, with a marker on it. */
-export function openStreetMapUrl({ latitude, longitude }: { latitude: number; longitude: number }): string {
+function openStreetMapUrl({ latitude, longitude }: { latitude: number; longitude: number }): string {
   return `https://www.openstreetmap.org/?mlat=${latitude}&mlon=${longitude}#map=${summitZoom}/${latitude}/${longitude}`;
 }
 

@@ -39,7 +39,7 @@ export function isFirstSixThousanderCandidate(peak: PeakContent): boolean {
  * The IMF fee for a party of two: the altitude band's fee, or the flat fee of the IMF's
  * trekking-peak list, which has no band.
  */
-export function imfFeeFor(
+function imfFeeFor(
   peak: Pick<PeakContent, 'altitudeM' | 'feeCategory'>,
   royalty: RoyaltySchedule,
 ): { band: ImfBand | null; usdPartyOf2: number } {

@@ -19,7 +19,7 @@ export const releaseArchiveFolder = 'peak-data';
 const versionFolder = /^\d+\.\d+\.\d+$/;
 
 /** One file an earlier release published. */
-export interface ArchivedFile {
+interface ArchivedFile {
   name: string;
   bytes: number;
   /** Hex SHA-256 of the bytes. */
@@ -119,7 +119,7 @@ function compareVersionNames(a: string, b: string): number {
 }
 
 /** One file of a release at its versioned address. */
-export interface ReleaseFile {
+interface ReleaseFile {
   name: string;
   /** Path under the site origin: /peak-data/<version>/<name>. */
   path: string;
@@ -138,7 +138,7 @@ export interface DatasetRelease {
 }
 
 /** The media type a published dataset file is served with, by its name (the current list's type). */
-export function datasetFileByName(name: string): PeakDataFile | undefined {
+function datasetFileByName(name: string): PeakDataFile | undefined {
   return peakDataFileList.find((file) => file.name === name);
 }
 

@@ -10,9 +10,9 @@ import { distanceKm, summitPosition, type Summit } from '../summits.ts';
 type Point = Summit['coordinates'];
 
 /** How far a written distance may be from the one the coordinates give. */
-export const distanceTolerance = 0.15;
+const distanceTolerance = 0.15;
 /** How far a written direction may be from the computed bearing: one compass point either side. */
-export const bearingToleranceDeg = 22.5;
+const bearingToleranceDeg = 22.5;
 
 const compass = [
   'north',
@@ -86,7 +86,7 @@ export function bearingDeg(a: Point, b: Point): number {
   return (Math.atan2(y, x) / r + 360) % 360;
 }
 
-export function compassName(degrees: number): string {
+function compassName(degrees: number): string {
   return compass[Math.round(degrees / 22.5) % 16]!;
 }
 

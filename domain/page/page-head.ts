@@ -27,7 +27,7 @@ export interface PageHead {
 }
 
 /** Titles carry the operator's name when they have room for it (search results cut near 70 characters). */
-export function pageTitle(catalogue: Catalogue, title: string): string {
+function pageTitle(catalogue: Catalogue, title: string): string {
   const branded = `${title} | ${catalogue.site.operatorName}`;
   return title.includes(catalogue.site.operatorName) || branded.length > 70 ? title : branded;
 }

@@ -56,7 +56,7 @@ export function breadcrumbs(catalogue: Catalogue, trail: { name: string; path: s
   };
 }
 
-export function tripImageUrl(catalogue: Catalogue, slug: string): string {
+function tripImageUrl(catalogue: Catalogue, slug: string): string {
   return `${catalogue.siteUrl}${socialImagePath(slug)}`;
 }
 

@@ -53,7 +53,7 @@ export type ItineraryDay = z.infer<typeof itineraryDay>;
  * once above 3,000 m, raise the sleeping altitude by no more than about 500 m a day, and take
  * a rest day (no higher night) every three to four days of gains.
  */
-export const acclimatisationRule = {
+const acclimatisationRule = {
   /** Gains in sleeping altitude count from this altitude up. */
   aboveM: 3000,
   /** Largest rise in sleeping altitude above `aboveM` in one night. */

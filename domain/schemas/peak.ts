@@ -22,7 +22,7 @@ export const coordinates = z.object({
 });
 
 /** Digits after the decimal point of a number as written (trailing zeros are lost in YAML). */
-export function decimalsOf(value: number): number {
+function decimalsOf(value: number): number {
   const text = String(value);
   return text.includes('.') ? text.split('.')[1]!.length : 0;
 }
@@ -32,7 +32,7 @@ export function decimalsOf(value: number): number {
  * 0.01° (about a kilometre) marks a massif. A source value that happens to end in zero is written
  * with the source's further digits.
  */
-export const minimumCoordinateDecimals = 3;
+const minimumCoordinateDecimals = 3;
 
 /** The address of the reference a fact comes from; a fact without one is refused, whatever the fact. */
 const web = z.url({
@@ -69,26 +69,26 @@ function axis(range: z.ZodNumber) {
 }
 
 /** A position from a cited source: the address must be one of the record's references. */
-export const sourcedCoordinates = z.object({
+const sourcedCoordinates = z.object({
   latitude: axis(coordinates.shape.latitude),
   longitude: axis(coordinates.shape.longitude),
   source: web,
 });
 
-export type SourcedCoordinates = z.infer<typeof sourcedCoordinates>;
+type SourcedCoordinates = z.infer<typeof sourcedCoordinates>;
 
 /**
  * No summit position, and why: the reason is published with the record, so a reader knows
  * whether no source gives one, the sources give only the massif's, or they disagree.
  */
-export const unknownPosition = z.strictObject({
+const unknownPosition = z.strictObject({
   unknown: z.string().trim().min(20, {
     error:
       "must say why no position is given, in a sentence (at least 20 characters): no source gives the summit's latitude and longitude, a source gives only the massif's to 0.01°, two sources disagree…",
   }),
 });
-export type UnknownPosition = z.infer<typeof unknownPosition>;
-export type PeakCoordinates = SourcedCoordinates | UnknownPosition;
+type UnknownPosition = z.infer<typeof unknownPosition>;
+type PeakCoordinates = SourcedCoordinates | UnknownPosition;
 
 /**
  * A peak's `coordinates`: a sourced position, or `{ unknown: "why" }`. Read by hand rather than as
@@ -119,7 +119,7 @@ const coordinatesField = z.unknown().transform((value, ctx): PeakCoordinates => 
 });
 
 /** Facts a record may show with more than one sourced account, where the sources disagree. */
-export const contestableFacts = ['altitudeM', 'firstAscent', 'coordinates'] as const;
+const contestableFacts = ['altitudeM', 'firstAscent', 'coordinates'] as const;
 
 /** One source's version of a fact, in our words, and the reference (by address) it comes from. */
 const account = z.object({ says: z.string().trim().min(3), source: web });
@@ -134,7 +134,7 @@ export function contestedFactOf<const F extends readonly [string, ...string[]]>(
   });
 }
 
-export const contestedFact = contestedFactOf(contestableFacts);
+const contestedFact = contestedFactOf(contestableFacts);
 
 /** Every account of every contested fact cites one of the record's sources, and no source twice in one fact. */
 export function contestedProblems(
@@ -169,7 +169,7 @@ export function contestedProblems(
  * a Wikidata item, an OpenStreetMap summit node, a GeoNames feature.
  */
 export const wikidataIdPattern = /^Q[1-9]\d*$/;
-export const externalIds = {
+const externalIds = {
   wikidataId: z.object({
     id: z
       .string()
@@ -199,7 +199,7 @@ export const externalIds = {
 };
 
 /** Furthest an OpenStreetMap node may stand from the record's summit without a note saying why. */
-export const osmNodeToleranceM = 500;
+const osmNodeToleranceM = 500;
 
 /** What is wrong with an OpenStreetMap node's position against the record's summit, or nothing. */
 function osmNodeProblem(node: z.infer<typeof externalIds.osmNodeId>, at: PeakCoordinates): string | undefined {
@@ -245,7 +245,7 @@ function spreadsheetProblems(peak: {
 }
 
 /** A named point a summary measures from (a neighbouring summit outside the dataset), with its source. */
-export const landmark = z.object({ name: z.string().min(2), coordinates: sourcedCoordinates });
+const landmark = z.object({ name: z.string().min(2), coordinates: sourcedCoordinates });
 
 export const firstAscent = z.union([
   z.literal('unknown'),

@@ -2,15 +2,13 @@
 import { z } from 'astro/zod';
 import { isoDate, slug } from './vocabulary.ts';
 
-export const semanticVersion = z
-  .string()
-  .regex(/^\d+\.\d+\.\d+$/, { error: 'must be a semantic version such as 2.0.0' });
+const semanticVersion = z.string().regex(/^\d+\.\d+\.\d+$/, { error: 'must be a semantic version such as 2.0.0' });
 
 /** The sections of a release in Keep a Changelog (https://keepachangelog.com/en/1.1.0/), in its order. */
 export const changeKinds = ['added', 'changed', 'deprecated', 'removed', 'fixed', 'security'] as const;
 
 /** One release of the peak dataset: its version, its date and what changed, in the editors' words. */
-export const datasetRelease = z.strictObject({
+const datasetRelease = z.strictObject({
   version: semanticVersion,
   date: isoDate,
   ...(Object.fromEntries(changeKinds.map((kind) => [kind, z.array(z.string().trim().min(10)).optional()])) as Record<
@@ -27,7 +25,7 @@ export const datasetRelease = z.strictObject({
  * (content/peak-data/<version>/peaks.json) and every id those files publish to a record or to
  * this list.
  */
-export const removedPeakId = z
+const removedPeakId = z
   .strictObject({
     id: slug,
     /** The peak's name as that release gave it. */

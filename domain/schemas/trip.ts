@@ -16,7 +16,7 @@ import { alpineGrades, difficulties, isoDate, reference, slug, tags, tripTypes }
 import { contestedFactOf, contestedProblems } from './peak.ts';
 
 /** Facts of a trip the sources may disagree on (a peak's are in its record). */
-export const tripContestableFacts = ['summitAltitudeM'] as const;
+const tripContestableFacts = ['summitAltitudeM'] as const;
 
 /** The Trip fields of the contract, in the order the contract lists them. */
 export const tripResource = z.object({
@@ -72,7 +72,7 @@ const photoPath = z
   .transform((file): PhotoFile => file);
 
 /** A photograph of the trip, always with its alt text, credit and licence (docs/editing-content.md). */
-export function tripPhoto(file: z.ZodType<PhotoFile>) {
+function tripPhoto(file: z.ZodType<PhotoFile>) {
   return z.strictObject({
     file,
     alt: z
@@ -107,7 +107,7 @@ const travelNote = (what: string) =>
  * distance or time, the usual road journey, where and when we meet, and where to stay either
  * side. Every part comes from the trip's sources, which `sources` names by address.
  */
-export const gettingThere = z.strictObject({
+const gettingThere = z.strictObject({
   airport: travelNote('the nearest airport and how far it is from the start (a distance or a time)'),
   railhead: travelNote('the nearest railway station with a useful service and how far it is'),
   road: travelNote('the usual road journey to the start, by bus or shared vehicle, with its time'),

@@ -17,7 +17,7 @@ import {
 import { fixed, type Section } from './report.ts';
 import { startBenchServer } from './site.ts';
 
-export const fairnessGoals = { p50: 20, p99: 250, restMiB: 200, floodMiB: 300 };
+const fairnessGoals = { p50: 20, p99: 250, restMiB: 200, floodMiB: 300 };
 
 const floods = [1, 2, 3];
 /** Idle time before memory is read at rest, and after each flood. */

@@ -28,7 +28,7 @@ export interface Target {
 const ms = (n: number) => fixed(n, n < 10 ? 2 : 1);
 
 /** The headline goal: the server's CPU time per request at most this many times the baseline's for the same bytes. */
-export const cpuGoal = 1.25;
+const cpuGoal = 1.25;
 
 export function comparisonRow(label: string, server: Medians, baseline: Medians, bytes: number): string[] {
   const flagged = server.non2xx + server.errors > 0 ? ` (${server.non2xx} non-2xx, ${server.errors} errors)` : '';

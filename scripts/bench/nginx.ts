@@ -21,7 +21,7 @@ import { fixed, ratio, type Section } from './report.ts';
 const candidates = ['/usr/sbin/nginx', '/usr/bin/nginx'];
 
 /** The nginx binary, installed from Debian first when it is missing and this process may; null otherwise. */
-export function nginxBinary(): { binary: string | null; note: string } {
+function nginxBinary(): { binary: string | null; note: string } {
   const found = () => candidates.find((file) => existsSync(file)) ?? null;
   if (found()) return { binary: found(), note: '' };
   if (process.getuid?.() !== 0)
@@ -41,7 +41,7 @@ export function nginxBinary(): { binary: string | null; note: string } {
     : { binary: null, note: `apt-get install nginx-light failed (exit ${installed.status})` };
 }
 
-export function nginxVersion(binary: string): string {
+function nginxVersion(binary: string): string {
   const result = spawnSync(binary, ['-v'], { encoding: 'utf8' });
   return /nginx\/([\d.]+)/.exec(`${result.stderr}${result.stdout}`)?.[1] ?? 'unknown';
 }

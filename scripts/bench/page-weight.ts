@@ -30,7 +30,7 @@ function get(url: string, acceptEncoding?: string): Promise<Fetched> {
 }
 
 /** Same-origin stylesheets and scripts a page loads (inline ones are part of the HTML). */
-export function pageAssets(html: string): { css: string[]; js: string[] } {
+function pageAssets(html: string): { css: string[]; js: string[] } {
   const attr = (tag: string, name: string) => new RegExp(`\\b${name}=["']([^"']+)["']`).exec(tag)?.[1];
   const css = new Set<string>();
   const js = new Set<string>();

@@ -95,7 +95,7 @@ export async function startChildServer(script: string, options: ChildServerOptio
   return { url, port, dataDir, process: child, output: () => output, rss: () => residentBytes(child.pid!), stop };
 }
 
-export function residentBytes(pid: number): number {
+function residentBytes(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const kb = /^VmRSS:\s+(\d+)\s+kB/m.exec(status)?.[1];
   if (!kb) throw new Error(`no VmRSS for process ${pid}`);

@@ -24,7 +24,7 @@ async function timeBatch(serve: (i: number) => Promise<void>, offset: number): P
 }
 
 /** Microseconds per request for each side, medians of interleaved batches. */
-export async function rulesInProcess(
+async function rulesInProcess(
   paths: string[],
   rounds = 15,
 ): Promise<{ path: string; handler: number; withRules: number }[]> {

@@ -49,7 +49,7 @@ function largestPackages(output: BuildOutput, name: string, count: number): stri
  * Milliseconds a fresh Node.js process takes to import a built function's handler (the
  * middleware's cold start before its first request), the median of `runs` processes.
  */
-export function importMs(output: BuildOutput, name: string, runs = 9): number {
+function importMs(output: BuildOutput, name: string, runs = 9): number {
   const func = path.join(output.dir, 'functions', `${name}.func`);
   const { handler } = JSON.parse(readFileSync(path.join(func, '.vc-config.json'), 'utf8')) as { handler: string };
   const script = `const t = performance.now(); await import(${JSON.stringify(pathToFileURL(path.join(func, handler)).href)}); console.log(performance.now() - t);`;
@@ -101,7 +101,7 @@ export function vercelSection(built: VercelBuild): Section {
 }
 
 /** The request each function answers first in the cold-start table: one of its own, that needs no storage. */
-export const firstRequests: Record<string, FirstRequest> = {
+const firstRequests: Record<string, FirstRequest> = {
   'api/catalogue': { path: '/v1/trips?type=trek' },
   'api/departures': { path: '/treks/hampta-pass-trek.md' },
   // Checked in full, then refused for storage alone (503): storage is off.

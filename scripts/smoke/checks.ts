@@ -16,7 +16,7 @@ import { fileCachePolicy } from '../../service/host/static-routes.ts';
 import { cachePolicy } from '../../service/http/cache-policy.ts';
 import { peakDataFiles, releaseFilePath } from '../../domain/catalogue/peak-data-files.ts';
 
-export interface Expectation {
+interface Expectation {
   status: number;
   /** Media type the answer must carry (with its parameters, when it names any). */
   type?: string;
@@ -82,7 +82,7 @@ async function listed(origin: string, path: string): Promise<Listed['data']> {
 }
 
 /** Requests under /v1 made by building the table: they count against the quota too. */
-export const tableApiRequests = 2;
+const tableApiRequests = 2;
 
 export async function requestTable(origin: string): Promise<Check[]> {
   const trips = await listed(origin, '/v1/trips');

@@ -19,7 +19,7 @@ import type { RefusalReason } from './oauth-response.ts';
 import type { TrustedIssuer } from '../config.ts';
 
 /** Algorithms accepted from identity providers: never `none`, never a shared-secret HMAC. */
-export const assertionAlgorithms = ['RS256', 'PS256', 'ES256', 'ES384', 'EdDSA'];
+const assertionAlgorithms = ['RS256', 'PS256', 'ES256', 'ES384', 'EdDSA'];
 
 const maxAssertionLength = 8 * 1024;
 const compactJws = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;

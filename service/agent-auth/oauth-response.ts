@@ -64,7 +64,7 @@ export function oauthError(error: OAuthErrorCode, description: string, init: OAu
   return oauthJson(body, init.status ?? 400, init.headers);
 }
 
-export function resourceMetadataUrl(siteUrl: string): string {
+function resourceMetadataUrl(siteUrl: string): string {
   return `${siteUrl}${agentAuthPaths.protectedResource}`;
 }
 

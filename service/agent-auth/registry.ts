@@ -9,7 +9,7 @@ import type { Sql } from '../storage/sql.ts';
 import { lifetimes } from './metadata.ts';
 
 export type RegistrationKind = 'anonymous' | 'identity_assertion' | 'verified_email';
-export type RegistrationStatus = 'pending' | 'active' | 'revoked';
+type RegistrationStatus = 'pending' | 'active' | 'revoked';
 
 export interface Registration {
   id: string;
@@ -86,14 +86,14 @@ function toClaim(row: ClaimRow): Claim {
   };
 }
 
-export function sha256(text: string): string {
+function sha256(text: string): string {
   return createHash('sha256').update(text).digest('hex');
 }
 
 /** RFC 8628 §6.1: consonants only (no vowels, so no words), no look-alike letters. */
 const userCodeAlphabet = 'BCDFGHJKLMNPQRSTVWXZ';
 
-export function newUserCode(): string {
+function newUserCode(): string {
   const chars = Array.from({ length: 8 }, () => userCodeAlphabet[randomInt(userCodeAlphabet.length)]);
   return `${chars.slice(0, 4).join('')}-${chars.slice(4).join('')}`;
 }

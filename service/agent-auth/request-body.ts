@@ -7,7 +7,7 @@
 import { readCappedBytes } from '../http/body.ts';
 
 /** Assertions are a few kilobytes; anything far larger is not a registration. */
-export const maxBodyBytes = 16 * 1024;
+const maxBodyBytes = 16 * 1024;
 
 export class BodyError extends Error {
   override name = 'BodyError';
@@ -22,7 +22,7 @@ function mediaType(request: Request): string {
   return (request.headers.get('Content-Type') ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
 }
 
-export async function readBodyText(request: Request, limit = maxBodyBytes): Promise<string> {
+async function readBodyText(request: Request, limit = maxBodyBytes): Promise<string> {
   const declared = Number(request.headers.get('Content-Length') ?? '0');
   if (declared > limit) throw new BodyError(413, `The body is larger than ${limit} bytes.`);
   let bytes: Uint8Array | null;

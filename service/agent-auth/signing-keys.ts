@@ -21,8 +21,8 @@ import {
 import { SettingsError } from '../config.ts';
 
 /** Asymmetric algorithms only: a shared secret could never be published at jwks_uri. */
-export const signingAlgorithms = ['ES256', 'EdDSA', 'RS256'] as const;
-export type SigningAlgorithm = (typeof signingAlgorithms)[number];
+const signingAlgorithms = ['ES256', 'EdDSA', 'RS256'] as const;
+type SigningAlgorithm = (typeof signingAlgorithms)[number];
 
 export interface SigningKeys {
   /** The public JWK Set published at jwks_uri: the current key first, then retired ones. */

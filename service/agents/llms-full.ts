@@ -13,7 +13,7 @@ import { agentGuidance, mustNotList } from '../guidance/agent-guidance.ts';
  * A trip's Markdown twin, two heading levels down, with its live departures section replaced
  * by where to read them: a file built once per deploy cannot hold dates that sell by the minute.
  */
-export function tripSection(catalogue: Catalogue, page: TripPage): string {
+function tripSection(catalogue: Catalogue, page: TripPage): string {
   const lines = tripMarkdown(catalogue, page, { state: 'live', departures: [] }).split('\n');
   const start = lines.indexOf('## Departures');
   const end = lines.findIndex((line, i) => i > start && /^#{1,2} /.test(line));
@@ -50,7 +50,7 @@ function peakRow(p: PeakRecord): string {
   ].join(' | ')} |`;
 }
 
-export function peaksTableMarkdown(catalogue: Catalogue): string {
+function peaksTableMarkdown(catalogue: Catalogue): string {
   return [
     '| Peak | id | Altitude (m) | Range | Region | Grade | Open peak | Royalty band | Royalty, USD, party of 2 | Best months | Typical days | First 6,000 m candidate |',
     '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',

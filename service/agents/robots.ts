@@ -31,10 +31,10 @@ export const aiCrawlers = [
 /** Assistants' fetchers that act for a person in a conversation: they may register and enquire as auth.md says. */
 export const userDrivenAgents = ['ChatGPT-User', 'Claude-User', 'Perplexity-User'] as const;
 
-export const contentSignal = 'search=yes, ai-input=yes, ai-train=no';
+const contentSignal = 'search=yes, ai-input=yes, ai-train=no';
 
 /** Endpoints that answer POSTs or per-request state: nothing there to index. */
-export const notForCrawling = ['/api/', '/agent/', '/oauth/'];
+const notForCrawling = ['/api/', '/agent/', '/oauth/'];
 
 function group(userAgents: readonly string[], disallowed: readonly string[]): string[] {
   return [

@@ -18,7 +18,7 @@ import {
 } from '../mcp/server-info.ts';
 import { departureSearchView, toolViews, viewCsp, viewExtension } from '../mcp/views.ts';
 
-export const serverCardSchemaUrl = 'https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json';
+const serverCardSchemaUrl = 'https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json';
 
 export function buildServerCard(catalogue: Catalogue) {
   return {

@@ -17,7 +17,7 @@ export interface Skill extends SkillSummary {
   body(catalogue: Catalogue): string;
 }
 
-export const skillsIndexSchemaUrl = 'https://schemas.agentskills.io/discovery/0.2.0/schema.json';
+const skillsIndexSchemaUrl = 'https://schemas.agentskills.io/discovery/0.2.0/schema.json';
 
 function summary(name: string): SkillSummary {
   const found = skillSummaries.find((s) => s.name === name);
@@ -154,7 +154,7 @@ export function skillMarkdown(skill: Skill, catalogue: Catalogue): string {
 }
 
 /** `sha256:` and the lowercase hex SHA-256 of the UTF-8 bytes of `text`. */
-export async function sha256Digest(text: string): Promise<string> {
+async function sha256Digest(text: string): Promise<string> {
   const hash = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
   return `sha256:${Array.from(new Uint8Array(hash), (b) => b.toString(16).padStart(2, '0')).join('')}`;
 }

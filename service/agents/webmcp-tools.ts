@@ -22,7 +22,7 @@ export interface WebMcpTool {
 /** The MCP tools a page offers too, reading the same /v1 operations from the page. */
 const readTools = ['list_trips', 'list_departures'];
 
-export const startEnquiryToolName = 'start_enquiry';
+const startEnquiryToolName = 'start_enquiry';
 
 function jsonSchema(schema: z.ZodType): Record<string, unknown> {
   const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { io: 'input' }) as Record<string, unknown>;

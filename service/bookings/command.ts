@@ -2,8 +2,13 @@
  * The enquiries command (`npm run enquiries -- <command>`, scripts/enquiries.ts): the team's view
  * of booking enquiries in operational storage.
  *
- *   list [--undelivered]   newest first; --undelivered keeps pending and failed ones
- *   show <id>              one enquiry and the email it sends
+ *   list [filters] [--long | --json]   newest first: when each came, the trip, the dates asked
+ *                          for, the visitor's phone, email and message, delivery and handling;
+ *                          --long in full, --json as data; filters --trip <slug>,
+ *                          --since <YYYY-MM-DD> (India's date), --state <state>
+ *   show <id>              one enquiry in full and the email it sends
+ *   handle <id> [--note <text>]   marks an enquiry handled, with the team's note
+ *   reopen <id>            opens a handled enquiry again
  *   retry <id>             deliver one enquiry that is not delivered yet
  *   retry --all            deliver every failed enquiry, and every pending one whose delivery
  *                          began over a minute ago; a younger one may still be on its way and
@@ -12,20 +17,18 @@
  * Delivery uses the same settings as the server (RESEND_API_KEY … or the local outbox) and the
  * enquiry's own idempotency key, so a retry never emails the team twice. It takes its arguments,
  * environment and output streams as given, so the script passes the process's own and tests can
- * run it in theirs. Exit codes: 0 done, 1 something was not done, 2 a usage error.
+ * run it in theirs. An option it does not know is refused with the help text. Exit codes: 0 done,
+ * 1 something was not done, 2 a usage error.
  */
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { load } from 'js-yaml';
+import { parseArgs } from 'node:util';
 import { formatIndiaDateTime } from '../../domain/format.ts';
-import { siteSettings } from '../../domain/schemas/site.ts';
-import { readSettings, SettingsError, type Settings } from '../config.ts';
+import { readSettings, SettingsError } from '../config.ts';
 import { prepareDataDir } from '../data-dir.ts';
 import { directAddressSettings, openOperationalStorage } from '../storage/connection.ts';
-import { deliverEnquiry } from './deliver.ts';
 import { composeEnquiryEmail } from './email.ts';
-import { mailerFromSettings } from './mailer.ts';
-import { EnquiryStore, type StoredEnquiry } from './store.ts';
+import { enquiryInFull, enquiryLines } from './enquiry-listing.ts';
+import { retryDelivery, type Say } from './retry.ts';
+import { EnquiryStore, enquiryStates, type EnquiryFilter, type EnquiryState } from './store.ts';
 
 /** Where the command reads its settings and writes what it says. */
 export interface CommandIo {
@@ -34,129 +37,213 @@ export interface CommandIo {
   stderr: { write(text: string): unknown };
 }
 
-/** Lines to the command's output and its errors. */
-interface Say {
-  out(text: string): void;
-  err(text: string): void;
-}
-
-const usage = `Usage: npm run enquiries -- <command>
-  list [--undelivered]   list enquiries, newest first
-  show <id>              show one enquiry and its email
+const usage = `Usage: npm run enquiries -- <command> [options]
+  list                   list enquiries, newest first: when each came, the trip, the dates
+                         asked for, the visitor's name, phone, email and message, delivery
+                         and whether the team has handled it
+    --trip <slug>          only enquiries for this trip
+    --since <YYYY-MM-DD>   only enquiries received on or after this day (India's date)
+    --state <state>        only enquiries in this state: ${enquiryStates.join(', ')}
+                           (undelivered: pending or failed; open: not handled yet)
+    --undelivered          the same as --state undelivered
+    --long                 every field in full, the whole message included
+    --json                 as JSON, one object per enquiry
+  show <id>              show one enquiry in full and its email
+  handle <id> [--note <text>]
+                         mark an enquiry handled, with a note for the team (handled again,
+                         it keeps when it was first handled and takes the new note)
+  reopen <id>            open a handled enquiry again
   retry <id>             deliver one undelivered enquiry
   retry --all            deliver every failed enquiry, and every pending one whose delivery
                          began over a minute ago (a younger one may still be on its way:
-                         it is named, and left to that delivery or the next retry)`;
+                         it is named, and left to that delivery or the next retry)
+Exit codes: 0 done, 1 something was not done, 2 a usage error.`;
 
-/**
- * A pending enquiry whose delivery began less than this ago may still be on its way: an attempt
- * gives up after the mail timeout (10 s, mailer.ts) and storage's own bound. Sending it again
- * meanwhile would race that attempt; the idempotency key would keep the team to one email, but
- * Resend refuses a second request under a key still in use, so the retry would only report a
- * failure that is not one.
- */
-const pendingGraceMs = 60_000;
+/** The options each command takes; any other is refused with the help text. */
+const commandOptions = {
+  list: {
+    trip: { type: 'string' },
+    since: { type: 'string' },
+    state: { type: 'string' },
+    undelivered: { type: 'boolean' },
+    long: { type: 'boolean' },
+    json: { type: 'boolean' },
+  },
+  show: {},
+  handle: { note: { type: 'string' } },
+  reopen: {},
+  retry: { all: { type: 'boolean' } },
+} as const;
+
+type Command = keyof typeof commandOptions;
+
+/** The longest note the team can leave on an enquiry. */
+const noteMax = 500;
 
 class UsageError extends Error {}
 
-function contactEmail(settings: Settings): string {
-  if (settings.CONTACT_EMAIL) return settings.CONTACT_EMAIL;
-  const file = path.resolve(settings.CONTENT_DIR, 'settings', 'site.yaml');
-  return siteSettings.parse(load(readFileSync(file, 'utf8'))).contactEmail;
+/** India's offset from UTC: it keeps no summer time. */
+const indiaOffsetMs = 5.5 * 3_600_000;
+
+/** India's day `day` (YYYY-MM-DD) as the moment it began there. */
+function startOfIndianDay(day: string): Date {
+  const moment = new Date(`${day}T00:00:00+05:30`);
+  // A day that does not exist (2027-02-30) is refused, not carried into the next month.
+  const real =
+    !Number.isNaN(moment.getTime()) && new Date(moment.getTime() + indiaOffsetMs).toISOString().startsWith(day);
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(day) || !real)
+    throw new UsageError(`--since takes a date such as 2027-05-01, not "${day}".`);
+  return moment;
 }
 
-function when(date: Date | null): string {
-  return date ? formatIndiaDateTime(date) : '-';
+function listFilter(values: Values): EnquiryFilter {
+  const state = values.undelivered ? 'undelivered' : values.state;
+  if (values.undelivered && values.state && values.state !== 'undelivered')
+    throw new UsageError('--undelivered is --state undelivered; give one state.');
+  if (state !== undefined && !(enquiryStates as readonly string[]).includes(state))
+    throw new UsageError(`--state takes one of ${enquiryStates.join(', ')}, not "${state}".`);
+  return {
+    tripSlug: values.trip,
+    since: values.since === undefined ? undefined : startOfIndianDay(values.since),
+    state: state as EnquiryState | undefined,
+  };
 }
 
-function line(e: StoredEnquiry): string {
-  const state =
-    e.deliveryState === 'delivered'
-      ? `delivered ${when(e.deliveredAt)}`
-      : `${e.deliveryState} after ${e.attempts} attempt(s)`;
-  const error = e.deliveryState !== 'delivered' && e.lastError ? `\n    last error: ${e.lastError}` : '';
-  return `${e.id}  ${when(e.createdAt)} IST  ${e.tripSlug}  ${e.groupSize} pax  ${e.name}  ${e.phone}  [${state}]${error}`;
+/** Each state in words, as a list's last line names it. */
+const stateWords: Record<EnquiryState, string> = {
+  pending: 'pending',
+  delivered: 'delivered',
+  failed: 'failed',
+  undelivered: 'not delivered yet',
+  open: 'still open',
+  handled: 'handled',
+};
+
+/** What a list holds, in words: " for sample-trek since 2027-05-01 still open". */
+function listed(values: Values, filter: EnquiryFilter): string {
+  return [
+    values.trip ? ` for ${values.trip}` : '',
+    values.since ? ` since ${values.since}` : '',
+    filter.state ? ` ${stateWords[filter.state]}` : '',
+  ].join('');
 }
 
-async function list(store: EnquiryStore, args: string[], say: Say): Promise<number> {
-  const undelivered = args.includes('--undelivered');
-  const enquiries = await store.list({ undelivered });
-  if (enquiries.length === 0) {
-    say.out(undelivered ? 'Every enquiry has been delivered.' : 'No enquiries yet.');
+async function list(store: EnquiryStore, values: Values, say: Say): Promise<number> {
+  if (values.long && values.json) throw new UsageError('list shows --long or --json, not both.');
+  const filter = listFilter(values);
+  const enquiries = await store.list(filter);
+  if (values.json) {
+    say.out(JSON.stringify(enquiries, null, 2));
     return 0;
   }
-  for (const e of enquiries) say.out(line(e));
-  say.out(
-    `${enquiries.length} enquir${enquiries.length === 1 ? 'y' : 'ies'}${undelivered ? ' not delivered yet' : ''}.`,
-  );
+  const which = listed(values, filter);
+  if (enquiries.length === 0) {
+    const onlyUndelivered = filter.state === 'undelivered' && !values.trip && !values.since;
+    say.out(
+      onlyUndelivered ? 'Every enquiry has been delivered.' : which ? `No enquiries${which}.` : 'No enquiries yet.',
+    );
+    return 0;
+  }
+  for (const e of enquiries) say.out(values.long ? `${enquiryInFull(e)}\n` : enquiryLines(e));
+  say.out(`${enquiries.length} enquir${enquiries.length === 1 ? 'y' : 'ies'}${which}.`);
   return 0;
 }
 
-async function show(store: EnquiryStore, id: string | undefined, say: Say): Promise<number> {
-  if (!id) throw new UsageError('show needs an enquiry id.');
+/** What a command that names an unknown enquiry says; exit code 1. */
+function noSuchEnquiry(id: string, say: Say): number {
+  say.err(`No enquiry ${id}.`);
+  return 1;
+}
+
+async function show(store: EnquiryStore, id: string, say: Say): Promise<number> {
   const enquiry = await store.get(id);
-  if (!enquiry) {
-    say.err(`No enquiry ${id}.`);
-    return 1;
-  }
-  say.out(line(enquiry));
-  say.out(
-    `idempotency key: ${enquiry.idempotencyKey}${enquiry.deliveryRef ? `\ndelivered as: ${enquiry.deliveryRef}` : ''}\n`,
-  );
+  if (!enquiry) return noSuchEnquiry(id, say);
+  say.out(enquiryInFull(enquiry));
+  say.out(`  ${'key'.padEnd(12)} ${enquiry.idempotencyKey}\n`);
   const email = composeEnquiryEmail(enquiry);
   say.out(`Subject: ${email.subject}\n\n${email.text}`);
   return 0;
 }
 
-async function retry(store: EnquiryStore, settings: Settings, args: string[], say: Say): Promise<number> {
-  const all = args.includes('--all');
-  const id = args.find((a) => !a.startsWith('--'));
-  if (all === Boolean(id)) throw new UsageError('retry needs either an enquiry id or --all.');
-  const now = Date.now();
-  const undelivered = all ? (await store.list({ undelivered: true })).reverse() : [];
-  const underWay = (e: StoredEnquiry) =>
-    e.deliveryState === 'pending' && now - (e.lastAttemptAt ?? e.createdAt).getTime() <= pendingGraceMs;
-  const skipped = undelivered.filter(underWay);
-  const targets = all ? undelivered.filter((e) => !underWay(e)) : [id!];
-  for (const e of skipped) {
-    const seconds = Math.max(0, Math.round((now - (e.lastAttemptAt ?? e.createdAt).getTime()) / 1000));
-    say.out(
-      `${e.id}: skipped: its delivery began ${seconds} s ago and may still be on its way; retry --all takes it once that is a minute ago`,
+async function handle(store: EnquiryStore, id: string, note: string | undefined, say: Say): Promise<number> {
+  const text = note?.trim() || null;
+  if (text && text.length > noteMax)
+    throw new UsageError(`--note is ${text.length} characters; keep it to ${noteMax}.`);
+  const handled = await store.markHandled(id, new Date(), text);
+  if (!handled) return noSuchEnquiry(id, say);
+  say.out(
+    `${id}: handled ${formatIndiaDateTime(handled.handledAt!)} IST${handled.handledNote ? `, noted: ${handled.handledNote}` : ''}`,
+  );
+  return 0;
+}
+
+async function reopen(store: EnquiryStore, id: string, say: Say): Promise<number> {
+  const opened = await store.reopen(id);
+  if (!opened) return noSuchEnquiry(id, say);
+  say.out(`${id}: open again${opened.handledNote ? ` (its note is kept: ${opened.handledNote})` : ''}`);
+  return 0;
+}
+
+/** The options of any command, as parsed. */
+interface Values {
+  trip?: string;
+  since?: string;
+  state?: string;
+  undelivered?: boolean;
+  long?: boolean;
+  json?: boolean;
+  note?: string;
+  all?: boolean;
+}
+
+/** The command's options and arguments, or a usage error naming what it does not take. */
+function parsed(command: Command, args: string[]): { values: Values; ids: string[] } {
+  try {
+    const { values, positionals } = parseArgs({
+      args,
+      options: commandOptions[command],
+      allowPositionals: true,
+      strict: true,
+    });
+    return { values: values as Values, ids: positionals };
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    if (typeof code !== 'string' || !code.startsWith('ERR_PARSE_ARGS')) throw error;
+    const unknown = /^Unknown option '([^']+)'/.exec((error as Error).message)?.[1];
+    const takes = Object.keys(commandOptions[command]).map((option) => `--${option}`);
+    throw new UsageError(
+      unknown
+        ? `${command} does not take ${unknown}; ${takes.length ? `it takes ${takes.join(', ')}` : 'it takes no options'}.`
+        : `${command}: ${(error as Error).message}`,
     );
   }
-  const mailer = mailerFromSettings(settings, { contactEmail: contactEmail(settings) });
-  say.out(`Delivering through ${mailer.description}.`);
-  let failures = 0;
-  for (const target of targets.map((t) => (typeof t === 'string' ? t : t.id))) {
-    const outcome = await deliverEnquiry(target, { enquiries: store, mailer, clock: () => new Date() });
-    if (outcome.state === 'delivered') say.out(`${target}: delivered (${outcome.ref})`);
-    else if (outcome.state === 'failed') {
-      failures += 1;
-      say.out(`${target}: not delivered: ${outcome.detail}`);
-    } else {
-      const known = await store.get(target);
-      say.out(known ? `${target}: already delivered, nothing sent` : `${target}: no such enquiry`);
-      if (!known) failures += 1;
-    }
+}
+
+/** The enquiry id a command names: none for list, one for the others (retry --all names none). */
+function enquiryId(command: Command, ids: string[], values: Values): string | undefined {
+  if (command === 'list') {
+    if (ids.length > 0) throw new UsageError(`list takes options only, not "${ids.join(' ')}".`);
+    return undefined;
   }
-  if (all) {
-    const under = skipped.length === 0 ? '' : ` ${skipped.length} skipped: delivery under way.`;
-    say.out(
-      targets.length === 0
-        ? `Nothing to retry.${under}`
-        : `${targets.length - failures} of ${targets.length} delivered.${under}`,
-    );
-  }
-  return failures > 0 ? 1 : 0;
+  if (command === 'retry' && (ids.length > 1 || (values.all === true) === (ids.length === 1)))
+    throw new UsageError('retry needs either an enquiry id or --all.');
+  if (command !== 'retry' && ids.length !== 1) throw new UsageError(`${command} needs one enquiry id.`);
+  return ids[0];
 }
 
 async function run(args: string[], env: CommandIo['env'], say: Say): Promise<number> {
   const [command, ...rest] = args;
-  if (!command || command === 'help' || command === '--help') {
+  const asksHelp = (word: string) => word === '--help' || word === '-h';
+  if (!command || command === 'help' || asksHelp(command) || rest.some(asksHelp)) {
     say.out(usage);
     return command ? 0 : 2;
   }
-  if (!['list', 'show', 'retry'].includes(command)) throw new UsageError(`Unknown command "${command}".`);
+  if (!Object.hasOwn(commandOptions, command)) throw new UsageError(`Unknown command "${command}".`);
+  const name = command as Command;
+  // Checked before storage is opened: a mistyped option changes nothing and waits on nothing.
+  const { values, ids } = parsed(name, rest);
+  const id = enquiryId(name, ids, values);
+  if (name === 'list') listFilter(values);
   const settings = readSettings(env);
   // The embedded database and the outbox (retry) are in DATA_DIR.
   prepareDataDir(settings, { log: (line) => say.err(line) });
@@ -168,9 +255,18 @@ async function run(args: string[], env: CommandIo['env'], say: Say): Promise<num
   }
   const store = new EnquiryStore(sql);
   try {
-    if (command === 'list') return await list(store, rest, say);
-    if (command === 'show') return await show(store, rest[0], say);
-    return await retry(store, settings, rest, say);
+    switch (name) {
+      case 'list':
+        return await list(store, values, say);
+      case 'show':
+        return await show(store, id!, say);
+      case 'handle':
+        return await handle(store, id!, values.note, say);
+      case 'reopen':
+        return await reopen(store, id!, say);
+      case 'retry':
+        return await retryDelivery(store, settings, id, values.all === true, say);
+    }
   } finally {
     await store.close();
   }

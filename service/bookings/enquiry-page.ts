@@ -22,7 +22,7 @@ import { seatsLeftOn } from './seats.ts';
 /** The query parameter naming the departure. */
 export const departureParam = 'departure';
 
-export function enquiryPagePath(page: Pick<TripPage, 'path'>): string {
+function enquiryPagePath(page: Pick<TripPage, 'path'>): string {
   return `${page.path}/enquire`;
 }
 

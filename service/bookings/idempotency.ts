@@ -34,7 +34,7 @@ export const keyLifetimeMs = 24 * 60 * 60 * 1000;
  * delivery is idempotent (the same key to Resend, the outbox never writes a file twice), so even
  * a first request that was only slow cannot make the team receive it twice.
  */
-export const answerDueMs = 5_000;
+const answerDueMs = 5_000;
 
 /** A request's key and the fingerprint of what it asked (its fields). */
 export interface RequestKey {

@@ -11,7 +11,7 @@ import type { Settings } from '../config.ts';
 import type { EnquiryEmail } from './email.ts';
 import { draftFile, outboxDir } from './outbox-drafts.ts';
 
-export interface OutgoingEmail extends EnquiryEmail {
+interface OutgoingEmail extends EnquiryEmail {
   /** The enquiry id, used to name the outbox file. */
   reference: string;
   idempotencyKey: string;
@@ -19,7 +19,7 @@ export interface OutgoingEmail extends EnquiryEmail {
   replyTo?: string | undefined;
 }
 
-export type DeliveryResult =
+type DeliveryResult =
   | { ok: true; ref: string }
   /** `upstream`: the mail service failed or did not answer in time; `unavailable`: mail is not set up. */
   | { ok: false; reason: 'upstream' | 'unavailable'; detail: string };
@@ -30,9 +30,9 @@ export interface Mailer {
   send(email: OutgoingEmail): Promise<DeliveryResult>;
 }
 
-export const defaultDeliveryTimeoutMs = 10_000;
+const defaultDeliveryTimeoutMs = 10_000;
 
-export class ResendMailer implements Mailer {
+class ResendMailer implements Mailer {
   readonly description: string;
   readonly #apiKey: string;
   readonly #baseUrl: string | undefined;
@@ -116,7 +116,7 @@ function headerText(value: string): string {
   return /^[\x20-\x7e]*$/.test(value) ? value : `=?UTF-8?B?${Buffer.from(value, 'utf8').toString('base64')}?=`;
 }
 
-export class OutboxMailer implements Mailer {
+class OutboxMailer implements Mailer {
   readonly description: string;
   readonly #dir: string;
   readonly #from: string;
@@ -184,7 +184,7 @@ export class OutboxMailer implements Mailer {
 }
 
 /** Mail is meant to go through Resend but a setting is missing: nothing can be sent. */
-export class UnconfiguredMailer implements Mailer {
+class UnconfiguredMailer implements Mailer {
   readonly description: string;
   constructor(problem: string) {
     this.description = `not configured: ${problem}`;

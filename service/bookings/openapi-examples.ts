@@ -95,6 +95,8 @@ function exampleEnquiry(catalogue: Catalogue): StoredEnquiry {
     deliveredAt: null,
     deliveryRef: null,
     idempotencyKey: `enquiry/enq-${day.replaceAll('-', '')}-k3v9x2m7qa`,
+    handledAt: null,
+    handledNote: null,
   };
 }
 

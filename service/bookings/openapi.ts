@@ -26,7 +26,7 @@ import { cachePolicy } from '../http/cache-policy.ts';
 
 type Json = Record<string, unknown>;
 
-export const enquiryOperationId = 'sendEnquiry';
+const enquiryOperationId = 'sendEnquiry';
 
 const schemaRef = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 

@@ -16,7 +16,7 @@ import { cachePolicy } from '../http/cache-policy.ts';
 export const thankYouPath = '/enquiry-sent';
 
 /** The thank-you page of one enquiry; its reference is the only thing in the address. */
-export function thankYouHref(enquiry: Pick<StoredEnquiry, 'id'>): string {
+function thankYouHref(enquiry: Pick<StoredEnquiry, 'id'>): string {
   return `${thankYouPath}?ref=${encodeURIComponent(enquiry.id)}`;
 }
 
@@ -156,11 +156,11 @@ export function callBackSentence(enquiry: Pick<StoredEnquiry, 'callbackPromise'>
 }
 
 /** "Fixture Trek for 5 Jun 2027 to 9 Jun 2027": what the enquiry is about, as the person sent it. */
-export function enquiryAbout(enquiry: Pick<StoredEnquiry, 'trip' | 'preferredDeparture'>): string {
+function enquiryAbout(enquiry: Pick<StoredEnquiry, 'trip' | 'preferredDeparture'>): string {
   return enquiry.preferredDeparture ? `${enquiry.trip.name} for ${enquiry.preferredDeparture}` : enquiry.trip.name;
 }
 
-export function nextStep(enquiry: StoredEnquiry): string {
+function nextStep(enquiry: StoredEnquiry): string {
   return `Thank you, ${enquiry.name}. Your enquiry about ${enquiryAbout(enquiry)} reached our team; its reference is ${enquiry.id}. ${callBackSentence(enquiry, enquiry.phone)}`;
 }
 

@@ -26,7 +26,7 @@ export function seatsLeftSentence(dates: string, seats: number | string): string
 }
 
 /** The departures that `preferredDeparture` names, with a published count of seats and open for enquiries. */
-export function namedDepartures(preferredDeparture: string, departures: readonly Departure[]): Departure[] {
+function namedDepartures(preferredDeparture: string, departures: readonly Departure[]): Departure[] {
   const wanted = cleanText(preferredDeparture);
   if (wanted === '') return [];
   return departures.filter(

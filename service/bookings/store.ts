@@ -2,18 +2,19 @@
  * enquiryStore: booking enquiries in operational storage with their delivery state. An
  * enquiry is written here before any delivery is attempted, so mail being down never loses
  * one; `pending` means a delivery is under way (or was cut short), `failed` that the last
- * attempt did not get through, `delivered` that the team has it.
+ * attempt did not get through, `delivered` that the team has it. Apart from delivery, the team
+ * marks an enquiry handled once they have answered it, with a note (`npm run enquiries`).
  */
 import { randomBytes } from 'node:crypto';
 import { migrate } from '../storage/migrations/index.ts';
 import type { Sql } from '../storage/sql.ts';
 import type { EnquiryInput } from './enquiry.ts';
 
-export const deliveryStates = ['pending', 'delivered', 'failed'] as const;
-export type DeliveryState = (typeof deliveryStates)[number];
+const deliveryStates = ['pending', 'delivered', 'failed'] as const;
+type DeliveryState = (typeof deliveryStates)[number];
 
 /** The trip as the visitor saw it, kept with the enquiry so a later delivery sends the same email. */
-export interface EnquiryTrip {
+interface EnquiryTrip {
   name: string;
   url: string;
 }
@@ -36,7 +37,34 @@ export interface StoredEnquiry extends EnquiryInput, EnquiryContext {
   /** The mail provider's message id, or the outbox file. */
   deliveryRef: string | null;
   idempotencyKey: string;
+  /** When the team marked it handled; null while it is open. */
+  handledAt: Date | null;
+  /** What the team noted when they handled it. */
+  handledNote: string | null;
 }
+
+/** Which enquiries a list holds: each filter given narrows it. */
+export interface EnquiryFilter {
+  tripSlug?: string | undefined;
+  /** Received at or after this moment. */
+  since?: Date | undefined;
+  /** `undelivered` is pending or failed; `open` not handled yet. */
+  state?: EnquiryState | undefined;
+}
+
+/** The states a list can be narrowed to: a delivery state, either of the team's, or not delivered yet. */
+export const enquiryStates = [...deliveryStates, 'undelivered', 'open', 'handled'] as const;
+export type EnquiryState = (typeof enquiryStates)[number];
+
+/** The condition on a row for each state. */
+const stateCondition: Record<EnquiryState, string> = {
+  pending: `delivery_state = 'pending'`,
+  delivered: `delivery_state = 'delivered'`,
+  failed: `delivery_state = 'failed'`,
+  undelivered: `delivery_state <> 'delivered'`,
+  open: 'handled_at IS NULL',
+  handled: 'handled_at IS NOT NULL',
+};
 
 interface Row {
   id: string;
@@ -58,6 +86,8 @@ interface Row {
   delivered_at: Date | string | null;
   delivery_ref: string | null;
   idempotency_key: string;
+  handled_at: Date | string | null;
+  handled_note: string | null;
 }
 
 const asDate = (value: Date | string | null): Date | null => (value === null ? null : new Date(value));
@@ -82,6 +112,8 @@ function fromRow(row: Row): StoredEnquiry {
     deliveredAt: asDate(row.delivered_at),
     deliveryRef: row.delivery_ref,
     idempotencyKey: row.idempotency_key,
+    handledAt: asDate(row.handled_at),
+    handledNote: row.handled_note,
   };
 }
 
@@ -240,14 +272,40 @@ export class EnquiryStore {
     return rows[0] ? fromRow(rows[0]) : null;
   }
 
-  /** Newest first; `undelivered` keeps only pending and failed ones. */
-  async list(filter: { undelivered?: boolean } = {}): Promise<StoredEnquiry[]> {
+  /** Newest first, narrowed by each filter given. */
+  async list(filter: EnquiryFilter = {}): Promise<StoredEnquiry[]> {
     await this.ready();
     const { rows } = await this.sql.query<Row>(
-      `SELECT * FROM enquiries WHERE NOT $1::boolean OR delivery_state <> 'delivered' ORDER BY created_at DESC, id`,
-      [filter.undelivered ?? false],
+      `SELECT * FROM enquiries
+       WHERE ($1::text IS NULL OR trip_slug = $1) AND ($2::timestamptz IS NULL OR created_at >= $2)
+         ${filter.state ? `AND ${stateCondition[filter.state]}` : ''}
+       ORDER BY created_at DESC, id`,
+      [filter.tripSlug ?? null, filter.since?.toISOString() ?? null],
     );
     return rows.map(fromRow);
+  }
+
+  /**
+   * Marks an enquiry handled, with the team's note. Handled again, it keeps the moment it was
+   * first handled and takes the new note, if one is given. Null when no enquiry has the id.
+   */
+  async markHandled(id: string, now: Date, note: string | null): Promise<StoredEnquiry | null> {
+    await this.ready();
+    const { rows } = await this.sql.query<Row>(
+      `UPDATE enquiries SET handled_at = COALESCE(handled_at, $2), handled_note = COALESCE($3, handled_note)
+       WHERE id = $1 RETURNING *`,
+      [id, now.toISOString(), note],
+    );
+    return rows[0] ? fromRow(rows[0]) : null;
+  }
+
+  /** Opens a handled enquiry again; its note is kept. Null when no enquiry has the id. */
+  async reopen(id: string): Promise<StoredEnquiry | null> {
+    await this.ready();
+    const { rows } = await this.sql.query<Row>('UPDATE enquiries SET handled_at = NULL WHERE id = $1 RETURNING *', [
+      id,
+    ]);
+    return rows[0] ? fromRow(rows[0]) : null;
   }
 
   /** Counts an attempt; null when the enquiry is unknown or already delivered. */

@@ -41,6 +41,7 @@ Usage: npm run departures -- <command> [options]
       [--note <text>] [--start <YYYY-MM-DD>] [--end <YYYY-MM-DD>]
         Changes a departure. Changing the seats sets the status they suggest (sold_out at 0,
         filling at 3 or fewer, open above) unless --status is given; cancelled stays cancelled.
+        --status sold_out alone sets the seats left to 0.
         --price trip uses the trip's price again; --note "" clears the note.
   hide <id>...          Takes departures off every public page, feed and the API.
   publish <id>...       Shows hidden departures again.
@@ -240,7 +241,10 @@ async function run(
         ]);
       const parsed = departureChanges.safeParse(changes);
       if (!parsed.success) throw new Refused(asOptions(inputIssues(parsed.error)));
-      say(`Updated ${describe(await namingOptions(store().update(id, parsed.data), ['id']))}`);
+      const updated = await namingOptions(store().update(id, parsed.data), ['id']);
+      say(`Updated ${describe(updated)}`);
+      if (parsed.data.status === 'sold_out' && parsed.data.seatsLeft === undefined && updated.seatsLeft === 0)
+        say('Seats left are 0 now: sold_out means no seats are left.');
       return;
     }
     case 'hide':

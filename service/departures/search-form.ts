@@ -19,7 +19,7 @@ import type { SearchName } from './search.ts';
  * The places people search by: the state or territory of each trip's region ("…, Ladakh, India"
  * gives "Ladakh"), offered as suggestions; any text of the region matches.
  */
-export function regionSuggestions(catalogue: Catalogue): string[] {
+function regionSuggestions(catalogue: Catalogue): string[] {
   const places = catalogue.trips.flatMap(({ trip }) => {
     const parts = trip.region.split(',').map((part) => part.trim());
     const place = parts.at(-1) === 'India' ? parts.at(-2) : parts.at(-1);

@@ -9,7 +9,7 @@ import { statusForSeats } from './validation.ts';
 import type { AdminDeparture } from './source.ts';
 
 /** Months named by a season text such as "June to September" or "December to April, and May". */
-export function seasonMonths(season: string): number[] {
+function seasonMonths(season: string): number[] {
   const found: { index: number; at: number }[] = [];
   months.forEach((name, index) => {
     for (const match of season.matchAll(new RegExp(`\\b(${name}|${name.slice(0, 3)})\\b`, 'gi')))

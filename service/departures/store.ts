@@ -14,7 +14,15 @@ import type { AdminDeparture, DepartureSource, StoredDeparture } from './source.
 import type { Sql } from '../storage/sql.ts';
 import { knownTrip, knownTrips, type KnownTrip } from './trips.ts';
 import { todayInIndia } from './today.ts';
-import { addDays, checkDeparture, DepartureRuleError, settleStatus, statusForSeats, type Issue } from './validation.ts';
+import {
+  addDays,
+  checkDeparture,
+  DepartureRuleError,
+  seatsForStatus,
+  settleStatus,
+  statusForSeats,
+  type Issue,
+} from './validation.ts';
 
 function sameDeparture(a: AdminDeparture, b: AdminDeparture): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
@@ -148,7 +156,8 @@ export class DepartureStore implements DepartureSource {
       endDate = trip?.durationDays ? addDays(input.startDate, trip.durationDays - 1) : input.startDate;
     }
     const seatsTotal = input.seatsTotal !== undefined ? input.seatsTotal : (previous?.seatsTotal ?? null);
-    const seatsLeft = input.seatsLeft !== undefined ? input.seatsLeft : (previous?.seatsLeft ?? seatsTotal);
+    const seatsLeft =
+      input.seatsLeft !== undefined ? input.seatsLeft : seatsForStatus(input.status, previous?.seatsLeft ?? seatsTotal);
     const explicit = input.status !== undefined && input.status !== null;
     const seatsChanged = !previous || previous.seatsLeft !== seatsLeft || previous.seatsTotal !== seatsTotal;
     const status = explicit
@@ -206,6 +215,7 @@ export class DepartureStore implements DepartureSource {
       for (const [key, value] of Object.entries(changes) as [keyof DepartureChanges, unknown][]) {
         if (value !== undefined) (merged as unknown as Record<string, unknown>)[key] = value;
       }
+      if (changes.seatsLeft === undefined) merged.seatsLeft = seatsForStatus(changes.status, merged.seatsLeft);
       merged.status = settleStatus(merged.status, merged.seatsLeft, {
         explicit: changes.status !== undefined,
         seatsChanged: merged.seatsLeft !== before.seatsLeft || merged.seatsTotal !== before.seatsTotal,

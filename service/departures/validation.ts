@@ -9,13 +9,14 @@
  *   `open` more. Changing the seats without naming a status sets the status the seats
  *   suggest (so a sold-out departure whose seats free up opens again); a status given
  *   explicitly is kept unless it contradicts the seats; `cancelled` stays cancelled until
- *   someone sets another status.
+ *   someone sets another status. `sold_out` named without seats sets the seats left to 0
+ *   (`seatsForStatus`): it is the first thing an operator types when a departure fills.
  */
 import { listOf } from '../../domain/schemas/vocabulary.ts';
 import type { AdminDeparture, DepartureStatus } from './source.ts';
 import { knownTrip, type KnownTrip } from './trips.ts';
 
-export const limits = {
+const limits = {
   maxDays: 90,
   maxSeats: 100,
   maxPriceInr: 10_000_000,
@@ -24,7 +25,7 @@ export const limits = {
 } as const;
 
 /** At this many seats left or fewer, an open departure is shown as filling. */
-export const fillingAt = 3;
+const fillingAt = 3;
 
 export interface Issue {
   /** The field, as the CLI and the CSV name it. */
@@ -72,6 +73,14 @@ export function settleStatus(
 ): DepartureStatus {
   if (change.explicit || !change.seatsChanged || status === 'cancelled' || seatsLeft === null) return status;
   return statusForSeats(seatsLeft);
+}
+
+/**
+ * The seats left when a write names `status` and no seats left: none for sold_out, those of the
+ * departure otherwise. Seats that were never set stay unset.
+ */
+export function seatsForStatus(status: DepartureStatus | null | undefined, seatsLeft: number | null): number | null {
+  return status === 'sold_out' && seatsLeft !== null ? 0 : seatsLeft;
 }
 
 export function checkDeparture(d: AdminDeparture, trips: readonly KnownTrip[]): Issue[] {

@@ -21,8 +21,10 @@
  *
  * One route table (`routes`) says, for each of these paths, what its answer is kept under and
  * how it is made. Query parameters other than the ones listed are ignored, and answers are kept
- * under the parameters a path reads (canonical filters, a known trip, a known departure), never
- * under the raw address.
+ * under the parameters a path reads (canonical filters, a known trip, a known departure), not
+ * under the raw address. The one exception is the API's `/v1/departures` (apiDepartures): the
+ * operation answers each query as sent (a parameter it does not know, or a malformed one, is its
+ * 400), so its answer is kept under the path and query as asked, beside the read it was made from.
  *
  * A trip page asked for with `Accept: text/markdown` reaches this function at its own path
  * (the request rules route it here) and is answered with its twin.

@@ -17,7 +17,7 @@ export interface LiveFunction {
 }
 
 /** What a function's routes read of a request besides the request itself: its address, parsed once, and what part of the API it names. */
-export interface RequestTarget {
+interface RequestTarget {
   url: URL;
   api: ApiPath;
 }
@@ -26,7 +26,7 @@ type Handler = (request: Request, target: RequestTarget) => Promise<Response>;
 
 /**
  * The client's address as the host hands it over: Vercel sets X-Real-IP from the connection,
- * and the Node host (server.ts) sets it the same way, replacing whatever the client sent.
+ * and the Node host (service/host/node-requests.ts) sets it the same way, replacing whatever the client sent.
  */
 export function clientOf(request: Request): string {
   return clientIp(request, 'vercel', undefined);
@@ -62,11 +62,20 @@ export function withoutBodyForHead(request: Request, response: Response): Respon
 
 let lastLogged = 0;
 
+/** The site's address as the build knows it, or the request's own where its catalogue cannot be read. */
+function siteOf(build: Pick<SiteBuild, 'catalogue'>, url: URL): string {
+  try {
+    return build.catalogue().siteUrl;
+  } catch {
+    return url.origin;
+  }
+}
+
 /**
  * A function of one build (site-build.ts) around its own work. Its answers name the build they
  * were made from, as the Node host's files do (service/host/site-builds.ts).
  */
-export function liveFunction(name: string, build: Pick<SiteBuild, 'id'>, handle: Handler): LiveFunction {
+export function liveFunction(name: string, build: Pick<SiteBuild, 'id' | 'catalogue'>, handle: Handler): LiveFunction {
   const named = (response: Response) => {
     if (build.id) response.headers.set('X-Build', build.id);
     return response;
@@ -86,7 +95,7 @@ export function liveFunction(name: string, build: Pick<SiteBuild, 'id'>, handle:
             `[${name}] ${request.method} ${url.pathname}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
           );
         }
-        if (api.kind !== 'not-api') return internalErrorResponse(request);
+        if (api.kind !== 'not-api') return internalErrorResponse(request, siteOf(build, url));
         return setup
           ? plainText(
               503,

@@ -26,7 +26,7 @@ import { cachePolicy } from '../http/cache-policy.ts';
 type Form = 'page' | 'fragment' | 'markdown' | 'text' | 'json';
 
 /** The form of a path's answers: what its 429 must be too. */
-export function answerForm(request: Request, url: URL): Form {
+function answerForm(request: Request, url: URL): Form {
   const path = url.pathname;
   if (path.endsWith('.md')) return 'markdown';
   if (path.endsWith('.ics') || path.endsWith('.txt')) return 'text';
@@ -69,12 +69,7 @@ function refusalBody(form: Exclude<Form, 'json'>, seconds: number): { type: stri
   return made;
 }
 
-export function tooManyRenders(
-  request: Request,
-  url: URL,
-  decision: RateLimitDecision,
-  siteUrl: () => string,
-): Response {
+function tooManyRenders(request: Request, url: URL, decision: RateLimitDecision, siteUrl: () => string): Response {
   const form = answerForm(request, url);
   const headers = { ...rateLimitHeaders(renderRateLimit, decision), 'Cache-Control': cachePolicy.never };
   if (form === 'json') {

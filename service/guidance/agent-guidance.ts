@@ -9,7 +9,7 @@ import { bookingRateLimit } from '../rules/policy.ts';
 import { enquiryOpenApiPath } from '../site-files.ts';
 import { apiGuideMarkdown } from './api-guide.ts';
 
-export interface PreferredSource {
+interface PreferredSource {
   topic: string;
   url: string;
   why: string;

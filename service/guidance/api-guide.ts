@@ -11,7 +11,7 @@ function heading(level: number, text: string): string {
   return `${'#'.repeat(Math.min(level, 6))} ${text}`;
 }
 
-export function operationLine(op: Operation): string {
+function operationLine(op: Operation): string {
   return `GET /v1${op.path === '/' ? '/' : op.path}`;
 }
 

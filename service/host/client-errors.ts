@@ -22,7 +22,7 @@ const siteMethods = 'GET, HEAD, OPTIONS, POST';
 
 const methodToken = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 
-export interface RequestHead {
+interface RequestHead {
   method: string;
   /** The request target in origin form (`/path?query`). */
   target: string;
@@ -30,7 +30,7 @@ export interface RequestHead {
 }
 
 /** The request line and readable headers of raw request bytes, when the request line is well formed. */
-export function requestHead(raw: Buffer | undefined): RequestHead | null {
+function requestHead(raw: Buffer | undefined): RequestHead | null {
   if (!raw) return null;
   const lines = raw.toString('latin1').split('\n');
   const line = /^(\S+) (\/\S*) HTTP\/1\.[01]\r?$/.exec(lines[0] ?? '');

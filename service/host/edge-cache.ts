@@ -48,7 +48,7 @@ interface Variants {
 const cacheable = /(^|,)\s*public\s*(,|$)/i;
 
 /** Seconds a shared cache may keep an answer, or 0. */
-export function sharedMaxAge(cacheControl: string | null): number {
+function sharedMaxAge(cacheControl: string | null): number {
   if (!cacheControl || !cacheable.test(cacheControl) || /no-store|private|no-cache/i.test(cacheControl)) return 0;
   const match = /s-maxage=(\d+)/i.exec(cacheControl);
   return match ? Number(match[1]) : 0;

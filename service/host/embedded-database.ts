@@ -14,7 +14,7 @@ import { DiskFullError, failureText } from '../storage/disk-space.ts';
 import { closeHostedDatabases } from '../storage/embedded.ts';
 
 /** The waits between attempts to open the database, the last repeated. */
-export const reopenDelaysMs = [1000, 2000, 5000, 10_000, 30_000];
+const reopenDelaysMs = [1000, 2000, 5000, 10_000, 30_000];
 
 /** What the log says when the database cannot be opened. */
 function cannotOpen(error: unknown, delays: readonly number[]): string {

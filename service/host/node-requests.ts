@@ -13,7 +13,7 @@ import type { RulesRequest } from '../rules/index.ts';
 import { lowerCase } from './static-files.ts';
 
 /** Headers a client must not be able to set: the host says who the client is (as Vercel does). */
-export const forwardingHeaders = ['x-real-ip', 'x-forwarded-for', 'x-vercel-forwarded-for'];
+const forwardingHeaders = ['x-real-ip', 'x-forwarded-for', 'x-vercel-forwarded-for'];
 
 /** A request's headers as a web Headers object; a value a web Request refuses is left out. */
 export function requestHeaders(req: IncomingMessage): Headers {

@@ -24,7 +24,7 @@ export interface HostTimeouts {
   checkEveryMs: number;
 }
 
-export const hostTimeouts: HostTimeouts = {
+const hostTimeouts: HostTimeouts = {
   headersMs: 10_000,
   requestMs: 30_000,
   keepAliveMs: 5_000,

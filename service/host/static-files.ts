@@ -56,7 +56,7 @@ const compressibleExtensions = new Set(['.geojson', '.csv', '.cff']);
 const compressFromBytes = 512;
 
 /** The media type a built file is served with, by its name (the build's routes may say otherwise). */
-export function mediaTypeOf(file: string): string {
+function mediaTypeOf(file: string): string {
   return mediaTypes[path.extname(file)] ?? 'application/octet-stream';
 }
 

@@ -73,7 +73,7 @@ export function fileCachePolicy(published: string): string {
 }
 
 /** The path a built file answers at: its clean URL for a page (`/a/b.html` → `/a/b`, `/index.html` → `/`). */
-export function servedPath(published: string): string {
+function servedPath(published: string): string {
   if (published === '/index.html') return '/';
   return published.endsWith('.html') ? published.slice(0, -'.html'.length) : published;
 }

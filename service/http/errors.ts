@@ -69,7 +69,7 @@ export class ApiError extends Error {
   }
 }
 
-export function errorDocumentationUrl(siteUrl: string): string {
+function errorDocumentationUrl(siteUrl: string): string {
   return `${siteUrl}/developers#errors`;
 }
 

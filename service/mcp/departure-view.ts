@@ -20,7 +20,7 @@ import { fieldHints, formFieldLabels } from '../bookings/form-html.ts';
 import { seatsLeftSentence, tooFewSeatsMessage } from '../bookings/seats.ts';
 import { searchFieldOrder, searchFields, type SearchField } from '../departures/search-form.ts';
 
-export interface ViewTrip {
+interface ViewTrip {
   name: string;
   /** Its page, where the view's link leads. */
   url: string;

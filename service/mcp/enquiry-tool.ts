@@ -23,7 +23,7 @@ export interface McpEnquiries {
 }
 
 /** What the tool says about itself: when to use it, and what the agent must have first. */
-export function enquiryToolDescription(catalogue: Catalogue): string {
+function enquiryToolDescription(catalogue: Catalogue): string {
   return [
     `Send a booking enquiry to ${catalogue.site.operatorName}'s team for one person, exactly as the form on a trip page does (POST ${catalogue.siteUrl}/api/bookings).`,
     'Use it only when the person has asked you to enquire, for that trip and group size, and you have their own name and phone number and their consent to share them; show them what you will send first.',

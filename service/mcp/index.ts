@@ -80,7 +80,7 @@ function serverInstructions(deps: McpDeps): string {
  * `offer` says whether the client shows MCP App views (service/mcp/views.ts): then the tools that
  * have one name it and the view is a resource too; otherwise nothing differs.
  */
-export function createMcpServer(deps: McpDeps, offer: ClientOffer = plainClient): McpServer {
+function createMcpServer(deps: McpDeps, offer: ClientOffer = plainClient): McpServer {
   const views = offer.views && deps.views !== undefined ? deps.views : undefined;
   const server = new McpServer(
     {

@@ -10,7 +10,7 @@ import { cachePolicy } from '../http/cache-policy.ts';
 export const mcpServerVersion = '1.2.0';
 
 /** The stateless revision: `server/discover`, a `_meta` envelope and standard headers on every request. */
-export const modernProtocolVersion = '2026-07-28';
+const modernProtocolVersion = '2026-07-28';
 
 /**
  * The revisions /mcp speaks, newest first: 2026-07-28 (per request, no handshake) and the two
@@ -59,7 +59,7 @@ function maxAgeMs(policy: string): number {
  * Markdown, which carries live departures, as long as the departures answer. Every answer is the
  * same for every caller, so `public`.
  */
-export const catalogueCacheHint: CacheHint = { ttlMs: maxAgeMs(cachePolicy.catalogue), cacheScope: 'public' };
+const catalogueCacheHint: CacheHint = { ttlMs: maxAgeMs(cachePolicy.catalogue), cacheScope: 'public' };
 export const departuresCacheHint: CacheHint = { ttlMs: maxAgeMs(cachePolicy.departures), cacheScope: 'public' };
 
 export const mcpCacheHints = {

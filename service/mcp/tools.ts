@@ -159,7 +159,7 @@ export function toolInputSchema(op: Operation) {
 }
 
 /** The /v1 request the arguments stand for: the path value as one escaped segment, each filter as its query text. */
-export function operationUrl(op: Operation, args: Record<string, unknown>, siteUrl: string): URL {
+function operationUrl(op: Operation, args: Record<string, unknown>, siteUrl: string): URL {
   const path = op.pathParam
     ? op.path.replace(`{${op.pathParam.name}}`, encodeURIComponent(String(args[op.pathParam.name])))
     : op.path;

@@ -69,7 +69,7 @@ export const viewCsp = { connectDomains: [], resourceDomains: [], frameDomains: 
 const viewUi = { csp: viewCsp, prefersBorder: true };
 
 /** Whether capabilities a client declared include showing MCP App views (HTML, the extension's one type). */
-export function showsViews(capabilities: unknown): boolean {
+function showsViews(capabilities: unknown): boolean {
   const ui = getUiCapability(isObject(capabilities) ? capabilities : undefined);
   return Array.isArray(ui?.mimeTypes) && ui.mimeTypes.includes(RESOURCE_MIME_TYPE);
 }

@@ -8,9 +8,9 @@ import { dump } from 'js-yaml';
 import type { Catalogue } from '../../domain/catalogue/index.ts';
 import { canonicalOrigin } from '../../domain/catalogue/peak-data-files.ts';
 
-export const cffVersion = '1.2.0';
+const cffVersion = '1.2.0';
 
-export function peakCitation(catalogue: Catalogue) {
+function peakCitation(catalogue: Catalogue) {
   const { dataset, operatorName, contactEmail } = catalogue.site;
   const canonical = canonicalOrigin(catalogue.site);
   return {

@@ -22,7 +22,7 @@ import { tableFields } from './columns.ts';
 export const dataPackageProfile = 'https://datapackage.org/profiles/2.0/datapackage.json';
 
 /** The Data Package's name for the dataset: lower case, digits, `-`, `.` and `_` as the standard allows. */
-export const dataPackageName = 'indian-himalayan-peaks';
+const dataPackageName = 'indian-himalayan-peaks';
 
 const resourceNames: Record<keyof typeof peakDataFiles, string> = {
   json: 'peaks-json',

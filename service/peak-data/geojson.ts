@@ -13,14 +13,14 @@ import { publishedRemovedIds } from '../../domain/catalogue/removed-ids.ts';
 
 type Point = { type: 'Point'; coordinates: [number, number] };
 
-export interface PeakFeature {
+interface PeakFeature {
   type: 'Feature';
   id: string;
   geometry: Point | null;
   properties: Omit<PeakRecord, 'coordinates'>;
 }
 
-export function peakFeature(peak: PeakRecord): PeakFeature {
+function peakFeature(peak: PeakRecord): PeakFeature {
   const { coordinates, ...properties } = peak;
   return {
     type: 'Feature',

@@ -1,6 +1,6 @@
 /** Headers every response carries; HTML pages get the strict Content-Security-Policy too. */
 
-export const contentSecurityPolicy = [
+const contentSecurityPolicy = [
   "default-src 'self'",
   "script-src 'self'",
   "style-src 'self'",

@@ -40,12 +40,12 @@ export function within<T>(promise: Promise<T>, ms: number, what: string): Promis
   return Promise.race([promise, expiry]).finally(() => clearTimeout(timer));
 }
 
-export class StoreTimeout extends Error {
+class StoreTimeout extends Error {
   override name = 'StoreTimeout';
 }
 
 /** A hit not tried because the breaker is open: the store failed just before. */
-export class BreakerOpen extends Error {
+class BreakerOpen extends Error {
   override name = 'BreakerOpen';
 }
 

@@ -12,14 +12,14 @@ import { windowCountFromReply, windowHitScript } from './window-script.ts';
 /** The bound on one hit over HTTPS: a new instance's first TLS handshake included. */
 const upstashTimeoutMs = 1000;
 
-export interface UpstashCounterStoreOptions {
+interface UpstashCounterStoreOptions {
   url: string;
   token: string;
   /** Longest a hit may take, in milliseconds: HTTPS, and a new instance's first TLS handshake, included. */
   hitTimeoutMs?: number;
 }
 
-export class UpstashCounterStore implements CounterStore {
+class UpstashCounterStore implements CounterStore {
   readonly #options: Required<UpstashCounterStoreOptions>;
   /** The client, loaded at the first hit: a process that never counts never loads it (middleware.ts). */
   #redis: Promise<Redis> | undefined;

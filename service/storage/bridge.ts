@@ -29,7 +29,7 @@ import {
 
 export type { BridgeAddress } from './bridge-wire.ts';
 
-export const bridgeLimits = {
+const bridgeLimits = {
   /** A client that connects must authenticate within this time. */
   handshakeTimeoutMs: 5_000,
   /** After the handshake: one statement with its parameters (a CSV import sends one row at a time). */

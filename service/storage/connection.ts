@@ -23,7 +23,7 @@ const registry = new Map<string, Shared>();
 let closedForGood = false;
 
 /** Which database the settings point at; equal keys mean the same database. */
-export function storageKey(settings: Settings): string | null {
+function storageKey(settings: Settings): string | null {
   switch (settings.OPERATIONAL_STORAGE) {
     case 'off':
       return null;

@@ -49,7 +49,7 @@ export function readHolder(file: string): Holder {
   return { state: 'unreadable' };
 }
 
-export function readHostFile(file: string): HostFile | null {
+function readHostFile(file: string): HostFile | null {
   const holder = readHolder(file);
   return holder.state === 'held' ? holder.info : null;
 }

@@ -39,10 +39,10 @@ export interface ServerOptions {
  * shared per filter (service/departures/recent-reads.ts), so five is more than a busy instance
  * uses; docs/deployment.md gives the connection budget.
  */
-export const poolSize = { max: 5, idleTimeoutMs: 5_000 };
+const poolSize = { max: 5, idleTimeoutMs: 5_000 };
 
 /** How much longer than the server's bound the client waits for an answer, so the server's cut arrives first. */
-export const clientGraceMs = 500;
+const clientGraceMs = 500;
 
 /** The server's bounds for the transaction it opens: the statement timeout, and the longest it may wait idle for the client. */
 const boundsStatement =

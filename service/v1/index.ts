@@ -16,6 +16,7 @@ export type AnswerMemo = BoundedMemo<MemoAnswer>;
 import { operations, type Operation, type V1Deps } from './operations.ts';
 import { acceptsJson } from '../http/accept-json.ts';
 import { apiPath } from '../http/api-path.ts';
+import { internalError } from './internal-error.ts';
 import { requestUrl } from '../http/request-url.ts';
 
 export { acceptsJson };
@@ -113,8 +114,5 @@ function unexpected(request: Request, url: URL, error: unknown, deps: V1Deps): A
   (deps.log ?? console.error)(
     `[v1] ${request.method.slice(0, 20)} ${(url.pathname + url.search).slice(0, 300)}: unexpected failure: ${cause}`,
   );
-  return new ApiError('internal_error', {
-    message: 'Something went wrong on our side while answering this request.',
-    hint: 'Retry in a minute; if it keeps failing, tell us through the contact address on the developer page.',
-  });
+  return internalError();
 }

@@ -51,7 +51,7 @@ const schemaRef = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const headerRef = (name: string) => ({ $ref: `#/components/headers/${name}` });
 
 /** The components/schemas map: resources, envelopes and the error body, converted by Zod. */
-export function schemaComponents(): Record<string, Json> {
+function schemaComponents(): Record<string, Json> {
   return jsonSchemaComponents(
     {
       ...resourceSchemas,

@@ -41,13 +41,13 @@ export interface V1Deps {
   log?: (line: string) => void;
 }
 
-export interface OperationContext {
+interface OperationContext {
   url: URL;
   pathParam: string | undefined;
   deps: V1Deps;
 }
 
-export interface PathParameter {
+interface PathParameter {
   name: string;
   description: string;
   /** JSON Schema of the segment, for the OpenAPI document. A segment that breaks it simply finds nothing. */

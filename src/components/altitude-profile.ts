@@ -18,7 +18,7 @@ export interface ProfileDay {
 }
 
 /** `start`: the night before day 1; `restart`: a day that starts away from the last camp (a drive); `high`: the day's high point; `night`: where the day ends. */
-export type PointKind = 'start' | 'restart' | 'high' | 'night';
+type PointKind = 'start' | 'restart' | 'high' | 'night';
 
 export interface ProfilePoint {
   kind: PointKind;
@@ -82,7 +82,7 @@ const emPerChar = { regular: 0.62, bold: 0.7 };
 const round = (n: number) => Math.round(n * 10) / 10;
 
 /** High-point labels are bold; every other text of the chart is regular. */
-export function textWidth(text: string, fontSize: number, weight: keyof typeof emPerChar = 'regular'): number {
+function textWidth(text: string, fontSize: number, weight: keyof typeof emPerChar = 'regular'): number {
   return round(text.length * fontSize * emPerChar[weight]);
 }
 

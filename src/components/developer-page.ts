@@ -147,7 +147,7 @@ export function developerMarkdown(ref: DeveloperReference): string {
 }
 
 /** The id a heading gets on the HTML page: `## Errors` is `#errors`, `### GET /trips/{slug}` is `#get-trips-slug`. */
-export function slug(text: string): string {
+function slug(text: string): string {
   return text
     .toLowerCase()
     .replace(/<[^>]+>/g, '')

@@ -20,7 +20,7 @@ export interface ReferenceField {
   description: string;
 }
 
-export interface ReferenceOperation {
+interface ReferenceOperation {
   operationId: string;
   method: string;
   path: string;
@@ -72,7 +72,7 @@ const textOf = (value: unknown, fallback = ''): string => (typeof value === 'str
 const refName = (ref: unknown) => (typeof ref === 'string' ? ref.slice(ref.lastIndexOf('/') + 1) : '');
 
 /** A JSON Schema as a short type text: `string`, `integer or null`, `"trek" | "expedition"`, `array of Trip`. */
-export function typeText(schema: unknown): string {
+function typeText(schema: unknown): string {
   const s = asObject(schema);
   if (s.$ref) return refName(s.$ref);
   if ('const' in s) return JSON.stringify(s.const);

@@ -5,7 +5,7 @@
  */
 import type { Catalogue } from '../../domain/catalogue/index.ts';
 
-export interface SitePage {
+interface SitePage {
   path: string;
   /** W3C date (YYYY-MM-DD) of the page's last change. */
   lastmod: string;
@@ -20,7 +20,7 @@ export interface SitePage {
  */
 const builtOn = new Date().toISOString().slice(0, 10);
 
-export function sitePages(catalogue: Catalogue, today = builtOn): SitePage[] {
+function sitePages(catalogue: Catalogue, today = builtOn): SitePage[] {
   const newest = (dates: (string | undefined)[]) =>
     dates
       .filter((d): d is string => Boolean(d))

@@ -248,7 +248,7 @@ export function siteCardWords(catalogue: Catalogue): CardWords {
   return cardWords(new URL(catalogue.site.siteUrl).host, catalogue.site.operatorName, [homeCopy.heading], facts);
 }
 
-export function siteCardDrawing(catalogue: Catalogue): CardDrawing {
+function siteCardDrawing(catalogue: Catalogue): CardDrawing {
   // One summit per trip, at the trip's highest point, in the catalogue's order.
   return {
     land: summitRange(

@@ -109,7 +109,7 @@ function withoutCliffs(points: readonly RidgePoint[]): RidgePoint[] {
  * A distant range: every point stands as a peak whose flanks fall at `slope` metres per unit of
  * width, and the range is the outline of them all, sampled across the width.
  */
-export function coneRange(
+function coneRange(
   peaks: readonly { x: number; altitudeM: number }[],
   width: number,
   slope: number,

@@ -19,7 +19,7 @@ function parser(): string {
   return `js-yaml ${version} core schema`;
 }
 
-export const parsedYamlFile = path.join('node_modules', '.cache', 'content', 'parsed-yaml.v8');
+const parsedYamlFile = path.join('node_modules', '.cache', 'content', 'parsed-yaml.v8');
 
 export interface KeptParsedYaml extends ParsedYaml {
   /** Writes what this run read, if it read anything new or left anything out. */

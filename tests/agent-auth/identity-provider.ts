@@ -24,7 +24,7 @@ export interface IdentityProvider {
   stop(): Promise<void>;
 }
 
-export interface MintOptions {
+interface MintOptions {
   claims?: JWTPayload;
   /** Claims to leave out entirely. */
   omit?: string[];

@@ -1,7 +1,9 @@
 /**
  * Every test file runs in exactly one tier (tests/tiers.ts): a file no tier includes would
- * never run, and one two tiers include would run twice. Each tier has its npm script.
+ * never run, and one two tiers include would run twice. Each tier has its npm script. The unit
+ * tier starts no child process: its time is its own process's, whatever else the machine runs.
  */
+import childProcess, { spawnSync } from 'node:child_process';
 import { globSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { projectRoot } from '../helpers/project.ts';
@@ -24,6 +26,14 @@ describe('the test tiers', () => {
     for (const tier of tiers)
       for (const pattern of tier.include)
         expect(globSync(pattern, { cwd: projectRoot }), `${tier.name}: ${pattern}`).not.toEqual([]);
+  });
+
+  it('keep child processes out of the unit tier: starting one fails the test that tries', () => {
+    // This file is a unit file: tests/helpers/unit-setup.ts has run before it.
+    expect(() => spawnSync(process.execPath, ['--version'])).toThrow(
+      /^The unit tier starts no child process \(spawnSync /,
+    );
+    expect(() => childProcess.execFile('true')).toThrow(/^The unit tier starts no child process/);
   });
 
   it('each have `npm run test:<tier>`, and `npm test` runs them all', () => {

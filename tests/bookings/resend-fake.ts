@@ -8,7 +8,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export interface RecordedRequest {
+interface RecordedRequest {
   method: string;
   path: string;
   authorization: string | undefined;
@@ -17,7 +17,7 @@ export interface RecordedRequest {
 }
 
 /** `reset-once`: the next request's connection is cut without an answer, then back to `ok`. */
-export type FakeMode = 'ok' | 'fail' | 'hang' | 'reset-once';
+type FakeMode = 'ok' | 'fail' | 'hang' | 'reset-once';
 
 export interface FakeResend {
   url: string;

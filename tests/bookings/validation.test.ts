@@ -452,6 +452,8 @@ describe('the enquiry email', () => {
     deliveredAt: null,
     deliveryRef: null,
     idempotencyKey: 'enquiry/enq-20261122-abcdefghij',
+    handledAt: null,
+    handledNote: null,
   };
   const email = composeEnquiryEmail(enquiry);
 

@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { freePort, projectRoot, startServer, type RunningServer } from '../helpers/project.ts';
 import { builtSiteUrl } from '../agents/built-site.ts';
 import { newDataDir } from '../helpers/embedded-template.ts';
+import { eventually, whileRunning } from '../helpers/eventually.ts';
 
 interface Prism {
   url: string;
@@ -63,12 +64,11 @@ async function startPrism(document: string, upstream: string): Promise<Prism> {
   let log = '';
   child.stdout?.on('data', (d) => (log += String(d)));
   child.stderr?.on('data', (d) => (log += String(d)));
-  const deadline = Date.now() + 90_000;
-  while (!log.includes('Prism is listening')) {
-    if (child.exitCode !== null) throw new Error(`prism exited:\n${log}`);
-    if (Date.now() > deadline) throw new Error(`prism did not start:\n${log}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
+  await eventually(async () => expect(log, 'prism did not start').toContain('Prism is listening'), {
+    withinMs: 90_000,
+    everyMs: 200,
+    unless: whileRunning(child, () => `prism exited:\n${log}`),
+  });
   return { url: `http://127.0.0.1:${port}`, log: () => log, process: child };
 }
 

@@ -22,7 +22,7 @@ export interface AttackOutcome {
   ms: number;
 }
 
-export function openRaw(address: BridgeAddress): Socket {
+function openRaw(address: BridgeAddress): Socket {
   return 'path' in address ? connect({ path: address.path }) : connect({ host: '127.0.0.1', port: address.port });
 }
 

@@ -15,9 +15,11 @@ import { openEmbeddedDatabase } from '../../service/storage/embedded.ts';
 import { hostFilePath } from '../../service/storage/host-file.ts';
 import type { Sql } from '../../service/storage/sql.ts';
 import { copyNewDatabase } from '../helpers/embedded-template.ts';
+import { eventually } from '../helpers/eventually.ts';
 
-// Real databases and processes on a shared machine: opening PGlite alone can take seconds.
-vi.setConfig({ testTimeout: 120_000 });
+// Real databases and processes on a shared machine: opening PGlite alone can take seconds, and
+// making one (a process killed halfway, made again) a minute on a busy machine.
+vi.setConfig({ testTimeout: 300_000 });
 
 const root = path.resolve(import.meta.dirname, '..', '..');
 let dir: string;
@@ -228,7 +230,7 @@ describe('the embedded database across processes', () => {
     const dataDir = path.join(dir, 'cut-short');
     const maker = otherProcess(dataDir);
     // PGlite writes PG_VERSION before the rest: killed then, the folder looks like a database and is not one.
-    while (!existsSync(dataDir)) await new Promise((resolve) => setTimeout(resolve, 2));
+    await eventually(async () => expect(existsSync(dataDir)).toBe(true), { withinMs: 60_000, everyMs: 2 });
     await new Promise<void>((resolve) => {
       const kill = () => {
         maker.child.kill('SIGKILL');

@@ -4,6 +4,10 @@
  * mid-run and started again, frozen, and (through the pooler) has its pooler restarted; and a
  * site with OPERATIONAL_STORAGE=off. Trips and peaks must keep answering; departures must say
  * plainly that they are unavailable, quickly, and come back by themselves.
+ *
+ * The server's storage bound is lowered to a second (STORAGE_TIMEOUT_MS; 3 s as shipped), so a
+ * read that waited for storage to come back instead of giving up at the bound stands out by
+ * seconds, however busy the machine.
  */
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
@@ -20,6 +24,14 @@ const routes = postgresRoutes();
 let postgres: TestPostgres;
 let databaseUrl: string;
 let server: RunningServer;
+
+/** The server's bound on any wait for storage (STORAGE_TIMEOUT_MS). */
+const storageTimeoutMs = 1000;
+
+/** Resolves once a departures read answers 200 again: storage is back. */
+function departuresBack(): Promise<unknown> {
+  return eventually(async () => expect((await timed('/v1/departures')).status).toBe(200), 20_000);
+}
 
 beforeAll(async () => {
   site = inject('fixtureSite');
@@ -60,7 +72,7 @@ describe.each(routes.routes)('departures on $name when it stops and starts again
       const added = await runCommand(site, ['add', '--trip', 'sample-trek', '--start', start, '--seats', '12'], env);
       if (added.code !== 0) throw new Error(added.stderr);
     }
-    server = await startServer(site, env);
+    server = await startServer(site, { ...env, STORAGE_TIMEOUT_MS: String(storageTimeoutMs) });
   }, 180_000);
   afterAll(() => server?.stop());
 
@@ -101,7 +113,8 @@ describe.each(routes.routes)('departures on $name when it stops and starts again
     await Promise.all(clients);
     expect(backAfterMs).toBeLessThan(10_000);
     expect(answers.filter((a) => a.status !== 200 && a.status !== 502).map((a) => `${a.path} ${a.status}`)).toEqual([]);
-    expect(Math.max(...answers.map((a) => a.ms))).toBeLessThan(3500);
+    // The storage bound, and two and a half seconds for the answer on a busy machine.
+    expect(Math.max(...answers.map((a) => a.ms))).toBeLessThan(storageTimeoutMs + 2500);
     expect(server.process.exitCode).toBeNull();
   });
 
@@ -109,24 +122,20 @@ describe.each(routes.routes)('departures on $name when it stops and starts again
     postgres.pause();
     try {
       // A trip no request has asked for yet: no answer or read is kept for it, so storage is asked at once.
+      // Answered while PostgreSQL is still frozen, after the bound: it waited on storage and gave up.
       const hung = await timed('/v1/departures?trip=sample-trek');
       expect(hung.status).toBe(502);
-      expect(hung.ms).toBeGreaterThan(1000);
-      expect(hung.ms).toBeLessThan(5000);
+      expect(hung.ms).toBeGreaterThanOrEqual(storageTimeoutMs - 10);
       expect((await timed('/v1/trips')).status).toBe(200);
       const page = await timed('/treks/sample-trek.md');
       expect(page.body).toContain('cannot be read just now');
-      expect(page.ms).toBeLessThan(5000);
     } finally {
       postgres.resume();
     }
-    const deadline = Date.now() + 20_000;
-    while ((await timed('/v1/departures')).status !== 200 && Date.now() < deadline)
-      await new Promise((resolve) => setTimeout(resolve, 250));
-    expect((await timed('/v1/departures')).status).toBe(200);
+    await departuresBack();
   });
 
-  it('answers every read within the 3 s bound while PostgreSQL is frozen for 8 s, however many clients read', async () => {
+  it('answers every read at its storage bound while PostgreSQL is frozen, however many clients read', async () => {
     // Clients of their own (a loopback address each), each reading every 450 ms, within both quotas:
     // new trip filters (each a read of its own), all departures, a trip's block, its twin, the board's.
     const paths = (c: number, n: number) =>
@@ -137,7 +146,7 @@ describe.each(routes.routes)('departures on $name when it stops and starts again
         '/treks/sample-trek.md',
         '/departures.md',
       ][c % 5]!;
-    const answers: { path: string; status: number; body: string; ms: number; at: number }[] = [];
+    const answers: { client: string; path: string; status: number; body: string; ms: number; at: number }[] = [];
     let frozenAt = 0;
     let running = true;
     const clients = Array.from({ length: 20 }, (_, c) =>
@@ -145,8 +154,9 @@ describe.each(routes.routes)('departures on $name when it stops and starts again
         for (let n = 1; running; n += 1) {
           const path = paths(c, n);
           const at = Date.now();
-          const answer = await fromAddress(`127.0.6.${c + 1}`, path);
-          answers.push({ path, ...answer, at });
+          const client = `127.0.6.${c + 1}`;
+          const answer = await fromAddress(client, path);
+          answers.push({ client, path, ...answer, at });
           await new Promise((resolve) => setTimeout(resolve, 450));
         }
       })(),
@@ -154,7 +164,8 @@ describe.each(routes.routes)('departures on $name when it stops and starts again
     await new Promise((resolve) => setTimeout(resolve, 1500));
     frozenAt = Date.now();
     postgres.pause();
-    await new Promise((resolve) => setTimeout(resolve, 8000));
+    // Frozen for six times the bound: a read that waited for the freeze to end would take seconds more than the bound.
+    await new Promise((resolve) => setTimeout(resolve, 6 * storageTimeoutMs));
     postgres.resume();
     const resumedAt = Date.now();
     await new Promise((resolve) => setTimeout(resolve, 1000));
@@ -162,13 +173,19 @@ describe.each(routes.routes)('departures on $name when it stops and starts again
     await Promise.all(clients);
 
     const during = answers.filter((a) => a.at >= frozenAt && a.at < resumedAt);
-    const slowest = during.reduce((max, a) => (a.ms > max.ms ? a : max));
-    // The bound is 3 s; the rest is the time to answer on a busy machine.
+    // Each read begun in the freeze's first half was answered while storage was still frozen: it
+    // gave up at the bound (a second) instead of waiting the three seconds or more left of the
+    // freeze. Three times the bound is left for the answer on a busy machine.
+    const early = during.filter((a) => a.at < frozenAt + 3 * storageTimeoutMs);
+    const waited = early.filter((a) => a.at + a.ms >= resumedAt);
     expect(
-      slowest.ms,
-      `${slowest.path} took ${slowest.ms} ms, ${slowest.at - frozenAt} ms into the freeze`,
-    ).toBeLessThan(3500);
-    expect(during.length).toBeGreaterThan(100);
+      waited.map((a) => `${a.path} took ${a.ms} ms, from ${a.at - frozenAt} ms into the freeze`),
+      'reads that waited for the freeze to end',
+    ).toEqual([]);
+    // However many read: each of the twenty clients was answered and read again during the freeze.
+    const perClient = new Map<string, number>();
+    for (const a of during) perClient.set(a.client, (perClient.get(a.client) ?? 0) + 1);
+    expect([...perClient.values()].filter((n) => n >= 2)).toHaveLength(20);
     const failed = during.filter((a) => a.status !== 200 && a.status !== 502);
     expect(failed.map((a) => `${a.path} ${a.status}`)).toEqual([]);
     // 502 departures_upstream_error from the API, a page that says so otherwise: storage was really hung.
@@ -178,9 +195,7 @@ describe.each(routes.routes)('departures on $name when it stops and starts again
     expect(during.some((a) => a.status === 502)).toBe(true);
     expect(during.some((a) => a.body.includes('cannot be read just now'))).toBe(true);
 
-    const deadline = Date.now() + 20_000;
-    while ((await timed('/v1/departures')).status !== 200 && Date.now() < deadline)
-      await new Promise((resolve) => setTimeout(resolve, 250));
+    await departuresBack();
     expect(JSON.parse((await timed('/v1/departures')).body).count).toBe(2);
   });
 
@@ -221,14 +236,7 @@ describe.each(routes.routes)('departures on $name when it stops and starts again
 
   it('recovers by itself when storage is back, without restarting the site', async () => {
     postgres.start();
-    const deadline = Date.now() + 20_000;
-    let status = 0;
-    while (Date.now() < deadline) {
-      status = (await timed('/v1/departures')).status;
-      if (status === 200) break;
-      await new Promise((resolve) => setTimeout(resolve, 250));
-    }
-    expect(status).toBe(200);
+    await departuresBack();
     expect((await timed('/departures.md')).body).toContain('| [Fixture Trek](');
     expect(server.process.exitCode).toBeNull();
   });

@@ -130,13 +130,14 @@ describe('the data folder’s disk full', () => {
       expect(server.process.exitCode, server.output()).toBeNull();
 
       unlinkSync(filler);
-      let again = { status: 0 } as { status: number; id?: string };
-      for (let i = 0; i < 40 && again.status !== 201; i += 1) {
-        again = await sendEnquiry(server.url);
-        answers.push(again);
-        if (again.status !== 201) await new Promise((resolve) => setTimeout(resolve, 250));
-      }
-      expect(again.status, 'an enquiry is taken again once there is room').toBe(201);
+      await eventually(
+        async () => {
+          const again = await sendEnquiry(server.url);
+          answers.push(again);
+          expect(again.status, 'an enquiry is taken again once there is room').toBe(201);
+        },
+        { withinMs: 30_000, everyMs: 250 },
+      );
 
       // Restarted on the same data: every enquiry that got a reference is stored, and delivered.
       await server.stop().catch(() => undefined);

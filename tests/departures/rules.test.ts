@@ -5,7 +5,7 @@ import { departuresToCsv, parseCsv, readDepartureCsv } from '../../service/depar
 import { departureChanges, departureInput, inputIssues } from '../../service/departures/input.ts';
 import type { AdminDeparture } from '../../service/departures/source.ts';
 import { todayInIndia } from '../../service/departures/store.ts';
-import { addDays, settleStatus, statusForSeats } from '../../service/departures/validation.ts';
+import { addDays, seatsForStatus, settleStatus, statusForSeats } from '../../service/departures/validation.ts';
 import { departuresCalendar } from '../../service/calendar/departures.ts';
 import { tableCell } from '../../service/markdown/departures.ts';
 import { loadCatalogue } from '../helpers/content.ts';
@@ -30,6 +30,13 @@ describe('status follows seats', () => {
     expect(settleStatus('cancelled', 0, seats)).toBe('cancelled');
     expect(settleStatus('filling', 10, { explicit: true, seatsChanged: true })).toBe('filling');
     expect(settleStatus('filling', 10, { explicit: false, seatsChanged: false })).toBe('filling');
+  });
+
+  it('takes sold_out named without seats as no seats left, and keeps seats that were never counted unset', () => {
+    expect(seatsForStatus('sold_out', 5)).toBe(0);
+    expect(seatsForStatus('sold_out', null)).toBeNull();
+    expect(seatsForStatus('filling', 2)).toBe(2);
+    expect(seatsForStatus(undefined, 7)).toBe(7);
   });
 
   it('counts days across months and years', () => {

@@ -22,7 +22,10 @@ import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { prepareDataDir } from '../../service/data-dir.ts';
 import { startServer } from '../helpers/project.ts';
 
-vi.setConfig({ testTimeout: 120_000 });
+// What bounds a test that hangs, not its speed: servers that make or take over a database, which
+// on a busy machine (the whole run on one core) take minutes. A start fails on its own terms
+// (startBudget, tests/helpers/project.ts).
+vi.setConfig({ testTimeout: 300_000 });
 
 let scratch: string;
 let umask: number;

@@ -29,6 +29,7 @@ import { startServer, type RunningServer } from '../helpers/project.ts';
 import { attackArbitrary, sendAttack } from '../departures/bridge-attacks.ts';
 import { fuzzRequest, random, wireBody, type FuzzRequest } from './fuzz-requests.ts';
 import { rawExchange, serialize } from './raw-http.ts';
+import { eventually } from '../helpers/eventually.ts';
 
 const rawPerRound = 800;
 const fetchPerRound = 100;
@@ -89,8 +90,7 @@ async function memory(): Promise<Memory> {
   const count = () => server.output().split('[heap-probe]').length;
   const before = count();
   server.process.kill('SIGUSR2');
-  const deadline = Date.now() + 10_000;
-  while (count() === before && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  await eventually(async () => expect(count()).toBeGreaterThan(before), { withinMs: 30_000, everyMs: 50 });
   const line = server.output().split('[heap-probe]').at(-1) ?? '';
   const value = (name: string) => Number(new RegExp(`${name}=(\\d+)`).exec(line)?.[1] ?? NaN);
   return { live: value('used') + value('external'), rss: value('rss') };

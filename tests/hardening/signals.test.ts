@@ -51,11 +51,12 @@ beforeAll(() => {
   const published = publishedBuild(site);
   expect(published?.dir.startsWith(`${realpathSync(site)}${path.sep}`)).toBe(true);
   const record = path.join(published!.dir, 'build.json');
-  const contentDir = process.env.CONTENT_DIR;
-  process.env.CONTENT_DIR = './content';
-  const stamp = buildStamp(site, { siteUrl: 'http://127.0.0.1:4321', CONTACT_EMAIL: undefined });
-  if (contentDir === undefined) delete process.env.CONTENT_DIR;
-  else process.env.CONTENT_DIR = contentDir;
+  // The settings npm start reads in the copy (CONTENT_DIR as the fixture's build gives it).
+  const stamp = buildStamp(site, {
+    siteUrl: 'http://127.0.0.1:4321',
+    CONTACT_EMAIL: undefined,
+    CONTENT_DIR: './content',
+  });
   writeFileSync(record, JSON.stringify({ ...readBuildRecord(published!.dir), stamp }));
 });
 afterAll(() => rmSync(site, { recursive: true, force: true }));

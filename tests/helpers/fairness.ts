@@ -30,7 +30,7 @@ function dayAfter(n: number): string {
  * departure searches whose every value is accepted (so each is a search to work out, on the board,
  * its Markdown, its calendar and /v1).
  */
-export function uniqueLiveUrl(n: number, slug: string): string {
+function uniqueLiveUrl(n: number, slug: string): string {
   const urls = [
     `/departures?from=${dayAfter(n)}&minSeats=${1 + (n % 9)}&maxPriceInr=${10000 + n}`,
     `/departures.md?difficulty=moderate&maxDays=${1 + (n % 40)}&region=valley-${n}`,

@@ -12,7 +12,7 @@ const block = 60;
 let next = Math.floor(Math.random() * 100_000);
 
 /** A loopback address this process has not used before. */
-export function freshClientAddress(): string {
+function freshClientAddress(): string {
   return spreadAddress(next++, block);
 }
 

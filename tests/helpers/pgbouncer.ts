@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { onFreePort } from './project.ts';
 import { pgbouncerPath } from './requirements.ts';
+import { eventually, whileRunning } from './eventually.ts';
 
 export interface TestPgBouncer {
   port: number;
@@ -82,19 +83,25 @@ export async function startPgBouncer(postgresPort: number): Promise<TestPgBounce
     proc.stdout?.on('data', (d) => (output += String(d)));
     proc.stderr?.on('data', (d) => (output += String(d)));
     // Listening once a connection is accepted; failing when it exits first.
-    const deadline = Date.now() + 15_000;
-    for (;;) {
-      if (proc.exitCode !== null) throw new Error(`pgbouncer exited (${proc.exitCode}):\n${output}\n${log()}`);
-      const open = await new Promise<boolean>((resolve) => {
-        const socket = connect({ host: '127.0.0.1', port }, () => (socket.destroy(), resolve(true)));
-        socket.once('error', () => resolve(false));
-      });
-      if (open) return;
-      if (Date.now() > deadline) {
-        proc.kill('SIGKILL');
-        throw new Error(`pgbouncer did not listen within 15 s:\n${output}\n${log()}`);
-      }
-      await new Promise((r) => setTimeout(r, 50));
+    try {
+      await eventually(
+        () =>
+          new Promise<void>((resolve, reject) => {
+            const socket = connect({ host: '127.0.0.1', port }, () => (socket.destroy(), resolve()));
+            socket.once('error', reject);
+          }),
+        {
+          withinMs: 15_000,
+          everyMs: 50,
+          unless: whileRunning(proc, () => `pgbouncer exited (${proc.exitCode}):\n${output}\n${log()}`),
+        },
+      );
+    } catch (error) {
+      proc.kill('SIGKILL');
+      throw new Error(
+        `pgbouncer did not listen within 15 s (${(error as Error).message.split('\n')[0]}):\n${output}\n${log()}`,
+        { cause: error },
+      );
     }
   }
 

@@ -14,7 +14,7 @@ import { hostFilePath } from '../../service/storage/host-file.ts';
  * /proc/sys/kernel/ns_last_pid, writable with CAP_SYS_ADMIN or CAP_CHECKPOINT_RESTORE (root in
  * CI); another process may take the pid first, so it tries a few times.
  */
-export async function squatOn(pid: number): Promise<ChildProcess | null> {
+async function squatOn(pid: number): Promise<ChildProcess | null> {
   for (let attempt = 0; attempt < 20; attempt += 1) {
     try {
       writeFileSync('/proc/sys/kernel/ns_last_pid', String(pid - 1));
@@ -49,14 +49,4 @@ export async function occupyDeadHostPid(
     squatter: standIn,
     how: `the host file naming a live sleep (pid ${standIn.pid}; ns_last_pid is not writable here)`,
   };
-}
-
-/** The state letter of a process in /proc (`Z` for a zombie), or null when there is none. */
-export function processState(pid: number): string | null {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0] ?? null;
-  } catch {
-    return null;
-  }
 }

@@ -9,6 +9,8 @@ import path from 'node:path';
 import { createServer } from 'node:net';
 import { stripVTControlCharacters } from 'node:util';
 import { seedEmbeddedDatabase } from './embedded-template.ts';
+import { eventually } from './eventually.ts';
+import { processCpuMs } from './proc-stat.ts';
 
 export const projectRoot = path.resolve(import.meta.dirname, '..', '..');
 const copied = [
@@ -146,31 +148,58 @@ async function startServerOnce(dir: string, env: Record<string, string>): Promis
   return whenServing(child, port, dataDir);
 }
 
+/** The CPU a start may use, and the time it may go without using any, before it counts as failed. */
+const startCpuMs = 60_000;
+const startStuckMs = 60_000;
+
+/**
+ * The bound of a child's start (for eventually's `unless`), counted in its own CPU time, not the
+ * clock's: on a busy machine (each file three times slower, or the whole run on one core) a
+ * start waits far longer for a core than it works, and opening a new embedded database is
+ * seconds of CPU. It fails at once when the child exits, after a minute of its CPU without
+ * answering (a start gone wrong), or after a minute of the clock in which it used no CPU at all
+ * (stuck, not slow). Where /proc cannot be read, a minute of the clock.
+ */
+function startBudget(child: ChildProcess, output: () => string): () => void {
+  const began = Date.now();
+  let lastCpu = 0;
+  let lastWorked = began;
+  return () => {
+    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`server exited early:\n${output()}`);
+    const cpu = child.pid === undefined ? null : processCpuMs(child.pid);
+    const now = Date.now();
+    if (cpu === null) {
+      if (now - began > startStuckMs) throw new Error(`server did not start within 60 s:\n${output()}`);
+      return;
+    }
+    if (cpu > lastCpu) [lastCpu, lastWorked] = [cpu, now];
+    if (cpu > startCpuMs)
+      throw new Error(`server did not start in ${cpu / 1000} s of its CPU (${(now - began) / 1000} s):\n${output()}`);
+    if (now - lastWorked > startStuckMs)
+      throw new Error(`server used no CPU for 60 s without answering (stuck at ${cpu / 1000} s of CPU):\n${output()}`);
+  };
+}
+
 /**
  * A server started as `child` on `port`, once it answers; stopping it removes `dataDir`. Fails
- * with the server's output when it exits first or does not answer within 30 s.
+ * with the server's output when it exits first or does not start (startBudget).
  */
 export async function whenServing(child: ChildProcess, port: number, dataDir: string): Promise<RunningServer> {
   let output = '';
   child.stdout?.on('data', (d) => (output += String(d)));
   child.stderr?.on('data', (d) => (output += String(d)));
   const url = `http://127.0.0.1:${port}`;
-  // Opening the embedded database takes seconds, and longer on a busy machine.
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`server exited early:\n${output}`);
-    try {
-      await fetch(`${url}/robots.txt`);
-      break;
-    } catch {
-      if (Date.now() > deadline) {
-        // A server that never answered must not outlive the test run.
-        child.kill('SIGKILL');
-        rmSync(dataDir, { recursive: true, force: true });
-        throw new Error(`server did not start within 60 s:\n${output}`);
-      }
-      await new Promise((r) => setTimeout(r, 100));
-    }
+  try {
+    await eventually(() => fetch(`${url}/robots.txt`), {
+      withinMs: Infinity,
+      everyMs: 100,
+      unless: startBudget(child, () => output),
+    });
+  } catch (error) {
+    // A server that never answered must not outlive the test run.
+    child.kill('SIGKILL');
+    rmSync(dataDir, { recursive: true, force: true });
+    throw error;
   }
   return {
     url,

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { fixtureContent } from '../helpers/content.ts';
 import { copyProject, freePort } from '../helpers/project.ts';
+import { eventually, whileRunning } from '../helpers/eventually.ts';
 
 const copy = copyProject({ content: fixtureContent });
 const dataDir = mkdtempSync(path.join(tmpdir(), 'catalogue-start-'));
@@ -26,12 +27,11 @@ async function start(port: number): Promise<{ output: string; stop: () => Promis
   let output = '';
   child.stdout.on('data', (d) => (output += String(d)));
   child.stderr.on('data', (d) => (output += String(d)));
-  const deadline = Date.now() + 150_000;
-  while (!output.includes('Serving the site and API')) {
-    if (child.exitCode !== null) throw new Error(`npm start exited:\n${output}`);
-    if (Date.now() > deadline) throw new Error(`npm start did not serve:\n${output}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
+  await eventually(async () => expect(output, 'npm start did not serve').toContain('Serving the site and API'), {
+    withinMs: 150_000,
+    everyMs: 200,
+    unless: whileRunning(child, () => `npm start exited:\n${output}`),
+  });
   return {
     output,
     stop: async () => {

@@ -3,13 +3,14 @@
  * servers share one exact quota, a window ends when Redis expires it, and a Redis that is gone
  * or silent leaves the API answering (fail open) until counting resumes by itself.
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createClient, type RedisClientType } from 'redis';
 import { startServer, type RunningServer } from '../helpers/project.ts';
 import { startRedis, type RunningRedis } from '../helpers/redis.ts';
+import { eventually } from '../helpers/eventually.ts';
+import { newDataDir } from '../helpers/embedded-template.ts';
 
 let redis: RunningRedis;
 let admin: RedisClientType;
@@ -50,11 +51,10 @@ async function timedGet(url: string): Promise<{ res: Response; ms: number }> {
 }
 
 async function until(check: () => Promise<boolean>, what: string, ms = 8000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  await eventually(async () => expect(await check(), `timed out waiting for ${what}`).toBe(true), {
+    withinMs: ms,
+    everyMs: 100,
+  });
 }
 
 const outageLines = (s: RunningServer) =>
@@ -153,7 +153,8 @@ describe('rate limits shared through Redis', { timeout: 90_000 }, () => {
   });
 
   it('with Redis killed, /v1 answers uncounted while enquiries and renders are counted in the process: 5 of 12 enquiries taken', async () => {
-    const dataDir = mkdtempSync(path.join(tmpdir(), 'redis-killed-'));
+    // A copy of the new database: creating one is not what this test is about, and costs seconds of CPU.
+    const dataDir = newDataDir('redis-killed-');
     const s = await startServer(inject('fixtureSite'), {
       REDIS_URL: redis.url,
       OPERATIONAL_STORAGE: 'embedded',

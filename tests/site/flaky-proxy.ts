@@ -8,7 +8,7 @@
 import { createServer, request as forward, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 
-export interface Asked {
+interface Asked {
   method: string;
   path: string;
   /** Conditional requests carry these. */
@@ -19,7 +19,7 @@ export interface Asked {
   dest: string | undefined;
 }
 
-export type Trouble = 'stall' | '502';
+type Trouble = 'stall' | '502';
 
 export interface FlakyProxy {
   url: string;

@@ -1,9 +1,18 @@
-/** The settings: one schema (service/config.ts), and .env.example documents exactly its variables. */
-import { readFileSync } from 'node:fs';
+/**
+ * The settings: one schema (service/config.ts), and .env.example documents exactly its
+ * variables; the code reads them through it, the build's scripts and the live functions included.
+ */
+import { globSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import type { Catalogue } from '../../domain/catalogue/index.ts';
+import { assetSecurityRoute } from '../../scripts/build-output.mjs';
+import { buildStamp } from '../../scripts/build-stamp.ts';
 import { readSettings, settingsSchema, SettingsError } from '../../service/config.ts';
+import { liveFunction } from '../../service/functions/live-function.ts';
 import { directAddressSettings } from '../../service/storage/connection.ts';
+import { internalError } from '../../service/v1/internal-error.ts';
 
 const root = path.resolve(import.meta.dirname, '..', '..');
 
@@ -113,5 +122,85 @@ describe('settings', () => {
     expect(readSettings({ DATABASE_URL: 'postgresql:///catalogue?host=/var/run/postgresql' }).DATABASE_URL).toMatch(
       /^postgresql:/,
     );
+  });
+});
+
+describe('every setting read through the schema', () => {
+  /** The files of the project's code, from the root. */
+  const code = [
+    'astro.config.mjs',
+    'middleware.ts',
+    'server.ts',
+    ...['domain', 'functions', 'scripts', 'service', 'src'].flatMap((dir) =>
+      globSync(`${dir}/**/*.{ts,mjs,astro}`, { cwd: root }),
+    ),
+  ];
+
+  it('reads no setting from process.env outside service/config.ts', () => {
+    const names = Object.keys(settingsSchema.shape).join('|');
+    // A read, not a write (`process.env.SITE_URL = …` hands a setting on to what the build starts).
+    const read = new RegExp(`process\\.env(?:\\.|\\[')(${names})\\b(?!'?\\]? = )`, 'g');
+    const found = code
+      // The bench's bare node:http stand-ins are the baseline the site is measured against, not the site.
+      .filter((file) => file !== 'service/config.ts' && !file.startsWith('scripts/bench/'))
+      .flatMap((file) =>
+        [...readFileSync(path.join(root, file), 'utf8').matchAll(read)].map((m) => `${file}: ${m[0]}`),
+      );
+    expect(code.length).toBeGreaterThan(200);
+    expect(found).toEqual([]);
+  });
+
+  it('builds the security headers of the files the middleware skips for the site SITE_URL gives, HSTS only over https', () => {
+    const hsts = (siteUrl: string) => 'Strict-Transport-Security' in assetSecurityRoute({ siteUrl }).headers;
+    // SITE_URL unset: the site is http://localhost:$PORT, and says nothing of https.
+    expect(hsts(readSettings({}).siteUrl)).toBe(false);
+    expect(hsts(readSettings({ SITE_URL: 'http://127.0.0.1:4321' }).siteUrl)).toBe(false);
+    expect(hsts(readSettings({ SITE_URL: 'https://treks.example.com' }).siteUrl)).toBe(true);
+  });
+
+  it('stamps a build with the content of CONTENT_DIR as the settings give it', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'build-stamp-'));
+    try {
+      for (const [folder, text] of [
+        ['content', 'a'],
+        ['other-content', 'b'],
+      ] as const) {
+        mkdirSync(path.join(dir, folder));
+        writeFileSync(path.join(dir, folder, 'trip.md'), text);
+      }
+      const stamp = (CONTENT_DIR: string) =>
+        buildStamp(dir, { siteUrl: 'http://localhost:4321', CONTACT_EMAIL: undefined, CONTENT_DIR });
+      expect(stamp('other-content')).not.toBe(stamp('content'));
+      writeFileSync(path.join(dir, 'other-content', 'trip.md'), 'c');
+      expect(stamp('other-content')).not.toBe(stamp('content'));
+      const before = stamp('content');
+      writeFileSync(path.join(dir, 'content', 'trip.md'), 'd');
+      expect(stamp('content')).not.toBe(before);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("answers a live function's unexpected failure under /v1 as the /v1 handler does, for the build's own site", async () => {
+    const failing = liveFunction(
+      'catalogue',
+      { id: null, catalogue: () => ({ siteUrl: 'https://treks.example.com' }) as Catalogue },
+      () => Promise.reject(new Error('a bug')),
+    );
+    const quiet = console.error;
+    console.error = () => undefined;
+    try {
+      const response = await failing.fetch(new Request('http://127.0.0.1:4321/v1/trips'));
+      expect(response.status).toBe(500);
+      expect((await response.json()).error).toEqual({
+        code: 'internal_error',
+        status: 500,
+        message: internalError().message,
+        hint: internalError().hint,
+        documentationUrl: 'https://treks.example.com/developers#errors',
+      });
+    } finally {
+      console.error = quiet;
+    }
   });
 });

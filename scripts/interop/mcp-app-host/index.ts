@@ -13,8 +13,8 @@
 import { build } from 'esbuild';
 import type { Browser, BrowserContext, FrameLocator, Page } from 'playwright-core';
 
-export const hostOrigin = 'http://host.test';
-export const sandboxOrigin = 'http://sandbox.test';
+const hostOrigin = 'http://host.test';
+const sandboxOrigin = 'http://sandbox.test';
 
 let bundled: Promise<string> | undefined;
 
@@ -40,7 +40,7 @@ interface DeclaredCsp {
 }
 
 /** The sandbox's CSP from the view's declared domains, as the MCP Apps specification constructs it. */
-export function sandboxCsp(csp: DeclaredCsp): string {
+function sandboxCsp(csp: DeclaredCsp): string {
   const list = (domains: string[] | undefined) => (domains ?? []).filter((d) => !/[;\s'"]/.test(d)).join(' ');
   const resources = list(csp.resourceDomains);
   return [
@@ -77,7 +77,7 @@ window.addEventListener('message', (event) => {
 window.parent.postMessage({ jsonrpc: '2.0', method: 'ui/notifications/sandbox-proxy-ready', params: {} }, host);
 </script></body></html>`;
 
-export interface RelayedCall {
+interface RelayedCall {
   method: string;
   /** A tool's or resource's name: params.name, or params.uri. */
   name?: string;

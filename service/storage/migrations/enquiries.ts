@@ -57,4 +57,15 @@ export const enquiriesMigrations: Migration[] = [
       CREATE INDEX enquiry_requests_created ON enquiry_requests (created_at)
     `,
   },
+  {
+    // The team's own state of an enquiry, set with `npm run enquiries -- handle <id>`: when it was
+    // marked handled (null while it is open) and the note they left with it.
+    version: 50,
+    name: 'enquiries handled by the team',
+    sql: `
+      ALTER TABLE enquiries ADD COLUMN handled_at timestamptz;
+      ALTER TABLE enquiries ADD COLUMN handled_note text;
+      CREATE INDEX enquiries_open ON enquiries (created_at) WHERE handled_at IS NULL
+    `,
+  },
 ];

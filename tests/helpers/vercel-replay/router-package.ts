@@ -19,7 +19,7 @@ import { build } from 'esbuild';
 import { projectRoot } from '../project.ts';
 
 /** The router and the two packages it imports, at the versions its package.json names. */
-export const routerPackages = [
+const routerPackages = [
   {
     name: '@cloudflare/next-on-pages',
     version: '1.13.16',
@@ -40,9 +40,7 @@ export const routerPackages = [
 export const replayTool = `${routerPackages[0].name}@${routerPackages[0].version}`;
 
 /** Fixes to the router's sources, each with the reason above: [file, text, replacement]. */
-export const routerFixes: [string, string, string][] = [
-  ['routes-matcher.ts', '!!this.body', 'this.body !== undefined'],
-];
+const routerFixes: [string, string, string][] = [['routes-matcher.ts', '!!this.body', 'this.body !== undefined']];
 
 const cacheDir = path.join(
   projectRoot,
