@@ -39,7 +39,7 @@ export const loadProfiles = {
 } as const;
 export type LoadProfileName = keyof typeof loadProfiles;
 
-export interface RunFigures {
+interface RunFigures {
   /** Completed requests per second over the run. */
   rps: number;
   /** Latency percentiles in milliseconds. */
@@ -70,7 +70,7 @@ export function median(values: number[]): number {
 }
 
 /** CPU seconds used so far by these processes, all their threads (user and system time). */
-export function cpuSeconds(pids: number[]): number {
+function cpuSeconds(pids: number[]): number {
   let ticks = 0;
   for (const pid of pids) {
     // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
@@ -82,7 +82,7 @@ export function cpuSeconds(pids: number[]): number {
   return ticks / 100;
 }
 
-export async function loadRun(
+async function loadRun(
   contender: Contender,
   seconds: number,
   connections: number,

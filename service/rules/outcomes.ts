@@ -36,7 +36,7 @@ export type RuleHeaders = Pick<Extract<RulesOutcome, { kind: 'continue' }>, 'hea
  * names (the security and CORS headers). `shared` is the same for every request to the path
  * (frozen); `limits` are this request's rate-limit headers, a flat name, value list.
  */
-export interface CountedHeaders {
+interface CountedHeaders {
   shared: Readonly<Record<string, string>>;
   after: number;
   limits: readonly string[];
