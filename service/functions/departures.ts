@@ -39,6 +39,7 @@ import {
   boardQueryKey,
   filtersInWords,
   readBoardQuery,
+  refusedSentence,
   type BoardQuery,
 } from '../departures/board-filters.ts';
 import { readSearch } from '../departures/search.ts';
@@ -120,7 +121,11 @@ function known(catalogue: Catalogue, slug: string | null | undefined): string | 
   return tripBySlug(catalogue, slug)?.trip.slug;
 }
 
-/** The departure search as a page, its Markdown or its calendar, kept under its filters' accepted values. */
+/**
+ * The departure search as a page, its Markdown or its calendar, kept under its filters' accepted
+ * values. The page and the Markdown leave a filter they cannot use out and say so; a calendar,
+ * which an app shows without that sentence, is refused (400) with the reason instead.
+ */
 function search(format: 'html' | 'md' | 'ics'): Route {
   return (ask) => {
     const query = readBoardQuery(ask.declared, ask.catalogue, ask.deps.clock());
@@ -128,7 +133,12 @@ function search(format: 'html' | 'md' | 'ics'): Route {
     return {
       tripSlug: query.filters.trip,
       key: `${shown}|/departures${boardQueryKey(query)}`,
-      make: () => (shown === 'html' ? board(ask, query) : departuresFile(ask, shown, query)),
+      make: () =>
+        shown === 'html'
+          ? board(ask, query)
+          : shown === 'ics' && query.ignored.length > 0
+            ? plainText(400, refusedSentence(query.ignored))
+            : departuresFile(ask, shown, query),
     };
   };
 }

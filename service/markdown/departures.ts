@@ -106,7 +106,7 @@ function filterLines(catalogue: Catalogue, example: string): string[] {
     `- \`month=YYYY-MM\`: departures starting that month (this month and the next ${monthsAhead - 1}); here only, /v1 takes \`from\` and \`to\`.`,
     `- \`seats=N\`, N one of ${seatThresholds.join(', ')}: the older spelling of \`minSeats\`.`,
     '',
-    `A value outside these is left out and the answer says so (/v1 answers 400 \`invalid_parameter\` instead). When nothing matches, the answer names the single changes of one filter that would find dates. Example: ${catalogue.siteUrl}/departures.md${example}`,
+    `A value outside these is left out and the answer says so (/v1 answers 400 \`invalid_parameter\` instead, and the calendar 400 with the reason). When nothing matches, the answer names the single changes of one filter that would find dates. Example: ${catalogue.siteUrl}/departures.md${example}`,
   ];
 }
 
