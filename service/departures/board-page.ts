@@ -40,7 +40,7 @@ function monthGroups(catalogue: Catalogue, departures: readonly Departure[], fil
     inView += group.departures.length;
     return html`<details class="board-month" id="${`month-${group.month}`}"${open ? html` open` : ''}>
 <summary><h2>${formatMonth(group.month)}</h2> <span class="board-month-facts">${monthFacts(group.departures)}</span></summary>
-<ul class="departure-cards" aria-label="${`Departures in ${formatMonth(group.month)}`}">${group.departures.map((d) => departureCard(catalogue, d, filters.trip === undefined))}</ul>
+<ul class="departure-cards" aria-label="${`Departures in ${formatMonth(group.month)}`}">${group.departures.map((d) => departureCard(catalogue, d, filters.trip === undefined, filters.minSeats))}</ul>
 </details>`;
   })}`;
 }

@@ -43,7 +43,9 @@ import {
   type BoardQuery,
 } from '../departures/board-filters.ts';
 import { readSearch } from '../departures/search.ts';
-import { departureParam, enquiryPage } from '../bookings/enquiry-page.ts';
+import { enquiryPage } from '../bookings/enquiry-page.ts';
+import { departureParam, groupSizeParam } from '../departures/enquiry-link.ts';
+import { groupSizeCap } from '../bookings/enquiry.ts';
 import type { LiveDepartures } from '../departures/live.ts';
 import { cachePolicy, liveCachePolicy } from '../http/cache-policy.ts';
 import { departuresMarkdown } from '../markdown/departures.ts';
@@ -149,20 +151,31 @@ const block: Route = (ask) => {
   return { tripSlug: page?.trip.slug, key: `block|${page?.trip.slug ?? ''}`, make: () => blockAnswer(ask, page) };
 };
 
-/** A trip's enquiry form, with a departure's dates when the address names one of the trip's. */
+/** The group size an address carries for a trip: a whole number from 1 to the trip's cap, else none. */
+function groupSizeFor(page: TripPage | undefined, text: string | null): number | undefined {
+  if (!page || text === null || !/^[1-9][0-9]{0,2}$/.test(text)) return undefined;
+  const size = Number(text);
+  return size <= groupSizeCap(page.trip.groupSize) ? size : undefined;
+}
+
+/**
+ * A trip's enquiry form, with a departure's dates when the address names one of the trip's, and
+ * the group size a search was made for.
+ */
 const enquire: Route = async (ask, [path, section = '', slug = '']) => {
   const tripSlug = known(ask.catalogue, slug);
   // Kept under the departure only when it is one of the trip's: any other value gets the same page.
   const wanted = ask.declared.get(departureParam) ?? '';
   const live = tripSlug && wanted ? await ask.deps.departures.live(tripSlug) : undefined;
   const departure = live?.state === 'live' && live.departures.some((d) => d.id === wanted) ? wanted : wanted ? '?' : '';
+  const groupSize = groupSizeFor(tripBySlug(ask.catalogue, tripSlug), ask.declared.get(groupSizeParam));
   return {
     tripSlug,
-    key: `${path}|${departure}`,
+    key: `${path}|${departure}|${groupSize ?? ''}`,
     make: () => {
       const page = tripBySlug(ask.catalogue, tripSlug);
       return page?.path === `/${section}/${slug}`
-        ? enquiryAnswer(ask, page, wanted || undefined)
+        ? enquiryAnswer(ask, page, { departureId: wanted || undefined, groupSize })
         : tripMiss(ask.deps.build, section, slug);
     },
   };
@@ -274,9 +287,13 @@ async function blockAnswer(ask: Ask, page: TripPage | undefined): Promise<Respon
   return htmlResponse(body, { headers: { 'Cache-Control': liveCachePolicy(live) } });
 }
 
-async function enquiryAnswer(ask: Ask, page: TripPage, departureId: string | undefined): Promise<Response> {
+async function enquiryAnswer(
+  ask: Ask,
+  page: TripPage,
+  chosen: { departureId: string | undefined; groupSize: number | undefined },
+): Promise<Response> {
   const live = await ask.deps.departures.live(page.trip.slug);
-  const answer = enquiryPage(page, live, { departureId, now: ask.deps.clock() });
+  const answer = enquiryPage(page, live, { ...chosen, now: ask.deps.clock() });
   const body = livePageHtml(ask.deps.build, 'page', {
     title: answer.title,
     description: answer.description,

@@ -45,7 +45,7 @@ export function readAt(now: Date): string {
  */
 export function departuresTable(
   departures: readonly Departure[],
-  options: { withTrip: boolean; catalogue?: Catalogue },
+  options: { withTrip: boolean; catalogue?: Catalogue; groupSize?: number | undefined },
 ): string[] {
   const { catalogue } = options;
   const head = options.withTrip
@@ -65,7 +65,9 @@ export function departuresTable(
     ];
     if (catalogue)
       cells.push(
-        page && isBookable(d) ? `[Enquire for this date](${catalogue.siteUrl}${enquiryHref(page, d.id)})` : '—',
+        page && isBookable(d)
+          ? `[Enquire for this date](${catalogue.siteUrl}${enquiryHref(page, d.id, options.groupSize)})`
+          : '—',
       );
     return `| ${cells.join(' | ')} |`;
   });
@@ -162,7 +164,11 @@ export function departuresMarkdown(
         '',
         `${monthFacts(group.departures)}.`,
         '',
-        ...departuresTable(group.departures, { withTrip: query.filters.trip === undefined, catalogue }),
+        ...departuresTable(group.departures, {
+          withTrip: query.filters.trip === undefined,
+          catalogue,
+          groupSize: query.filters.minSeats,
+        }),
         '',
       );
     }
