@@ -220,6 +220,29 @@ describe('on the first screen of a 360 x 800 phone', () => {
     expect(late).toEqual([]);
   });
 
+  it('the dates coming in above the quick facts move nothing on the screen (no layout shift), at 360 x 800 and 412 x 823', async () => {
+    const moved: string[] = [];
+    for (const viewport of [phone, { width: 412, height: 823 }]) {
+      await withPage({ viewport }, async (page) => {
+        await page.addInitScript(() => {
+          const seen = window as unknown as { shifted: number };
+          seen.shifted = 0;
+          new PerformanceObserver((list) => {
+            for (const entry of list.getEntries()) seen.shifted += (entry as unknown as { value: number }).value;
+          }).observe({ type: 'layout-shift', buffered: true });
+        });
+        for (const path of trips) {
+          await page.goto(`${site}${path}`);
+          await loaded(page);
+          await page.waitForTimeout(200);
+          const shifted = await page.evaluate(() => (window as unknown as { shifted: number }).shifted);
+          if (shifted > 0.01) moved.push(`${path} at ${viewport.width} px: layout shift ${shifted.toFixed(3)}`);
+        }
+      });
+    }
+    expect(moved).toEqual([]);
+  });
+
   it('the first date of the board and of a trip page without JavaScript (in its frame there)', async () => {
     await withPage({ javaScriptEnabled: false }, async (page) => {
       await page.goto(`${site}/departures`);
