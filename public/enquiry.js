@@ -1,6 +1,7 @@
 // Enhances the enquiry form (service/bookings/form-html.ts): offers the trip's live departures as
 // dates and preselects one ("Enquire for this date", ?departure=<id>), checks every field before
-// anything is sent, posts JSON, shows each error next to its field and announces the outcome.
+// anything is sent (dates that have passed among them), posts JSON, shows each error next to its
+// field, and once the enquiry is taken opens its confirmation page, as the plain form does.
 // Each enquiry carries a one-time token as its Idempotency-Key: sent again unchanged (a double
 // click, a retry after a timeout), it is taken once and answered with the same reference.
 // The checks are the browser's own constraints, which the form carries from the server's rules,
@@ -24,8 +25,6 @@
     Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
   if (token && !token.value) token.value = newToken();
   let lastSent = '';
-  // The server's sentences next to the fields instead of the browser's bubbles; the checks are the same.
-  form.noValidate = true;
   // The message's limit is said, not enforced by cutting what is pasted.
   for (const area of form.querySelectorAll('textarea[maxlength]')) area.removeAttribute('maxlength');
 
@@ -67,6 +66,20 @@
     seatsHint.textContent = s ? ` ${fill(group.dataset.seatsHint, s)}` : '';
   };
 
+  // Whether the latest day the text names with a year is before today in India, read as the
+  // server reads it (service/bookings/past-dates.ts): a month without a day counts to its end.
+  const passed = (input) => {
+    const pattern = input.dataset.datePattern;
+    let last = 0;
+    for (const [, a, name, b, y, isoY, isoM, isoD] of pattern ? input.value.matchAll(new RegExp(pattern, 'gi')) : []) {
+      const m = name ? 'janfebmaraprmayjunjulaugsepoctnovdec'.indexOf(name.toLowerCase()) / 3 + 1 : Number(isoM);
+      const d = Number(a || b || isoD || 0);
+      if (m >= 1 && m <= 12 && d <= 31)
+        last = Math.max(last, d ? Date.UTC(y || isoY, m - 1, d) : Date.UTC(y || isoY, m, 0));
+    }
+    return last > 0 && last < Math.floor((Date.now() + 19_800_000) / 86_400_000) * 86_400_000;
+  };
+
   // What the server would say of this field's value, or ''.
   const problem = (input) => {
     const v = input.validity;
@@ -74,7 +87,7 @@
     if (!input.value.trim()) return input.required ? input.dataset.missing : '';
     const long = input.dataset.maxChars && tooLong(input);
     if (long) return long;
-    if (v.valid) return '';
+    if (v.valid) return passed(input) ? input.dataset.past : '';
     if (input === group && v.rangeOverflow && Number(input.value) <= Number(group.dataset.cap))
       return fill(group.dataset.tooMany, seats());
     return input.dataset.invalid || input.title;
@@ -229,12 +242,14 @@
       return;
     }
     button.disabled = false;
-    // Received, or saved to be sent later: either way it must not be sent again.
+    // Received, or saved to be sent later: either way it must not be sent again, and its page
+    // (the one the plain form lands on) says how it stands.
     if (body.enquiry) {
       form.reset();
       if (token) token.value = newToken();
       lastSent = '';
       say(body.next, 'ok');
+      if (form.dataset.sent) location.assign(form.dataset.sent + encodeURIComponent(body.enquiry.id));
       return;
     }
     // Refused (over the quota too): what was typed stays in the form, to send when it may.

@@ -59,7 +59,7 @@ export const tiers: Tier[] = [
     name: 'site',
     holds: 'The served site in Chromium: pages, the enquiry form, the offline worker, WebMCP, the claim page.',
     include: [
-      'tests/site/{browser,departure-search,departures-board,departures-freshness,enquiry-checks,enquiry-flow,mcp-app,offline,offline-network,phone,trip-page,visuals,webmcp}.test.ts',
+      'tests/site/{browser,departure-search,departures-board,departures-freshness,enquiry-checks,enquiry-flow,enquiry-frictions,mcp-app,offline,offline-network,phone,trip-page,visuals,webmcp}.test.ts',
       'tests/bookings/{origin,site}.test.ts',
       'tests/agent-auth/served.test.ts',
     ],

@@ -12,17 +12,14 @@ import type { TripPage } from '../../domain/catalogue/index.ts';
 import { formatInr } from '../../domain/format.ts';
 import { html, type SafeHtml } from '../../domain/html.ts';
 import type { Departure } from '../../domain/schemas/departure.ts';
-import { enquiryHref } from '../departures/board-html.ts';
+import { enquiryHref } from '../departures/enquiry-link.ts';
 import { isBookable } from '../departures/board-filters.ts';
 import { unavailableSentence, type LiveDepartures } from '../departures/live.ts';
 import { dateRange, readAt, seatsText, statusLabel } from '../departures/departure-words.ts';
 import { enquiryFormHtml } from './form-html.ts';
 import { seatsLeftOn } from './seats.ts';
 
-/** The query parameter naming the departure. */
-export const departureParam = 'departure';
-
-function enquiryPagePath(page: Pick<TripPage, 'path'>): string {
+export function enquiryPagePath(page: Pick<TripPage, 'path'>): string {
   return `${page.path}/enquire`;
 }
 
@@ -43,11 +40,16 @@ ${d.note ? html`<dt>Note</dt><dd>${d.note}</dd>` : ''}
 <p class="muted departures-read">Read live at ${readAt(now)}.</p>`;
 }
 
-function otherDates(page: TripPage, open: readonly Departure[], except: string | undefined): SafeHtml {
+function otherDates(
+  page: TripPage,
+  open: readonly Departure[],
+  except: string | undefined,
+  groupSize: number | undefined,
+): SafeHtml {
   const others = open.filter((d) => d.id !== except).slice(0, 8);
   if (others.length === 0) return html``;
   return html`<p>${except ? 'Other open dates' : 'Open dates'} of ${page.trip.name}:</p>
-<ul class="other-dates">${others.map((d) => html`<li><a href="${enquiryHref(page, d.id)}">${dateRange(d)}</a> <span class="muted">(${statusLabel[d.status]}, ${seatsText(d) === 'Ask us' ? 'seats: ask us' : `${seatsText(d)} seats left`})</span></li>`)}</ul>`;
+<ul class="other-dates">${others.map((d) => html`<li><a href="${enquiryHref(page, d.id, groupSize)}">${dateRange(d)}</a> <span class="muted">(${statusLabel[d.status]}, ${seatsText(d) === 'Ask us' ? 'seats: ask us' : `${seatsText(d)} seats left`})</span></li>`)}</ul>`;
 }
 
 /** Why the departure named in the address is not filled in, or nothing when it is. */
@@ -61,9 +63,14 @@ function notChosenSentence(page: TripPage, wanted: string | undefined, found: De
 export function enquiryPage(
   page: TripPage,
   live: LiveDepartures,
-  options: { departureId?: string | undefined; now: Date },
+  options: {
+    departureId?: string | undefined;
+    /** The group a search was made for (the board's "People"), already held to the trip's cap. */
+    groupSize?: number | undefined;
+    now: Date;
+  },
 ): EnquiryPage {
-  const { departureId: wanted, now } = options;
+  const { departureId: wanted, groupSize, now } = options;
   const departures = live.state === 'live' ? live.departures.filter((d) => d.tripSlug === page.trip.slug) : [];
   const found = wanted ? departures.find((d) => d.id === wanted) : undefined;
   const chosen = found && isBookable(found) ? found : undefined;
@@ -75,17 +82,20 @@ export function enquiryPage(
     trip: page.trip,
     headingLevel: 2,
     heading: 'Your details',
-    values: chosen ? { preferredDeparture: dateRange(chosen) } : undefined,
+    values: {
+      ...(chosen ? { preferredDeparture: dateRange(chosen) } : {}),
+      ...(groupSize !== undefined ? { groupSize: String(groupSize) } : {}),
+    },
     seats: left ? { dates: left.dates, left: left.seats } : undefined,
   });
   const notChosen = live.state === 'live' && !chosen ? notChosenSentence(page, wanted, found) : '';
-  const main = html`<nav class="breadcrumbs" aria-label="Breadcrumb"><ol><li><a href="/">Home</a></li><li><a href="${page.path}">${page.trip.name}</a></li><li><a href="${`${enquiryPagePath(page)}${chosen ? `?${departureParam}=${encodeURIComponent(chosen.id)}` : ''}`}" aria-current="page">Enquire</a></li></ol></nav>
+  const main = html`<nav class="breadcrumbs" aria-label="Breadcrumb"><ol><li><a href="/">Home</a></li><li><a href="${page.path}">${page.trip.name}</a></li><li><a href="${chosen ? enquiryHref(page, chosen.id, groupSize) : enquiryPagePath(page)}" aria-current="page">Enquire</a></li></ol></nav>
 <h1>${chosen ? html`Enquire about ${page.trip.name}, ${dateRange(chosen)}` : html`Enquire about ${page.trip.name}`}</h1>
 <p class="lead">${chosen ? 'The dates you chose are in the form below.' : 'Tell us the dates you have in mind.'} A guide calls you back to confirm seats and dates; nothing is booked until then.</p>
 ${chosen ? chosenFacts(chosen, now) : ''}
 ${notChosen ? html`<p class="notice">${notChosen}</p>` : ''}
 ${live.state !== 'live' ? html`<p class="notice">${unavailableSentence(live)} Tell us the dates you have in mind in the form.</p>` : ''}
-${chosen ? '' : otherDates(page, open, found?.id)}
+${chosen ? '' : otherDates(page, open, found?.id, groupSize)}
 ${form}
 <p><a href="${page.path}">About ${page.trip.name}: itinerary, fitness, price</a> · <a href="${`/departures?trip=${encodeURIComponent(page.trip.slug)}`}">Every date of this trip</a></p>
 <script src="/enquiry.js" defer></script>`;

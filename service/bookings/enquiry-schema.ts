@@ -28,6 +28,7 @@ import {
   type FieldError,
   type LimitedField,
 } from './enquiry.ts';
+import { namesOnlyPastDates, pastDatesMessage } from './past-dates.ts';
 import { seatsRefusal } from './seats.ts';
 import { quoted } from '../http/quoted.ts';
 
@@ -117,7 +118,7 @@ function build(catalogue: Catalogue, trip: TripPage | undefined) {
       .nullable()
       .optional()
       .describe(
-        `Optional: a departure \`id\` from GET /v1/departures, its dates as the site writes them ("${formatDateRange('2027-09-23', '2027-09-27')}"), or the dates wanted as text ("October 2026"). A departure named by its id or dates is checked for seats: a larger group than its seats left is refused.`,
+        `Optional: a departure \`id\` from GET /v1/departures, its dates as the site writes them ("${formatDateRange('2027-09-23', '2027-09-27')}"), or the dates wanted as text ("October 2027"). A departure named by its id or dates is checked for seats: a larger group than its seats left is refused. Dates that have all passed (every date named with a year is before today in India) are refused.`,
       ),
     message: withinLimit(optional('message', m.message.notText, true), 'message')
       .nullable()
@@ -161,16 +162,24 @@ function firstPerField(issues: readonly { path: readonly PropertyKey[]; message:
 
 const fieldOrder: readonly EnquiryField[] = [...enquiryFields, honeypotField];
 
+/** Puts a field's problem among the others, in the order the form shows the fields. */
+function insertInOrder(errors: FieldError[], error: FieldError): void {
+  const after = errors.findIndex((e) => fieldOrder.indexOf(e.field) > fieldOrder.indexOf(error.field));
+  errors.splice(after === -1 ? errors.length : after, 0, error);
+}
+
 /**
  * Checks a submitted enquiry (from JSON, a form or an MCP call). Every field's problem is
  * reported, the first one of each field, in the order the form shows them. Unknown fields are
  * ignored. `departures` are the trip's departures as read when the enquiry arrived: a group
- * larger than the seats left on the date it names is refused (seats.ts).
+ * larger than the seats left on the date it names is refused (seats.ts). Dates wanted that have
+ * all passed by `now` (in India) are refused (past-dates.ts).
  */
 export function checkEnquiry(
   input: Record<string, unknown>,
   catalogue: Catalogue,
   departures: readonly Departure[] = [],
+  now: Date = new Date(),
 ): EnquiryCheck {
   const slug = typeof input.tripSlug === 'string' ? cleanText(input.tripSlug) : '';
   const trip = tripBySlug(catalogue, slug);
@@ -183,10 +192,13 @@ export function checkEnquiry(
     !errors.some((e) => e.field === 'groupSize')
       ? seatsRefusal(groupSize, preferredDeparture, departures)
       : null;
-  if (seats) {
-    const after = errors.findIndex((e) => fieldOrder.indexOf(e.field) > fieldOrder.indexOf('groupSize'));
-    errors.splice(after === -1 ? errors.length : after, 0, { field: 'groupSize', message: seats });
-  }
+  if (seats) insertInOrder(errors, { field: 'groupSize', message: seats });
+  if (
+    typeof preferredDeparture === 'string' &&
+    !errors.some((e) => e.field === 'preferredDeparture') &&
+    namesOnlyPastDates(cleanText(preferredDeparture), now)
+  )
+    insertInOrder(errors, { field: 'preferredDeparture', message: pastDatesMessage });
   if (!parsed.success || errors.length > 0) return { ok: false, errors };
   const { tripSlug, name, phone, email, message } = parsed.data;
   return {

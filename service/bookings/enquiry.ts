@@ -20,6 +20,9 @@ export const enquiryBounds = {
   defaultGroupCap: 12,
 } as const;
 
+/** The page that confirms an enquiry, by its reference (`?ref=`): where the form ends, with or without JavaScript. */
+export const thankYouPath = '/enquiry-sent';
+
 /** The honeypot: hidden from people and assistive technology, so only robots fill it in. */
 export const honeypotField = 'website';
 
@@ -107,7 +110,7 @@ export const fieldMessages = {
     invalid: 'Give an email address such as asha@example.com, or leave the field empty: a guide calls you either way.',
   },
   groupSize: { missing: 'Say how many people are coming.' },
-  preferredDeparture: { notText: 'Dates wanted must be text, such as "October 2026" or a departure id.' },
+  preferredDeparture: { notText: 'Dates wanted must be text, such as "October 2027" or a departure id.' },
   message: { notText: 'The message must be text.' },
 } as const;
 

@@ -6,10 +6,13 @@
  *
  * Every field carries the server's rules as the browser's own constraints (`required`,
  * `pattern`, `type`, `min`/`max`, `maxlength` on the message), made from the same bounds and
- * expressions as the schema (enquiry.ts), so the browser refuses a slip before anything is sent,
- * with or without JavaScript; `title` is the server's refusal, which the browser's own bubble
- * shows. The other messages ride along (`data-missing`, `data-invalid`, `data-too-long`,
- * `data-too-many`) for /enquiry.js, which says them next to the fields. No `maxlength` on the
+ * expressions as the schema (enquiry.ts), and the server's refusals beside them (`title`,
+ * `data-missing`, `data-invalid`, `data-too-long`, `data-too-many`, and on the dates the
+ * expression and sentence of past-dates.ts, `data-date-pattern` and `data-past`). /enquiry.js
+ * checks every field with them before anything is sent and says each refusal next to its field.
+ * The form is `novalidate`: without JavaScript the browser's bubble would name one field at a
+ * time in its own words ("Please match the requested format."), so the server checks it and
+ * answers with this form again, every refusal in its own sentence next to its field. No `maxlength` on the
  * one-line fields, since a browser cuts pasted text at it without a word: their `pattern` counts
  * instead. A textarea takes no `pattern`, so the message has `maxlength` (the script lifts it and
  * says the limit instead).
@@ -27,11 +30,13 @@ import {
   honeypotField,
   limitSentence,
   textLimits,
+  thankYouPath,
   tooLongMessage,
   type EnquiryField,
   type FieldError,
   type LimitedField,
 } from './enquiry.ts';
+import { namedDatePattern, pastDatesMessage } from './past-dates.ts';
 import { seatsLeftSentence, tooFewSeatsMessage } from './seats.ts';
 
 export interface EnquiryFormOptions {
@@ -139,7 +144,7 @@ export function enquiryFormHtml(options: EnquiryFormOptions): SafeHtml {
     ['name', 'phone', 'email', 'groupSize', 'preferredDeparture', 'message'] as const
   ).map(s) as [FieldState, FieldState, FieldState, FieldState, FieldState, FieldState];
 
-  return html`<form id="enquiry-form" class="enquiry" method="post" action="/api/bookings" aria-labelledby="enquiry-title" data-enquiry>
+  return html`<form id="enquiry-form" class="enquiry" method="post" action="/api/bookings" aria-labelledby="enquiry-title" novalidate data-enquiry data-sent="${`${thankYouPath}?ref=`}">
 ${level === 2 ? html`<h2 id="enquiry-title">${heading}</h2>` : html`<h3 id="enquiry-title">${heading}</h3>`}
 <p class="muted" id="enquiry-about">About ${trip.name}. A guide calls you back to confirm seats and dates; nothing is booked until then. Fields marked <span aria-hidden="true">*</span><span class="visually-hidden">with a star</span> are required.</p>
 <input type="hidden" name="tripSlug" value="${trip.slug}">
@@ -172,7 +177,7 @@ ${field('groupSize', groupSize, {
 </div>
 ${field('preferredDeparture', dates, {
   required: false,
-  control: html`<input ${common('preferredDeparture', dates, true)} type="text" ${rules('preferredDeparture', limitSentence('preferredDeparture'))} value="${dates.value}">`,
+  control: html`<input ${common('preferredDeparture', dates, true)} type="text" ${rules('preferredDeparture', limitSentence('preferredDeparture'))} data-date-pattern="${namedDatePattern}" data-past="${pastDatesMessage}" value="${dates.value}">`,
   hint: `A departure's dates, or the month and year you have in mind (up to ${enquiryBounds.preferredDepartureMax} characters).`,
   attributes: html` data-dates-text data-other-label="${'Other dates you have in mind (optional)'}"`,
 })}

@@ -206,7 +206,7 @@ async function acceptEnquiry(
   keyed: KeyedRequest | null,
 ): Promise<BookingAnswer> {
   const contact = deps.catalogue.site.contactEmail;
-  const check = checkEnquiry(values, deps.catalogue, await departuresNamed(values, deps));
+  const check = checkEnquiry(values, deps.catalogue, await departuresNamed(values, deps), deps.clock());
   const tripSlug = typeof values.tripSlug === 'string' ? values.tripSlug : undefined;
   if (!check.ok) {
     const [first] = check.errors;

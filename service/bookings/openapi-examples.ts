@@ -32,7 +32,7 @@ export function requestExamples(catalogue: Catalogue): Record<string, Example> {
       value: {
         ...minimal,
         email: 'asha.rao@example.com',
-        preferredDeparture: 'October 2026',
+        preferredDeparture: 'October 2027',
         message: 'Two of us are vegetarian. Is a rest day possible?',
       },
     },

@@ -21,7 +21,8 @@ import {
 } from './openapi-examples.ts';
 import { formRequestSchema } from './openapi-form.ts';
 import { idempotencyKeyHeader, keyLifetimeMs, maxKeyLength } from './idempotency.ts';
-import { bookingErrorBody, enquiryReceivedBody, thankYouPath, type BookingErrorCode } from './responses.ts';
+import { thankYouPath } from './enquiry.ts';
+import { bookingErrorBody, enquiryReceivedBody, type BookingErrorCode } from './responses.ts';
 import { cachePolicy } from '../http/cache-policy.ts';
 
 type Json = Record<string, unknown>;

@@ -8,12 +8,10 @@ import { z } from 'astro/zod';
 import { tripBySlug, type Catalogue, type TripPage } from '../../domain/catalogue/index.ts';
 import { formatIndiaClock } from '../../domain/format.ts';
 import { html, type SafeHtml } from '../../domain/html.ts';
-import { enquiryFields, honeypotField, type FieldError } from './enquiry.ts';
+import { enquiryFields, honeypotField, thankYouPath, type FieldError } from './enquiry.ts';
 import { enquiryFormHtml, formFieldLabels, isFormField, newFormToken } from './form-html.ts';
 import { enquiryIdPattern, type StoredEnquiry } from './store.ts';
 import { cachePolicy } from '../http/cache-policy.ts';
-
-export const thankYouPath = '/enquiry-sent';
 
 /** The thank-you page of one enquiry; its reference is the only thing in the address. */
 function thankYouHref(enquiry: Pick<StoredEnquiry, 'id'>): string {

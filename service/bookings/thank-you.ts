@@ -10,7 +10,8 @@
 import { tripBySlug, type Catalogue } from '../../domain/catalogue/index.ts';
 import { formatIndiaTime, isWrittenDateRange } from '../../domain/format.ts';
 import { html, type SafeHtml } from '../../domain/html.ts';
-import { callBackSentence, thankYouPath, type PageWriter } from './responses.ts';
+import { thankYouPath } from './enquiry.ts';
+import { callBackSentence, type PageWriter } from './responses.ts';
 import { enquiryIdPattern, type EnquiryStore, type StoredEnquiry } from './store.ts';
 import { cachePolicy } from '../http/cache-policy.ts';
 

@@ -8,8 +8,15 @@
  * (DTEND is exclusive). Its UID is built from the departure id, so an app updates the same
  * event when seats or status change. When storage cannot be read the feed answers 503 rather
  * than an empty calendar, which would make subscribed apps delete every event.
+ *
+ * Every line ends with CRLF, the last one too (RFC 5545 3.1 and the `icalobject` rule of 3.4,
+ * which ical-generator leaves off after END:VCALENDAR). A calendar holds at least one component
+ * (3.6): the time zone the departures run in, India's, as its VTIMEZONE (from
+ * timezones-ical-library), so a search that finds no departure is still a valid calendar,
+ * without an event that is not a departure.
  */
 import ical, { ICalEventStatus, ICalEventTransparency } from 'ical-generator';
+import { tzlib_get_ical_block } from 'timezones-ical-library';
 import type { Catalogue, TripPage } from '../../domain/catalogue/index.ts';
 import { addDays } from '../departures/validation.ts';
 import { unavailableSentence, type LiveDepartures } from '../departures/live.ts';
@@ -20,6 +27,27 @@ import { formatInr } from '../../domain/format.ts';
 
 /** Calendar apps poll subscriptions; asking for hourly keeps seats roughly current without load. */
 const refreshSeconds = 3600;
+
+/** Where the departures run: "today" is India's (departures/today.ts). */
+const departuresZone = 'Asia/Kolkata';
+
+/** India's VTIMEZONE, the calendar's first component: CRLF lines, none after the last. */
+const zoneComponent = (() => {
+  const answer = tzlib_get_ical_block(departuresZone);
+  const block = Array.isArray(answer) ? answer[0] : undefined;
+  if (!block?.startsWith('BEGIN:VTIMEZONE')) throw new Error(`no VTIMEZONE for ${departuresZone}`);
+  return block.replace(/\r?\n/g, '\r\n').trimEnd();
+})();
+
+/**
+ * ical-generator's text with India's VTIMEZONE as its first component (after the calendar's
+ * properties, which RFC 5545 puts before every component) and the CRLF after END:VCALENDAR.
+ */
+function withZoneAndLastLine(text: string): string {
+  const firstComponent = text.search(/^(BEGIN:VEVENT|END:VCALENDAR)\r?$/m);
+  const done = `${text.slice(0, firstComponent)}${zoneComponent}\r\n${text.slice(firstComponent)}`;
+  return done.endsWith('\r\n') ? done : `${done}\r\n`;
+}
 
 function utcDay(iso: string): Date {
   return new Date(`${iso}T00:00:00Z`);
@@ -67,7 +95,7 @@ export function departuresCalendar(
       ...(d.status === 'cancelled' ? { status: ICalEventStatus.CANCELLED } : {}),
     });
   }
-  return calendar.toString();
+  return withZoneAndLastLine(calendar.toString());
 }
 
 /** The HTTP answer for a feed: the calendar, or a plain 503 that points at the enquiry path. */

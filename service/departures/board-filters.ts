@@ -17,7 +17,7 @@ import { formatDate, formatDays, formatInr, formatMonth } from '../../domain/for
 import type { Departure } from '../../domain/schemas/departure.ts';
 import { tripTypes } from '../../domain/schemas/vocabulary.ts';
 import {
-  brokenRule,
+  brokenRules,
   isBookable,
   searchDepartures,
   searchEntries,
@@ -42,8 +42,11 @@ export interface BoardFilters extends DepartureSearch {
   month?: string | undefined;
 }
 
-/** A filter left out, or `dates` when `from` and `to` were both left out for being the wrong way round. */
-export type IgnoredFilter = BoardFilterName | 'dates';
+/**
+ * A filter left out; or a pair left out for being the wrong way round: `dates` (`from` after
+ * `to`), `days` (`minDays` above `maxDays`).
+ */
+export type IgnoredFilter = BoardFilterName | 'dates' | 'days';
 
 export interface BoardQuery {
   filters: BoardFilters;
@@ -93,10 +96,9 @@ export function readBoardQuery(params: URLSearchParams, catalogue: Catalogue, no
     // Both given: a group must fit both, so the larger one counts.
     else filters.minSeats = Math.max(threshold, (filters.minSeats as number | undefined) ?? 0);
   }
-  if (brokenRule(filters)) {
-    delete filters.from;
-    delete filters.to;
-    ignored.push('dates');
+  for (const broken of brokenRules(filters)) {
+    for (const name of broken.names) delete filters[name];
+    ignored.push(broken.pair);
   }
   return { filters, ignored };
 }
@@ -214,6 +216,7 @@ const ignoredWords: Record<IgnoredFilter, string> = {
   seats: `the number of seats in the address is not one of ${seatThresholds.join(', ')}`,
   trip: 'the address names no trip we run',
   dates: '“from” is after “to”, so neither date is used',
+  days: '“minDays” is above “maxDays”, so neither length is used',
   ...(Object.fromEntries(
     searchNames
       .filter((name) => name !== 'trip')
@@ -225,4 +228,13 @@ const ignoredWords: Record<IgnoredFilter, string> = {
 export function ignoredSentence(ignored: readonly IgnoredFilter[]): string {
   const reasons = ignored.map((name) => ignoredWords[name]);
   return `Some of the address was not used: ${reasons.join('; ')}. Those filters are left out.`;
+}
+
+/**
+ * Why a search that must be exact (a calendar, which a subscribing app shows without the board's
+ * sentence) was refused, as one sentence, again without repeating what the address said.
+ */
+export function refusedSentence(ignored: readonly IgnoredFilter[]): string {
+  const reasons = ignored.map((name) => ignoredWords[name]);
+  return `This search was not made: ${reasons.join('; ')}. Correct the address, or leave ${ignored.length === 1 ? 'that filter' : 'those filters'} out.`;
 }

@@ -18,15 +18,16 @@ import { enquiryHref } from './enquiry-link.ts';
 import type { Departure } from '../../domain/schemas/departure.ts';
 import { unavailableSentence, type LiveDepartures } from './live.ts';
 
-// Where "Enquire for this date" leads (enquiry-link.ts); the enquiry page reads it from here too.
-export { enquiryHref };
-
-export function departureCard(catalogue: Catalogue, d: Departure, withTrip: boolean): SafeHtml {
+/**
+ * One departure as a card. `groupSize` is the group a search was made for (the board's
+ * "People"): its "Enquire for this date" carries it to the form.
+ */
+export function departureCard(catalogue: Catalogue, d: Departure, withTrip: boolean, groupSize?: number): SafeHtml {
   const page = tripBySlug(catalogue, d.tripSlug);
   const action = !page
     ? ''
     : isBookable(d)
-      ? html`<a class="button small" href="${enquiryHref(page, d.id)}" data-enquire="${d.id}"><span>Enquire<span class="action-detail"> for this date</span></span></a>`
+      ? html`<a class="button small" href="${enquiryHref(page, d.id, groupSize)}" data-enquire="${d.id}"><span>Enquire<span class="action-detail"> for this date</span></span></a>`
       : html`<a class="button small secondary" href="${`${page.path}#enquire`}"><span>Ask<span class="action-detail"> about other dates</span></span></a>`;
   return html`<li class="departure" data-departure="${d.id}" data-trip="${d.tripSlug}" data-start="${d.startDate}" data-end="${d.endDate}" data-status="${d.status}"${d.seatsLeft != null ? html` data-seats-left="${d.seatsLeft}"` : ''}>
 <p class="departure-dates">${dateRange(d)}</p>

@@ -1,6 +1,8 @@
 /**
  * The departures board (`/departures`): the departure search. Its form (search-form.ts), folded
- * once a search is made so that on a phone the first result is on the first screen, then the
+ * behind a summary that names what it searches by, or once a search is made what was chosen, so
+ * that on a phone the first date is on the first screen (a first visit's open form took half of
+ * a 360 x 800 screen), then the
  * departures that match, in start-date order, grouped by the month they start in. Each month is a
  * `<details>` whose summary says how many departures it holds, how many are open and from what
  * price; only the first months are open when there are many, so the page stays a few screens long
@@ -40,16 +42,16 @@ function monthGroups(catalogue: Catalogue, departures: readonly Departure[], fil
     inView += group.departures.length;
     return html`<details class="board-month" id="${`month-${group.month}`}"${open ? html` open` : ''}>
 <summary><h2>${formatMonth(group.month)}</h2> <span class="board-month-facts">${monthFacts(group.departures)}</span></summary>
-<ul class="departure-cards" aria-label="${`Departures in ${formatMonth(group.month)}`}">${group.departures.map((d) => departureCard(catalogue, d, filters.trip === undefined))}</ul>
+<ul class="departure-cards" aria-label="${`Departures in ${formatMonth(group.month)}`}">${group.departures.map((d) => departureCard(catalogue, d, filters.trip === undefined, filters.minSeats))}</ul>
 </details>`;
   })}`;
 }
 
-/** The filters, folded behind a summary of them once chosen; open on a first visit. */
+/** The filters, folded behind a summary: what they search by, or once chosen, what was chosen. */
 function filters(catalogue: Catalogue, chosen: BoardFilters): SafeHtml {
   const words = filtersInWords(chosen, catalogue);
-  return html`<details class="search-filters no-print"${words.length === 0 ? html` open` : ''}>
-<summary><span class="search-filters-title">${words.length === 0 ? 'Search' : 'Change the search'}</span>${words.length > 0 ? html` <span class="search-filters-words">${words.join(', ')}</span>` : ''}</summary>
+  return html`<details class="search-filters no-print">
+<summary><span class="search-filters-title">${words.length === 0 ? 'Search' : 'Change the search'}</span> <span class="search-filters-words">${words.length > 0 ? words.join(', ') : 'by dates, kind of trip, length, people and budget'}</span></summary>
 ${searchForm(catalogue, chosen, { fields: 'board' })}
 </details>`;
 }

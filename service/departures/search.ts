@@ -115,28 +115,48 @@ export const searchNames = Object.keys(searchParameters) as SearchName[];
 /** A search: the filters given, each in its canonical form. */
 export type DepartureSearch = Parsed<typeof searchParameters>;
 
-/** The one rule between two filters: the date window is not upside down. */
-export function brokenRule(
-  search: DepartureSearch,
-): { names: SearchName[]; message: string; hint: string } | undefined {
+/** A rule between two filters that a search breaks: the two names, what is wrong, and what to send instead. */
+export interface BrokenRule {
+  /** The rule, as the board names a pair it leaves out: the dates, or the lengths. */
+  pair: 'dates' | 'days';
+  names: [SearchName, SearchName];
+  message: string;
+  hint: string;
+}
+
+/** The rules between two filters: neither the date window nor the length window is upside down. */
+export function brokenRules(search: DepartureSearch): BrokenRule[] {
+  const broken: BrokenRule[] = [];
   if (search.from !== undefined && search.to !== undefined && search.from > search.to) {
-    return {
+    broken.push({
+      pair: 'dates',
       names: ['from', 'to'],
       message: `"from" (${search.from}) is after "to" (${search.to}).`,
       hint: 'Use dates written YYYY-MM-DD with "from" on or before "to", or leave one of them out.',
-    };
+    });
   }
-  return undefined;
+  if (search.minDays !== undefined && search.maxDays !== undefined && search.minDays > search.maxDays) {
+    broken.push({
+      pair: 'days',
+      names: ['minDays', 'maxDays'],
+      message: `"minDays" (${search.minDays}) is above "maxDays" (${search.maxDays}).`,
+      hint: 'Use whole numbers with "minDays" at or below "maxDays", or leave one of them out.',
+    });
+  }
+  return broken;
 }
 
-/** A query that breaks the rule, for the OpenAPI document's examples. */
-export const searchRuleExample = { summary: '"from" after "to"', query: '?from=2027-10-31&to=2027-09-20' };
+/** Queries that break the rules, for the OpenAPI document's examples. */
+export const searchRuleExamples = [
+  { summary: '"from" after "to"', query: '?from=2027-10-31&to=2027-09-20' },
+  { summary: '"minDays" above "maxDays"', query: '?minDays=10&maxDays=5' },
+];
 
 /** Each address's search, read once however many steps of a request ask (by the URL the request was parsed into). */
 const searches = new KeptWith((url: URL): DepartureSearch | ApiError => {
   try {
     const search = parseQuery(url, searchParameters);
-    const broken = brokenRule(search);
+    const [broken] = brokenRules(search);
     if (broken) throw new ApiError('invalid_parameter', { message: broken.message, hint: broken.hint });
     return search;
   } catch (error) {

@@ -6,7 +6,8 @@
  */
 import { bodyFormat } from '../bookings/body.ts';
 import { handleBookingEnquiry, type EnquiryDeps } from '../bookings/index.ts';
-import { htmlAnswer, jsonAnswer, thankYouPath, type BookingAnswer, type PageWriter } from '../bookings/responses.ts';
+import { thankYouPath } from '../bookings/enquiry.ts';
+import { htmlAnswer, jsonAnswer, type BookingAnswer, type PageWriter } from '../bookings/responses.ts';
 import { handleThankYouPage } from '../bookings/thank-you.ts';
 import { clientOf, liveFunction, methodNotAllowed, withoutBodyForHead, type LiveFunction } from './live-function.ts';
 import { livePageHtml } from './page-shell.ts';

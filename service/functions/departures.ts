@@ -41,10 +41,13 @@ import {
   boardQueryKey,
   filtersInWords,
   readBoardQuery,
+  refusedSentence,
   type BoardQuery,
 } from '../departures/board-filters.ts';
 import { readSearch } from '../departures/search.ts';
-import { departureParam, enquiryPage } from '../bookings/enquiry-page.ts';
+import { enquiryPage } from '../bookings/enquiry-page.ts';
+import { departureParam, groupSizeParam } from '../departures/enquiry-link.ts';
+import { groupSizeCap } from '../bookings/enquiry.ts';
 import type { LiveDepartures } from '../departures/live.ts';
 import { cachePolicy, liveCachePolicy } from '../http/cache-policy.ts';
 import { departuresMarkdown } from '../markdown/departures.ts';
@@ -122,7 +125,11 @@ function known(catalogue: Catalogue, slug: string | null | undefined): string | 
   return tripBySlug(catalogue, slug)?.trip.slug;
 }
 
-/** The departure search as a page, its Markdown or its calendar, kept under its filters' accepted values. */
+/**
+ * The departure search as a page, its Markdown or its calendar, kept under its filters' accepted
+ * values. The page and the Markdown leave a filter they cannot use out and say so; a calendar,
+ * which an app shows without that sentence, is refused (400) with the reason instead.
+ */
 function search(format: 'html' | 'md' | 'ics'): Route {
   return (ask) => {
     const query = readBoardQuery(ask.declared, ask.catalogue, ask.deps.clock());
@@ -130,7 +137,12 @@ function search(format: 'html' | 'md' | 'ics'): Route {
     return {
       tripSlug: query.filters.trip,
       key: `${shown}|/departures${boardQueryKey(query)}`,
-      make: () => (shown === 'html' ? board(ask, query) : departuresFile(ask, shown, query)),
+      make: () =>
+        shown === 'html'
+          ? board(ask, query)
+          : shown === 'ics' && query.ignored.length > 0
+            ? plainText(400, refusedSentence(query.ignored))
+            : departuresFile(ask, shown, query),
     };
   };
 }
@@ -141,20 +153,31 @@ const block: Route = (ask) => {
   return { tripSlug: page?.trip.slug, key: `block|${page?.trip.slug ?? ''}`, make: () => blockAnswer(ask, page) };
 };
 
-/** A trip's enquiry form, with a departure's dates when the address names one of the trip's. */
+/** The group size an address carries for a trip: a whole number from 1 to the trip's cap, else none. */
+function groupSizeFor(page: TripPage | undefined, text: string | null): number | undefined {
+  if (!page || text === null || !/^[1-9][0-9]{0,2}$/.test(text)) return undefined;
+  const size = Number(text);
+  return size <= groupSizeCap(page.trip.groupSize) ? size : undefined;
+}
+
+/**
+ * A trip's enquiry form, with a departure's dates when the address names one of the trip's, and
+ * the group size a search was made for.
+ */
 const enquire: Route = async (ask, [path, section = '', slug = '']) => {
   const tripSlug = known(ask.catalogue, slug);
   // Kept under the departure only when it is one of the trip's: any other value gets the same page.
   const wanted = ask.declared.get(departureParam) ?? '';
   const live = tripSlug && wanted ? await ask.deps.departures.live(tripSlug) : undefined;
   const departure = live?.state === 'live' && live.departures.some((d) => d.id === wanted) ? wanted : wanted ? '?' : '';
+  const groupSize = groupSizeFor(tripBySlug(ask.catalogue, tripSlug), ask.declared.get(groupSizeParam));
   return {
     tripSlug,
-    key: `${path}|${departure}`,
+    key: `${path}|${departure}|${groupSize ?? ''}`,
     make: () => {
       const page = tripBySlug(ask.catalogue, tripSlug);
       return page?.path === `/${section}/${slug}`
-        ? enquiryAnswer(ask, page, wanted || undefined)
+        ? enquiryAnswer(ask, page, { departureId: wanted || undefined, groupSize })
         : tripMiss(ask.deps.build, section, slug);
     },
   };
@@ -266,9 +289,13 @@ async function blockAnswer(ask: Ask, page: TripPage | undefined): Promise<Respon
   return htmlResponse(body, { headers: { 'Cache-Control': liveCachePolicy(live) } });
 }
 
-async function enquiryAnswer(ask: Ask, page: TripPage, departureId: string | undefined): Promise<Response> {
+async function enquiryAnswer(
+  ask: Ask,
+  page: TripPage,
+  chosen: { departureId: string | undefined; groupSize: number | undefined },
+): Promise<Response> {
   const live = await ask.deps.departures.live(page.trip.slug);
-  const answer = enquiryPage(page, live, { departureId, now: ask.deps.clock() });
+  const answer = enquiryPage(page, live, { ...chosen, now: ask.deps.clock() });
   const body = livePageHtml(ask.deps.build, 'page', {
     title: answer.title,
     description: answer.description,

@@ -13,7 +13,7 @@
  * To accept a new parameter, add its name to its path.
  */
 import { tripSection } from '../../domain/catalogue/index.ts';
-import { departureParam } from '../bookings/enquiry-page.ts';
+import { departureParam, groupSizeParam } from '../departures/enquiry-link.ts';
 import { boardFilterNames } from '../departures/board-filters.ts';
 
 export const liveQueryParameters: Readonly<Record<string, readonly string[]>> = {
@@ -27,9 +27,12 @@ export const liveQueryParameters: Readonly<Record<string, readonly string[]>> = 
   '/agent/claim': ['user_code'],
 };
 
-/** Paths of one shape, each a trip's: `/treks/<slug>/enquire?departure=<id>`, the form with a departure's dates. */
+/**
+ * Paths of one shape, each a trip's: `/treks/<slug>/enquire?departure=<id>&groupSize=<n>`, the
+ * form with a departure's dates and the group a search was made for.
+ */
 const livePathPatterns: readonly (readonly [RegExp, readonly string[]])[] = [
-  [new RegExp(`^/(?:${Object.values(tripSection).join('|')})/[^/]+/enquire$`), [departureParam]],
+  [new RegExp(`^/(?:${Object.values(tripSection).join('|')})/[^/]+/enquire$`), [departureParam, groupSizeParam]],
 ];
 
 const none: readonly string[] = [];

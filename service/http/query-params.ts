@@ -127,10 +127,9 @@ export const enumParam = <T extends string>(
   }),
   accepted: `one of ${values.map((v) => `"${v}"`).join(', ')}${opts.caseInsensitive ? ' (any letter case)' : ''}${opts.omitHint ? `; ${opts.omitHint}` : ''}`,
   description,
-  // In any letter case the accepted values are a pattern (JSON Schema has no case-insensitive enum); the canonical spellings are its examples.
-  openapi: opts.caseInsensitive
-    ? { type: 'string', pattern: anyCasePattern(values).source, examples: [...values] }
-    : { type: 'string', enum: [...values] },
+  // The canonical spellings as an enum, so generated clients list them; a parameter matched in any
+  // letter case says so in its description (JSON Schema has no case-insensitive enum).
+  openapi: { type: 'string', enum: [...values] },
   argument: opts.caseInsensitive
     ? z
         .string()

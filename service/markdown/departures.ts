@@ -40,7 +40,7 @@ export function tableCell(text: string): string {
  */
 export function departuresTable(
   departures: readonly Departure[],
-  options: { withTrip: boolean; catalogue?: Catalogue },
+  options: { withTrip: boolean; catalogue?: Catalogue; groupSize?: number | undefined },
 ): string[] {
   const { catalogue } = options;
   const head = options.withTrip
@@ -60,7 +60,9 @@ export function departuresTable(
     ];
     if (catalogue)
       cells.push(
-        page && isBookable(d) ? `[Enquire for this date](${catalogue.siteUrl}${enquiryHref(page, d.id)})` : '—',
+        page && isBookable(d)
+          ? `[Enquire for this date](${catalogue.siteUrl}${enquiryHref(page, d.id, options.groupSize)})`
+          : '—',
       );
     return `| ${cells.join(' | ')} |`;
   });
@@ -101,7 +103,7 @@ function filterLines(catalogue: Catalogue, example: string): string[] {
     `- \`month=YYYY-MM\`: departures starting that month (this month and the next ${monthsAhead - 1}); here only, /v1 takes \`from\` and \`to\`.`,
     `- \`seats=N\`, N one of ${seatThresholds.join(', ')}: the older spelling of \`minSeats\`.`,
     '',
-    `A value outside these is left out and the answer says so (/v1 answers 400 \`invalid_parameter\` instead). When nothing matches, the answer names the single changes of one filter that would find dates. Example: ${catalogue.siteUrl}/departures.md${example}`,
+    `A value outside these is left out and the answer says so (/v1 answers 400 \`invalid_parameter\` instead, and the calendar 400 with the reason). When nothing matches, the answer names the single changes of one filter that would find dates. Example: ${catalogue.siteUrl}/departures.md${example}`,
   ];
 }
 
@@ -157,7 +159,11 @@ export function departuresMarkdown(
         '',
         `${monthFacts(group.departures)}.`,
         '',
-        ...departuresTable(group.departures, { withTrip: query.filters.trip === undefined, catalogue }),
+        ...departuresTable(group.departures, {
+          withTrip: query.filters.trip === undefined,
+          catalogue,
+          groupSize: query.filters.minSeats,
+        }),
         '',
       );
     }

@@ -24,7 +24,7 @@ import {
   searchDepartures,
   searchExample,
   searchParameters,
-  searchRuleExample,
+  searchRuleExamples,
 } from '../departures/search.ts';
 import type { ResponseName } from './responses.ts';
 import { buildServiceIndex } from './service-index.ts';
@@ -195,7 +195,7 @@ export const operations: Operation[] = [
       `For example "${searchExample.question}" is \`${searchExample.query}\`. ` +
       'An empty result is a 200 with `count` 0. Cached for at most 60 seconds. The same search is the departures board (`/departures`), `departures.md` and `departures.ics`, with the same parameters.',
     query: searchParameters,
-    ruleBreaking: [searchRuleExample],
+    ruleBreaking: searchRuleExamples,
     response: { name: 'DepartureList' },
     errors: ['invalid_parameter', 'departures_unavailable', 'departures_upstream_error'],
     cache: 'departures',

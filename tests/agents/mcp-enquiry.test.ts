@@ -56,7 +56,7 @@ const person = {
   name: 'Asha Rao',
   phone: '+91 98765 43210',
   groupSize: 2,
-  preferredDeparture: 'October 2026',
+  preferredDeparture: 'October 2027',
   message: 'Two of us are vegetarian.',
 };
 type Received = {

@@ -31,7 +31,7 @@ const valid = {
   name: 'Asha Rao',
   phone: '+91 98765 43210',
   groupSize: 4,
-  preferredDeparture: 'October 2026',
+  preferredDeparture: 'October 2027',
   message: 'We are two families.',
 };
 
@@ -132,7 +132,7 @@ describe('a valid enquiry', () => {
     });
     expect(body.callbackPromise).toBe(promise);
     expect(body.next).toBe(
-      `Thank you, Asha Rao. Your enquiry about Fixture Trek for October 2026 reached our team; its reference is ${body.enquiry.id}. A guide will call you on +91 98765 43210 ${promise}, to confirm seats and dates. Nothing is booked until then.`,
+      `Thank you, Asha Rao. Your enquiry about Fixture Trek for October 2027 reached our team; its reference is ${body.enquiry.id}. A guide will call you on +91 98765 43210 ${promise}, to confirm seats and dates. Nothing is booked until then.`,
     );
 
     const stored = await enquiries.get(body.enquiry.id);
@@ -153,7 +153,7 @@ describe('a valid enquiry', () => {
     const eml = readFileSync(path.join(dataDir, 'outbox', `${body.enquiry.id}.eml`), 'utf8');
     expect(eml).toContain(`To: ${contact}`);
     expect(eml).toContain('Subject: Enquiry: Fixture Trek, 4 people, Asha Rao');
-    expect(eml).toContain('Dates wanted: October 2026');
+    expect(eml).toContain('Dates wanted: October 2027');
     expect(eml).toContain('We are two families.');
     expect(eml).toContain(`Idempotency-Key: enquiry/${body.enquiry.id}`);
     expect(eml).toContain(`The site told them a guide will call ${promise}.`);

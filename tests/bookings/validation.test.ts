@@ -72,7 +72,7 @@ type Row = [label: string, change: Record<string, unknown>, field: EnquiryField 
 
 const rows: Row[] = [
   ['a minimal valid enquiry', {}, null],
-  ['all optional fields', { message: 'Two of us are vegetarian.', preferredDeparture: 'October 2026' }, null],
+  ['all optional fields', { message: 'Two of us are vegetarian.', preferredDeparture: 'October 2027' }, null],
   [
     "groupSize as a digit string (JSON takes a number; the form reader converts the form's text)",
     { groupSize: '3' },
@@ -139,7 +139,7 @@ describe('text that would display differently from what it is', () => {
     tripSlug: 'sample-trek',
     name: 'Asha Rao',
     phone: '+91 98765 43210',
-    preferredDeparture: 'October 2026',
+    preferredDeparture: 'October 2027',
     message: 'Two of us are vegetarian.',
   } as const;
   const insert = (text: string, at: number, char: string) => text.slice(0, at) + char + text.slice(at);
@@ -333,7 +333,7 @@ describe("the form's patterns, as a browser reads them", () => {
     ],
     [
       'preferredDeparture',
-      ['October 2026', '23 Sept 2027 to 27 Sept 2027', 'd'.repeat(100), ` ${'d'.repeat(100)} `, 'd'.repeat(101)],
+      ['October 2027', '23 Sept 2027 to 27 Sept 2027', 'd'.repeat(100), ` ${'d'.repeat(100)} `, 'd'.repeat(101)],
     ],
   ] as const)('%s: the browser refuses what the server refuses, and takes what it takes', (field, values) => {
     for (const value of values) expect(browser(field).test(value), JSON.stringify(value)).toBe(server(field, value));

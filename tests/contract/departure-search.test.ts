@@ -62,6 +62,16 @@ describe('GET /v1/departures refuses each bad value of each filter', () => {
     expect((await get('?from=2027-09-20&to=2027-09-20')).status).toBe(200);
   });
 
+  it('refuses "minDays" above "maxDays" as it refuses "from" after "to", and accepts one length for both', async () => {
+    const { status, body } = await get('?minDays=10&maxDays=5');
+    expect(status).toBe(400);
+    const { error } = errorBody.parse(body);
+    expect(error).toMatchObject({ code: 'invalid_parameter', status: 400 });
+    expect(error.message).toBe('"minDays" (10) is above "maxDays" (5).');
+    expect(error.hint).toContain('"minDays" at or below "maxDays"');
+    expect((await get('?minDays=5&maxDays=5')).status).toBe(200);
+  });
+
   it('accepts every filter at once, and the example the documents give', async () => {
     expect(
       (
@@ -104,8 +114,23 @@ describe('the documents that name the filters', () => {
     expect(examples.map((e) => e.summary)).toEqual([
       ...searchNames.map((name) => `An invalid value for ${name}`),
       '"from" after "to"',
+      '"minDays" above "maxDays"',
       'An unknown parameter',
     ]);
     for (const example of examples) expect(example.value.error.code).toBe('invalid_parameter');
+  });
+
+  it('declares difficulty as an enum of the four bands, so generated clients list them, and still matches any letter case', async () => {
+    const document = (await buildOpenApiDocument(catalogue)) as any;
+    for (const path of ['/departures', '/trips']) {
+      const difficulty = document.paths[path].get.parameters.find((p: any) => p.name === 'difficulty');
+      expect(difficulty.schema, path).toEqual({
+        type: 'string',
+        enum: ['Easy', 'Moderate', 'Difficult', 'Very Difficult'],
+      });
+      expect(difficulty.description, path).toContain('(any letter case)');
+    }
+    for (const value of ['moderate', 'MODERATE', 'very difficult', 'Very Difficult'])
+      expect((await get(`?difficulty=${encodeURIComponent(value)}`)).status, value).toBe(200);
   });
 });

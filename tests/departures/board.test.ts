@@ -136,6 +136,46 @@ describe("the board's filters", () => {
   });
 });
 
+describe("the search's calendar", () => {
+  it('answers a filter it cannot use with 400 and the reason, never repeating the address, as /v1/departures does', async () => {
+    for (const [query, reason] of [
+      ['?month=2027-13', 'the month in the address is not one we list'],
+      ['?minSeats=abc', '“minSeats” takes a whole number from 1'],
+      ['?type=trek&difficulty=hard', '“difficulty” takes one of "Easy", "Moderate", "Difficult", "Very Difficult"'],
+      ['?minDays=10&maxDays=5', '“minDays” is above “maxDays”'],
+      ['?from=2027-10-31&to=2027-09-20', '“from” is after “to”'],
+    ] as const) {
+      const { res, body } = await get(`/departures.ics${query}`);
+      expect(res.status, query).toBe(400);
+      expect(res.headers.get('content-type'), query).toBe('text/plain; charset=utf-8');
+      expect(body, query).toContain('This search was not made');
+      expect(body, query).toContain(reason);
+      for (const echoed of ['2027-13', 'abc', 'hard']) expect(body, query).not.toContain(echoed);
+      const api = await fetch(`${live.server.url}/v1/departures${query.replace(/month=2027-13/, 'from=2027-13-01')}`);
+      expect(api.status, `/v1/departures${query}`).toBe(400);
+    }
+    // The board leaves such a filter out and says so: a person reads the sentence.
+    const board = await get('/departures?minDays=10&maxDays=5');
+    expect(board.res.status).toBe(200);
+    expect(board.body).toContain('“minDays” is above “maxDays”, so neither length is used');
+  });
+
+  it('a search that matches nothing is a valid calendar: CRLF lines, the last one too, and a component that is no event', async () => {
+    const { res, body } = await get('/departures.ics?month=2029-10');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('text/calendar; charset=utf-8');
+    expect(body.endsWith('END:VCALENDAR\r\n')).toBe(true);
+    expect(
+      body
+        .slice(0, -2)
+        .split('\r\n')
+        .every((line) => !/[\r\n]/.test(line)),
+    ).toBe(true);
+    expect(body).not.toContain('BEGIN:VEVENT');
+    expect(body).toContain('BEGIN:VTIMEZONE\r\nTZID:Asia/Kolkata\r\n');
+  });
+});
+
 describe("a trip's departures block", () => {
   it('is a small document of its own: framed by its trip page without JavaScript, and never indexed', async () => {
     const { res, body } = await get('/departures/block?trip=sample-trek');

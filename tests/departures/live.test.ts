@@ -205,7 +205,7 @@ describe('live departures with the server running', () => {
     const departures = await api('?trip=sample-trek');
     expect(res.headers.get('content-type')).toBe('text/calendar; charset=utf-8');
     expect(body.startsWith('BEGIN:VCALENDAR\r\nVERSION:2.0\r\n')).toBe(true);
-    expect(body.endsWith('END:VCALENDAR')).toBe(true);
+    expect(body.endsWith('END:VCALENDAR\r\n')).toBe(true);
     expect(body.replace(/\r\n/g, '')).not.toMatch(/[\r\n]/);
     for (const line of body.split('\r\n')) expect(Buffer.byteLength(line), line).toBeLessThanOrEqual(75);
     const unfolded = body.replace(/\r\n[ \t]/g, '');

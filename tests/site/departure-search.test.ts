@@ -272,6 +272,8 @@ for (const width of [360, 1280]) {
             formatDateRange(hampta.start, hampta.end),
           );
           expect(await page.inputValue('input[name="tripSlug"]')).toBe('hampta-pass-trek');
+          // The party size searched for is in the form already: nothing is typed twice.
+          expect(await page.inputValue('input[name="groupSize"]')).toBe('2');
           expect(await page.locator('h1').innerText()).toContain('Hampta Pass Trek');
           expect(person.count).toBeLessThanOrEqual(3);
           await page.screenshot({ path: path.join(screenshots, `task-enquire-${tag}.png`) });
@@ -423,7 +425,9 @@ describe('one search, five surfaces', () => {
         ]),
         `/departures.md${query}`,
       ).toEqual(expected.map((d) => [formatDateRange(d.startDate, d.endDate), withTrip ? d.tripName : undefined]));
-      const enquiries = [...markdown.matchAll(/\/enquire\?departure=([a-z0-9-]+)\)/g)].map((m) => m[1]);
+      const enquiries = [...markdown.matchAll(/\/enquire\?departure=([a-z0-9-]+)(?:&groupSize=\d+)?\)/g)].map(
+        (m) => m[1],
+      );
       expect(enquiries, `/departures.md${query} enquiries`).toEqual(
         expected.filter((d) => d.status === 'open' || d.status === 'filling').map((d) => d.id),
       );

@@ -118,7 +118,7 @@ describe('a trip page', () => {
     }
   }, 60_000);
 
-  it("on a phone is one column: the dates after the facts, the price in the bar, the panel's own price and button hidden", async () => {
+  it("on a phone is one column: the dates before the facts (the first on the first screen), the price in the bar, the panel's own price and button hidden", async () => {
     for (const width of [320, 360]) {
       await withPage({ viewport: { width, height: 740 } }, async (page) => {
         await page.goto(`${site.server.url}${trek}`);
@@ -127,7 +127,7 @@ describe('a trip page', () => {
           await page.locator('.quick-facts').boundingBox(),
           await page.locator('#departures').boundingBox(),
         ];
-        expect(dates!.y).toBeGreaterThan(facts!.y + facts!.height);
+        expect(facts!.y).toBeGreaterThan(dates!.y + dates!.height);
         expect(Math.abs(dates!.x - facts!.x)).toBeLessThan(20);
         expect(await page.locator('.trip-panel .panel-only').first().isVisible()).toBe(false);
         // Every date shown, not the panel's three.

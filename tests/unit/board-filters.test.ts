@@ -201,12 +201,12 @@ describe('the board of a full catalogue', () => {
 
   it('follows the same filters in Markdown, grouped by month, with the filters explained', () => {
     const md = departuresMarkdown(real, live, { query: read('month=2027-06&type=trek&seats=4'), now });
-    // Each row: its trip with what it is chosen by, and the enquiry of that date.
+    // Each row: its trip with what it is chosen by, and the enquiry of that date for the party searched for.
     expect(md).toMatch(
       /\| \[[^\]]+\]\(https:\/\/example\.test\/[a-z-]+\) \((Easy|Moderate|Difficult|Very Difficult) trek · \d+ days · [^)]+\) \|/,
     );
     expect(md).toMatch(
-      /\[Enquire for this date\]\(https:\/\/example\.test\/treks\/[a-z-]+\/enquire\?departure=[a-z0-9-]+\)/,
+      /\[Enquire for this date\]\(https:\/\/example\.test\/treks\/[a-z-]+\/enquire\?departure=[a-z0-9-]+&groupSize=4\)/,
     );
     expect(md).toMatch(/^# Departures: June 2027, treks, at least 4 seats left/);
     const headings = [...md.matchAll(/^## (.*)$/gm)].map((m) => m[1]);
