@@ -19,7 +19,7 @@ import { dateRange, readAt, seatsText, statusLabel } from '../departures/departu
 import { enquiryFormHtml } from './form-html.ts';
 import { seatsLeftOn } from './seats.ts';
 
-export function enquiryPagePath(page: Pick<TripPage, 'path'>): string {
+function enquiryPagePath(page: Pick<TripPage, 'path'>): string {
   return `${page.path}/enquire`;
 }
 
