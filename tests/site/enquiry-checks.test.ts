@@ -23,7 +23,7 @@ import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { pastDatesMessage } from '../../service/bookings/past-dates.ts';
 import { projectRoot } from '../helpers/project.ts';
-import { enquirySite, fewSeats, stillPages } from './site.ts';
+import { enquirySite, fewSeats, sendToConfirmation, stillPages } from './site.ts';
 
 const live = enquirySite('enquiry-checks');
 let site: string;
@@ -206,10 +206,7 @@ for (const width of [360, 1280]) {
         await page.selectOption('#enquiry-departure', fewSeats.id);
         await page.fill('#enquiry-groupSize', '2');
         await page.fill('#enquiry-phone', '(+91) 98765 43210');
-        await Promise.all([
-          page.waitForURL(/\/enquiry-sent\?ref=enq-/),
-          page.click('#enquiry-form button[type=submit]'),
-        ]);
+        await sendToConfirmation(page);
         expect(await page.textContent('main')).toContain(`Your enquiry is about Fixture Trek, ${fewSeats.dates}.`);
         expect(posts).toHaveLength(1);
       });
@@ -327,7 +324,7 @@ describe('360 px', () => {
       });
 
       await page.fill('#enquiry-groupSize', '2');
-      await Promise.all([page.waitForURL(/\/enquiry-sent\?ref=enq-/), page.click('#enquiry-form button[type=submit]')]);
+      await sendToConfirmation(page);
       expect(await page.textContent('main')).toContain(`Your enquiry is about Fixture Trek, ${fewSeats.dates}.`);
     });
   });

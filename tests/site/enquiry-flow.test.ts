@@ -20,7 +20,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../helpers/project.ts';
 import { axeInEachScheme, axeOfMarkup, axeViolations, picturesInEachScheme, violationWhere } from './axe.ts';
-import { enquirySite, fewSeats, stillPages } from './site.ts';
+import { enquirySite, fewSeats, sendToConfirmation, stillPages } from './site.ts';
 
 const live = enquirySite('enquiry-flow');
 let site: string;
@@ -125,11 +125,7 @@ for (const width of [320, 360, 1280]) {
         await page.fill('#enquiry-email', 'meera@example.com');
         await page.fill('#enquiry-groupSize', '2');
         // Sent, it ends on the enquiry's confirmation page, as the plain form does.
-        await Promise.all([
-          page.waitForURL(/\/enquiry-sent\?ref=enq-/),
-          page.click('#enquiry-form button[type=submit]'),
-        ]);
-        const ref = new URL(page.url()).searchParams.get('ref') ?? '';
+        const ref = await sendToConfirmation(page);
         expect(ref).toMatch(reference);
         const main = (await page.textContent('main')) ?? '';
         expect(main).toContain(promise);
@@ -168,10 +164,7 @@ for (const width of [320, 360, 1280]) {
         await page.fill('#enquiry-name', name);
         await page.fill('#enquiry-phone', '+91 94180 12345');
         await page.fill('#enquiry-groupSize', '3');
-        await Promise.all([
-          page.waitForURL(/\/enquiry-sent\?ref=enq-/),
-          page.click('#enquiry-form button[type=submit]'),
-        ]);
+        await sendToConfirmation(page);
         const main = (await page.textContent('main')) ?? '';
         expect(main).toContain(`Your enquiry is about Fixture Trek, ${dates}.`);
         expect(await page.textContent('.enquiry-receipt .dates')).toBe(dates);
@@ -234,11 +227,7 @@ for (const width of [320, 360, 1280]) {
 
         // Other dates, with room for the five of them.
         await page.fill('#enquiry-preferredDeparture', 'Late June 2027');
-        await Promise.all([
-          page.waitForURL(/\/enquiry-sent\?ref=enq-/),
-          page.click('#enquiry-form button[type=submit]'),
-        ]);
-        const ref = new URL(page.url()).searchParams.get('ref') ?? '';
+        const ref = await sendToConfirmation(page);
         expect(ref).toMatch(reference);
         expect(await page.textContent('h1')).toBe('Thank you: your enquiry reached our team');
         const main = (await page.textContent('main')) ?? '';
@@ -346,8 +335,7 @@ describe('an enquiry sent again is taken once', () => {
       await page.click('#enquiry-form button[type=submit]');
       await expect.poll(() => page.getAttribute('#enquiry-status', 'data-outcome')).toBe('bad');
       expect(await page.textContent('#enquiry-status')).toContain('could not be sent');
-      await Promise.all([page.waitForURL(/\/enquiry-sent\?ref=enq-/), page.click('#enquiry-form button[type=submit]')]);
-      const ref = new URL(page.url()).searchParams.get('ref') ?? '';
+      const ref = await sendToConfirmation(page);
       expect(ref).toMatch(reference);
       expect(posts).toBe(2);
       const emails = emailsWith(name);
@@ -379,7 +367,7 @@ describe('an enquiry sent again is taken once', () => {
       // The browser says the site could not be reached; the person goes back to the trip page and sends it again.
       await page.goto(`${site}/treks/sample-trek`);
       await fill();
-      await Promise.all([page.waitForURL(/\/enquiry-sent\?ref=enq-/), page.click('#enquiry-form button[type=submit]')]);
+      await sendToConfirmation(page);
       expect(posts).toBe(2);
       const emails = emailsWith(name);
       expect(emails).toHaveLength(1);

@@ -14,7 +14,7 @@ import type { Browser, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { fieldMessages } from '../../service/bookings/enquiry.ts';
 import { pastDatesMessage } from '../../service/bookings/past-dates.ts';
-import { enquirySite, isTripPath, sitemapPaths, stillPages } from './site.ts';
+import { enquirySite, isTripPath, sendToConfirmation, sitemapPaths, stillPages } from './site.ts';
 
 const live = enquirySite('enquiry-frictions');
 let site: string;
@@ -91,10 +91,7 @@ describe('"Enquire for this date" from a board search', () => {
         const name = `Karma ${javaScriptEnabled ? 'with' : 'without'} script`;
         await page.fill('#enquiry-name', name);
         await page.fill('#enquiry-phone', '+91 94180 22113');
-        await Promise.all([
-          page.waitForURL(/\/enquiry-sent\?ref=enq-/),
-          page.click('#enquiry-form button[type=submit]'),
-        ]);
+        await sendToConfirmation(page);
         expect(await page.textContent('.enquiry-receipt .dates')).toBe(dates);
       });
     });
@@ -131,7 +128,7 @@ describe('dates that have passed', () => {
       expect(posts()).toBe(0);
       // Dates to come, or in words, are sent.
       await page.fill('#enquiry-preferredDeparture', 'October 2031');
-      await Promise.all([page.waitForURL(/\/enquiry-sent\?ref=enq-/), page.click('#enquiry-form button[type=submit]')]);
+      await sendToConfirmation(page);
       expect(posts()).toBe(1);
     });
   });
@@ -177,11 +174,7 @@ describe('with JavaScript, a sent enquiry', () => {
         await fillPerson(page, `Lhamo ${javaScriptEnabled ? 'scripted' : 'plain'}`);
         if (javaScriptEnabled) await page.selectOption('#enquiry-departure', 'other');
         await page.fill('#enquiry-preferredDeparture', 'Late June 2031');
-        await Promise.all([
-          page.waitForURL(/\/enquiry-sent\?ref=enq-/),
-          page.click('#enquiry-form button[type=submit]'),
-        ]);
-        const ref = new URL(page.url()).searchParams.get('ref') ?? '';
+        const ref = await sendToConfirmation(page);
         expect(ref).toMatch(reference);
         expect(await page.textContent('h1')).toBe('Thank you: your enquiry reached our team');
         expect(await page.textContent('.enquiry-receipt .reference')).toBe(ref);
@@ -279,7 +272,7 @@ describe('without JavaScript, a refused field', () => {
       // Corrected on the page that refused it, it is sent.
       await page.fill('#enquiry-phone', '+91 94180 33445');
       await page.fill('#enquiry-email', 'sonam@example.com');
-      await Promise.all([page.waitForURL(/\/enquiry-sent\?ref=enq-/), page.click('#enquiry-form button[type=submit]')]);
+      await sendToConfirmation(page);
     });
   });
 });

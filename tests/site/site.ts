@@ -1,6 +1,6 @@
 /** What the site tests share: the pages listed in the sitemap, and a Chromium to load them in. */
 import { rmSync } from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, inject } from 'vitest';
 import { formatDateRange } from '../../domain/format.ts';
 import { runCli } from '../departures/cli.ts';
@@ -71,6 +71,12 @@ export function fixtureSiteInChromium(): FixtureSiteInChromium {
     await site.server?.stop();
   });
   return site;
+}
+
+/** Sends the page's enquiry form and waits for the enquiry's confirmation page; returns its reference. */
+export async function sendToConfirmation(page: Page): Promise<string> {
+  await Promise.all([page.waitForURL(/\/enquiry-sent\?ref=enq-/), page.click('#enquiry-form button[type=submit]')]);
+  return new URL(page.url()).searchParams.get('ref') ?? '';
 }
 
 /** A date of the fixture trek with 2 of 12 seats left, years ahead so it stays upcoming. */
