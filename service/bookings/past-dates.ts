@@ -31,7 +31,7 @@ function monthEnd(year: number, month: number): string {
 }
 
 /** The latest day `text` names with a year (YYYY-MM-DD; a month without a day is its last day), or null. */
-function lastDayNamed(text: string): string | null {
+export function lastDayNamed(text: string): string | null {
   let last: string | null = null;
   for (const m of text.matchAll(new RegExp(namedDatePattern, 'gi'))) {
     const [, dayBefore, name, dayAfter, year, isoYear, isoMonth, isoDay] = m;
