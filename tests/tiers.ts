@@ -28,6 +28,7 @@ export const tiers: Tier[] = [
     include: [
       'tests/unit/**/*.test.ts',
       'tests/architecture/*.test.ts',
+      'tests/alerts/changes.test.ts',
       'tests/agent-auth/{attacks,flows,settings-and-keys}.test.ts',
       'tests/agents/{generate,handler,mcp-parity,mcp-views,peak-data-formats}.test.ts',
       'tests/bookings/{handler,idempotency,thank-you,validation}.test.ts',
