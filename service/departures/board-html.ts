@@ -18,11 +18,13 @@ import { tripSearchFacts } from '../../domain/catalogue/trip-facts.ts';
 import { enquiryHref } from './enquiry-link.ts';
 import type { Departure } from '../../domain/schemas/departure.ts';
 import { unavailableSentence, type LiveDepartures } from './live.ts';
+import { offersSeatWatch, seatWatchForm } from '../alerts/watch-form.ts';
 
 // Where "Enquire for this date" leads (enquiry-link.ts); the enquiry page reads it from here too.
 export { enquiryHref };
 
-export function departureCard(catalogue: Catalogue, d: Departure, withTrip: boolean): SafeHtml {
+/** A departure's card; `people` is the group size the board was searched for, which its seat alert watches for. */
+export function departureCard(catalogue: Catalogue, d: Departure, withTrip: boolean, people?: number): SafeHtml {
   const page = tripBySlug(catalogue, d.tripSlug);
   const action = !page
     ? ''
@@ -41,6 +43,7 @@ ${
 ${d.note ? html`<p class="departure-note muted">${d.note}</p>` : ''}
 <div class="departure-foot"><p class="departure-price">${formatInr(d.priceInr)}${d.priceInr != null ? html` <span class="muted">per person</span>` : ''}</p>
 ${action}</div>
+${offersSeatWatch(d) ? seatWatchForm(d, people) : ''}
 </li>`;
 }
 

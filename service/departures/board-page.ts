@@ -29,6 +29,8 @@ import type { LiveDepartures } from './live.ts';
 import { relaxations } from './relaxation.ts';
 import { searchForm } from './search-form.ts';
 import { readAt } from '../markdown/departures.ts';
+import { searchWatchForm } from '../alerts/watch-form.ts';
+import { feedSentence } from '../alerts/feed-links.ts';
 
 /** Months are shown open, in order, until this many departures are in view. */
 const openUntil = 6;
@@ -40,7 +42,7 @@ function monthGroups(catalogue: Catalogue, departures: readonly Departure[], fil
     inView += group.departures.length;
     return html`<details class="board-month" id="${`month-${group.month}`}"${open ? html` open` : ''}>
 <summary><h2>${formatMonth(group.month)}</h2> <span class="board-month-facts">${monthFacts(group.departures)}</span></summary>
-<ul class="departure-cards" aria-label="${`Departures in ${formatMonth(group.month)}`}">${group.departures.map((d) => departureCard(catalogue, d, filters.trip === undefined))}</ul>
+<ul class="departure-cards" aria-label="${`Departures in ${formatMonth(group.month)}`}">${group.departures.map((d) => departureCard(catalogue, d, filters.trip === undefined, filters.minSeats))}</ul>
 </details>`;
   })}`;
 }
@@ -112,14 +114,16 @@ ${
   live.state !== 'live' || live.departures.length === 0
     ? departuresBlock(catalogue, live, { page: trip, now })
     : html`${summary(catalogue, live.departures, shown, chosen)}
+${searchWatchForm(chosen)}
 <div class="departures-live" data-live-departures="live">
 ${monthGroups(catalogue, shown, chosen)}
 <p class="muted departures-read">Seats and prices read live at ${readAt(now)}. A guide confirms every seat after you enquire.</p>
 </div>`
 }
 </div>
-${live.state === 'live' ? html`<p class="muted">This search also as <a href="${`/departures.md${boardSearch(chosen)}`}">Markdown</a>, as <a href="${`/v1/departures${apiSearch(chosen)}`}">JSON</a> and as a calendar you can subscribe to: <a href="${calendar.href}">${calendar.name}</a>.</p>` : ''}
-<script src="/departure-search.js" defer></script>`;
+${live.state === 'live' ? html`<p class="muted">This search also as <a href="${`/departures.md${boardSearch(chosen)}`}">Markdown</a>, as <a href="${`/v1/departures${apiSearch(chosen)}`}">JSON</a> and as a calendar you can subscribe to: <a href="${calendar.href}">${calendar.name}</a>. ${feedSentence(chosen)}</p>` : ''}
+<script src="/departure-search.js" defer></script>
+<script src="/alerts.js" defer></script>`;
 }
 
 /** The same search as /v1 query text: the API has no `month`, so a month is its first and last day. */
