@@ -63,6 +63,7 @@ export const tiers: Tier[] = [
     include: [
       'tests/site/{browser,departure-search,departures-board,departures-freshness,enquiry-checks,enquiry-flow,mcp-app,offline,offline-network,phone,trip-page,visuals,webmcp}.test.ts',
       'tests/bookings/{origin,site}.test.ts',
+      'tests/alerts/flow.test.ts',
       'tests/agent-auth/served.test.ts',
     ],
     programs: ['chromium'],
