@@ -9,7 +9,7 @@
 import type { DepartureChange, ChangeKind } from '../departures/changes.ts';
 import { DepartureChangeLog } from '../departures/changes.ts';
 import { alertAddressQuota } from '../rules/policy.ts';
-import { migrate } from '../storage/migrations/index.ts';
+import { migrateOnce } from '../storage/migrations/index.ts';
 import type { Sql } from '../storage/sql.ts';
 import type { AlertMail } from './mails.ts';
 import {
@@ -157,22 +157,12 @@ async function queueMail(
 
 export class AlertStore {
   readonly sql: Sql;
-  #ready: Promise<void> | undefined;
+  /** Migrates once; a failure is forgotten so the next call tries again. */
+  readonly ready: () => Promise<void>;
 
   constructor(sql: Sql) {
     this.sql = sql;
-  }
-
-  /** Migrates once; a failure is forgotten so the next call tries again. */
-  ready(): Promise<void> {
-    this.#ready ??= migrate(this.sql).then(
-      () => undefined,
-      (error: unknown) => {
-        this.#ready = undefined;
-        throw error;
-      },
-    );
-    return this.#ready;
+    this.ready = migrateOnce(sql);
   }
 
   /**

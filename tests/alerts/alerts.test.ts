@@ -5,10 +5,9 @@
  * exactly what changed, once a day at most, with RFC 8058's one-click unsubscribe; failed mail is
  * retried; and what is no longer kept is deleted.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import PostalMime from 'postal-mime';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runAlertJob } from '../../service/alerts/job.ts';
 import { alertMailer } from '../../service/alerts/delivery.ts';
@@ -26,6 +25,7 @@ import { barePage } from '../bookings/page-writer.ts';
 import { startFakeResend, type FakeResend } from '../bookings/resend-fake.ts';
 import { freshDatabase } from '../helpers/embedded-template.ts';
 import { loadCatalogue } from '../helpers/content.ts';
+import { readOutbox, type OutboxMail } from './outbox.ts';
 
 const site = 'http://127.0.0.1:4321';
 const catalogue = loadCatalogue(undefined, site);
@@ -79,41 +79,13 @@ function deps(overrides: Partial<AlertDeps> = {}): AlertDeps {
   };
 }
 
-interface Mail {
-  file: string;
-  to: string;
-  subject: string;
-  text: string;
-  headers: Record<string, string>;
-}
-
 /** The files of the outbox in the order they came (a file's name is random past its kind and day). */
 let seen: string[] = [];
 
-/** The emails in the outbox, oldest first, as a mail client reads them. */
-async function outbox(): Promise<Mail[]> {
-  const dir = path.join(dataDir, 'outbox');
-  let files: string[];
-  try {
-    files = readdirSync(dir).filter((f) => f.endsWith('.eml'));
-  } catch {
-    return [];
-  }
-  const mails = await Promise.all(
-    files.map(async (file) => {
-      const parsed = await PostalMime.parse(readFileSync(path.join(dir, file)));
-      return {
-        file,
-        to: parsed.to?.[0]?.address ?? '',
-        subject: parsed.subject ?? '',
-        text: parsed.text ?? '',
-        headers: Object.fromEntries(parsed.headers.map((h) => [h.key, h.value])),
-      };
-    }),
-  );
-  const came = mails
-    .filter((m) => !seen.includes(m.file))
-    .sort((a, b) => statSync(path.join(dir, a.file)).mtimeMs - statSync(path.join(dir, b.file)).mtimeMs);
+/** The emails in the outbox, oldest first. */
+async function outbox(): Promise<OutboxMail[]> {
+  const mails = await readOutbox(dataDir);
+  const came = mails.filter((m) => !seen.includes(m.file)).sort((a, b) => a.writtenAt - b.writtenAt);
   seen = [...seen, ...came.map((m) => m.file)];
   return mails.sort((a, b) => seen.indexOf(a.file) - seen.indexOf(b.file));
 }

@@ -6,10 +6,9 @@
  * outbox naming the date and the seats, and its one-click unsubscribe (a POST, as a mail
  * client sends it) stops all further mail. Screenshots go to test-results/alerts/.
  */
-import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import PostalMime from 'postal-mime';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { formatDateRange } from '../../domain/format.ts';
 import { runCli } from '../departures/cli.ts';
@@ -18,6 +17,7 @@ import { eventually } from '../helpers/eventually.ts';
 import { startInProcess, type InProcessServer } from '../helpers/in-process.ts';
 import { projectRoot } from '../helpers/project.ts';
 import { launchChromium, stillPages } from '../site/site.ts';
+import { readOutbox } from './outbox.ts';
 
 // A browser, a server and two commands per flow on a shared machine.
 vi.setConfig({ testTimeout: 180_000 });
@@ -66,34 +66,7 @@ async function departures(args: string[], viaNpm = false): Promise<void> {
   expect(run.code, run.stderr).toBe(0);
 }
 
-interface Mail {
-  to: string;
-  subject: string;
-  text: string;
-  headers: Record<string, string>;
-}
-
-async function mailsTo(address: string): Promise<Mail[]> {
-  const dir = path.join(dataDir, 'outbox');
-  let files: string[];
-  try {
-    files = readdirSync(dir).filter((f) => f.endsWith('.eml'));
-  } catch {
-    return [];
-  }
-  const mails = await Promise.all(
-    files.map(async (file) => {
-      const parsed = await PostalMime.parse(readFileSync(path.join(dir, file)));
-      return {
-        to: parsed.to?.[0]?.address ?? '',
-        subject: parsed.subject ?? '',
-        text: parsed.text ?? '',
-        headers: Object.fromEntries(parsed.headers.map((h) => [h.key, h.value])),
-      };
-    }),
-  );
-  return mails.filter((m) => m.to === address);
-}
+const mailsTo = async (address: string) => (await readOutbox(dataDir)).filter((m) => m.to === address);
 
 const link = (text: string, pathname: string) =>
   text.match(new RegExp(`${site.replace(/[.:/]/g, '\\$&')}${pathname}\\?token=[A-Za-z0-9_-]{43}`))?.[0];

@@ -75,3 +75,19 @@ export async function migrate(sql: Sql): Promise<number[]> {
   if (migrations.every((m) => done.has(m.version))) return [];
   return sql.direct ? sql.direct(applyMissing) : applyMissing(sql);
 }
+
+/**
+ * A store's `ready()`: migrates `sql` once, every caller sharing the same promise; a failure is
+ * forgotten, so the next call tries again.
+ */
+export function migrateOnce(sql: Sql): () => Promise<void> {
+  let ready: Promise<void> | undefined;
+  return () =>
+    (ready ??= migrate(sql).then(
+      () => undefined,
+      (error: unknown) => {
+        ready = undefined;
+        throw error;
+      },
+    ));
+}
