@@ -15,9 +15,15 @@ import type { BoardFilters } from '../departures/board-filters.ts';
 import { alertPaths } from './paths.ts';
 import { retention } from './watch.ts';
 
-/** The departures a person may want to hear about: full, or with few seats left. */
-export function offersSeatWatch(d: Pick<Departure, 'status'>): boolean {
-  return d.status === 'sold_out' || d.status === 'filling';
+/**
+ * The departures a person may want to hear about: full, or with few seats left, unless the
+ * board was searched for a group (`people`) that the seats left already take (then the card's
+ * own "Enquire for this date" is the way on, and the first result stays on a phone's first screen).
+ */
+export function offersSeatWatch(d: Pick<Departure, 'status' | 'seatsLeft'>, people?: number): boolean {
+  if (d.status === 'sold_out') return true;
+  if (d.status !== 'filling') return false;
+  return people === undefined || d.seatsLeft == null || d.seatsLeft < people;
 }
 
 function emailField(id: string): SafeHtml {

@@ -43,7 +43,7 @@ ${
 ${d.note ? html`<p class="departure-note muted">${d.note}</p>` : ''}
 <div class="departure-foot"><p class="departure-price">${formatInr(d.priceInr)}${d.priceInr != null ? html` <span class="muted">per person</span>` : ''}</p>
 ${action}</div>
-${offersSeatWatch(d) ? seatWatchForm(d, people) : ''}
+${offersSeatWatch(d, people) ? seatWatchForm(d, people) : ''}
 </li>`;
 }
 

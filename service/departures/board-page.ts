@@ -114,9 +114,9 @@ ${
   live.state !== 'live' || live.departures.length === 0
     ? departuresBlock(catalogue, live, { page: trip, now })
     : html`${summary(catalogue, live.departures, shown, chosen)}
-${searchWatchForm(chosen)}
 <div class="departures-live" data-live-departures="live">
 ${monthGroups(catalogue, shown, chosen)}
+${searchWatchForm(chosen)}
 <p class="muted departures-read">Seats and prices read live at ${readAt(now)}. A guide confirms every seat after you enquire.</p>
 </div>`
 }
