@@ -8,6 +8,9 @@
  */
 import type { DepartureChange, ChangeKind } from '../departures/changes.ts';
 import { DepartureChangeLog } from '../departures/changes.ts';
+
+// The change log beside the store, so the functions load both with one import (service/functions/alert-storage.ts).
+export { DepartureChangeLog };
 import { alertAddressQuota } from '../rules/policy.ts';
 import { migrateOnce } from '../storage/migrations/index.ts';
 import type { Sql } from '../storage/sql.ts';

@@ -18,10 +18,9 @@ export function alertStorage(instance: LiveInstance): () => Promise<AlertStorage
   return kept(async () => {
     const settings = instance.settings();
     if (settings.OPERATIONAL_STORAGE === 'off') return null;
-    const [{ openOperationalStorage }, { AlertStore }, { DepartureChangeLog }] = await Promise.all([
+    const [{ openOperationalStorage }, { AlertStore, DepartureChangeLog }] = await Promise.all([
       import('../storage/connection.ts'),
       import('../alerts/store.ts'),
-      import('../departures/changes.ts'),
     ]);
     const sql = await openOperationalStorage(settings);
     if (!sql) return null;

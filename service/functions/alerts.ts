@@ -10,8 +10,8 @@
  *                                      a search's changes as Atom and as JSON Feed 1.1
  *
  * On the Node host the job runs on a timer instead (`scheduled`, service/host/scheduled-jobs.ts).
- * Each path loads only what it uses: the feeds no mail, the pages no feed writer, and storage at
- * the first request that reads it.
+ * The alerts' code is loaded at the first request that needs it (service/alerts/live.ts), storage
+ * at the first that reads it, and the Atom writer only for Atom.
  */
 import { timingSafeEqual } from 'node:crypto';
 import { readBoardQuery } from '../departures/board-filters.ts';
@@ -38,7 +38,8 @@ import { livePageHtml } from './page-shell.ts';
 import { renderQuota } from './render-quota.ts';
 import { kept, type LiveDeps } from './runtime.ts';
 
-const requests = () => import('../alerts/requests.ts');
+/** The alerts' requests, job, mailer and feeds, loaded at the first request that needs one. */
+const alerts = () => import('../alerts/live.ts');
 
 /** Whether `Authorization` carries the cron secret (compared in constant time). */
 function fromCron(request: Request, secret: string | undefined): boolean {
@@ -58,7 +59,7 @@ export function alertsFunction(deps: LiveDeps): LiveFunction {
     createRateLimiter(alertRateLimit, await deps.counters(), () => deps.clock().getTime()),
   );
   const mailer = kept(async (): Promise<Mailer> => {
-    const { alertMailer } = await import('../alerts/delivery.ts');
+    const { alertMailer } = await alerts();
     return alertMailer(deps.settings(), deps.build.catalogue().site.contactEmail);
   });
 
@@ -90,7 +91,7 @@ export function alertsFunction(deps: LiveDeps): LiveFunction {
   const runJob = async (): Promise<AlertJobReport | null> => {
     const parts = await storage();
     if (!parts) return null;
-    const { runAlertJob } = await import('../alerts/job.ts');
+    const { runAlertJob } = await alerts();
     return runAlertJob({
       store: parts.store,
       mailer: await mailer(),
@@ -113,7 +114,7 @@ export function alertsFunction(deps: LiveDeps): LiveFunction {
       return plainText(503, 'The changes cannot be read just now. Please try again in a minute.', {
         'Retry-After': '60',
       });
-    const { feedEntries, atomFeed, jsonFeed, feedMediaTypes } = await import('../alerts/feeds.ts');
+    const { feedEntries, atomFeed, jsonFeed, feedMediaTypes } = await alerts();
     const catalogue = deps.build.catalogue();
     const { filters } = readBoardQuery(declaredQuery(url), catalogue, deps.clock());
     const entries = await feedEntries(parts.changes, catalogue, filters, deps.clock());
@@ -151,7 +152,7 @@ export function alertsFunction(deps: LiveDeps): LiveFunction {
       case alertPaths.run:
         return run(request);
       case alertPaths.watch:
-        return (await requests()).handleWatch(request, await alertDeps(), clientOf(request));
+        return (await alerts()).handleWatch(request, await alertDeps(), clientOf(request));
       case alertPaths.confirm:
       case alertPaths.unsubscribe: {
         if (!['GET', 'HEAD', 'POST'].includes(request.method)) return methodNotAllowed(request.method, 'GET, POST');
@@ -160,7 +161,7 @@ export function alertsFunction(deps: LiveDeps): LiveFunction {
           const refused = await admit(request, url);
           if (refused) return withoutBodyForHead(request, refused);
         }
-        const { handleConfirm, handleUnsubscribe } = await requests();
+        const { handleConfirm, handleUnsubscribe } = await alerts();
         const handle = url.pathname === alertPaths.confirm ? handleConfirm : handleUnsubscribe;
         return withoutBodyForHead(request, await handle(request, url, await alertDeps()));
       }
