@@ -9,7 +9,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { alertsAboutMarkdown } from '../../service/alerts/about.ts';
 import { runAlertJob } from '../../service/alerts/job.ts';
+import { retention } from '../../service/alerts/watch.ts';
 import { alertMailer } from '../../service/alerts/delivery.ts';
 import { handleConfirm, handleUnsubscribe, handleWatch, type AlertDeps } from '../../service/alerts/requests.ts';
 import { AlertStore } from '../../service/alerts/store.ts';
@@ -18,7 +20,7 @@ import { readSettings } from '../../service/config.ts';
 import { departureInput } from '../../service/departures/input.ts';
 import { DepartureStore } from '../../service/departures/store.ts';
 import { knownTrips } from '../../service/departures/trips.ts';
-import { alertRateLimit } from '../../service/rules/policy.ts';
+import { alertAddressQuota, alertRateLimit } from '../../service/rules/policy.ts';
 import { createRateLimiter, MemoryCounterStore } from '../../service/rules/rate-limiter.ts';
 import type { Sql } from '../../service/storage/sql.ts';
 import { barePage } from '../bookings/page-writer.ts';
@@ -362,5 +364,23 @@ describe('watching a date', () => {
     } finally {
       await resend?.close();
     }
+  });
+});
+
+describe('/alerts says what is kept, why and for how long', () => {
+  it('with the numbers the job and the quotas keep to', () => {
+    const page = alertsAboutMarkdown(catalogue);
+    for (const words of [
+      'The email address, what it watches',
+      'only to send these alerts',
+      `works for ${retention.confirmHours} hours`,
+      'An alert you do not confirm is deleted within a day',
+      "A date's alert is deleted when the date starts",
+      `after ${retention.searchDays} days`,
+      `kept for ${retention.changesDays} days`,
+      `at most ${alertAddressQuota.confirmationsPerDay} confirmation emails a day`,
+      'our answer is the same whether an address was watching already or not',
+    ])
+      expect(page).toContain(words);
   });
 });

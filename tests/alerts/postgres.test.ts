@@ -10,6 +10,7 @@ import { AlertStore } from '../../service/alerts/store.ts';
 import type { Watch } from '../../service/alerts/watch.ts';
 import { ResendMailer } from '../../service/bookings/mailer.ts';
 import { DepartureChangeLog } from '../../service/departures/changes.ts';
+import { departuresToCsv, readDepartureCsv } from '../../service/departures/csv.ts';
 import { departureInput } from '../../service/departures/input.ts';
 import { DepartureStore } from '../../service/departures/store.ts';
 import { knownTrips } from '../../service/departures/trips.ts';
@@ -65,8 +66,19 @@ describe.each(postgres.routes)('alerts on $name', (route) => {
     );
     await departures.update(added.id, { seatsLeft: 4 });
     await departures.update(added.id, { status: 'cancelled' });
+    // A CSV import, as `npm run departures -- import` makes it: one date changed, one new.
+    const rows = readDepartureCsv(
+      `${departuresToCsv([{ ...added, status: 'open', seatsLeft: 9 }])}\n,sample-trek,2027-06-24,,,,12,12,,yes\n`,
+    ).map(({ line, record }) => ({ line, input: departureInput.parse(record) }));
+    expect(await departures.importDepartures(rows)).toMatchObject({ updated: [added.id] });
     const log = await new DepartureChangeLog(first).after(0);
-    expect(log.map((c) => c.kinds)).toEqual([['new_date'], ['seats_opened', 'status_changed'], ['cancelled']]);
+    expect(log.map((c) => c.kinds)).toEqual([
+      ['new_date'],
+      ['seats_opened', 'status_changed'],
+      ['cancelled'],
+      ['seats_opened', 'status_changed'],
+      ['new_date'],
+    ]);
   });
 
   it('two runs of the job at the same moment send each alert once', async () => {
