@@ -112,7 +112,7 @@ ${trip ? html`<p>About the trip: <a href="${trip.path}">${trip.trip.name}</a> ($
 <div id="search-results" class="search-results" tabindex="-1" data-search-results>
 ${
   live.state !== 'live' || live.departures.length === 0
-    ? departuresBlock(catalogue, live, { page: trip, now })
+    ? html`${departuresBlock(catalogue, live, { page: trip, now })}${live.state === 'live' ? searchWatchForm(chosen) : ''}`
     : html`${summary(catalogue, live.departures, shown, chosen)}
 <div class="departures-live" data-live-departures="live">
 ${monthGroups(catalogue, shown, chosen)}

@@ -20,6 +20,10 @@ import { readSettings } from '../../service/config.ts';
 import { departureInput } from '../../service/departures/input.ts';
 import { DepartureStore } from '../../service/departures/store.ts';
 import { knownTrips } from '../../service/departures/trips.ts';
+import { boardMain } from '../../service/departures/board-page.ts';
+import { readBoardQuery } from '../../service/departures/board-filters.ts';
+import type { LiveDepartures } from '../../service/departures/live.ts';
+import { toDeparture } from '../../service/departures/source.ts';
 import { alertAddressQuota, alertRateLimit } from '../../service/rules/policy.ts';
 import { createRateLimiter, MemoryCounterStore } from '../../service/rules/rate-limiter.ts';
 import type { Sql } from '../../service/storage/sql.ts';
@@ -382,5 +386,30 @@ describe('/alerts says what is kept, why and for how long', () => {
       'our answer is the same whether an address was watching already or not',
     ])
       expect(page).toContain(words);
+  });
+});
+
+describe('the board offers to watch every search', () => {
+  it('an empty one, one that finds nothing, and a board with no departures at all', async () => {
+    const soldOut = await add({ tripSlug: 'sample-trek', startDate: '2027-06-10', seatsTotal: 12, seatsLeft: 0 });
+    const departures = [toDeparture(soldOut, catalogue)!];
+    const board = (search: string, live: LiveDepartures) =>
+      boardMain(catalogue, live, { query: readBoardQuery(new URLSearchParams(search), catalogue, now), now }).value;
+    const searches: [string, LiveDepartures][] = [
+      ['', { state: 'live', departures }],
+      ['minSeats=20&month=2027-09', { state: 'live', departures }],
+      ['trip=sample-expedition', { state: 'live', departures: [] }],
+    ];
+    for (const [search, live] of searches) {
+      const page = board(search, live);
+      expect(page, search).toContain('<summary>Tell me about new dates that fit</summary>');
+      expect(page, search).toContain('<form class="watch-form" method="post" action="/alerts/watch" data-watch>');
+      for (const [name, value] of new URLSearchParams(search))
+        expect(page, search).toContain(`<input type="hidden" name="${name}" value="${value}">`);
+    }
+    // The sold-out date offers its own watch.
+    expect(board('', { state: 'live', departures })).toContain(
+      `<input type="hidden" name="departure" value="${soldOut.id}">`,
+    );
   });
 });
