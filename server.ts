@@ -32,6 +32,7 @@ import { FairQueue } from './service/host/fair-queue.ts';
 import { asSeenByRules, nodeRequests } from './service/host/node-requests.ts';
 import { createNodeServer, type HostTimeouts } from './service/host/node-server.ts';
 import { requestHandler, type HostParts } from './service/host/request-handler.ts';
+import { runScheduledJobs } from './service/host/scheduled-jobs.ts';
 
 const root = path.dirname(fileURLToPath(import.meta.url));
 
@@ -84,6 +85,8 @@ export async function startServer({ settings, counterStore, timeouts }: ServerOp
   };
   const server = createNodeServer(host, requestHandler(host), timeouts);
   builds.attach(server);
+  // What Vercel Cron does for a deployment (the alert job), on a timer, with the build being served.
+  runScheduledJobs(server, settings.ALERT_JOB_INTERVAL_MS, () => builds.current().functions);
   // Stopped by its entry (stopServer): storage and counters close once the requests have ended.
   closeWhenStopped(server, async () => {
     await closeOperationalStorage();

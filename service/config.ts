@@ -98,6 +98,13 @@ const deploymentSettings = z.object({
   RESEND_BASE_URL: urlSetting(['https', 'http'], 'https://api.resend.com').optional(),
   BOOKING_EMAIL_TO: z.email().optional(),
   BOOKING_EMAIL_FROM: z.string().optional(),
+  /**
+   * The secret Vercel Cron sends as `Authorization: Bearer …` to /alerts/run, the alert job's
+   * route, which answers nothing else (docs/alerts.md). Unset, the route refuses every call.
+   */
+  CRON_SECRET: z.string().min(16, { error: 'must be at least 16 characters' }).optional(),
+  /** How often the Node host runs the alert job (0: never, for a host that calls /alerts/run itself). */
+  ALERT_JOB_INTERVAL_MS: z.coerce.number().int().min(0).max(86_400_000).default(600_000),
   /** Set to 1 by Vercel in every build and function. */
   VERCEL: z.string().optional(),
 });
@@ -140,6 +147,7 @@ export const secretSettings: readonly { name: keyof z.infer<typeof settingsSchem
   { name: 'AGENT_SIGNING_KEY', kind: 'secret' },
   { name: 'AGENT_SIGNING_KEYS_PREVIOUS', kind: 'secret' },
   { name: 'RESEND_API_KEY', kind: 'secret' },
+  { name: 'CRON_SECRET', kind: 'secret' },
   { name: 'UPSTASH_REDIS_REST_TOKEN', kind: 'secret' },
   { name: 'KV_REST_API_TOKEN', kind: 'secret' },
   { name: 'DATABASE_URL', kind: 'url' },

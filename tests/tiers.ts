@@ -28,6 +28,7 @@ export const tiers: Tier[] = [
     include: [
       'tests/unit/**/*.test.ts',
       'tests/architecture/*.test.ts',
+      'tests/alerts/{alerts,changes}.test.ts',
       'tests/agent-auth/{attacks,flows,settings-and-keys}.test.ts',
       'tests/agents/{generate,handler,mcp-parity,mcp-views,peak-data-formats}.test.ts',
       'tests/bookings/{handler,idempotency,thank-you,validation}.test.ts',
@@ -45,6 +46,7 @@ export const tiers: Tier[] = [
       'The built fixture site served by server.ts, asked over HTTP by fetch and by the official clients (the MCP SDK, GDAL and pandas for the peak dataset): no browser, no database server.',
     include: [
       'tests/http/{server,smoke}.test.ts',
+      'tests/alerts/feeds.test.ts',
       'tests/agents/{mcp-client,mcp-conformance,mcp-enquiry,mcp-errors,mcp-revisions,mcp-views-served,peak-data-tools,served}.test.ts',
       'tests/contract/{openapi-document,prism,properties,responses}.test.ts',
       'tests/departures/{board,live}.test.ts',
@@ -61,6 +63,7 @@ export const tiers: Tier[] = [
     include: [
       'tests/site/{browser,departure-search,departures-board,departures-freshness,enquiry-checks,enquiry-flow,enquiry-frictions,mcp-app,offline,offline-network,phone,trip-page,visuals,webmcp}.test.ts',
       'tests/bookings/{origin,site}.test.ts',
+      'tests/alerts/flow.test.ts',
       'tests/agent-auth/served.test.ts',
     ],
     programs: ['chromium'],
@@ -83,6 +86,7 @@ export const tiers: Tier[] = [
     include: [
       'tests/departures/{storage,migrations,cli,faults,embedded,crash,bridge,full-disk,shutdown}.test.ts',
       'tests/bookings/{command,delivery,postgres}.test.ts',
+      'tests/alerts/postgres.test.ts',
       'tests/agent-auth/postgres.test.ts',
       'tests/rate-limit/{redis,redis-frozen,upstash}.test.ts',
       'tests/hosts/*.test.ts',

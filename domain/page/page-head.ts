@@ -10,6 +10,13 @@ import { jsonLdText } from './structured-data.ts';
 import { metaDescription } from '../format.ts';
 import { siteSocialImageAlt, siteSocialImagePath, socialCardSize } from './trip-images.ts';
 
+/** A feed of the page's live content, linked as `rel="alternate"` for feed readers. */
+export interface FeedLink {
+  type: string;
+  href: string;
+  title: string;
+}
+
 export interface PageHead {
   title: string;
   description: string;
@@ -24,6 +31,8 @@ export interface PageHead {
   jsonLd?: Record<string, unknown> | undefined;
   /** For pages that must not be indexed (the 404 note, answers to a form). */
   noindex?: boolean | undefined;
+  /** Feeds of what changes on the page (the departures' changes). */
+  feeds?: readonly FeedLink[] | undefined;
 }
 
 /** Titles carry the operator's name when they have room for it (search results cut near 70 characters). */
@@ -41,7 +50,7 @@ export function pageHead(catalogue: Catalogue, head: PageHead): SafeHtml {
   return html`<title>${title}</title>
 <meta name="description" content="${description}">
 ${head.noindex ? html`<meta name="robots" content="noindex">` : html`<link rel="canonical" href="${canonical}">`}
-${head.markdownPath ? html`<link rel="alternate" type="text/markdown" href="${head.markdownPath}">` : ''}
+${head.markdownPath ? html`<link rel="alternate" type="text/markdown" href="${head.markdownPath}">` : ''}${(head.feeds ?? []).map((feed) => html`<link rel="alternate" type="${feed.type}" title="${feed.title}" href="${feed.href}">`)}
 <meta property="og:type" content="${head.ogType ?? 'website'}">
 <meta property="og:title" content="${title}">
 <meta property="og:description" content="${description}">

@@ -6,6 +6,7 @@
 import type { Catalogue, TripPage } from '../../domain/catalogue/index.ts';
 import { enquiryOpenApiPath, siteFiles, siteFileUrl } from '../site-files.ts';
 import { searchExample, searchNames } from '../departures/search.ts';
+import { feedPaths } from '../alerts/paths.ts';
 import { peakDataFileList } from '../../domain/catalogue/peak-data-files.ts';
 import { formatInr, formatMetres } from '../../domain/format.ts';
 
@@ -83,6 +84,11 @@ export function buildLlmsTxt(catalogue: Catalogue): string {
     file('/agent-instructions.md'),
     file('/llm-guidance.json'),
     file('/departures.md'),
+    {
+      name: 'Departure changes (Atom)',
+      url: `${site}${feedPaths.atom}`,
+      notes: `New dates, seats opened, lower prices, status changes and cancellations, newest first; any filter of ${site}/departures.md narrows it (also as JSON Feed 1.1: ${site}${feedPaths.json}, and the MCP resource of a search's changes).`,
+    },
     file('/agent-skills/index.json'),
   ];
   const optional = siteFiles

@@ -17,6 +17,10 @@ interface OutgoingEmail extends EnquiryEmail {
   idempotencyKey: string;
   /** The visitor's own address, when they gave one, so the team can simply reply. */
   replyTo?: string | undefined;
+  /** Another recipient than the mailer's own (an alert goes to the address that asked for it). */
+  to?: string | undefined;
+  /** Headers of its own, such as an alert's List-Unsubscribe (RFC 8058). */
+  headers?: Record<string, string> | undefined;
 }
 
 type DeliveryResult =
@@ -85,11 +89,12 @@ class ResendMailer implements Mailer {
       const { data, error } = await client.emails.send(
         {
           from: this.#from,
-          to: [this.#to],
+          to: [email.to ?? this.#to],
           subject: email.subject,
           text: email.text,
           html: email.html,
           ...(email.replyTo ? { replyTo: email.replyTo } : {}),
+          ...(email.headers ? { headers: email.headers } : {}),
         },
         { idempotencyKey: email.idempotencyKey, signal },
       );
@@ -129,15 +134,21 @@ class OutboxMailer implements Mailer {
     this.description = `local outbox ${options.dir}`;
   }
 
-  /** A MIME message any mail client opens; the text part comes first, so `cat` reads well too. */
+  /**
+   * A MIME message any mail client opens; the text part comes first, so `cat` reads well too.
+   * Every line ends with CRLF, as RFC 5322 asks, the parts' own lines included.
+   */
   message(email: OutgoingEmail, date: Date): string {
     const boundary = `enquiry-${email.reference}`;
+    const crlf = (text: string) => text.replace(/\r?\n/g, '\r\n');
     return [
       `From: ${headerText(this.#from)}`,
-      `To: ${headerText(this.#to)}`,
+      `To: ${headerText(email.to ?? this.#to)}`,
       // Checked as an email address when the enquiry was taken, so it cannot carry a line break.
       ...(email.replyTo ? [`Reply-To: ${email.replyTo}`] : []),
       `Subject: ${headerText(email.subject)}`,
+      // Our own headers (List-Unsubscribe): fixed names, values without line breaks.
+      ...Object.entries(email.headers ?? {}).map(([name, value]) => `${name}: ${value.replace(/[\r\n]+/g, ' ')}`),
       `Date: ${date.toUTCString()}`,
       `Message-ID: <${email.reference}@outbox.invalid>`,
       `Idempotency-Key: ${email.idempotencyKey}`,
@@ -148,12 +159,12 @@ class OutboxMailer implements Mailer {
       'Content-Type: text/plain; charset=utf-8',
       'Content-Transfer-Encoding: 8bit',
       '',
-      email.text,
+      crlf(email.text),
       `--${boundary}`,
       'Content-Type: text/html; charset=utf-8',
       'Content-Transfer-Encoding: 8bit',
       '',
-      email.html,
+      crlf(email.html),
       `--${boundary}--`,
       '',
     ].join('\r\n');

@@ -6,7 +6,7 @@
  * marks an enquiry handled once they have answered it, with a note (`npm run enquiries`).
  */
 import { randomBytes } from 'node:crypto';
-import { migrate } from '../storage/migrations/index.ts';
+import { migrateOnce } from '../storage/migrations/index.ts';
 import type { Sql } from '../storage/sql.ts';
 import type { EnquiryInput } from './enquiry.ts';
 
@@ -182,22 +182,12 @@ async function insert(sql: Query, input: EnquiryInput, context: EnquiryContext, 
 
 export class EnquiryStore {
   readonly sql: Sql;
-  #ready: Promise<void> | undefined;
+  /** Migrates once; a failure is forgotten so the next call tries again. */
+  readonly ready: () => Promise<void>;
 
   constructor(sql: Sql) {
     this.sql = sql;
-  }
-
-  /** Migrates once; a failure is forgotten so the next call tries again. */
-  ready(): Promise<void> {
-    this.#ready ??= migrate(this.sql).then(
-      () => undefined,
-      (error: unknown) => {
-        this.#ready = undefined;
-        throw error;
-      },
-    );
-    return this.#ready;
+    this.ready = migrateOnce(sql);
   }
 
   /** Keeps a new enquiry, state `pending`, with its own idempotency key for delivery. */

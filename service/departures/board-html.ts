@@ -17,10 +17,11 @@ import { tripSearchFacts } from '../../domain/catalogue/trip-facts.ts';
 import { enquiryHref } from './enquiry-link.ts';
 import type { Departure } from '../../domain/schemas/departure.ts';
 import { unavailableSentence, type LiveDepartures } from './live.ts';
+import { offersSeatWatch, seatWatchForm } from '../alerts/watch-form.ts';
 
 /**
  * One departure as a card. `groupSize` is the group a search was made for (the board's
- * "People"): its "Enquire for this date" carries it to the form.
+ * "People"): its "Enquire for this date" carries it to the form, and its seat alert watches for it.
  */
 export function departureCard(catalogue: Catalogue, d: Departure, withTrip: boolean, groupSize?: number): SafeHtml {
   const page = tripBySlug(catalogue, d.tripSlug);
@@ -41,6 +42,7 @@ ${
 ${d.note ? html`<p class="departure-note muted">${d.note}</p>` : ''}
 <div class="departure-foot"><p class="departure-price">${formatInr(d.priceInr)}${d.priceInr != null ? html` <span class="muted">per person</span>` : ''}</p>
 ${action}</div>
+${offersSeatWatch(d, groupSize) ? seatWatchForm(d, groupSize) : ''}
 </li>`;
 }
 

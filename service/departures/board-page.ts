@@ -31,6 +31,8 @@ import type { LiveDepartures } from './live.ts';
 import { relaxations } from './relaxation.ts';
 import { searchForm } from './search-form.ts';
 import { readAt } from './departure-words.ts';
+import { searchWatchForm } from '../alerts/watch-form.ts';
+import { feedSentence } from '../alerts/feed-links.ts';
 
 /** Months are shown open, in order, until this many departures are in view. */
 const openUntil = 6;
@@ -112,16 +114,18 @@ ${trip ? html`<p>About the trip: <a href="${trip.path}">${trip.trip.name}</a> ($
 <div id="search-results" class="search-results" tabindex="-1" data-search-results>
 ${
   live.state !== 'live' || live.departures.length === 0
-    ? departuresBlock(catalogue, live, { page: trip, now })
+    ? html`${departuresBlock(catalogue, live, { page: trip, now })}${live.state === 'live' ? searchWatchForm(chosen) : ''}`
     : html`${summary(catalogue, live.departures, shown, chosen)}
 <div class="departures-live" data-live-departures="live">
 ${monthGroups(catalogue, shown, chosen)}
+${searchWatchForm(chosen)}
 <p class="muted departures-read">Seats and prices read live at ${readAt(now)}. A guide confirms every seat after you enquire.</p>
 </div>`
 }
 </div>
-${live.state === 'live' ? html`<p class="muted">This search also as <a href="${`/departures.md${boardSearch(chosen)}`}">Markdown</a>, as <a href="${`/v1/departures${apiSearch(chosen)}`}">JSON</a> and as a calendar you can subscribe to: <a href="${calendar.href}">${calendar.name}</a>.</p>` : ''}
-<script src="/departure-search.js" defer></script>`;
+${live.state === 'live' ? html`<p class="muted">This search also as <a href="${`/departures.md${boardSearch(chosen)}`}">Markdown</a>, as <a href="${`/v1/departures${apiSearch(chosen)}`}">JSON</a> and as a calendar you can subscribe to: <a href="${calendar.href}">${calendar.name}</a>. ${feedSentence(chosen)}</p>` : ''}
+<script src="/departure-search.js" defer></script>
+<script src="/alerts.js" defer></script>`;
 }
 
 /** The same search as /v1 query text: the API has no `month`, so a month is its first and last day. */

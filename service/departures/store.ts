@@ -6,6 +6,7 @@
 import type { Settings } from '../config.ts';
 import type { Catalogue } from '../../domain/catalogue/index.ts';
 import { openOperationalStorage } from '../storage/connection.ts';
+import { recordChanges, type DepartureWrite } from './changes.ts';
 import type { DepartureChanges, DepartureInput } from './input.ts';
 import { migrate } from '../storage/migrations/index.ts';
 import { columns, fromRow, upsertStatement, writeParams, type Row } from './rows.ts';
@@ -29,6 +30,19 @@ function sameDeparture(a: AdminDeparture, b: AdminDeparture): boolean {
 }
 
 export { todayInIndia };
+
+/**
+ * Writes departures and records what each write changed (changes.ts), in the caller's
+ * transaction: every write of the store, the seed included, goes through here.
+ */
+async function writeDepartures(
+  tx: Pick<Sql, 'query'>,
+  writes: readonly DepartureWrite[],
+  trips: readonly KnownTrip[],
+): Promise<void> {
+  for (const { after } of writes) await tx.query(upsertStatement, writeParams(after));
+  await recordChanges(tx, writes, (slug) => knownTrip(trips, slug)?.priceInr ?? null);
+}
 
 /** The departure id a new departure gets: trip and start date, with a counter when taken. */
 function newId(tripSlug: string, startDate: string, taken: Set<string>): string {
@@ -139,7 +153,12 @@ export class DepartureStore implements DepartureSource {
     this.#check(departures.map((departure) => ({ departure })));
     const sql = await this.ready();
     await sql.transaction(async (tx) => {
-      for (const d of departures) await tx.query(upsertStatement, writeParams(d));
+      const { rows } = await tx.query<Row>(`SELECT ${columns} FROM departures WHERE id = ANY($1::text[]) FOR UPDATE`, [
+        departures.map((d) => d.id),
+      ]);
+      const before = new Map(rows.map((r) => [r.id, fromRow(r)]));
+      const writes = departures.map((after) => ({ before: before.get(after.id) ?? null, after }));
+      await writeDepartures(tx, writes, this.#rules());
     });
   }
 
@@ -196,7 +215,7 @@ export class DepartureStore implements DepartureSource {
       }
       const departure = this.#complete(input, taken, null);
       this.#check([{ departure }]);
-      await tx.query(upsertStatement, writeParams(departure));
+      await writeDepartures(tx, [{ before: null, after: departure }], this.#rules());
       return departure;
     });
   }
@@ -221,7 +240,7 @@ export class DepartureStore implements DepartureSource {
         seatsChanged: merged.seatsLeft !== before.seatsLeft || merged.seatsTotal !== before.seatsTotal,
       });
       this.#check([{ departure: merged }]);
-      if (!sameDeparture(before, merged)) await tx.query(upsertStatement, writeParams(merged));
+      if (!sameDeparture(before, merged)) await writeDepartures(tx, [{ before, after: merged }], this.#rules());
       return merged;
     });
   }
@@ -245,6 +264,11 @@ export class DepartureStore implements DepartureSource {
       await tx.query(
         'UPDATE departures SET published = $2, updated_at = now() WHERE id = ANY($1::text[]) AND published <> $2',
         [ids, published],
+      );
+      await recordChanges(
+        tx,
+        changed.map((after) => ({ before: found.get(after.id)!, after })),
+        (slug) => knownTrip(this.#trips ?? [], slug)?.priceInr ?? null,
       );
       return changed;
     });
@@ -287,14 +311,16 @@ export class DepartureStore implements DepartureSource {
         issues.push(...checkDeparture(departure, this.#rules()).map((i) => ({ ...i, field: `${label}, ${i.field}` })));
       if (issues.length > 0) throw new DepartureRuleError(issues);
       const result: ImportResult = { added: [], updated: [], unchanged: [] };
+      const writes: DepartureWrite[] = [];
       for (const { departure, before } of planned) {
         if (before && sameDeparture(before, departure)) {
           result.unchanged.push(departure.id);
           continue;
         }
-        await tx.query(upsertStatement, writeParams(departure));
+        writes.push({ before, after: departure });
         (before ? result.updated : result.added).push(departure.id);
       }
+      await writeDepartures(tx, writes, this.#rules());
       return result;
     });
   }
@@ -335,9 +361,13 @@ export function createDepartureStore(
           checkDeparture(d, trips).map((i) => ({ ...i, field: `${d.id}, ${i.field}` })),
         );
         if (issues.length > 0) throw new DepartureRuleError(issues);
-        await sql.transaction(async (tx) => {
-          for (const d of departures) await tx.query(upsertStatement, writeParams(d));
-        });
+        await sql.transaction((tx) =>
+          writeDepartures(
+            tx,
+            departures.map((after) => ({ before: null, after })),
+            trips,
+          ),
+        );
       },
     },
   );

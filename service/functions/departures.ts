@@ -77,6 +77,7 @@ import { renderQuota, type RenderAdmission } from './render-quota.ts';
 import type { LiveDeps } from './runtime.ts';
 import type { SiteBuild } from './site-build.ts';
 import { quoted } from '../http/quoted.ts';
+import { feedHeadLinks } from '../alerts/feed-links.ts';
 
 /** What the function of one build works with: the build, its view of the departures, its kept answers. */
 interface BuildDepartures {
@@ -272,6 +273,7 @@ async function board(ask: Ask, query: BoardQuery): Promise<Response> {
     description: `Upcoming departures of ${chosen ? chosen.trip.name : `${catalogue.site.operatorName}'s Himalayan treks and expeditions`}, searchable by dates, difficulty, length, group size and budget, with seats left and prices in rupees, read live.`,
     canonicalPath: '/departures',
     markdownPath: '/departures.md',
+    feeds: feedHeadLinks(query.filters, words.length > 0 ? `Changes: ${words.join(', ')}` : 'Departure changes'),
     main: boardMain(catalogue, live, { query, now: ask.deps.clock() }),
     ...(live.state === 'live' ? { jsonLd: departuresJsonLd(catalogue, shown) } : {}),
   });

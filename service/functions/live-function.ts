@@ -14,6 +14,11 @@ import type { SiteBuild } from './site-build.ts';
 
 export interface LiveFunction {
   fetch(request: Request): Promise<Response>;
+  /**
+   * Work the function does on a schedule, not for a request: on Vercel a Cron Job calls a route
+   * of the function that runs it; the Node host calls this on a timer (service/host/scheduled-jobs.ts).
+   */
+  scheduled?(): Promise<void>;
 }
 
 /** What a function's routes read of a request besides the request itself: its address, parsed once, and what part of the API it names. */

@@ -23,7 +23,13 @@ export const liveQueryParameters: Readonly<Record<string, readonly string[]>> = 
   '/departures.md': boardFilterNames,
   '/departures.ics': boardFilterNames,
   '/departures/block': ['trip'],
+  // The same search's changes as feeds (service/alerts/feeds.ts).
+  '/departures/feed.atom': boardFilterNames,
+  '/departures/feed.json': boardFilterNames,
   '/enquiry-sent': ['ref'],
+  // The links of alert emails (service/alerts/requests.ts).
+  '/alerts/confirm': ['token'],
+  '/alerts/unsubscribe': ['token'],
   '/agent/claim': ['user_code'],
 };
 

@@ -12,6 +12,8 @@ import { createRateLimiter, type RateLimiter } from '../rules/rate-limiter.ts';
 import { enquiryPath } from './enquiries.ts';
 import { clientOf, liveFunction, type LiveFunction } from './live-function.ts';
 import { liveDepartures } from './live-storage.ts';
+import { alertStorage } from './alert-storage.ts';
+import { readBoardQuery } from '../departures/board-filters.ts';
 import type { LiveDeps } from './runtime.ts';
 
 /**
@@ -21,6 +23,16 @@ import type { LiveDeps } from './runtime.ts';
 export function mcpFunction(deps: LiveDeps): LiveFunction {
   const departures = liveDepartures(deps);
   const enquiryDeps = enquiryPath(deps);
+  const storage = deps.shared(alertStorage);
+  // The JSON Feed of a search's changes, read from the change log when a client reads the resource.
+  const changes = async (query: URLSearchParams): Promise<string> => {
+    const parts = await storage();
+    if (!parts) throw new Error('departures are not published on this site');
+    const { feedEntries, jsonFeed } = await import('../alerts/feeds.ts');
+    const catalogue = deps.build.catalogue();
+    const { filters } = readBoardQuery(query, catalogue, deps.clock());
+    return jsonFeed(catalogue, filters, await feedEntries(parts.changes, catalogue, filters, deps.clock()));
+  };
   // The API's quota, on the counter store the rules and every function of the deployment share.
   let limiter: Promise<RateLimiter> | undefined;
   return liveFunction('mcp', deps.build, async (request) => {
@@ -29,7 +41,13 @@ export function mcpFunction(deps: LiveDeps): LiveFunction {
     const enquiries = { deps: enquiryDeps, clientIp };
     return handleMcp(
       request,
-      { catalogue: deps.build.catalogue(), departures: departures.source(), enquiries, views: deps.build.views },
+      {
+        catalogue: deps.build.catalogue(),
+        departures: departures.source(),
+        enquiries,
+        views: deps.build.views,
+        changes,
+      },
       { limiter: await limiter, clientIp },
     );
   });

@@ -68,12 +68,22 @@ export class FunctionHost {
   }
 
   async call(name: string, request: Request): Promise<Response> {
+    return (await this.#function(name)).fetch(request);
+  }
+
+  /** Runs the scheduled work of the function `name`, if it has any (LiveFunction.scheduled). */
+  async scheduled(name: string): Promise<void> {
+    if (!this.#entries.has(name)) return;
+    await (await this.#function(name)).scheduled?.();
+  }
+
+  #function(name: string): Promise<LiveFunction> {
     let made = this.#made.get(name);
     if (!made) {
       made = this.#entries.load(name).then((entry) => entry(this.#build, this.#instance));
       made.catch(() => this.#made.delete(name));
       this.#made.set(name, made);
     }
-    return (await made).fetch(request);
+    return made;
   }
 }

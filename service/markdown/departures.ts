@@ -24,6 +24,14 @@ import { relaxations } from '../departures/relaxation.ts';
 import { searchNames, searchParameters } from '../departures/search.ts';
 import { dateRange, isBookable, readAt, seatsText, statusLabel } from '../departures/departure-words.ts';
 import { markdownText } from './text.ts';
+import { feedLinks } from '../alerts/paths.ts';
+import type { BoardFilters } from '../departures/board-filters.ts';
+
+/** Where this search's changes are followed: its feeds, and alerts by email. */
+function feedLine(catalogue: Catalogue, filters: BoardFilters): string {
+  const links = feedLinks(filters);
+  return `The changes of this search (new dates, seats opened, lower prices, status changes, cancellations) as a feed: ${catalogue.siteUrl}${links.atom} (Atom) or ${catalogue.siteUrl}${links.json} (JSON Feed). By email, with no account: ${catalogue.siteUrl}/alerts`;
+}
 
 /** Text safe inside a Markdown table cell. */
 export function tableCell(text: string): string {
@@ -142,6 +150,8 @@ export function departuresMarkdown(
   if (live.state === 'live') {
     lines.push(
       `Read live at ${readAt(now)}. The same data as JSON: ${catalogue.siteUrl}/v1/departures. As a calendar: ${catalogue.siteUrl}/departures.ics`,
+      '',
+      feedLine(catalogue, query.filters),
       '',
     );
     const shown = applyBoardFilters(live.departures, query.filters, catalogue);

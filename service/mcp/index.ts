@@ -26,7 +26,7 @@ import { serveLegacy } from './legacy-http.ts';
 import { senderOf } from '../http/browser-site.ts';
 import { registerPrompts } from './prompts.ts';
 import { checkQuota, type McpQuota } from './quota.ts';
-import { registerResources } from './resources.ts';
+import { registerResources, type ChangesFeed } from './resources.ts';
 import {
   mcpCacheHints,
   mcpCapabilities,
@@ -56,6 +56,8 @@ export interface McpDeps extends V1Deps {
   enquiries?: McpEnquiries | undefined;
   /** The MCP App views as the build made them (service/mcp/views.ts); without them no client is offered a view. */
   views?: ViewTemplates | undefined;
+  /** A search's changes as JSON Feed (service/alerts/feeds.ts); without it the server offers no such resource. */
+  changes?: ChangesFeed | undefined;
 }
 
 function serverInstructions(deps: McpDeps): string {
@@ -99,7 +101,7 @@ function createMcpServer(deps: McpDeps, offer: ClientOffer = plainClient): McpSe
   );
   registerTools(server, deps, { views: views !== undefined });
   if (deps.enquiries) registerEnquiryTool(server, deps.catalogue, deps.enquiries);
-  registerResources(server, deps);
+  registerResources(server, deps, deps.changes);
   if (views) registerViews(server, deps.catalogue, views);
   registerPrompts(server, deps, { enquiries: deps.enquiries !== undefined });
   return server;

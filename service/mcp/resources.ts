@@ -11,8 +11,11 @@ import {
   ProtocolErrorCode,
   ResourceNotFoundError,
   ResourceTemplate,
+  UriTemplate,
   type McpServer,
 } from '@modelcontextprotocol/server';
+import { boardFilterNames } from '../departures/board-filters.ts';
+import { feedPaths } from '../alerts/paths.ts';
 import { tripBySlug, type TripPage } from '../../domain/catalogue/index.ts';
 import type { Trip } from '../../domain/schemas/trip.ts';
 import { agentInstructionsMarkdown } from '../guidance/agent-guidance.ts';
@@ -123,10 +126,56 @@ function registerPeakTemplate(server: McpServer, deps: V1Deps): void {
   );
 }
 
-export function registerResources(server: McpServer, deps: V1Deps): void {
+/**
+ * One address with any query: `{?…}` names the parameters for a client, and a read matches the
+ * path with its parameters in any order, or none (the SDK's own matcher wants them all, in order).
+ */
+class QueryTemplate extends UriTemplate {
+  readonly #base: string;
+  constructor(base: string, names: readonly string[]) {
+    super(`${base}{?${names.join(',')}}`);
+    this.#base = base;
+  }
+  override match(uri: string): Record<string, string> | null {
+    const url = URL.parse(uri);
+    return url && `${url.origin}${url.pathname}` === this.#base ? Object.fromEntries(url.searchParams) : null;
+  }
+}
+
+/** A search's changes (service/alerts/feeds.ts): the JSON Feed at the same address, for the same filters. */
+function registerChangesTemplate(server: McpServer, deps: V1Deps, changes: ChangesFeed): void {
+  const { catalogue } = deps;
+  const base = `${catalogue.siteUrl}${feedPaths.json}`;
+  server.registerResource(
+    'departure-changes',
+    new ResourceTemplate(new QueryTemplate(base, boardFilterNames), { list: undefined }),
+    {
+      title: 'Changes of a departure search, as JSON Feed',
+      description: `New dates, seats opened, lower prices, status changes and cancellations of the departures a search finds, newest first, with stable ids: the JSON Feed 1.1 at ${base} (also as Atom at ${catalogue.siteUrl}${feedPaths.atom}), with the filters of list_departures in the address, or none for every departure.`,
+      mimeType: 'application/feed+json',
+      cacheHint: departuresCacheHint,
+    },
+    async (uri) => {
+      try {
+        return text(uri, 'application/feed+json', await changes(uri.searchParams));
+      } catch (error) {
+        throw new ProtocolError(
+          ProtocolErrorCode.InternalError,
+          `The changes cannot be read just now (${error instanceof Error ? error.message : String(error)}); try again in a minute.`,
+        );
+      }
+    },
+  );
+}
+
+/** The JSON Feed of a search's changes, for the filters given (service/functions/mcp.ts makes it). */
+export type ChangesFeed = (query: URLSearchParams) => Promise<string>;
+
+export function registerResources(server: McpServer, deps: V1Deps, changes?: ChangesFeed): void {
   const { catalogue } = deps;
   registerTripTemplates(server, deps);
   registerPeakTemplate(server, deps);
+  if (changes) registerChangesTemplate(server, deps, changes);
   server.registerResource(
     'peak-dataset',
     `${catalogue.siteUrl}/peak-data/peaks.json`,

@@ -22,6 +22,7 @@ import type { Trip } from '../../domain/schemas/trip.ts';
 import { markdownCode } from '../markdown/text.ts';
 import { registerAppTool } from '@modelcontextprotocol/ext-apps/server';
 import { plainClient, toolViews, type ClientOffer } from './views.ts';
+import { feedLinks } from '../alerts/paths.ts';
 
 interface ToolDefinition {
   name: string;
@@ -79,6 +80,13 @@ async function changesThatFind(url: URL, deps: V1Deps): Promise<string[]> {
   ];
 }
 
+/** Where the search's changes are followed: its feeds (service/alerts/feeds.ts), and the resource of the same changes. */
+function changesLine(url: URL, deps: V1Deps): string {
+  const links = feedLinks(readSearch(url));
+  const site = deps.catalogue.siteUrl;
+  return `This search's changes (new dates, seats opened, lower prices, cancellations), as a feed: ${site}${links.atom} (Atom) or ${site}${links.json} (JSON Feed, also the resource of the same address).`;
+}
+
 export const toolDefinitions: ToolDefinition[] = [
   {
     name: 'list_trips',
@@ -112,6 +120,7 @@ export const toolDefinitions: ToolDefinition[] = [
         `${data.count} published departure(s), read at ${new Date().toISOString()}, earliest first. Seats are confirmed by a guide after an enquiry; nothing is held by reading this.`,
         ...data.data.map(departureLine),
         ...(data.count === 0 ? await changesThatFind(url, deps) : []),
+        changesLine(url, deps),
       ].join('\n'),
   },
   {

@@ -43,6 +43,24 @@ export const bookingRateLimit: RateLimitPolicy = {
   scope: 'client IP, POST /api/bookings',
 };
 
+/**
+ * Asking to watch a date or a search (POST /alerts/watch), per client. Each address has limits of
+ * its own, whoever asks (`alertAddressQuota`).
+ */
+export const alertRateLimit: RateLimitPolicy = {
+  name: 'alerts',
+  requests: 10,
+  windowSeconds: 600,
+  scope: 'client IP, POST /alerts/watch',
+};
+
+/**
+ * Per email address, whoever asks for it: at most this many confirmation emails in 24 hours, and
+ * this many watches kept. Over either, the answer is the same as ever and nothing is sent or kept,
+ * so nobody can fill a stranger's inbox, nor learn what an address watches (service/alerts/).
+ */
+export const alertAddressQuota = { confirmationsPerDay: 3, watches: 20 } as const;
+
 /** The headers every /v1 response carries (Retry-After only on 429). */
 export const rateLimitHeaderNames = [
   'RateLimit-Policy',

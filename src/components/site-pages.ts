@@ -37,6 +37,7 @@ function sitePages(catalogue: Catalogue, today = builtOn): SitePage[] {
     { path: '/departures', lastmod: today, changefreq: 'hourly' as const },
     { path: '/peak-data', lastmod: catalogue.site.dataset.lastUpdated },
     { path: '/developers', lastmod: today },
+    { path: '/alerts', lastmod: today },
   ];
 }
 

@@ -158,9 +158,9 @@ describe.each(revisions)('MCP %s through its official client', (revision) => {
     }
   });
 
-  it('lists the trip and peak templates and completes them', async () => {
+  it('lists the trip, peak and departure-changes templates and completes them', async () => {
     const { resourceTemplates } = await session().client.listResourceTemplates();
-    expect(resourceTemplates.map((t) => t.name).sort()).toEqual(['expeditions', 'peaks', 'treks']);
+    expect(resourceTemplates.map((t) => t.name).sort()).toEqual(['departure-changes', 'expeditions', 'peaks', 'treks']);
     const treks = resourceTemplates.find((t) => t.name === 'treks')!;
     const completed = await session().client.complete({
       ref: { type: 'ref/resource', uri: treks.uriTemplate },

@@ -26,4 +26,24 @@ export const departuresMigrations: Migration[] = [
       CREATE INDEX departures_trip ON departures (trip_slug, start_date);
     `,
   },
+  {
+    // What changed, and when (service/departures/changes.ts): one row per write of a published
+    // departure, with its kinds and the departure before (null when new) and after. The alert job
+    // and the feeds read it; rows go 90 days after they were recorded (service/alerts/job.ts).
+    version: 60,
+    name: 'departure changes',
+    sql: `
+      CREATE TABLE departure_changes (
+        id bigserial PRIMARY KEY,
+        departure_id text NOT NULL,
+        trip_slug text NOT NULL,
+        kinds text[] NOT NULL CHECK (cardinality(kinds) > 0),
+        before jsonb,
+        after jsonb NOT NULL,
+        recorded_at timestamptz NOT NULL DEFAULT now()
+      );
+      CREATE INDEX departure_changes_trip ON departure_changes (trip_slug, id);
+      CREATE INDEX departure_changes_recorded ON departure_changes (recorded_at)
+    `,
+  },
 ];

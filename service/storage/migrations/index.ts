@@ -1,6 +1,6 @@
 /**
  * Versioned schema of operational storage, one list per owner (departures, enquiries, agent
- * registration), run as one sequence by version: every store migrates the whole schema, so
+ * registration, alerts), run as one sequence by version: every store migrates the whole schema, so
  * whichever store opens the database first leaves it complete. Append a migration to its
  * owner's list, with a version above every other, to change the schema; never edit one that has
  * shipped. Each runs once, in order.
@@ -15,6 +15,7 @@
  */
 import type { Sql } from '../sql.ts';
 import { agentRegistrationMigrations } from './agent-registrations.ts';
+import { alertMigrations } from './alerts.ts';
 import { departuresMigrations } from './departures.ts';
 import { enquiriesMigrations } from './enquiries.ts';
 import type { Migration } from './migration.ts';
@@ -23,6 +24,7 @@ export const migrations: Migration[] = [
   ...departuresMigrations,
   ...enquiriesMigrations,
   ...agentRegistrationMigrations,
+  ...alertMigrations,
 ].sort((a, b) => a.version - b.version);
 
 /** The advisory lock migrations take: any number, the same in every process. */
@@ -72,4 +74,20 @@ export async function migrate(sql: Sql): Promise<number[]> {
   const done = await appliedVersions(sql);
   if (migrations.every((m) => done.has(m.version))) return [];
   return sql.direct ? sql.direct(applyMissing) : applyMissing(sql);
+}
+
+/**
+ * A store's `ready()`: migrates `sql` once, every caller sharing the same promise; a failure is
+ * forgotten, so the next call tries again.
+ */
+export function migrateOnce(sql: Sql): () => Promise<void> {
+  let ready: Promise<void> | undefined;
+  return () =>
+    (ready ??= migrate(sql).then(
+      () => undefined,
+      (error: unknown) => {
+        ready = undefined;
+        throw error;
+      },
+    ));
 }
