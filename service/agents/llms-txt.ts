@@ -6,7 +6,7 @@
 import type { Catalogue, TripPage } from '../../domain/catalogue/index.ts';
 import { enquiryOpenApiPath, siteFiles, siteFileUrl } from '../site-files.ts';
 import { searchExample, searchNames } from '../departures/search.ts';
-import { feedPaths } from '../alerts/paths.ts';
+import { feedPaths } from '../departures/alert-paths.ts';
 import { peakDataFileList } from '../../domain/catalogue/peak-data-files.ts';
 import { formatInr, formatMetres } from '../../domain/format.ts';
 

@@ -1,14 +1,14 @@
 /**
  * The page that says what departure alerts are, what is kept, why and for how long (/alerts, and
  * its Markdown twin /alerts.md), written once from the same numbers the alert job keeps to
- * (watch.ts `retention`, the quotas in service/rules/policy.ts).
+ * (`retention` in service/departures/alert-paths.ts, the quotas in service/rules/policy.ts).
  */
 import type { Catalogue } from '../../domain/catalogue/index.ts';
 import { alertAddressQuota } from '../rules/policy.ts';
-import { alertPaths, feedPaths } from './paths.ts';
-import { retention } from './watch.ts';
+import { alertPaths, feedPaths } from '../departures/alert-paths.ts';
+import { retention } from '../departures/alert-paths.ts';
 
-export interface AboutSection {
+interface AboutSection {
   heading: string;
   paragraphs: string[];
   links?: { label: string; href: string }[];

@@ -37,7 +37,7 @@ export function alertMailer(settings: Settings, contactEmail: string): Mailer {
 }
 
 /** RFC 8058: the address a mail client POSTs `List-Unsubscribe=One-Click` to, without cookies. */
-export function unsubscribeHeaders(url: string): Record<string, string> {
+function unsubscribeHeaders(url: string): Record<string, string> {
   return { 'List-Unsubscribe': `<${url}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' };
 }
 

@@ -15,10 +15,10 @@ import { dateRange } from '../departures/departure-words.ts';
 import { enquiryHref } from '../departures/enquiry-link.ts';
 import { todayInIndia } from '../departures/today.ts';
 import { changeSentence, inFeed } from './matching.ts';
-import { feedLinks } from './paths.ts';
+import { feedLinks } from '../departures/alert-paths.ts';
 
 /** Entries a feed lists at most, and how many of the latest changes it chooses them from. */
-export const feedLimits = { entries: 50, scanned: 2000 } as const;
+const feedLimits = { entries: 50, scanned: 2000 } as const;
 
 export const feedMediaTypes = {
   atom: 'application/atom+xml; charset=utf-8',

@@ -11,7 +11,7 @@ import { todayInIndia } from '../departures/today.ts';
 import { sendMails } from './delivery.ts';
 import { alertMail } from './mails.ts';
 import { alertKinds } from './matching.ts';
-import { alertPaths } from './paths.ts';
+import { alertPaths } from '../departures/alert-paths.ts';
 import type { AlertPlan, AlertStore } from './store.ts';
 
 export interface AlertJobDeps {

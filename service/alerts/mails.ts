@@ -12,8 +12,9 @@ import { enquiryHref } from '../departures/enquiry-link.ts';
 import { dateRange } from '../departures/departure-words.ts';
 import { boardSearch } from '../departures/board-filters.ts';
 import { changeSentence } from './matching.ts';
-import { keptWords, retention, subjectWords, type WatchSubject } from './watch.ts';
-import { alertPaths } from './paths.ts';
+import { keptWords, subjectWords, type WatchSubject } from './watch.ts';
+import { retention } from '../departures/alert-paths.ts';
+import { alertPaths } from '../departures/alert-paths.ts';
 
 /** A mail as it is queued (alert_mails) and sent. */
 export interface AlertMail {

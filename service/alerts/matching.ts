@@ -61,7 +61,7 @@ export function inFeed(change: DepartureChange, filters: BoardFilters, catalogue
 }
 
 /** What one kind of change did, in a few words: "seats opened: No seats left → 3 of 12 seats left". */
-export function changeWords(kind: ChangeKind, change: DepartureChange, catalogue: Catalogue): string {
+function changeWords(kind: ChangeKind, change: DepartureChange, catalogue: Catalogue): string {
   const { before, after } = change;
   const tripPrice = tripBySlug(catalogue, after.tripSlug)?.trip.priceInr ?? null;
   const price = (d: StoredDeparture) => formatInr(effectivePrice(d, tripPrice));

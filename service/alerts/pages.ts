@@ -8,11 +8,12 @@
 import type { Catalogue } from '../../domain/catalogue/index.ts';
 import { html, type SafeHtml } from '../../domain/html.ts';
 import type { PageWriter } from '../bookings/responses.ts';
-import { alertPaths } from './paths.ts';
-import { keptWords, retention, type WatchSubject } from './watch.ts';
+import { alertPaths } from '../departures/alert-paths.ts';
+import { keptWords, type WatchSubject } from './watch.ts';
+import { retention } from '../departures/alert-paths.ts';
 
 /** What is kept, why and for how long: the same paragraph on every page and in /alerts. */
-export function keptSentence(subject: WatchSubject): string {
+function keptSentence(subject: WatchSubject): string {
   return `We keep this email address and what it watches, with the times you asked and confirmed, only to send these alerts. They are deleted when you stop the alert, ${keptWords(subject)}, or within a day if you never confirm. Nothing else about you is kept, and nothing is shared.`;
 }
 

@@ -23,7 +23,7 @@ import { readCappedBytes } from '../http/body.ts';
 import { cachePolicy } from '../http/cache-policy.ts';
 import { alertRateLimit } from '../rules/policy.ts';
 import type { RateLimiter } from '../rules/rate-limiter.ts';
-import { sentFromAnotherSite } from '../rules/site-origin.ts';
+import { senderOf } from '../http/browser-site.ts';
 import { sendMails } from './delivery.ts';
 import { unsubscribeUrl } from './job.ts';
 import { confirmationMail, type DepartureNames } from './mails.ts';
@@ -38,7 +38,7 @@ import {
   unsubscribePage,
   type AlertPage,
 } from './pages.ts';
-import { alertPaths } from './paths.ts';
+import { alertPaths } from '../departures/alert-paths.ts';
 import type { AlertStore } from './store.ts';
 import { subjectWords, tokenPattern, watchUntil, type Watch, type WatchSubject } from './watch.ts';
 
@@ -170,7 +170,7 @@ export async function handleWatch(request: Request, deps: AlertDeps, clientIp: s
       headers: { Allow: 'POST' },
     });
   // A page of another site cannot make a visitor's browser ask, nor spend the visitor's quota.
-  if (sentFromAnotherSite(request, deps.catalogue.siteUrl))
+  if (senderOf(request, deps.catalogue.siteUrl) === 'another-site')
     return refusal(format, deps, {
       status: 403,
       code: 'cross_site_form',

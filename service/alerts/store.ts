@@ -19,13 +19,13 @@ import {
   addressKey,
   newRecordId,
   newToken,
-  retention,
   subjectKey,
   subjectOf,
   tokenHash,
   type Watch,
   type WatchSubject,
 } from './watch.ts';
+import { retention } from '../departures/alert-paths.ts';
 
 type Query = Pick<Sql, 'query'>;
 
@@ -405,4 +405,4 @@ export class AlertStore {
  * How emails are retried: a failed one at a later run (a minute on at least), a sending cut short
  * after two minutes, each email at most ten times.
  */
-export const mailLimits = { retryAfterMs: 60_000, staleAfterMs: 120_000, maxAttempts: 10 } as const;
+const mailLimits = { retryAfterMs: 60_000, staleAfterMs: 120_000, maxAttempts: 10 } as const;

@@ -9,18 +9,7 @@ import { tripBySlug, type Catalogue } from '../../domain/catalogue/index.ts';
 import { dateRange } from '../departures/departure-words.ts';
 import { boardSearch, filtersInWords, monthAsDates, type BoardFilters } from '../departures/board-filters.ts';
 import { addDays } from '../departures/validation.ts';
-
-/** How long things are kept (docs/alerts.md and the /alerts page say the same). */
-export const retention = {
-  /** A confirmation link works this long; an unconfirmed watch goes at the job's first run after, so within a day. */
-  confirmHours: 23,
-  /** A search without an end date is watched this long after it was asked for. */
-  searchDays: 365,
-  /** At most one alert per watch in this many hours. */
-  alertEveryHours: 24,
-  /** The change log behind the alerts and the feeds. */
-  changesDays: 90,
-} as const;
+import { retention } from '../departures/alert-paths.ts';
 
 /** What a watch is about. */
 export type WatchSubject =

@@ -36,7 +36,7 @@ export interface Mailer {
 
 const defaultDeliveryTimeoutMs = 10_000;
 
-class ResendMailer implements Mailer {
+export class ResendMailer implements Mailer {
   readonly description: string;
   readonly #apiKey: string;
   readonly #baseUrl: string | undefined;
@@ -121,7 +121,7 @@ function headerText(value: string): string {
   return /^[\x20-\x7e]*$/.test(value) ? value : `=?UTF-8?B?${Buffer.from(value, 'utf8').toString('base64')}?=`;
 }
 
-class OutboxMailer implements Mailer {
+export class OutboxMailer implements Mailer {
   readonly description: string;
   readonly #dir: string;
   readonly #from: string;
@@ -195,7 +195,7 @@ class OutboxMailer implements Mailer {
 }
 
 /** Mail is meant to go through Resend but a setting is missing: nothing can be sent. */
-class UnconfiguredMailer implements Mailer {
+export class UnconfiguredMailer implements Mailer {
   readonly description: string;
   constructor(problem: string) {
     this.description = `not configured: ${problem}`;

@@ -17,7 +17,7 @@ import { tripSearchFacts } from '../../domain/catalogue/trip-facts.ts';
 import { enquiryHref } from './enquiry-link.ts';
 import type { Departure } from '../../domain/schemas/departure.ts';
 import { unavailableSentence, type LiveDepartures } from './live.ts';
-import { offersSeatWatch, seatWatchForm } from '../alerts/watch-form.ts';
+import { offersSeatWatch, seatWatchForm } from './alert-forms.ts';
 
 /**
  * One departure as a card. `groupSize` is the group a search was made for (the board's

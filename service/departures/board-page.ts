@@ -31,8 +31,8 @@ import type { LiveDepartures } from './live.ts';
 import { relaxations } from './relaxation.ts';
 import { searchForm } from './search-form.ts';
 import { readAt } from './departure-words.ts';
-import { searchWatchForm } from '../alerts/watch-form.ts';
-import { feedSentence } from '../alerts/feed-links.ts';
+import { searchWatchForm } from './alert-forms.ts';
+import { feedSentence } from './feed-links.ts';
 
 /** Months are shown open, in order, until this many departures are in view. */
 const openUntil = 6;

@@ -19,8 +19,7 @@
 import type { Sql } from '../storage/sql.ts';
 import type { AdminDeparture, StoredDeparture } from './source.ts';
 
-export const changeKinds = ['new_date', 'seats_opened', 'price_lowered', 'status_changed', 'cancelled'] as const;
-export type ChangeKind = (typeof changeKinds)[number];
+export type ChangeKind = 'new_date' | 'seats_opened' | 'price_lowered' | 'status_changed' | 'cancelled';
 
 export interface DepartureChange {
   /** Increasing with every change recorded: a feed entry's id, and what a watch has seen. */
@@ -46,11 +45,7 @@ export function effectivePrice(d: Pick<StoredDeparture, 'priceInr'>, tripPrice: 
 }
 
 /** The kinds of change a write made, as the public sees it (none for a hidden departure). */
-export function changeKindsOf(
-  before: AdminDeparture | null,
-  after: AdminDeparture,
-  tripPrice: number | null,
-): ChangeKind[] {
+function changeKindsOf(before: AdminDeparture | null, after: AdminDeparture, tripPrice: number | null): ChangeKind[] {
   if (!after.published) return [];
   if (!before?.published) return ['new_date'];
   const kinds: ChangeKind[] = [];

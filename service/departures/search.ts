@@ -176,12 +176,12 @@ export function readSearch(url: URL): DepartureSearch {
 export { isBookable };
 
 /** Open for enquiries, with room for `people` as far as is published (unpublished seats are confirmed by a guide). */
-function hasRoomFor(d: Pick<Departure, 'status' | 'seatsLeft'>, people: number): boolean {
+export function hasRoomFor(d: Pick<Departure, 'status' | 'seatsLeft'>, people: number): boolean {
   return isBookable(d) && (d.seatsLeft == null || d.seatsLeft >= people);
 }
 
 /** Whether a departure of the trip on `page` passes every filter of the search. */
-function matchesSearch(d: Departure, page: TripPage, s: DepartureSearch): boolean {
+export function matchesSearch(d: Departure, page: TripPage, s: DepartureSearch): boolean {
   const trip = page.trip;
   const days = tripDays(page);
   return (

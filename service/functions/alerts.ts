@@ -18,7 +18,7 @@ import { readBoardQuery } from '../departures/board-filters.ts';
 import { cachePolicy } from '../http/cache-policy.ts';
 import { alertRateLimit } from '../rules/policy.ts';
 import { createRateLimiter, type RateLimiter } from '../rules/rate-limiter.ts';
-import { alertPaths, feedPaths } from '../alerts/paths.ts';
+import { alertPaths, feedPaths } from '../departures/alert-paths.ts';
 import type { AlertDeps } from '../alerts/requests.ts';
 import type { AlertJobReport } from '../alerts/job.ts';
 import type { Mailer } from '../bookings/mailer.ts';

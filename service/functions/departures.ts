@@ -77,7 +77,7 @@ import { renderQuota, type RenderAdmission } from './render-quota.ts';
 import type { LiveDeps } from './runtime.ts';
 import type { SiteBuild } from './site-build.ts';
 import { quoted } from '../http/quoted.ts';
-import { feedHeadLinks } from '../alerts/feed-links.ts';
+import { feedHeadLinks } from '../departures/feed-links.ts';
 
 /** What the function of one build works with: the build, its view of the departures, its kept answers. */
 interface BuildDepartures {

@@ -24,7 +24,7 @@ import { relaxations } from '../departures/relaxation.ts';
 import { searchNames, searchParameters } from '../departures/search.ts';
 import { dateRange, isBookable, readAt, seatsText, statusLabel } from '../departures/departure-words.ts';
 import { markdownText } from './text.ts';
-import { feedLinks } from '../alerts/paths.ts';
+import { feedLinks } from '../departures/alert-paths.ts';
 import type { BoardFilters } from '../departures/board-filters.ts';
 
 /** Where this search's changes are followed: its feeds, and alerts by email. */

@@ -15,7 +15,7 @@ import {
   type McpServer,
 } from '@modelcontextprotocol/server';
 import { boardFilterNames } from '../departures/board-filters.ts';
-import { feedPaths } from '../alerts/paths.ts';
+import { feedPaths } from '../departures/alert-paths.ts';
 import { tripBySlug, type TripPage } from '../../domain/catalogue/index.ts';
 import type { Trip } from '../../domain/schemas/trip.ts';
 import { agentInstructionsMarkdown } from '../guidance/agent-guidance.ts';

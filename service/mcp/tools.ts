@@ -22,7 +22,7 @@ import type { Trip } from '../../domain/schemas/trip.ts';
 import { markdownCode } from '../markdown/text.ts';
 import { registerAppTool } from '@modelcontextprotocol/ext-apps/server';
 import { plainClient, toolViews, type ClientOffer } from './views.ts';
-import { feedLinks } from '../alerts/paths.ts';
+import { feedLinks } from '../departures/alert-paths.ts';
 
 interface ToolDefinition {
   name: string;

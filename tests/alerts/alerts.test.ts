@@ -11,7 +11,7 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { alertsAboutMarkdown } from '../../service/alerts/about.ts';
 import { runAlertJob } from '../../service/alerts/job.ts';
-import { retention } from '../../service/alerts/watch.ts';
+import { retention } from '../../service/departures/alert-paths.ts';
 import { alertMailer } from '../../service/alerts/delivery.ts';
 import { handleConfirm, handleUnsubscribe, handleWatch, type AlertDeps } from '../../service/alerts/requests.ts';
 import { AlertStore } from '../../service/alerts/store.ts';

@@ -10,10 +10,10 @@
  */
 import { html, type SafeHtml } from '../../domain/html.ts';
 import type { Departure } from '../../domain/schemas/departure.ts';
-import { searchEntries } from '../departures/search.ts';
-import type { BoardFilters } from '../departures/board-filters.ts';
-import { alertPaths } from './paths.ts';
-import { retention } from './watch.ts';
+import { searchEntries } from './search.ts';
+import type { BoardFilters } from './board-filters.ts';
+import { alertPaths } from './alert-paths.ts';
+import { retention } from './alert-paths.ts';
 
 /**
  * The departures a person may want to hear about: full, or with few seats left, unless the

@@ -3,7 +3,7 @@
  * sends them there on both hosts), and the board, the trip pages, the mails, departures.md,
  * llms.txt and the MCP server link them.
  */
-import { boardSearch, type BoardFilters } from '../departures/board-filters.ts';
+import { boardSearch, type BoardFilters } from './board-filters.ts';
 
 export const alertPaths = {
   /** What alerts are, what is kept and for how long (a page of the site). */
@@ -33,3 +33,15 @@ export function feedLinks(filters: BoardFilters): { atom: string; json: string }
   const search = boardSearch(filters);
   return { atom: `${feedPaths.atom}${search}`, json: `${feedPaths.json}${search}` };
 }
+
+/** How long things are kept (docs/alerts.md and the /alerts page say the same). */
+export const retention = {
+  /** A confirmation link works this long; an unconfirmed watch goes at the job's first run after, so within a day. */
+  confirmHours: 23,
+  /** A search without an end date is watched this long after it was asked for. */
+  searchDays: 365,
+  /** At most one alert per watch in this many hours. */
+  alertEveryHours: 24,
+  /** The change log behind the alerts and the feeds. */
+  changesDays: 90,
+} as const;

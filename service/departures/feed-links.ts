@@ -4,9 +4,9 @@
  * feed reader given either page finds them.
  */
 import { html, type SafeHtml } from '../../domain/html.ts';
-import type { BoardFilters } from '../departures/board-filters.ts';
-import type { FeedLink } from '../../domain/page-head.ts';
-import { feedLinks, feedTypes } from './paths.ts';
+import type { BoardFilters } from './board-filters.ts';
+import type { FeedLink } from '../../domain/page/page-head.ts';
+import { feedLinks, feedTypes } from './alert-paths.ts';
 
 /** "Its changes as a feed: Atom or JSON Feed." */
 export function feedSentence(filters: BoardFilters): SafeHtml {
