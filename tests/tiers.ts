@@ -6,7 +6,15 @@
  */
 
 /** An outside program a tier starts, by the Debian package that installs it (tests/helpers/requirements.ts). */
-export type Program = 'chromium' | 'postgresql' | 'pgbouncer' | 'redis-server' | 'gdal-bin' | 'python3-pandas';
+export type Program =
+  | 'chromium'
+  | 'postgresql'
+  | 'pgbouncer'
+  | 'redis-server'
+  | 'gdal-bin'
+  | 'python3-pandas'
+  | 'python3-rnc2rng'
+  | 'python3-lxml';
 
 export interface Tier {
   name: string;
@@ -43,7 +51,7 @@ export const tiers: Tier[] = [
   {
     name: 'http',
     holds:
-      'The built fixture site served by server.ts, asked over HTTP by fetch and by the official clients (the MCP SDK, GDAL and pandas for the peak dataset): no browser, no database server.',
+      'The built fixture site served by server.ts, asked over HTTP by fetch and by the official clients (the MCP SDK, GDAL and pandas for the peak dataset, rnc2rng and lxml for the Atom feed): no browser, no database server.',
     include: [
       'tests/http/{server,smoke}.test.ts',
       'tests/alerts/feeds.test.ts',
@@ -53,8 +61,9 @@ export const tiers: Tier[] = [
       'tests/rate-limit/server.test.ts',
       'tests/site/{sitemap,twins}.test.ts',
     ],
-    // The dataset's readers: GDAL's ogrinfo and ogr2ogr, and pandas under Debian's Python.
-    programs: ['gdal-bin', 'python3-pandas'],
+    // The dataset's readers: GDAL's ogrinfo and ogr2ogr, and pandas under Debian's Python; the Atom
+    // feed's validator: RFC 4287's grammar through rnc2rng and lxml, under the same Python.
+    programs: ['gdal-bin', 'python3-pandas', 'python3-rnc2rng', 'python3-lxml'],
     fixtureSite: true,
   },
   {

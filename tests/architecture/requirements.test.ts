@@ -37,10 +37,12 @@ describe('the programs the tests need', () => {
       'ogrinfo',
       'ogr2ogr',
       'pandas',
+      'rnc2rng',
+      'lxml',
     ])
       expect(message).toContain(`- ${program} (`);
     expect(message).toMatch(
-      /apt-get install -y chromium postgresql pgbouncer redis-server gdal-bin python3-pandas( util-linux)?\n/,
+      /apt-get install -y chromium postgresql pgbouncer redis-server gdal-bin python3-pandas python3-rnc2rng python3-lxml( util-linux)?\n/,
     );
   });
 

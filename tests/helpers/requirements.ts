@@ -14,8 +14,9 @@ import type { Program } from '../tiers.ts';
 type Env = Record<string, string | undefined>;
 
 /**
- * The Python that reads the peak dataset with pandas: Debian's, where python3-pandas installs
- * pandas (a Python of another installation on PATH may not have it); PYTHON3_PATH points elsewhere.
+ * The Python that reads the peak dataset with pandas and validates the Atom feed: Debian's, where
+ * python3-pandas, python3-rnc2rng and python3-lxml install their modules (a Python of another
+ * installation on PATH may not have them); PYTHON3_PATH points elsewhere.
  */
 export function pythonPath(env: Env = process.env): string {
   return env.PYTHON3_PATH || '/usr/bin/python3';
@@ -83,6 +84,8 @@ const everyPackage: readonly Program[] = [
   'redis-server',
   'gdal-bin',
   'python3-pandas',
+  'python3-rnc2rng',
+  'python3-lxml',
 ];
 
 /** The outside programs of `packages`. A new one (nginx, say) is added here, to a tier and to .ci/run. */
@@ -139,17 +142,21 @@ export function requirements({ env = process.env, packages = everyPackage }: Req
         present: () => onPath(program, env),
       });
   }
-  if (packages.includes('python3-pandas')) {
-    list.push({
-      program: 'pandas',
-      where: `${pythonPath(env)} (import pandas)`,
-      debianPackage: 'python3-pandas',
-      usedBy: 'the tests that read the peak dataset with pandas',
-      present: () =>
-        executable(pythonPath(env)) &&
-        spawnSync(pythonPath(env), ['-c', 'import pandas'], { stdio: 'ignore', timeout: 30_000 }).status === 0,
-    });
-  }
+  const pythonModule = (debianPackage: Program, module: string, usedBy: string): Requirement => ({
+    program: module.split('.')[0]!,
+    where: `${pythonPath(env)} (import ${module})`,
+    debianPackage,
+    usedBy,
+    present: () =>
+      executable(pythonPath(env)) &&
+      spawnSync(pythonPath(env), ['-c', `import ${module}`], { stdio: 'ignore', timeout: 30_000 }).status === 0,
+  });
+  if (packages.includes('python3-pandas'))
+    list.push(pythonModule('python3-pandas', 'pandas', 'the tests that read the peak dataset with pandas'));
+  if (packages.includes('python3-rnc2rng'))
+    list.push(pythonModule('python3-rnc2rng', 'rnc2rng', "the Atom feed's test (RFC 4287's compact grammar)"));
+  if (packages.includes('python3-lxml'))
+    list.push(pythonModule('python3-lxml', 'lxml.etree', "the Atom feed's test (its RELAX NG validator)"));
   // PostgreSQL refuses to run as root, so as root the tests start it as the postgres user.
   if (packages.includes('postgresql') && process.getuid?.() === 0) {
     list.push({
