@@ -25,7 +25,9 @@ import { startFakeResend, type FakeResend } from './resend-fake.ts';
 const catalogue = loadCatalogue(undefined, 'http://127.0.0.1:4321');
 const valid = { tripSlug: 'sample-trek', name: 'Asha Rao', phone: '+91 98765 43210', groupSize: 2 };
 
-const postgres = postgresRoutes();
+// Durable, as a real server: a test stops it as a crash and expects what it committed (the
+// schema, stored enquiries) to be there when it is back.
+const postgres = postgresRoutes({ durable: true });
 let fake: FakeResend;
 
 beforeAll(async () => {

@@ -156,11 +156,11 @@ export interface PostgresRoutes {
  * A PostgreSQL server and PgBouncer in transaction mode in front of it (as hosted poolers run),
  * started when a suite first asks for a database, so a file runs the same suite both ways.
  */
-export function postgresRoutes(): PostgresRoutes {
+export function postgresRoutes(options: PostgresOptions = {}): PostgresRoutes {
   let started: Promise<{ postgres: TestPostgres; pooler: TestPgBouncer }> | undefined;
   const servers = () =>
     (started ??= (async () => {
-      const postgres = await startPostgres();
+      const postgres = await startPostgres(options);
       try {
         return { postgres, pooler: await startPgBouncer(postgres.port) };
       } catch (error) {
