@@ -80,9 +80,21 @@ describe.each([
   });
 
   it('refuses an unauthenticated line as soon as it outgrows 1 KiB, before it is decoded', async () => {
-    const outcome = await sendAttack(bridge.address, once(`{"token":"${'a'.repeat(2048)}`), 2_000);
-    expect(outcome).toMatchObject({ received: '', closed: true });
-    expect(outcome.ms).toBeLessThan(handshakeTimeoutMs);
+    // A bridge whose handshake timeout cannot end the connection while the test waits: only the size can.
+    const patient = await startBridge(db, 'the-token-of-this-test-0123456789', {
+      socketPath: unix ? path.join(mkdtempSync(path.join(scratch, 'socket-')), 'bridge.sock') : undefined,
+      handshakeTimeoutMs: 10 * 60_000,
+      log: () => undefined,
+    });
+    try {
+      const outcome = await sendAttack(patient.address, once(`{"token":"${'a'.repeat(2048)}`), 60_000);
+      expect(outcome).toMatchObject({ received: '', closed: true });
+      // The same line, under 1 KiB and unfinished, is still waited for.
+      const short = await sendAttack(patient.address, once(`{"token":"${'a'.repeat(512)}`), 500);
+      expect(short).toMatchObject({ received: '', closed: false });
+    } finally {
+      await patient.stop();
+    }
   });
 
   it('after a good handshake, answers well-formed requests and closes on malformed ones', async () => {
@@ -142,31 +154,30 @@ describe('the site process hosting the embedded database', () => {
       { chunks: [], gapMs: 0, end: false },
     ];
     // /v1 is asked every 100 ms meanwhile (within its quota of 120 a minute).
-    const answers: { status: number; ms: number }[] = [];
+    const answers: { status: number }[] = [];
     let probing = true;
     const probe = (async () => {
       while (probing) {
-        const started = Date.now();
         const response = await fetch(`${server.url}/v1/`);
         await response.arrayBuffer();
-        answers.push({ status: response.status, ms: Date.now() - started });
+        answers.push({ status: response.status });
         await new Promise((r) => setTimeout(r, 100));
       }
     })();
-    const outcomes = await Promise.all(attacks.map((attack) => sendAttack(address, attack, 10_000)));
+    const outcomes = await Promise.all(attacks.map((attack) => sendAttack(address, attack, 60_000)));
     probing = false;
     await probe;
     for (const [index, outcome] of outcomes.entries())
       expect(outcome, `attack ${index}`).toMatchObject({ received: '', closed: true });
-    // The silent one was closed by the host's handshake timeout, 5 seconds (the others long before).
+    // The silent one was closed by the host's handshake timeout, 5 seconds (the others long before):
+    // not sooner, and at all (sendAttack gives up after 60 s, unclosed).
     const silent = outcomes.at(-1)!;
     expect(silent.ms).toBeGreaterThanOrEqual(4_500);
-    expect(silent.ms).toBeLessThan(8_000);
     alive();
     expect(answers.length).toBeGreaterThan(10);
     expect(answers.filter((a) => a.status !== 200)).toEqual([]);
-    // Nothing before the token is decoded at length, so the site's event loop never stalls.
-    expect(Math.max(...answers.map((a) => a.ms))).toBeLessThan(2_000);
+    // Nothing before the token is decoded at length (the line is refused at 1 KiB: the bridge's own
+    // test above, with a handshake timeout that cannot fire), so /v1 was answered throughout.
 
     const departures = await fetch(`${server.url}/v1/departures`);
     expect(departures.status).toBe(200);

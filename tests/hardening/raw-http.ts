@@ -21,6 +21,8 @@ export interface RawExchange {
   /** Bytes that did not parse as a response. */
   leftover: Buffer;
   ms: number;
+  /** How many of the pieces were written before the exchange ended. */
+  sent: number;
 }
 
 export interface RawOptions {
@@ -115,6 +117,7 @@ export function rawExchange(pieces: Buffer | Buffer[], options: RawOptions): Pro
     });
     let data = Buffer.alloc(0);
     let settled = false;
+    let sent = 0;
     const finish = (closed: boolean, timedOut: boolean) => {
       if (settled) return;
       settled = true;
@@ -127,6 +130,7 @@ export function rawExchange(pieces: Buffer | Buffer[], options: RawOptions): Pro
         timedOut,
         leftover: rest,
         ms: Date.now() - started,
+        sent,
       });
     };
     const timer = setTimeout(() => finish(false, true), options.timeoutMs ?? 5000);
@@ -149,6 +153,7 @@ export function rawExchange(pieces: Buffer | Buffer[], options: RawOptions): Pro
             if (i > 0 && options.pieceDelayMs) await new Promise((r) => setTimeout(r, options.pieceDelayMs));
             if (settled || socket.destroyed) return;
             socket.write(part);
+            sent += 1;
           }
         })(),
     );

@@ -9,7 +9,7 @@
  * `withinMs` and says in `unless` what really means "never".
  */
 export interface Patience {
-  /** The longest wait by the clock; 4 s unless given. */
+  /** The longest wait by the clock; 10 s unless given (a generous bound: a wait that succeeds ends at once). */
   withinMs?: number;
   /** The pause between tries; 150 ms unless given. */
   everyMs?: number;
@@ -18,7 +18,7 @@ export interface Patience {
 }
 
 export async function eventually<T>(check: () => Promise<T>, patience: number | Patience = {}): Promise<T> {
-  const { withinMs = 4000, everyMs = 150, unless } = typeof patience === 'number' ? { withinMs: patience } : patience;
+  const { withinMs = 10_000, everyMs = 150, unless } = typeof patience === 'number' ? { withinMs: patience } : patience;
   const deadline = Date.now() + withinMs;
   for (;;) {
     unless?.();

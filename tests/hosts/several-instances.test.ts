@@ -127,7 +127,6 @@ describe('two Node hosts on one pooled PostgreSQL and one Redis', () => {
   it('survive a restart of the pooler within seconds: departures and enquiries answer again on both', async () => {
     const { pooler } = await routes.servers();
     await pooler.restart();
-    const restartedAt = Date.now();
     let n = 0;
     await eventually(async () => {
       n += 1;
@@ -135,7 +134,6 @@ describe('two Node hosts on one pooled PostgreSQL and one Redis', () => {
       for (const h of hosts)
         expect((await clientAt()(`${h.url}/v1/departures?trip=after-restart-${n}`)).status).toBe(200);
     }, 10_000);
-    expect(Date.now() - restartedAt).toBeLessThan(10_000);
     const sent = await clientAt()(`${host(1).url}/api/bookings`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json', 'Idempotency-Key': '"after-pooler-restart"' },
