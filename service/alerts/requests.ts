@@ -17,7 +17,7 @@ import { bodyFormat, type BodyFormat } from '../bookings/body.ts';
 import { emailPattern } from '../bookings/enquiry.ts';
 import type { Mailer } from '../bookings/mailer.ts';
 import type { PageWriter } from '../bookings/responses.ts';
-import { boardSearch, readBoardQuery } from '../departures/board-filters.ts';
+import { boardFilterNames, boardSearch, readBoardQuery } from '../departures/board-filters.ts';
 import { todayInIndia } from '../departures/today.ts';
 import { readCappedBytes } from '../http/body.ts';
 import { cachePolicy } from '../http/cache-policy.ts';
@@ -88,26 +88,60 @@ const storageFailed = (catalogue: Catalogue): Refusal => ({
   message: `Alerts cannot be kept just now. Please try again in a few minutes, or write to ${catalogue.site.contactEmail}.`,
 });
 
-/** The fields of a form or a JSON object, as text; null when the body is not one. */
-async function readFields(request: Request, format: BodyFormat | null): Promise<Record<string, string> | null> {
-  let text: string;
+/** The fields a watch request takes: the address, a date and its party, or a board search's filters. */
+const watchFields: ReadonlySet<string> = new Set(['email', 'departure', 'people', ...boardFilterNames]);
+
+/**
+ * The fields as text, or the refusal of the first one a watch request does not take (by name, or
+ * a JSON value that is neither text nor a number), as /v1 refuses what it does not know: a field
+ * left out silently could turn a request into a watch of something else (every departure).
+ */
+function watchRequestFields(fields: Record<string, unknown>): { text: Record<string, string> } | { refused: Refusal } {
+  const text: Record<string, string> = {};
+  for (const [name, value] of Object.entries(fields)) {
+    if (!watchFields.has(name))
+      return {
+        refused: {
+          status: 400,
+          code: 'invalid_alert',
+          message: `An alert takes no field "${name.slice(0, 40)}": send email with departure (and people), or email with the board's search fields (${[...boardFilterNames].join(', ')}).`,
+        },
+      };
+    if (typeof value !== 'string' && typeof value !== 'number')
+      return {
+        refused: { status: 400, code: 'invalid_alert', field: name, message: `Send "${name}" as text or a number.` },
+      };
+    text[name] = String(value);
+  }
+  return { text };
+}
+
+/** The body as UTF-8 text of at most 8 KiB; null when it is not. */
+async function readText(request: Request): Promise<string | null> {
   try {
     const bytes = await readCappedBytes(request, 8 * 1024);
-    if (!bytes) return null;
-    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    return bytes ? new TextDecoder('utf-8', { fatal: true }).decode(bytes) : null;
   } catch {
     return null;
   }
-  if (format === 'form') return Object.fromEntries(new URLSearchParams(text));
+}
+
+/** The fields of a URL-encoded form; null when the body cannot be read. */
+async function readForm(request: Request): Promise<Record<string, string> | null> {
+  const text = await readText(request);
+  return text === null ? null : Object.fromEntries(new URLSearchParams(text));
+}
+
+/** The fields of a form or a JSON object; null when the body is not one. */
+async function readFields(request: Request, format: BodyFormat | null): Promise<Record<string, unknown> | null> {
+  if (format === 'form') return readForm(request);
   if (format !== 'json') return null;
+  const text = await readText(request);
+  if (text === null) return null;
   try {
     const parsed: unknown = JSON.parse(text);
     if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return null;
-    return Object.fromEntries(
-      Object.entries(parsed).flatMap(([name, value]) =>
-        typeof value === 'string' || typeof value === 'number' ? [[name, String(value)]] : [],
-      ),
-    );
+    return parsed as Record<string, unknown>;
   } catch {
     return null;
   }
@@ -184,13 +218,16 @@ export async function handleWatch(request: Request, deps: AlertDeps, clientIp: s
       message: `Too many alerts asked from this address: at most ${alertRateLimit.requests} in ${alertRateLimit.windowSeconds / 60} minutes. Please try again in ${Math.ceil(decision.resetSeconds / 60)} minutes.`,
       headers: { 'Retry-After': String(decision.resetSeconds) },
     });
-  const fields = await readFields(request, format);
-  if (!fields)
+  const read = await readFields(request, format);
+  if (!read)
     return refusal(format, deps, {
       status: 400,
       code: 'invalid_alert',
       message: `Send the alert as a form or one JSON object, such as {"email": "name@example.com", "departure": "<id>"}.`,
     });
+  const checked = watchRequestFields(read);
+  if ('refused' in checked) return refusal(format, deps, checked.refused);
+  const fields = checked.text;
   let store: AlertStore | null;
   let asked: Asked | Refusal;
   try {
@@ -244,7 +281,7 @@ async function watchWords(watch: Watch, deps: AlertDeps): Promise<string> {
  */
 async function postedFields(request: Request): Promise<Record<string, string>> {
   const type = (request.headers.get('Content-Type') ?? '').split(';')[0]!.trim().toLowerCase();
-  if (type !== 'multipart/form-data') return (await readFields(request, 'form')) ?? {};
+  if (type !== 'multipart/form-data') return (await readForm(request)) ?? {};
   try {
     const bytes = await readCappedBytes(request, 8 * 1024);
     if (!bytes) return {};

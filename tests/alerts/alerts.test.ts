@@ -309,6 +309,43 @@ describe('watching a date', () => {
     expect(await left()).toEqual(['later@example.com']);
   });
 
+  it('refuses a field it does not take, or a value that is not text, and keeps no watch for it', async () => {
+    const before = (await outbox()).length;
+    const watches = async () => (await sql.query('SELECT count(*)::int AS n FROM watches')).rows;
+    const kept = await watches();
+    const asked = (body: string, format: 'json' | 'form' = 'json') =>
+      handleWatch(
+        new Request(`${site}/alerts/watch`, {
+          method: 'POST',
+          headers: {
+            'Content-Type': format === 'json' ? 'application/json' : 'application/x-www-form-urlencoded',
+            Origin: site,
+          },
+          body,
+        }),
+        deps(),
+        '10.0.9.1',
+      );
+    // A search sent as a nested object would otherwise be a watch of every departure.
+    const nested = await asked(JSON.stringify({ email: 'nested@example.com', search: { type: 'trek' } }));
+    expect(nested.status).toBe(400);
+    expect((await nested.json()).error).toMatchObject({
+      code: 'invalid_alert',
+      message: expect.stringMatching(/no field "search"/),
+    });
+    const misspelt = await asked(JSON.stringify({ email: 'misspelt@example.com', departureId: 'dep-1' }));
+    expect(misspelt.status).toBe(400);
+    expect((await misspelt.json()).error.message).toMatch(/no field "departureId"/);
+    const typed = await asked(JSON.stringify({ email: 'typed@example.com', type: ['trek'] }));
+    expect(typed.status).toBe(400);
+    expect((await typed.json()).error).toMatchObject({ field: 'type', message: 'Send "type" as text or a number.' });
+    const form = await asked('email=form%40example.com&serach=trek', 'form');
+    expect(form.status).toBe(400);
+    expect(await form.text()).toContain('no field &quot;serach&quot;');
+    expect(await watches()).toEqual(kept);
+    expect((await outbox()).length).toBe(before);
+  });
+
   it('has quotas per client and per address, and answers them as it answers anything', async () => {
     const soldOut = await add({ tripSlug: 'sample-trek', startDate: '2027-06-10', seatsTotal: 12, seatsLeft: 0 });
     const shared = deps();
