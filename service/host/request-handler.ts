@@ -56,6 +56,9 @@ interface Call {
   outcome: Outcome;
 }
 
+/** The same request before the rules have said where it goes. */
+type Asked = Omit<Call, 'outcome'>;
+
 /**
  * One request's answer: written before this returns (undefined) when everything it needs is in
  * memory (a built file or a kept answer already read, the rules decided at once), else a promise
@@ -173,23 +176,19 @@ function answer(host: HostParts, site: BuiltSite, req: IncomingMessage, res: Ser
     );
   }
   const outcome = host.rulesNow(view);
-  if (outcome) return afterRules(host, site, req, res, view, outcome);
-  return host.rules(view).then((later) => afterRules(host, site, req, res, view, later));
+  const asked: Asked = { host, site, req, res, view };
+  if (outcome) return afterRules(asked, outcome);
+  return host.rules(view).then((later) => afterRules(asked, later));
 }
 
-function afterRules(
-  host: HostParts,
-  site: BuiltSite,
-  req: IncomingMessage,
-  res: ServerResponse,
-  view: View,
-  outcome: RulesOutcome,
-): Answering {
+/** What the rules decided, carried out: their own answer, or the destination the route table gives. */
+function afterRules(asked: Asked, outcome: RulesOutcome): Answering {
+  const { host, site, req, res } = asked;
   if (outcome.kind === 'respond')
     return outcome.prepared ? writePrepared(req, res, outcome.prepared) : writeWebResponse(req, res, outcome.response);
   const destination = site.destinationOf(outcome.pathname);
-  if (destination.kind === 'function') return fromFunction({ host, site, req, res, view, outcome }, destination.name);
-  if (destination.kind === 'file') return fromFile({ host, site, req, res, view, outcome }, destination);
+  if (destination.kind === 'function') return fromFunction({ ...asked, outcome }, destination.name);
+  if (destination.kind === 'file') return fromFile({ ...asked, outcome }, destination);
   return writeWebResponse(
     req,
     res,
