@@ -150,7 +150,9 @@ async function startServerOnce(dir: string, env: Record<string, string>): Promis
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  return whenServing(child, port, dataDir);
+  // Its own line, not only an answer on the port: another test's server may have taken the port
+  // first, answering for a child that then exits with EADDRINUSE.
+  return whenServing(child, port, dataDir, `(listening on 127.0.0.1:${port})`);
 }
 
 /** The CPU a start may use, and the time it may go without using any, before it counts as failed. */
@@ -189,17 +191,29 @@ function startBudget(child: ChildProcess, output: () => string): () => void {
  * A server started as `child` on `port`, once it answers; stopping it removes `dataDir`. Fails
  * with the server's output when it exits first or does not start (startBudget).
  */
-export async function whenServing(child: ChildProcess, port: number, dataDir: string): Promise<RunningServer> {
+export async function whenServing(
+  child: ChildProcess,
+  port: number,
+  dataDir: string,
+  /** A line the child prints once it listens, when it prints one: the answer is then known to be its own. */
+  listening?: string,
+): Promise<RunningServer> {
   let output = '';
   child.stdout?.on('data', (d) => (output += String(d)));
   child.stderr?.on('data', (d) => (output += String(d)));
   const url = `http://127.0.0.1:${port}`;
   try {
-    await eventually(() => fetch(`${url}/robots.txt`), {
-      withinMs: Infinity,
-      everyMs: 100,
-      unless: startBudget(child, () => output),
-    });
+    await eventually(
+      async () => {
+        if (listening !== undefined && !output.includes(listening)) throw new Error(`not listening yet:\n${output}`);
+        return fetch(`${url}/robots.txt`);
+      },
+      {
+        withinMs: Infinity,
+        everyMs: 100,
+        unless: startBudget(child, () => output),
+      },
+    );
   } catch (error) {
     // A server that never answered must not outlive the test run.
     child.kill('SIGKILL');
