@@ -43,9 +43,9 @@ type Outcome = Extract<RulesOutcome, { kind: 'continue' }>;
 type View = RulesRequest & { parsedUrl: URL; pathname: string; clientKey: string };
 
 /**
- * One request on its way to a live function or a built file, as the steps that answer it read
- * it: the host, the build it is answered from, the Node request and response, the rules' view
- * of it and what the rules decided.
+ * One request, as the steps that answer it read it: the host, the build it is answered from, the
+ * Node request and response, and the rules' view of it. Made once per request; what the rules
+ * decided goes beside it.
  */
 interface Call {
   host: HostParts;
@@ -53,11 +53,7 @@ interface Call {
   req: IncomingMessage;
   res: ServerResponse;
   view: View;
-  outcome: Outcome;
 }
-
-/** The same request before the rules have said where it goes. */
-type Asked = Omit<Call, 'outcome'>;
 
 /**
  * One request's answer: written before this returns (undefined) when everything it needs is in
@@ -76,8 +72,8 @@ const keptKeys = new KeptWith((url: URL) => (isApiPath(url.pathname) ? url.href 
 const isRead = (method: string) => method === 'GET' || method === 'HEAD';
 
 /** A live function's answer: from the edge cache, or made by the function in the client's turn and kept when it may be. */
-function fromFunction(call: Call, name: string, waited = false): Answering {
-  const { site, req, res, view, outcome } = call;
+function fromFunction(call: Call, outcome: Outcome, name: string, waited = false): Answering {
+  const { site, req, res, view } = call;
   const method = req.method ?? 'GET';
   const read = isRead(method);
   const key = keptKeys.get(view.parsedUrl);
@@ -87,17 +83,17 @@ function fromFunction(call: Call, name: string, waited = false): Answering {
   // looks again, once: when a kept answer expires, the function runs once, not once per reader.
   const under = read && !waited ? site.edge.filling(key) : undefined;
   if (under) {
-    const again = () => fromFunction(call, name, true);
+    const again = () => fromFunction(call, outcome, name, true);
     return under.then(again, again);
   }
   // The function of the build this request started on answers it (site-builds.ts).
-  const answering = called(call, name, key);
+  const answering = called(call, outcome, name, key);
   return method === 'GET' ? site.edge.fill(key, answering) : answering;
 }
 
 /** The function `name` called for this request (a read in the client's turn), its 200 to a GET kept under `key`. */
-async function called(call: Call, name: string, key: string): Promise<void> {
-  const { host, site, req, res, view, outcome } = call;
+async function called(call: Call, outcome: Outcome, name: string, key: string): Promise<void> {
+  const { host, site, req, res, view } = call;
   const method = req.method ?? 'GET';
   // Functions see the address the client asked for, as on Vercel, and read it themselves.
   const made = async (): Promise<Response | KeptResponse> => {
@@ -116,7 +112,8 @@ async function called(call: Call, name: string, key: string): Promise<void> {
 
 /** A built file, with the rules' headers and the build's; only GET and HEAD read one. */
 function fromFile(
-  { host, site, req, res, outcome }: Call,
+  { host, site, req, res }: Call,
+  outcome: Outcome,
   destination: { pathname: string; status: 200 | 404; headers?: Readonly<Record<string, string>> },
 ): Answering {
   const method = req.method ?? 'GET';
@@ -176,19 +173,19 @@ function answer(host: HostParts, site: BuiltSite, req: IncomingMessage, res: Ser
     );
   }
   const outcome = host.rulesNow(view);
-  const asked: Asked = { host, site, req, res, view };
-  if (outcome) return afterRules(asked, outcome);
-  return host.rules(view).then((later) => afterRules(asked, later));
+  const call: Call = { host, site, req, res, view };
+  if (outcome) return afterRules(call, outcome);
+  return host.rules(view).then((later) => afterRules(call, later));
 }
 
 /** What the rules decided, carried out: their own answer, or the destination the route table gives. */
-function afterRules(asked: Asked, outcome: RulesOutcome): Answering {
-  const { host, site, req, res } = asked;
+function afterRules(call: Call, outcome: RulesOutcome): Answering {
+  const { host, site, req, res } = call;
   if (outcome.kind === 'respond')
     return outcome.prepared ? writePrepared(req, res, outcome.prepared) : writeWebResponse(req, res, outcome.response);
   const destination = site.destinationOf(outcome.pathname);
-  if (destination.kind === 'function') return fromFunction({ ...asked, outcome }, destination.name);
-  if (destination.kind === 'file') return fromFile({ ...asked, outcome }, destination);
+  if (destination.kind === 'function') return fromFunction(call, outcome, destination.name);
+  if (destination.kind === 'file') return fromFile(call, outcome, destination);
   return writeWebResponse(
     req,
     res,
