@@ -44,10 +44,10 @@ function remaining(res: Response): number | null {
 }
 
 /** A GET read to its end. */
-async function readGet(url: string): Promise<{ res: Response }> {
+async function readGet(url: string): Promise<Response> {
   const res = await fetch(url);
   await res.arrayBuffer();
-  return { res };
+  return res;
 }
 
 async function until(check: () => Promise<boolean>, what: string, ms = 8000): Promise<void> {
@@ -105,13 +105,13 @@ describe('rate limits shared through Redis', { timeout: 90_000 }, () => {
   it('keeps answering without rate-limit numbers while Redis is down, logs it once, and resumes counting', async () => {
     const s = await server();
     for (let i = 0; i < 3; i += 1) await readGet(`${s.url}/v1/`);
-    expect(remaining((await readGet(`${s.url}/v1/`)).res)).toBe(116);
+    expect(remaining(await readGet(`${s.url}/v1/`))).toBe(116);
 
     await redis.stop();
     const during = [...(await Promise.all(Array.from({ length: 20 }, () => readGet(`${s.url}/v1/trips`))))];
     for (let i = 0; i < 10; i += 1) during.push(await readGet(`${s.url}/v1/trips/no-such-trip`));
     // Answered while Redis is still down (it starts again only after): a hang would never answer.
-    for (const { res } of during) {
+    for (const res of during) {
       expect([200, 404]).toContain(res.status);
       expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
       for (const name of [
@@ -126,8 +126,8 @@ describe('rate limits shared through Redis', { timeout: 90_000 }, () => {
     expect(outageLines(s)).toBe(1);
 
     await redis.start(); // empty: nothing was persisted
-    await until(async () => remaining((await readGet(`${s.url}/v1/`)).res) !== null, 'counting to resume');
-    const resumed = (await readGet(`${s.url}/v1/`)).res;
+    await until(async () => remaining(await readGet(`${s.url}/v1/`)) !== null, 'counting to resume');
+    const resumed = await readGet(`${s.url}/v1/`);
     expect(remaining(resumed)).toBeLessThanOrEqual(118);
     expect(resumed.headers.get('ratelimit-policy')).toBe('120;w=60');
     expect(s.output()).toContain('counter store reachable again');
@@ -136,19 +136,19 @@ describe('rate limits shared through Redis', { timeout: 90_000 }, () => {
 
   it('does not let a Redis that accepts connections but never answers hold requests', async () => {
     const s = await server();
-    expect(remaining((await readGet(`${s.url}/v1/`)).res)).toBe(119);
+    expect(remaining(await readGet(`${s.url}/v1/`))).toBe(119);
     redis.pause();
     try {
       const during = await Promise.all(Array.from({ length: 10 }, () => readGet(`${s.url}/v1/peaks`)));
       // Answered while Redis is still paused (it resumes only after): each hit gives up after 250 ms.
-      for (const { res } of during) {
+      for (const res of during) {
         expect(res.status).toBe(200);
         expect(res.headers.get('ratelimit-remaining')).toBeNull();
       }
     } finally {
       redis.resume();
     }
-    await until(async () => remaining((await readGet(`${s.url}/v1/`)).res) !== null, 'counting to resume');
+    await until(async () => remaining(await readGet(`${s.url}/v1/`)) !== null, 'counting to resume');
     expect(outageLines(s)).toBe(1);
   });
 
@@ -161,7 +161,7 @@ describe('rate limits shared through Redis', { timeout: 90_000 }, () => {
       DATA_DIR: dataDir,
     });
     started.push({ ...s, stop: async () => (await s.stop(), rmSync(dataDir, { recursive: true, force: true })) });
-    expect(remaining((await readGet(`${s.url}/v1/`)).res)).toBe(119);
+    expect(remaining(await readGet(`${s.url}/v1/`))).toBe(119);
 
     await redis.kill();
     const enquiry = JSON.stringify({
@@ -193,8 +193,8 @@ describe('rate limits shared through Redis', { timeout: 90_000 }, () => {
     }
     // /v1 keeps answering, without rate-limit numbers.
     const v1 = await readGet(`${s.url}/v1/trips`);
-    expect(v1.res.status).toBe(200);
-    expect(remaining(v1.res)).toBeNull();
+    expect(v1.status).toBe(200);
+    expect(remaining(v1)).toBeNull();
     // Fresh renders (a thank-you page is never kept) are counted too: 120 a minute, five shown above.
     const renders = await Promise.all(
       Array.from({ length: 120 }, (_, i) =>
@@ -207,7 +207,7 @@ describe('rate limits shared through Redis', { timeout: 90_000 }, () => {
 
     // Back: counting returns to Redis (which starts empty).
     await redis.start();
-    await until(async () => remaining((await readGet(`${s.url}/v1/`)).res) !== null, 'counting to resume');
+    await until(async () => remaining(await readGet(`${s.url}/v1/`)) !== null, 'counting to resume');
     await until(async () => {
       await fetch(`${s.url}/api/bookings`, {
         method: 'POST',
@@ -222,10 +222,10 @@ describe('rate limits shared through Redis', { timeout: 90_000 }, () => {
   it('starts and fails open when Redis is down at start, and counts once it appears', async () => {
     await redis.stop();
     const s = await server(); // starting at all is the point: it must not wait for Redis
-    const { res } = await readGet(`${s.url}/v1/`);
+    const res = await readGet(`${s.url}/v1/`);
     expect(res.status).toBe(200);
     expect(res.headers.get('ratelimit-remaining')).toBeNull();
     await redis.start();
-    await until(async () => remaining((await readGet(`${s.url}/v1/`)).res) !== null, 'counting to begin');
+    await until(async () => remaining(await readGet(`${s.url}/v1/`)) !== null, 'counting to begin');
   });
 });
