@@ -92,6 +92,13 @@ async function flow(javaScript: boolean, start: string): Promise<void> {
     '--id',
     id,
   ]);
+  // Reads are shared for up to a second (service/departures/recent-reads.ts), and the alert job
+  // reads every second: the board is opened once the date is read.
+  await eventually(async () =>
+    expect(
+      (await (await fetch(`${server.url}/v1/departures?trip=sample-trek&from=${start}&to=${start}`)).json()).count,
+    ).toBe(1),
+  );
 
   const context = await browser.newContext({
     ...stillPages,
