@@ -6,8 +6,9 @@
  * environment cannot carry (short timeouts) passed straight in. The commands a test runs (the
  * departures CLI) still reach its embedded database over the bridge, as beside `npm start`.
  *
- * The copy's modules are loaded by Node itself, as `node server.ts` loads them, not through
- * Vitest's transform: the site runs as it does in production, and each copy once per process.
+ * The copy's modules are loaded by Node itself, as `node server.ts` loads them (as every module
+ * of the run is, vitest.config.ts): the site runs as it does in production, and each copy once
+ * per process.
  * Its settings come from the environment, as in a child, read when the server starts: each server
  * has its own (its functions' instance, service/functions/runtime.ts), so two servers of a file
  * may be set up differently.
