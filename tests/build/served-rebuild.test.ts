@@ -23,7 +23,7 @@ import { stripVTControlCharacters } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixtureContent } from '../helpers/content.ts';
 import { spreadAddress } from '../helpers/loopback-load.ts';
-import { copyProject, freePort, whenServing, type RunningServer } from '../helpers/project.ts';
+import { copyProject, freePort, listeningOn, whenServing, type RunningServer } from '../helpers/project.ts';
 
 const copy = copyProject({ content: fixtureContent });
 let port: number;
@@ -190,7 +190,7 @@ beforeAll(async () => {
     env: { ...process.env, HOST: '127.0.0.1', DATA_DIR: dataDir, SITE_URL: '', PORT: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  server = await whenServing(child, port, dataDir);
+  server = await whenServing(child, port, dataDir, listeningOn(port));
 }, 240_000);
 
 afterAll(async () => {

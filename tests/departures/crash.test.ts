@@ -20,7 +20,7 @@ import { accountEmbedded, faultRow } from '../helpers/enquiry-accounts.ts';
 import { occupyDeadHostPid } from '../helpers/pid-squatter.ts';
 import { processState } from '../helpers/proc-stat.ts';
 import { eventually } from '../helpers/eventually.ts';
-import { freePort, startServer, whenServing, type RunningServer } from '../helpers/project.ts';
+import { freePort, listeningOn, startServer, whenServing, type RunningServer } from '../helpers/project.ts';
 
 // What bounds a test that hangs, not its speed: servers that make or take over a database, which
 // on a busy machine (the whole run on one core) take minutes. A start fails on its own terms
@@ -209,7 +209,7 @@ describe('the embedded database after kill -9 of the server', () => {
     // Never stopped as a whole (its parent is left to keep the zombie): what it would remove is removed here.
     const unused = mkdtempSync(path.join(tmpdir(), 'crash-unused-'));
     cleanups.push(() => rmSync(unused, { recursive: true, force: true }));
-    const first = await whenServing(parent, port, unused);
+    const first = await whenServing(parent, port, unused, listeningOn(port));
     expect(JSON.parse(readFileSync(hostFilePath(path.join(dataDir, 'pglite')), 'utf8')).pid).toBe(pid);
     const ticks = startTicks(pid);
 

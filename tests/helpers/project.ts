@@ -150,9 +150,16 @@ async function startServerOnce(dir: string, env: Record<string, string>): Promis
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  // Its own line, not only an answer on the port: another test's server may have taken the port
-  // first, answering for a child that then exits with EADDRINUSE.
-  return whenServing(child, port, dataDir, `(listening on 127.0.0.1:${port})`);
+  return whenServing(child, port, dataDir, listeningOn(port));
+}
+
+/**
+ * What server.ts prints once it listens on 127.0.0.1:`port`. A test that starts one waits for this
+ * line, not only for an answer on the port: another test's server may have taken the port first,
+ * answering for a child that then exits with EADDRINUSE.
+ */
+export function listeningOn(port: number): string {
+  return `(listening on 127.0.0.1:${port})`;
 }
 
 /** The CPU a start may use, and the time it may go without using any, before it counts as failed. */
