@@ -16,7 +16,7 @@ import { newDataDir } from '../helpers/embedded-template.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { startInProcess, type InProcessServer } from '../helpers/in-process.ts';
 import { projectRoot } from '../helpers/project.ts';
-import { launchChromium, stillPages } from '../site/site.ts';
+import { launchChromium, stillPages, untilListed } from '../site/site.ts';
 import { readOutbox } from './outbox.ts';
 
 // A browser, a server and two commands per flow on a shared machine.
@@ -92,13 +92,8 @@ async function flow(javaScript: boolean, start: string): Promise<void> {
     '--id',
     id,
   ]);
-  // Reads are shared for up to a second (service/departures/recent-reads.ts), and the alert job
-  // reads every second: the board is opened once the date is read.
-  await eventually(async () =>
-    expect(
-      (await (await fetch(`${server.url}/v1/departures?trip=sample-trek&from=${start}&to=${start}`)).json()).count,
-    ).toBe(1),
-  );
+  // The alert job reads every second: the board is opened once the date is read.
+  await untilListed(server.url, 'sample-trek', id);
 
   const context = await browser.newContext({
     ...stillPages,

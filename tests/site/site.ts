@@ -7,6 +7,7 @@ import { runCli } from '../departures/cli.ts';
 import { startInProcess, type InProcessServer } from '../helpers/in-process.ts';
 import { chromiumPath } from '../helpers/requirements.ts';
 import { newDataDir } from '../helpers/embedded-template.ts';
+import { eventually } from '../helpers/eventually.ts';
 
 /** Every page path the sitemap lists, read through the running server (the sitemap's origin is the build's SITE_URL). */
 export async function sitemapPaths(origin: string): Promise<string[]> {
@@ -73,6 +74,18 @@ export function fixtureSiteInChromium(): FixtureSiteInChromium {
   return site;
 }
 
+/**
+ * Waits until the server at `origin` lists departure `id` of `trip`. Reads of departures are shared
+ * for up to a second (service/departures/recent-reads.ts), so a page opened right after the
+ * departures command changed one could still show the dates from before.
+ */
+export async function untilListed(origin: string, trip: string, id: string): Promise<void> {
+  await eventually(async () => {
+    const listed = (await (await fetch(`${origin}/v1/departures?trip=${trip}`)).json()) as { data: { id: string }[] };
+    expect(listed.data.map((d) => d.id)).toContain(id);
+  });
+}
+
 /** Sends the page's enquiry form and waits for the enquiry's confirmation page; returns its reference. */
 export async function sendToConfirmation(page: Page): Promise<string> {
   await Promise.all([page.waitForURL(/\/enquiry-sent\?ref=enq-/), page.click('#enquiry-form button[type=submit]')]);
@@ -109,6 +122,8 @@ export function enquirySite(name: string): EnquirySite {
       OPERATIONAL_STORAGE: 'embedded',
     });
     expect(added.code, added.stderr).toBe(0);
+    const [, id, trip] = /^Added ([^:]+): ([^,]+),/m.exec(added.stdout) ?? [];
+    await untilListed(live.server.url, trip ?? '', id ?? '');
   };
   beforeAll(async () => {
     live.dataDir = newDataDir(`${name}-`);
