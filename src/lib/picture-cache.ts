@@ -81,7 +81,9 @@ export function prunePictureCache(
   let removed = 0;
   for (const name of readdirSync(folder)) {
     const file = path.join(folder, name);
-    if (statSync(file).mtimeMs < since) {
+    // Another build sharing the cache may rename its written-aside file between the listing and here.
+    const info = statSync(file, { throwIfNoEntry: false });
+    if (info && info.mtimeMs < since) {
       rmSync(file, { force: true });
       removed += 1;
     }

@@ -4,7 +4,7 @@
  * version draws again, and pruning keeps only what the current build used. The social cards
  * go through it with their real drawing code.
  */
-import { mkdtempSync, readdirSync, rmSync, utimesSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -51,6 +51,14 @@ describe('picture cache', () => {
     await cache.picture({ trip: 'kept' }, 'v', 'png', async () => Buffer.from('never'));
     expect(prunePictureCache(started, dir)).toBe(1);
     expect(readdirSync(dir)).toEqual([`${pictureKey({ trip: 'kept' }, 'v')}.png`]);
+  });
+
+  it('passes over an entry gone before it is looked at (another build renaming its written-aside file)', () => {
+    const dir = path.join(folder, 'vanishing');
+    mkdirSync(dir, { recursive: true });
+    // A link to nothing: listed, but no file behind it when looked at, as a renamed partial is.
+    symlinkSync(path.join(dir, 'renamed.partial'), path.join(dir, 'gone'));
+    expect(prunePictureCache(Date.now(), dir)).toBe(0);
   });
 
   it("keys a trip's social card by what the card shows, and the cached card is the freshly drawn one", async () => {
