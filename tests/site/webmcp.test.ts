@@ -48,6 +48,42 @@ async function open(
 }
 
 const toolNames = async (page: Page) => (await page.webmcp.tools()).map((t) => t.name).sort();
+/**
+ * Calls a tool as an agent in the browser does: through the browser's own WebMCP domain (CDP's
+ * WebMCP.invokeTool), the answer coming back from the browser (WebMCP.toolResponded). A tool that
+ * moves to another page answers first: the browser has its answer before the page is gone.
+ * Playwright's `callTool` instead reads the answer in the page, through its testing hook, so a
+ * page that moves on can take the answer with it before it is read.
+ */
+async function callToolAsBrowserAgent(page: Page, name: string, input: Record<string, unknown>): Promise<unknown> {
+  const cdp = await page.context().newCDPSession(page);
+  try {
+    const tools = new Promise<{ name: string; frameId: string }[]>((resolve) =>
+      cdp.on('WebMCP.toolsAdded' as never, (event: { tools: { name: string; frameId: string }[] }) =>
+        resolve(event.tools),
+      ),
+    );
+    await cdp.send('WebMCP.enable' as never);
+    const frameId = (await tools).find((tool) => tool.name === name)?.frameId;
+    if (!frameId) throw new Error(`the page has no tool ${name}`);
+    const responded = new Promise<{ invocationId: string; status: string; output?: unknown; errorText?: string }>(
+      (resolve) => cdp.on('WebMCP.toolResponded' as never, resolve),
+    );
+    const { invocationId } = (await cdp.send(
+      'WebMCP.invokeTool' as never,
+      { frameId, toolName: name, input } as never,
+    )) as {
+      invocationId: string;
+    };
+    const answer = await responded;
+    expect(answer.invocationId).toBe(invocationId);
+    expect(answer.status, answer.errorText).toBe('Completed');
+    return answer.output;
+  } finally {
+    await cdp.detach().catch(() => undefined);
+  }
+}
+
 const textOf = (result: unknown) => (result as { content: { text: string }[] }).content[0]?.text ?? '';
 const posts = (requests: PageRequest[]) => requests.filter((r) => r.method() === 'POST').map((r) => r.url());
 
@@ -143,7 +179,7 @@ describe('WebMCP', () => {
   it("from the board, start_enquiry opens the trip's page with its form filled in, still unsent", async () => {
     const { page, requests } = await open(webMcpChromium, '/departures');
     await expect.poll(() => toolNames(page)).toContain('start_enquiry');
-    const result = await page.webmcp.callTool('start_enquiry', {
+    const result = await callToolAsBrowserAgent(page, 'start_enquiry', {
       tripSlug: 'sample-expedition',
       name: 'Ravi Menon',
       phone: '+44 20 7946 0958',
