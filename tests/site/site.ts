@@ -122,8 +122,9 @@ export function enquirySite(name: string): EnquirySite {
       OPERATIONAL_STORAGE: 'embedded',
     });
     expect(added.code, added.stderr).toBe(0);
-    const [, id, trip] = /^Added ([^:]+): ([^,]+),/m.exec(added.stdout) ?? [];
-    await untilListed(live.server.url, trip ?? '', id ?? '');
+    const named = /^Added ([^:]+): ([^,]+),/m.exec(added.stdout);
+    expect(named, added.stdout).not.toBeNull();
+    await untilListed(live.server.url, named![2]!, named![1]!);
   };
   beforeAll(async () => {
     live.dataDir = newDataDir(`${name}-`);
