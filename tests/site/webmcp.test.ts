@@ -48,6 +48,15 @@ async function open(
 }
 
 const toolNames = async (page: Page) => (await page.webmcp.tools()).map((t) => t.name).sort();
+
+/** What the browser reports when a tool has answered (CDP's WebMCP.toolResponded). */
+interface ToolResponded {
+  invocationId: string;
+  status: string;
+  output?: unknown;
+  errorText?: string;
+}
+
 /**
  * Calls a tool as an agent in the browser does: through the browser's own WebMCP domain (CDP's
  * WebMCP.invokeTool), the answer coming back from the browser (WebMCP.toolResponded). A tool that
@@ -56,25 +65,28 @@ const toolNames = async (page: Page) => (await page.webmcp.tools()).map((t) => t
  * page that moves on can take the answer with it before it is read.
  */
 async function callToolAsBrowserAgent(page: Page, name: string, input: Record<string, unknown>): Promise<unknown> {
-  const cdp = await page.context().newCDPSession(page);
+  // The WebMCP domain is newer than Playwright's protocol types: its events and commands as Chromium 156 sends them.
+  const cdp = (await page.context().newCDPSession(page)) as unknown as {
+    on(event: 'WebMCP.toolsAdded', listener: (event: { tools: { name: string; frameId: string }[] }) => void): void;
+    on(event: 'WebMCP.toolResponded', listener: (event: ToolResponded) => void): void;
+    send(method: 'WebMCP.enable'): Promise<void>;
+    send(
+      method: 'WebMCP.invokeTool',
+      params: { frameId: string; toolName: string; input: unknown },
+    ): Promise<{ invocationId: string }>;
+    detach(): Promise<void>;
+  };
   try {
-    const tools = new Promise<{ name: string; frameId: string }[]>((resolve) =>
-      cdp.on('WebMCP.toolsAdded' as never, (event: { tools: { name: string; frameId: string }[] }) =>
-        resolve(event.tools),
-      ),
+    // Enabling the domain reports the tools already registered; the one asked for may come in any of its reports.
+    const frameId = new Promise<string>((resolve) =>
+      cdp.on('WebMCP.toolsAdded', ({ tools }) => {
+        const tool = tools.find((t) => t.name === name);
+        if (tool) resolve(tool.frameId);
+      }),
     );
-    await cdp.send('WebMCP.enable' as never);
-    const frameId = (await tools).find((tool) => tool.name === name)?.frameId;
-    if (!frameId) throw new Error(`the page has no tool ${name}`);
-    const responded = new Promise<{ invocationId: string; status: string; output?: unknown; errorText?: string }>(
-      (resolve) => cdp.on('WebMCP.toolResponded' as never, resolve),
-    );
-    const { invocationId } = (await cdp.send(
-      'WebMCP.invokeTool' as never,
-      { frameId, toolName: name, input } as never,
-    )) as {
-      invocationId: string;
-    };
+    await cdp.send('WebMCP.enable');
+    const responded = new Promise<ToolResponded>((resolve) => cdp.on('WebMCP.toolResponded', resolve));
+    const { invocationId } = await cdp.send('WebMCP.invokeTool', { frameId: await frameId, toolName: name, input });
     const answer = await responded;
     expect(answer.invocationId).toBe(invocationId);
     expect(answer.status, answer.errorText).toBe('Completed');
