@@ -7,7 +7,7 @@
 
 /** An outside program a tier starts, by the Debian package that installs it (tests/helpers/requirements.ts). */
 export type Program =
-  | 'chromium'
+  | 'chromium-headless-shell'
   | 'postgresql'
   | 'pgbouncer'
   | 'redis-server'
@@ -75,7 +75,7 @@ export const tiers: Tier[] = [
       'tests/alerts/flow.test.ts',
       'tests/agent-auth/served.test.ts',
     ],
-    programs: ['chromium'],
+    programs: ['chromium-headless-shell'],
     fixtureSite: true,
   },
   {
@@ -84,7 +84,7 @@ export const tiers: Tier[] = [
       'Full builds of a copy of the project: `astro build`, `vercel build` and its replay beside the Node host (the MCP App view through it in Chromium), `npm start` building, content the build refuses; Vitest itself run on a machine without the programs the tiers need.',
     include: ['tests/build/*.test.ts', 'tests/http/start.test.ts', 'tests/site/html.test.ts'],
     // The Vercel replay reads departures from PostgreSQL and counts through Redis; a host shows its MCP App view in Chromium.
-    programs: ['postgresql', 'redis-server', 'chromium'],
+    programs: ['postgresql', 'redis-server', 'chromium-headless-shell'],
     // The HTML check reads the fixture site beside the real catalogue it builds.
     fixtureSite: true,
   },
@@ -108,7 +108,7 @@ export const tiers: Tier[] = [
     holds:
       'The Node host under hostile or heavy input: fuzzing, request limits, floods and fairness, Host headers and redirects (one check in Chromium), security headers, the data folder, its memory settings as it starts itself again.',
     include: ['tests/hardening/*.test.ts'],
-    programs: ['chromium'],
+    programs: ['chromium-headless-shell'],
     fixtureSite: true,
   },
 ];

@@ -28,7 +28,7 @@ describe('the programs the tests need', () => {
       },
     });
     for (const program of [
-      'chromium',
+      'chromium-headless-shell',
       'initdb',
       'pg_ctl',
       'postgres',
@@ -42,7 +42,7 @@ describe('the programs the tests need', () => {
     ])
       expect(message).toContain(`- ${program} (`);
     expect(message).toMatch(
-      /apt-get install -y chromium postgresql pgbouncer redis-server gdal-bin python3-pandas python3-rnc2rng python3-lxml( util-linux)?\n/,
+      /apt-get install -y chromium-headless-shell postgresql pgbouncer redis-server gdal-bin python3-pandas python3-rnc2rng python3-lxml( util-linux)?\n/,
     );
   });
 

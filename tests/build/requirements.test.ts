@@ -74,10 +74,12 @@ describe('the programs the tests need, on a machine without them', () => {
     const run = await runVitest(['tests/site/webmcp.test.ts', 'tests/rate-limit/upstash.test.ts'], bare());
     expect(run.code).toBe(1);
     expect(run.output).toContain('The tests need programs that are not installed:');
-    expect(run.output).toContain(`- chromium (looked for in ${path.join(scratch, 'no-chromium')})`);
+    expect(run.output).toContain(`- chromium-headless-shell (looked for in ${path.join(scratch, 'no-chromium')})`);
     expect(run.output).toContain('- redis-server (looked for in PATH)');
     expect(run.output).toContain(`- pgbouncer (looked for in ${path.join(scratch, 'no-pgbouncer')})`);
-    expect(run.output).toMatch(/apt-get install -y chromium postgresql pgbouncer redis-server( util-linux)?\n/);
+    expect(run.output).toMatch(
+      /apt-get install -y chromium-headless-shell postgresql pgbouncer redis-server( util-linux)?\n/,
+    );
     expect(run.output.match(/not installed/g)).toHaveLength(1);
     // Stopped before any tier's setup built the fixture site and before any test file ran.
     expect(run.output).not.toMatch(/\[build\]|Test Files/);
