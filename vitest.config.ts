@@ -28,6 +28,11 @@ export default defineConfig({
         // workers instead of each starting a process of its own (a second or more apiece on
         // a busy machine, longer than most unit files take).
         isolate: tier.name !== 'unit',
+        // The workers host the embedded database as the Node host does (in-process servers,
+        // handlers, commands): with the host's option for its WebAssembly, without which V8
+        // compiles PGlite's busiest functions again about a second after it opens
+        // (service/host/native-memory.ts).
+        execArgv: ['--liftoff-only'],
         hookTimeout: 180_000,
       },
     })),

@@ -1,13 +1,13 @@
 /**
  * The host's memory settings (service/host/native-memory.ts): a process started without them
- * starts itself again once with them (malloc's in its environment, V8's young generation in its
- * Node options), keeping its process id and arguments, and settings already given win. Linux
- * only here (glibc reads malloc's).
+ * starts itself again once with them (malloc's in its environment, V8's young generation and
+ * baseline-only WebAssembly in its Node options), keeping its process id and arguments, and
+ * settings already given win. Linux only here (glibc reads malloc's).
  */
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { mallocSettings, youngGeneration } from '../../service/host/native-memory.ts';
+import { hostNodeOptions, mallocSettings } from '../../service/host/native-memory.ts';
 
 const module = path.resolve(import.meta.dirname, '..', '..', 'service', 'host', 'native-memory.ts');
 const script = `
@@ -16,17 +16,21 @@ const { withHostMemorySettings } = await import(${JSON.stringify(module)});
 console.log('start', process.pid, JSON.stringify(process.argv.slice(1)));
 withHostMemorySettings();
 const environ = readFileSync('/proc/self/environ', 'utf8').split('\\0').filter((v) => v.startsWith('MALLOC_'));
-console.log('running', process.pid, JSON.stringify(environ.sort()), JSON.stringify(process.argv.slice(1)), JSON.stringify(process.execArgv.filter((a) => a.startsWith('--max-semi'))));
+console.log('running', process.pid, JSON.stringify(environ.sort()), JSON.stringify(process.argv.slice(1)), JSON.stringify(process.execArgv.filter((a) => a.startsWith('--max-semi') || a.startsWith('--liftoff'))));
 `;
 
-function run(env: Record<string, string | undefined>) {
+function run(env: Record<string, string | undefined>, nodeOptions: string[] = []) {
   const clean = Object.fromEntries(
     Object.entries(process.env).filter(([name]) => !name.startsWith('MALLOC_') && name !== 'NODE_OPTIONS'),
   );
-  const result = spawnSync(process.execPath, ['--input-type=module', '-e', script, '--', 'kept', 'argument'], {
-    env: { ...clean, ...env },
-    encoding: 'utf8',
-  });
+  const result = spawnSync(
+    process.execPath,
+    [...nodeOptions, '--input-type=module', '-e', script, '--', 'kept', 'argument'],
+    {
+      env: { ...clean, ...env },
+      encoding: 'utf8',
+    },
+  );
   expect(result.status, result.stderr).toBe(0);
   return result.stdout.trim().split('\n');
 }
@@ -45,12 +49,16 @@ describe.runIf(process.platform === 'linux')('the host started with its memory s
     expect(JSON.parse(running![2]!)).toEqual(expected);
     expect(JSON.parse(running![3]!)).toEqual(JSON.parse(first![2]!));
     expect(JSON.parse(running![3]!)).toContain('kept');
-    expect(JSON.parse(running![4]!)).toEqual([youngGeneration]);
+    expect(JSON.parse(running![4]!)).toEqual(hostNodeOptions);
   });
 
   it('keeps settings already given, and does not start again when all are there', () => {
     expect(run({ MALLOC_MMAP_THRESHOLD_: '131072' }).at(-1)).toContain('"MALLOC_MMAP_THRESHOLD_=131072"');
     const given = Object.fromEntries(Object.keys(mallocSettings).map((name) => [name, '1']));
-    expect(run({ ...given, NODE_OPTIONS: '--max-semi-space-size=4' })).toHaveLength(2);
+    expect(run({ ...given, NODE_OPTIONS: '--max-semi-space-size=4' }, ['--liftoff-only'])).toHaveLength(2);
+    // Only what is missing is added: the young generation given in NODE_OPTIONS stays at its size.
+    const added = run({ ...given, NODE_OPTIONS: '--max-semi-space-size=4' });
+    expect(added).toHaveLength(3);
+    expect(JSON.parse(added[2]!.split(' ')[4]!)).toEqual(['--liftoff-only']);
   });
 });

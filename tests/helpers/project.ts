@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createServer } from 'node:net';
 import { stripVTControlCharacters } from 'node:util';
-import { mallocSettings, youngGeneration } from '../../service/host/native-memory.ts';
+import { hostNodeOptions, mallocSettings } from '../../service/host/native-memory.ts';
 import { seedEmbeddedDatabase } from './embedded-template.ts';
 import { eventually } from './eventually.ts';
 import { processCpuMs } from './proc-stat.ts';
@@ -133,10 +133,10 @@ async function startServerOnce(dir: string, env: Record<string, string>): Promis
   const port = await freePort();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'catalogue-data-'));
   if (!env.DATA_DIR && embedded(env)) seedEmbeddedDatabase(dataDir);
-  // With the host's memory settings given, as `npm start` gives the young generation's: a server
+  // With the host's memory settings given, as `npm start` gives its Node options: a server
   // started without them starts itself again once its modules have loaded (native-memory.ts, whose
   // own test starts it bare), which costs every test's server a second start.
-  const child = spawn(process.execPath, [youngGeneration, path.join(dir, 'server.ts')], {
+  const child = spawn(process.execPath, [...hostNodeOptions, path.join(dir, 'server.ts')], {
     cwd: dir,
     // Its own content folder, whatever a server started in this process left in process.env (tests/helpers/in-process.ts).
     env: {
