@@ -40,7 +40,6 @@ import { hostFilePath, type HostFile } from '../service/storage/host-file.ts';
 import { fairnessWarmUp, measureFairness } from '../tests/helpers/fairness.ts';
 import { openEmbeddedDatabase } from '../service/storage/embedded.ts';
 import { openServer } from '../service/storage/postgres.ts';
-import { serveNodeOptions } from './bench/site.ts';
 import { account, enquiryClient, type Accounting, type EnquiryAnswer } from './soak/enquiries.ts';
 import { crashWithSquatter, type Crash } from './soak/crash.ts';
 import { rebindingAttempts, rebindingName } from './soak/rebinding.ts';
@@ -286,12 +285,12 @@ async function main(): Promise<number> {
       encoding: 'utf8',
     });
     if (imported.status !== 0) throw new Error(`departures import failed: ${imported.stderr}`);
-    // The heap probe only adds a signal handler that reports memory after a full collection.
+    // The heap probe only adds a signal handler that reports memory after a full collection. The
+    // host's own Node options (those of `npm run serve`) are on its command line (startServer).
     const probeFile = path.join(import.meta.dirname, '..', 'tests', 'hardening', 'heap-probe.ts');
     server = await startServer(copy.dir, {
       ...env,
-      NODE_OPTIONS:
-        `${process.env.NODE_OPTIONS ?? ''} ${serveNodeOptions(copy.dir)} --expose-gc --import=${probeFile}`.trim(),
+      NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --expose-gc --import=${probeFile}`.trim(),
     });
     const embeddedEnv = { SITE_URL: siteUrl, OPERATIONAL_STORAGE: 'embedded', DATA_DIR: embeddedData };
     embedded = await startServer(copy.dir, embeddedEnv);

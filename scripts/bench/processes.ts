@@ -24,6 +24,8 @@ export interface ChildServer {
 
 export interface ChildServerOptions {
   cwd: string;
+  /** Node's own options, before the script (some, such as `--liftoff-only`, Node takes only here, not in NODE_OPTIONS). */
+  nodeOptions?: readonly string[];
   args?: string[];
   env?: Record<string, string>;
   /** A path that answers once the server is ready. */
@@ -50,7 +52,11 @@ export function onServerCore(command: string, args: string[]): [string, string[]
 export async function startChildServer(script: string, options: ChildServerOptions): Promise<ChildServer> {
   const port = await freePort();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'bench-data-'));
-  const [command, args] = onServerCore(process.execPath, [script, ...(options.args ?? [])]);
+  const [command, args] = onServerCore(process.execPath, [
+    ...(options.nodeOptions ?? []),
+    script,
+    ...(options.args ?? []),
+  ]);
   const child = spawn(command, args, {
     cwd: options.cwd,
     env: {

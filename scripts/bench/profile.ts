@@ -118,7 +118,8 @@ for (const target of paths) {
   const server = await profiled(target, (nodeOptions) =>
     startChildServer(path.join(dir, 'server.ts'), {
       cwd: dir,
-      env: { SITE_URL: benchSiteUrl, NODE_OPTIONS: `${serveNodeOptions(dir)} ${nodeOptions}` },
+      nodeOptions: serveNodeOptions(dir),
+      env: { SITE_URL: benchSiteUrl, NODE_OPTIONS: nodeOptions },
     }),
   );
   // The baseline: the same answer's bytes from memory (bytes-server.ts), recorded from a server of the same build.

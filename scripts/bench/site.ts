@@ -32,28 +32,29 @@ export function buildSite(content = realContent, env: Record<string, string> = {
 }
 
 /** The Node options `npm run serve` and `npm start` give the server (package.json), so the bench runs the host as it is run. */
-export function serveNodeOptions(dir: string): string {
+export function serveNodeOptions(dir: string): string[] {
   const scripts = (
     JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as { scripts: Record<string, string> }
   ).scripts;
-  return (scripts.serve ?? '')
-    .split(/\s+/)
-    .filter((word) => word.startsWith('--'))
-    .join(' ');
-}
-
-function serverEnv(dir: string, env: Record<string, string>): Record<string, string> {
-  return { SITE_URL: benchSiteUrl, ...env, NODE_OPTIONS: `${serveNodeOptions(dir)} ${env.NODE_OPTIONS ?? ''}`.trim() };
+  return (scripts.serve ?? '').split(/\s+/).filter((word) => word.startsWith('--'));
 }
 
 /** server.ts exactly as `npm start` runs it (its Node options, the real in-process counter store), in a built copy. */
 export function startBenchServer(dir: string, env: Record<string, string> = {}): Promise<ChildServer> {
-  return startChildServer(path.join(dir, 'server.ts'), { cwd: dir, env: serverEnv(dir, env) });
+  return startChildServer(path.join(dir, 'server.ts'), {
+    cwd: dir,
+    nodeOptions: serveNodeOptions(dir),
+    env: { SITE_URL: benchSiteUrl, ...env },
+  });
 }
 
 /** The same server with the bench-only counter store that never limits (scripts/bench/serve.ts), for split rows only. */
 export function startNeverLimitingServer(dir: string, env: Record<string, string> = {}): Promise<ChildServer> {
-  return startChildServer(path.join(dir, 'scripts', 'bench', 'serve.ts'), { cwd: dir, env: serverEnv(dir, env) });
+  return startChildServer(path.join(dir, 'scripts', 'bench', 'serve.ts'), {
+    cwd: dir,
+    nodeOptions: serveNodeOptions(dir),
+    env: { SITE_URL: benchSiteUrl, ...env },
+  });
 }
 
 const hopByHop = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding', 'content-length']);
