@@ -21,7 +21,7 @@ import { securityHeaders } from './service/rules/security-headers.ts';
 import { liveInstance } from './service/functions/runtime.ts';
 import { FunctionEntries } from './service/host/functions.ts';
 import { hostEmbeddedDatabase } from './service/host/embedded-database.ts';
-import { closeWhenStopped, stopOnSignals, type SignalStop } from './service/host/shutdown.ts';
+import { closeUnstarted, closeWhenStopped, stopOnSignals, type SignalStop } from './service/host/shutdown.ts';
 import { outboxDir, removeAbandonedDrafts } from './service/bookings/outbox-drafts.ts';
 import { closeOperationalStorage } from './service/storage/connection.ts';
 import { DiskFullError, storageFailure } from './service/storage/disk-space.ts';
@@ -94,8 +94,37 @@ export async function startServer({ settings, counterStore, timeouts }: ServerOp
     if (!counterStore) await store.close?.();
   });
   await hostEmbeddedDatabase(settings, server);
-  await new Promise<void>((done) => server.listen(settings.PORT, settings.HOST, done));
+  await listen(server, settings);
   return server;
+}
+
+/**
+ * Listens on HOST:PORT. An address another program holds, or one this machine does not have, is
+ * the settings' to change: it fails as they do, in one plain line (which keeps Node's code, such
+ * as EADDRINUSE), after closing what was opened for this server (storage, counters).
+ */
+async function listen(server: Server, settings: Settings): Promise<void> {
+  try {
+    await new Promise<void>((done, fail) => {
+      server.once('error', fail);
+      server.listen(settings.PORT, settings.HOST, () => {
+        server.off('error', fail);
+        done();
+      });
+    });
+  } catch (error) {
+    await closeUnstarted(server);
+    const code = (error as NodeJS.ErrnoException).code ?? 'an error';
+    const why =
+      code === 'EADDRINUSE'
+        ? 'another program is listening there: stop it, or set PORT to a free port'
+        : code === 'EADDRNOTAVAIL'
+          ? 'this machine has no such address: set HOST to one of its own (127.0.0.1 by default)'
+          : code === 'EACCES'
+            ? 'this account may not listen on that port: set PORT to 1024 or above'
+            : (error as Error).message;
+    throw new SettingsError(`Cannot listen on ${settings.HOST}:${settings.PORT} (${code}): ${why}.`);
+  }
 }
 
 /**

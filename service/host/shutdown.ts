@@ -68,6 +68,13 @@ function drain(server: Server, graceMs: number): Promise<{ requestsMs: number; c
   });
 }
 
+/** For a server that never listened: closes what it opened (closeWhenStopped) and tells its 'close' listeners. */
+export async function closeUnstarted(server: Server): Promise<void> {
+  // Node emits 'close' at once for a server that is not listening.
+  server.close();
+  await Promise.allSettled((closers.get(server) ?? []).map((close) => close()));
+}
+
 /** Drains `server` (drain) and then closes what it opened (closeWhenStopped), each bounded. */
 async function stopServer(server: Server, graceMs: number): Promise<Stopped> {
   const { requestsMs, cut } = await drain(server, graceMs);

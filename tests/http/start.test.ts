@@ -1,8 +1,9 @@
 /**
  * `npm start` on a fresh copy: builds because nothing is built yet, serves site and API on the
- * port it is given, and skips the build the second time.
+ * port it is given, and skips the build the second time; a second one on a port in use says so
+ * in one line.
  */
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -62,6 +63,18 @@ describe('npm start', () => {
       const second = await start(port);
       try {
         expect(second.output).not.toContain('Building the site');
+        expect((await fetch(`http://127.0.0.1:${port}/v1/trips`)).status).toBe(200);
+        // A second npm start in the same folder, on the same port, says so in one line, and the first keeps serving.
+        const clash = spawnSync(process.execPath, [path.join(copy.dir, 'scripts', 'start.ts')], {
+          cwd: copy.dir,
+          env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, ASTRO_TELEMETRY_DISABLED: '1', SITE_URL: '' },
+          encoding: 'utf8',
+          timeout: 120_000,
+        });
+        expect(clash.status).toBe(1);
+        expect(clash.stderr.trim()).toBe(
+          `Cannot listen on 127.0.0.1:${port} (EADDRINUSE): another program is listening there: stop it, or set PORT to a free port.`,
+        );
         expect((await fetch(`http://127.0.0.1:${port}/v1/trips`)).status).toBe(200);
       } finally {
         await second.stop();
