@@ -9,7 +9,7 @@
  * PGlite's WebAssembly compiled by V8's baseline compiler only (`--liftoff-only`). By default V8
  * recompiles the functions a running module uses most with its optimising compiler, in the
  * background; for PGlite's Postgres that happens about a second after the embedded database
- * opens and takes about 550 MiB for a fraction of a second. Measured on a fresh server with the
+ * opens and takes about 500 MiB for a fraction of a second. Measured on a fresh server with the
  * embedded database (this machine, two runs each): peak RSS 679 MiB by default against 155 to
  * 168 MiB; 1.4 s of CPU to start and open it against 0.6 to 0.9 s; a departures query 1.6 to
  * 1.9 ms either way (the data is a few hundred rows). The option takes effect only from the
