@@ -20,7 +20,7 @@ import { freshAddresses, runLoad } from '../../tests/helpers/loopback-load.ts';
 import { loadProfiles, type LoadProfileName } from './load.ts';
 import { pinLoadGenerator, startChildServer, type ChildServer } from './processes.ts';
 import { table } from './report.ts';
-import { benchSiteUrl, record, serveNodeOptions, startBytesServer } from './site.ts';
+import { asServed, benchSiteUrl, record, startBytesServer } from './site.ts';
 
 interface ProfileNode {
   id: number;
@@ -116,11 +116,7 @@ pinLoadGenerator();
 const perRequest = (us: number, requests: number) => (us / requests).toFixed(2);
 for (const target of paths) {
   const server = await profiled(target, (nodeOptions) =>
-    startChildServer(path.join(dir, 'server.ts'), {
-      cwd: dir,
-      nodeOptions: serveNodeOptions(dir),
-      env: { SITE_URL: benchSiteUrl, NODE_OPTIONS: nodeOptions },
-    }),
+    startChildServer(path.join(dir, 'server.ts'), asServed(dir, { NODE_OPTIONS: nodeOptions })),
   );
   // The baseline: the same answer's bytes from memory (bytes-server.ts), recorded from a server of the same build.
   const recorder = await startChildServer(path.join(dir, 'server.ts'), { cwd: dir, env: { SITE_URL: benchSiteUrl } });

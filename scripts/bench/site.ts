@@ -10,7 +10,7 @@ import path from 'node:path';
 import { buildProject, copyProject, type ProjectCopy } from '../../tests/helpers/project.ts';
 import { realContent } from '../../tests/helpers/content.ts';
 import type { Recording } from './bytes-server.ts';
-import { startChildServer, type ChildServer } from './processes.ts';
+import { startChildServer, type ChildServer, type ChildServerOptions } from './processes.ts';
 
 export const benchSiteUrl = 'http://127.0.0.1:4321';
 
@@ -32,29 +32,26 @@ export function buildSite(content = realContent, env: Record<string, string> = {
 }
 
 /** The Node options `npm run serve` and `npm start` give the server (package.json), so the bench runs the host as it is run. */
-export function serveNodeOptions(dir: string): string[] {
+function serveNodeOptions(dir: string): string[] {
   const scripts = (
     JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as { scripts: Record<string, string> }
   ).scripts;
   return (scripts.serve ?? '').split(/\s+/).filter((word) => word.startsWith('--'));
 }
 
+/** How a host of the built copy in `dir` is started: in it, with `npm run serve`'s Node options and the bench's address. */
+export function asServed(dir: string, env: Record<string, string>): ChildServerOptions {
+  return { cwd: dir, nodeOptions: serveNodeOptions(dir), env: { SITE_URL: benchSiteUrl, ...env } };
+}
+
 /** server.ts exactly as `npm start` runs it (its Node options, the real in-process counter store), in a built copy. */
 export function startBenchServer(dir: string, env: Record<string, string> = {}): Promise<ChildServer> {
-  return startChildServer(path.join(dir, 'server.ts'), {
-    cwd: dir,
-    nodeOptions: serveNodeOptions(dir),
-    env: { SITE_URL: benchSiteUrl, ...env },
-  });
+  return startChildServer(path.join(dir, 'server.ts'), asServed(dir, env));
 }
 
 /** The same server with the bench-only counter store that never limits (scripts/bench/serve.ts), for split rows only. */
 export function startNeverLimitingServer(dir: string, env: Record<string, string> = {}): Promise<ChildServer> {
-  return startChildServer(path.join(dir, 'scripts', 'bench', 'serve.ts'), {
-    cwd: dir,
-    nodeOptions: serveNodeOptions(dir),
-    env: { SITE_URL: benchSiteUrl, ...env },
-  });
+  return startChildServer(path.join(dir, 'scripts', 'bench', 'serve.ts'), asServed(dir, env));
 }
 
 const hopByHop = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding', 'content-length']);
