@@ -114,18 +114,18 @@ async function listen(server: Server, settings: Settings): Promise<void> {
     });
   } catch (error) {
     await closeUnstarted(server);
-    const code = (error as NodeJS.ErrnoException).code ?? 'an error';
-    const why =
-      code === 'EADDRINUSE'
-        ? 'another program is listening there: stop it, or set PORT to a free port'
-        : code === 'EADDRNOTAVAIL'
-          ? 'this machine has no such address: set HOST to one of its own (127.0.0.1 by default)'
-          : code === 'EACCES'
-            ? 'this account may not listen on that port: set PORT to 1024 or above'
-            : (error as Error).message;
+    const { code = 'an error', message } = error as NodeJS.ErrnoException;
+    const why = listenFailures[code] ?? message;
     throw new SettingsError(`Cannot listen on ${settings.HOST}:${settings.PORT} (${code}): ${why}.`);
   }
 }
+
+/** What to change when listening fails, by Node's error code. */
+const listenFailures: Partial<Record<string, string>> = {
+  EADDRINUSE: 'another program is listening there: stop it, or set PORT to a free port',
+  EADDRNOTAVAIL: 'this machine has no such address: set HOST to one of its own (127.0.0.1 by default)',
+  EACCES: 'this account may not listen on that port: set PORT to 1024 or above',
+};
 
 /**
  * `npm start` and `npm run serve`: serves until SIGTERM or SIGINT, then stops as

@@ -1,6 +1,7 @@
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { defineConfig } from 'vitest/config';
+import { baselineWebAssembly } from './service/host/native-memory.ts';
 import LongestFirst from './tests/helpers/sequencer.ts';
 import { tiers } from './tests/tiers.ts';
 
@@ -32,7 +33,7 @@ export default defineConfig({
         // handlers, commands): with the host's option for its WebAssembly, without which V8
         // compiles PGlite's busiest functions again about a second after it opens
         // (service/host/native-memory.ts).
-        execArgv: ['--liftoff-only'],
+        execArgv: [baselineWebAssembly],
         hookTimeout: 180_000,
       },
     })),

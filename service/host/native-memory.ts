@@ -45,8 +45,11 @@ export const mallocSettings: Readonly<Record<string, string>> = {
   MALLOC_TRIM_THRESHOLD_: '131072',
 };
 
+/** The Node option that leaves PGlite's WebAssembly to V8's baseline compiler. */
+export const baselineWebAssembly = '--liftoff-only';
+
 /** The Node options the host starts with: V8's young generation, and PGlite's WebAssembly left to the baseline compiler. */
-export const hostNodeOptions: readonly string[] = ['--max-semi-space-size=8', '--liftoff-only'];
+export const hostNodeOptions: readonly string[] = ['--max-semi-space-size=8', baselineWebAssembly];
 
 /** An option counts as given under its own name, whatever its value (`--max-semi-space-size=4` is a young generation given). */
 const optionName = (option: string) => option.split('=')[0];

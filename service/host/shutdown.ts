@@ -68,11 +68,16 @@ function drain(server: Server, graceMs: number): Promise<{ requestsMs: number; c
   });
 }
 
-/** For a server that never listened: closes what it opened (closeWhenStopped) and tells its 'close' listeners. */
+/** Closes what `server` opened (closeWhenStopped), each whether or not another fails. */
+function closeOpened(server: Server): Promise<unknown> {
+  return Promise.allSettled((closers.get(server) ?? []).map((close) => close()));
+}
+
+/** For a server that never listened: closes what it opened and tells its 'close' listeners. */
 export async function closeUnstarted(server: Server): Promise<void> {
   // Node emits 'close' at once for a server that is not listening.
   server.close();
-  await Promise.allSettled((closers.get(server) ?? []).map((close) => close()));
+  await closeOpened(server);
 }
 
 /** Drains `server` (drain) and then closes what it opened (closeWhenStopped), each bounded. */
@@ -80,7 +85,7 @@ async function stopServer(server: Server, graceMs: number): Promise<Stopped> {
   const { requestsMs, cut } = await drain(server, graceMs);
   const started = performance.now();
   let timer: ReturnType<typeof setTimeout> | undefined;
-  const closing = Promise.allSettled((closers.get(server) ?? []).map((close) => close())).then(() => true);
+  const closing = closeOpened(server).then(() => true);
   const bound = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), closeBoundMs)));
   const closed = await Promise.race([closing, bound]);
   clearTimeout(timer);
