@@ -30,6 +30,14 @@ const ms = (n: number) => fixed(n, n < 10 ? 2 : 1);
 /** The headline goal: the server's CPU time per request at most this many times the baseline's for the same bytes. */
 const cpuGoal = 1.25;
 
+/**
+ * Each round's CPU ratio, in the order the rounds ran: a round runs every contender once, within
+ * seconds of each other, so the spread of these says how far the shared machine moved the median.
+ */
+function roundRatios(server: Medians, baseline: Medians): string {
+  return server.cpuUsByRound.map((us, i) => ratio(us / baseline.cpuUsByRound[i]!)).join(', ');
+}
+
 export function comparisonRow(label: string, server: Medians, baseline: Medians, bytes: number): string[] {
   const flagged = server.non2xx + server.errors > 0 ? ` (${server.non2xx} non-2xx, ${server.errors} errors)` : '';
   return [
@@ -37,6 +45,7 @@ export function comparisonRow(label: string, server: Medians, baseline: Medians,
     fixed(bytes),
     `${fixed(server.cpuUs, 1)} / ${fixed(baseline.cpuUs, 1)}`,
     ratio(server.cpuUs / baseline.cpuUs),
+    roundRatios(server, baseline),
     fixed(server.rps),
     fixed(baseline.rps),
     ratio(server.rps / baseline.rps),
@@ -50,6 +59,7 @@ export const comparisonHeader = [
   'Body bytes',
   'CPU µs per request, server / baseline',
   'CPU ratio',
+  'CPU ratio by round',
   'Server req/s',
   'Baseline req/s',
   'Throughput ratio',

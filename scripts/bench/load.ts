@@ -61,7 +61,8 @@ export interface Contender {
   pids?: number[];
 }
 
-export type Medians = RunFigures & { label: string };
+/** The medians over the rounds, and the CPU time per request of each round in the order run (for the spread of a ratio). */
+export type Medians = RunFigures & { label: string; cpuUsByRound: number[] };
 
 export function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -137,6 +138,7 @@ export async function interleaved(contenders: Contender[], settings: LoadSetting
       non2xx: r.reduce((n, x) => n + x.non2xx, 0),
       errors: r.reduce((n, x) => n + x.errors, 0),
       cpuUs: mid((x) => x.cpuUs),
+      cpuUsByRound: r.map((x) => x.cpuUs),
       cpuShare: mid((x) => x.cpuShare),
     };
   });

@@ -160,15 +160,8 @@ export async function nginxSection(
   goal: number,
 ): Promise<Section> {
   const title = 'Pages and files against nginx';
-  const header = [
-    ...comparisonHeader.slice(0, 2),
-    'Server req/s',
-    'nginx req/s',
-    'Ratio',
-    'CPU µs per request, server / nginx',
-    'p50 ms server / nginx',
-    'p99 ms server / nginx',
-  ];
+  // The rows are comparisonRow's, nginx in the baseline's place.
+  const header = comparisonHeader.map((name) => name.replace(/baseline/i, 'nginx'));
   const { binary, note } = nginxBinary();
   if (!binary) return { title, about: `Not measured: ${note}.`, header, rows: [], findings: [] };
   const nginx = await startNginx(binary, siteDir);
@@ -207,7 +200,7 @@ export async function nginxSection(
   }
   return {
     title,
-    about: `The built files (\`dist/site\`) served by nginx ${nginxVersion(binary)} (Debian) with one worker process, sendfile, an open-file cache and no access log, adding the same security headers and cache policy as \`server.ts\`; clean URLs through \`try_files\`. Against \`server.ts\` as \`npm start\` runs it, the same load from many client addresses. Uncompressed (the client sends only \`Host\`). Ratio = server throughput / nginx throughput; CPU = each server's own CPU time per request (nginx: master and worker).`,
+    about: `The built files (\`dist/site\`) served by nginx ${nginxVersion(binary)} (Debian) with one worker process, sendfile, an open-file cache and no access log, adding the same security headers and cache policy as \`server.ts\`; clean URLs through \`try_files\`. Against \`server.ts\` as \`npm start\` runs it, the same load from many client addresses. Uncompressed (the client sends only \`Host\`). Throughput ratio = server throughput / nginx throughput (the goal of this section); CPU = each server's own CPU time per request (nginx: master and worker), CPU ratio = server / nginx.`,
     header,
     rows,
     findings,
