@@ -18,9 +18,9 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { freshAddresses, runLoad } from '../../tests/helpers/loopback-load.ts';
 import { loadProfiles, type LoadProfileName } from './load.ts';
-import { pinLoadGenerator, startChildServer, type ChildServer } from './processes.ts';
+import { pinLoadGenerator, type ChildServer } from './processes.ts';
 import { table } from './report.ts';
-import { asServed, benchSiteUrl, record, startBytesServer } from './site.ts';
+import { record, startBenchServer, startBytesServer } from './site.ts';
 
 interface ProfileNode {
   id: number;
@@ -115,11 +115,9 @@ function load(port: number, target: string) {
 pinLoadGenerator();
 const perRequest = (us: number, requests: number) => (us / requests).toFixed(2);
 for (const target of paths) {
-  const server = await profiled(target, (nodeOptions) =>
-    startChildServer(path.join(dir, 'server.ts'), asServed(dir, { NODE_OPTIONS: nodeOptions })),
-  );
+  const server = await profiled(target, (nodeOptions) => startBenchServer(dir, { NODE_OPTIONS: nodeOptions }));
   // The baseline: the same answer's bytes from memory (bytes-server.ts), recorded from a server of the same build.
-  const recorder = await startChildServer(path.join(dir, 'server.ts'), { cwd: dir, env: { SITE_URL: benchSiteUrl } });
+  const recorder = await startBenchServer(dir);
   const recording = await record(recorder.url, target).finally(() => recorder.stop());
   const baseline = await profiled(target, (nodeOptions) => startBytesServer([recording], nodeOptions));
   const baselineUs = new Map(baseline.frames.map((f) => [f.frame, f.us]));

@@ -40,7 +40,7 @@ function serveNodeOptions(dir: string): string[] {
 }
 
 /** How a host of the built copy in `dir` is started: in it, with `npm run serve`'s Node options and the bench's address. */
-export function asServed(dir: string, env: Record<string, string>): ChildServerOptions {
+function asServed(dir: string, env: Record<string, string>): ChildServerOptions {
   return { cwd: dir, nodeOptions: serveNodeOptions(dir), env: { SITE_URL: benchSiteUrl, ...env } };
 }
 
