@@ -50,6 +50,9 @@ export function timedBuild(dir: string, timeoutMs: number): Promise<BuildRun> {
     cwd: dir,
     env: { ...process.env, ASTRO_TELEMETRY_DISABLED: '1', CONTENT_DIR: './content', SITE_URL: benchSiteUrl },
     stdio: ['ignore', 'pipe', 'pipe'],
+    // A group of its own, so a build that runs too long is stopped whole: killing /usr/bin/time
+    // alone would leave the build running on, holding the pipes (and the machine) until it ends.
+    detached: true,
   });
   let output = '';
   const reported: string[] = [];
@@ -63,7 +66,13 @@ export function timedBuild(dir: string, timeoutMs: number): Promise<BuildRun> {
   };
   child.stdout.on('data', read);
   child.stderr.on('data', read);
-  const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+  const timer = setTimeout(() => {
+    try {
+      process.kill(-child.pid!, 'SIGKILL');
+    } catch {
+      // Already gone.
+    }
+  }, timeoutMs);
   return new Promise((resolve) => {
     child.once('close', (code) => {
       clearTimeout(timer);
@@ -177,9 +186,12 @@ export async function growthSection(counts: number[], buildTimeoutMs: number): P
   const mid = sizes.find((s) => s.trips === 1000);
   const top = sizes.find((s) => s.trips === 10000);
   if (mid && top) {
+    // A build that was stopped has no time of its own: its seconds are only when it was stopped.
     const buildRatio =
-      perTrip(top.build.seconds, base.build.seconds, top.trips, base.trips) /
-      perTrip(mid.build.seconds, base.build.seconds, mid.trips, base.trips);
+      mid.build.ok && top.build.ok
+        ? perTrip(top.build.seconds, base.build.seconds, top.trips, base.trips) /
+          perTrip(mid.build.seconds, base.build.seconds, mid.trips, base.trips)
+        : NaN;
     const memoryRatio =
       perTrip(top.rssWarm, base.rssWarm, top.trips, base.trips) /
       perTrip(mid.rssWarm, base.rssWarm, mid.trips, base.trips);
