@@ -4,7 +4,7 @@
  * of every list (the /v1 lists, the index pages, the feeds built from every trip).
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { copyProject, type ProjectCopy } from '../../tests/helpers/project.ts';
@@ -39,6 +39,27 @@ export interface BuildRun {
   tail: string;
 }
 
+/**
+ * Kills `pid` and the processes it started. /usr/bin/time runs the build as its child, so a
+ * kill of `time` alone would leave the build running on, holding the pipes (and the machine)
+ * until it ends. The build stays in the bench's process group, so Ctrl-C stops it too.
+ */
+function stopWithChildren(pid: number): void {
+  let children: number[] = [];
+  try {
+    children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').split(' ').filter(Boolean).map(Number);
+  } catch {
+    // Gone already, or no /proc: the kill below is all there is.
+  }
+  for (const target of [...children, pid]) {
+    try {
+      process.kill(target, 'SIGKILL');
+    } catch {
+      // Already gone.
+    }
+  }
+}
+
 export function timedBuild(dir: string, timeoutMs: number): Promise<BuildRun> {
   const astro = path.join(dir, 'node_modules', 'astro', 'bin', 'astro.mjs');
   const timed = existsSync('/usr/bin/time');
@@ -50,9 +71,6 @@ export function timedBuild(dir: string, timeoutMs: number): Promise<BuildRun> {
     cwd: dir,
     env: { ...process.env, ASTRO_TELEMETRY_DISABLED: '1', CONTENT_DIR: './content', SITE_URL: benchSiteUrl },
     stdio: ['ignore', 'pipe', 'pipe'],
-    // A group of its own, so a build that runs too long is stopped whole: killing /usr/bin/time
-    // alone would leave the build running on, holding the pipes (and the machine) until it ends.
-    detached: true,
   });
   let output = '';
   const reported: string[] = [];
@@ -66,13 +84,7 @@ export function timedBuild(dir: string, timeoutMs: number): Promise<BuildRun> {
   };
   child.stdout.on('data', read);
   child.stderr.on('data', read);
-  const timer = setTimeout(() => {
-    try {
-      process.kill(-child.pid!, 'SIGKILL');
-    } catch {
-      // Already gone.
-    }
-  }, timeoutMs);
+  const timer = setTimeout(() => stopWithChildren(child.pid!), timeoutMs);
   return new Promise((resolve) => {
     child.once('close', (code) => {
       clearTimeout(timer);
