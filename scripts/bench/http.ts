@@ -8,6 +8,7 @@ import { fixed, ratio, type Section } from './report.ts';
 import {
   interleaved,
   loadProfiles,
+  sliceWords,
   type Contender,
   type LoadProfileName,
   type LoadSettings,
@@ -31,8 +32,8 @@ const ms = (n: number) => fixed(n, n < 10 ? 2 : 1);
 const cpuGoal = 1.25;
 
 /**
- * Each round's CPU ratio, in the order the rounds ran: a round runs every contender once, within
- * seconds of each other, so the spread of these says how far the shared machine moved the median.
+ * Each round's CPU ratio, in the order the rounds ran: a round runs every contender for the same
+ * seconds, taking turns, so the spread of these says how far the shared machine moved the median.
  */
 function roundRatios(server: Medians, baseline: Medians): string {
   return server.cpuUsByRound.map((us, i) => ratio(us / baseline.cpuUsByRound[i]!)).join(', ');
@@ -135,7 +136,7 @@ export async function httpSection(
   }
   return {
     title: `Pages, Markdown twins and /v1 against the bytes baseline: ${profile.about}`,
-    about: `Load profile \`${profileName}\`: ${profile.about}, ${load.rounds} rounds of ${load.seconds} s per contender, medians. Each path through \`server.ts\` as \`npm start\` runs it (the request rules with the real in-process counter store, then a built file or a live function of \`functions/\`, routed by the same table as on Vercel), against \`scripts/bench/bytes-server.ts\` answering the same status, headers and body from memory. The load comes from many client addresses (a fresh 127.x.y.z with each new connection), so every request is counted and none refused. Uncompressed (the client sends only \`Host\`). The headline: CPU = the server process's own CPU time per request (all threads, from /proc), and CPU ratio = server / baseline, goal ${ratio(cpuGoal)} or less. Every server runs on core ${cores?.server ?? '(unpinned)'} and the load generator on core ${cores?.load ?? '(unpinned)'} (\`taskset\`), so the throughput columns say what one core of each does, not what the load generator allows. Split rows below some paths: the same server with the bench-only counter store that never limits (\`scripts/bench/counter-store.ts\`), and \`handleV1\` alone in a bare node:http server (\`scripts/bench/api-server.ts\`), each against the same baseline.`,
+    about: `Load profile \`${profileName}\`: ${profile.about}, ${load.rounds} rounds of ${load.seconds} s per contender (${sliceWords(load)}), medians. Each path through \`server.ts\` as \`npm start\` runs it (the request rules with the real in-process counter store, then a built file or a live function of \`functions/\`, routed by the same table as on Vercel), against \`scripts/bench/bytes-server.ts\` answering the same status, headers and body from memory. The load comes from many client addresses (a fresh 127.x.y.z with each new connection), so every request is counted and none refused. Uncompressed (the client sends only \`Host\`). The headline: CPU = the server process's own CPU time per request (all threads, from /proc), and CPU ratio = server / baseline, goal ${ratio(cpuGoal)} or less. Every server runs on core ${cores?.server ?? '(unpinned)'} and the load generator on core ${cores?.load ?? '(unpinned)'} (\`taskset\`), so the throughput columns say what one core of each does, not what the load generator allows. Split rows below some paths: the same server with the bench-only counter store that never limits (\`scripts/bench/counter-store.ts\`), and \`handleV1\` alone in a bare node:http server (\`scripts/bench/api-server.ts\`), each against the same baseline.`,
     header: comparisonHeader,
     rows,
     findings: [

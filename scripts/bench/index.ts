@@ -5,11 +5,12 @@
  * a full run; `--only` runs some sections and prints them without writing.
  *
  *   npm run bench -- [--only http,nginx,fairness,rules,departures,storage,growth,rebuild,weight,vercel,cold]
- *                    [--seconds 5] [--rounds 3] [--connections 10] [--profiles steady,fewer] [--growth 12,1000,10000]
+ *                    [--seconds 5] [--slices 5] [--rounds 3] [--connections 10] [--profiles steady,fewer] [--growth 12,1000,10000]
  *                    [--rebuild 12,1000] [--fairness-seconds 20] [--cold-samples 15]
  *
  * The http section runs once per load profile (`--profiles`, scripts/bench/load.ts); `--connections`
- * is the other sections' load.
+ * is the other sections' load. Each round gives every contender `--seconds` of load, in `--slices`
+ * turns (one a second unless given; `--slices 1` runs each contender's seconds at a stretch).
  */
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -22,7 +23,7 @@ import { fairnessSection } from './fairness.ts';
 import { growthSection } from './growth.ts';
 import { rebuildSection } from './rebuild.ts';
 import { httpSection, type Target } from './http.ts';
-import { loadProfiles, type LoadProfileName, type LoadSettings } from './load.ts';
+import { loadProfiles, sliceWords, type LoadProfileName, type LoadSettings } from './load.ts';
 import { nginxSection } from './nginx.ts';
 import { pageWeightSection } from './page-weight.ts';
 import type { ChildServer } from './processes.ts';
@@ -53,6 +54,7 @@ const { values } = parseArgs({
   options: {
     only: { type: 'string' },
     seconds: { type: 'string', default: '5' },
+    slices: { type: 'string' },
     rounds: { type: 'string', default: '3' },
     connections: { type: 'string', default: '10' },
     profiles: { type: 'string', default: Object.keys(loadProfiles).join(',') },
@@ -74,7 +76,12 @@ const load: LoadSettings = {
   seconds: Number(values.seconds),
   rounds: Number(values.rounds),
   connections: Number(values.connections),
+  ...(values.slices === undefined ? {} : { slices: Number(values.slices) }),
 };
+if (load.slices !== undefined && !(Number.isInteger(load.slices) && load.slices >= 1)) {
+  console.error(`--slices takes a whole number of turns, 1 or more (got ${values.slices})`);
+  process.exit(1);
+}
 const profiles = values.profiles.split(',') as LoadProfileName[];
 const unknownProfiles = profiles.filter((p) => !(p in loadProfiles));
 if (unknownProfiles.length) {
@@ -203,7 +210,7 @@ const loadAtEnd = os
   .loadavg()
   .map((l) => l.toFixed(2))
   .join(', ');
-const settings = `${load.rounds} rounds of ${load.seconds} s per contender, ${load.connections} connections from many loopback addresses (tests/helpers/loopback-load.ts)`;
+const settings = `${load.rounds} rounds of ${load.seconds} s per contender (${sliceWords(load)}), ${load.connections} connections from many loopback addresses (tests/helpers/loopback-load.ts)`;
 const report = renderReport(facts, settings, sections, keptNotes(previous), loadAtEnd);
 if (only.length === allSections.length) {
   writeFileSync(reportFile, report);

@@ -3,7 +3,9 @@
  * (tests/helpers/loopback-load.ts): each connection moves to a fresh 127.x.y.z address after 100
  * requests, so the real per-client quota of 120 a minute is counted for every request and never
  * reached. The machine is shared and noisy, so a candidate is never measured alone: each round
- * runs every contender once, the order rotating from round to round, and the figures reported
+ * runs every contender for the same seconds, in slices of about a second that the contenders take
+ * in turn (the order rotating from slice to slice and round to round), so that what another
+ * tenant of the machine does within a round weighs on all of them alike; the figures reported
  * are medians over the rounds. Beside throughput, the server's own CPU time per request is read
  * from /proc, which tells a server at its limit from a load generator at its own.
  */
@@ -12,7 +14,10 @@ import { freshAddresses, percentile, runLoad } from '../../tests/helpers/loopbac
 
 export interface LoadSettings {
   rounds: number;
+  /** Each contender's seconds of load in a round. */
   seconds: number;
+  /** The slices those seconds are run in, the contenders taking turns (default: one a second). */
+  slices?: number;
   connections: number;
   /** Requests on one connection before it closes and the next opens from a fresh address (default 100). */
   requestsPerConnection?: number;
@@ -83,15 +88,25 @@ function cpuSeconds(pids: number[]): number {
   return ticks / 100;
 }
 
-async function loadRun(
+/** What one stretch of load against one contender gave, before it is summed into a round. */
+interface Slice {
+  requests: number;
+  seconds: number;
+  /** The contender's CPU seconds over the slice (NaN when its processes are unknown). */
+  cpu: number;
+  latencies: Float64Array;
+  non2xx: number;
+  errors: number;
+}
+
+async function loadSlice(
   contender: Contender,
   seconds: number,
   connections: number,
   requestsPerConnection = 100,
-): Promise<RunFigures> {
+): Promise<Slice> {
   const url = new URL(contender.url);
-  const pids = contender.pids ?? [];
-  const cpuBefore = pids.length ? cpuSeconds(pids) : NaN;
+  const cpuBefore = contenderCpu(contender);
   const result = await runLoad({
     port: Number(url.port),
     path: url.pathname + url.search,
@@ -101,31 +116,77 @@ async function loadRun(
     address: freshAddresses(),
     requestsPerAddress: requestsPerConnection,
   });
-  const cpu = pids.length ? cpuSeconds(pids) - cpuBefore : NaN;
+  const cpu = contenderCpu(contender) - cpuBefore;
   let non2xx = 0;
   for (const [status, count] of result.statuses) if (status < 200 || status > 299) non2xx += count;
+  const { requests, latencies, errors } = result;
+  return { requests, seconds: result.seconds, cpu, latencies, non2xx, errors };
+}
+
+/**
+ * One contender's round: its slices summed, latencies pooled. CPU per request is the CPU its
+ * processes used over the whole round, between its slices too, over the requests of its slices:
+ * what a server puts off while it waits for its next turn (V8 collects garbage and shrinks its
+ * heap once requests stop coming) is still work those requests made.
+ */
+function roundFigures(slices: Slice[], roundCpu: number): RunFigures {
+  const sum = (pick: (s: Slice) => number) => slices.reduce((n, s) => n + pick(s), 0);
+  const requests = sum((s) => s.requests);
+  const seconds = sum((s) => s.seconds);
+  const cpu = sum((s) => s.cpu);
+  const latencies = new Float64Array(sum((s) => s.latencies.length));
+  let at = 0;
+  for (const s of slices) {
+    latencies.set(s.latencies, at);
+    at += s.latencies.length;
+  }
   return {
-    rps: result.rps,
-    p50: percentile(result.latencies, 50),
-    p99: percentile(result.latencies, 99),
-    non2xx,
-    errors: result.errors,
-    cpuUs: (cpu / Math.max(1, result.requests)) * 1e6,
-    cpuShare: cpu / result.seconds,
+    rps: requests / seconds,
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+    non2xx: sum((s) => s.non2xx),
+    errors: sum((s) => s.errors),
+    cpuUs: (roundCpu / Math.max(1, requests)) * 1e6,
+    cpuShare: cpu / seconds,
   };
 }
 
-/** Every contender once per round (after one discarded warm-up each); medians per contender. */
+/** CPU seconds used so far by a contender's processes (NaN when they are unknown). */
+const contenderCpu = (c: Contender) => (c.pids?.length ? cpuSeconds(c.pids) : NaN);
+
+/** How many slices each contender's seconds in a round are run in. */
+const sliceCount = (settings: LoadSettings) => Math.max(1, Math.round(settings.slices ?? settings.seconds));
+
+/** How a round's seconds are taken, for the report. */
+export function sliceWords(settings: LoadSettings): string {
+  const n = sliceCount(settings);
+  return n === 1
+    ? 'each at a stretch'
+    : `in ${n} slices of ${+(settings.seconds / n).toFixed(2)} s, the contenders taking turns`;
+}
+
+/**
+ * Every contender for the same seconds in each round (after one discarded warm-up second each),
+ * in slices the contenders take in turn; medians over the rounds per contender.
+ */
 export async function interleaved(contenders: Contender[], settings: LoadSettings): Promise<Medians[]> {
-  const run = (c: Contender, seconds: number) =>
-    loadRun(c, seconds, settings.connections, settings.requestsPerConnection);
-  for (const c of contenders) await run(c, 1);
+  const slice = (c: Contender, seconds: number) =>
+    loadSlice(c, seconds, settings.connections, settings.requestsPerConnection);
+  for (const c of contenders) await slice(c, 1);
+  const slices = sliceCount(settings);
   const runs = contenders.map(() => [] as RunFigures[]);
   for (let round = 0; round < settings.rounds; round += 1) {
-    for (let i = 0; i < contenders.length; i += 1) {
-      const index = (i + round) % contenders.length;
-      runs[index]!.push(await run(contenders[index]!, settings.seconds));
+    const taken = contenders.map(() => [] as Slice[]);
+    const cpuAtStart = contenders.map(contenderCpu);
+    for (let turn = 0; turn < slices; turn += 1) {
+      for (let i = 0; i < contenders.length; i += 1) {
+        const index = (i + round + turn) % contenders.length;
+        taken[index]!.push(await slice(contenders[index]!, settings.seconds / slices));
+      }
     }
+    taken.forEach((t, index) =>
+      runs[index]!.push(roundFigures(t, contenderCpu(contenders[index]!) - cpuAtStart[index]!)),
+    );
   }
   return contenders.map((c, i) => {
     const r = runs[i]!;
