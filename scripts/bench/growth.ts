@@ -4,13 +4,14 @@
  * of every list (the /v1 lists, the index pages, the feeds built from every trip).
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { copyProject, type ProjectCopy } from '../../tests/helpers/project.ts';
 import { realContent } from '../../tests/helpers/content.ts';
 import { generateCatalogue } from './generate-catalogue.ts';
 import { median } from './load.ts';
+import { childrenOf } from './processes.ts';
 import { fixed, kib, mib, ratio, type Section } from './report.ts';
 import { benchSiteUrl, startBenchServer } from './site.ts';
 
@@ -45,13 +46,7 @@ export interface BuildRun {
  * until it ends. The build stays in the bench's process group, so Ctrl-C stops it too.
  */
 function stopWithChildren(pid: number): void {
-  let children: number[] = [];
-  try {
-    children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').split(' ').filter(Boolean).map(Number);
-  } catch {
-    // Gone already, or no /proc: the kill below is all there is.
-  }
-  for (const target of [...children, pid]) {
+  for (const target of [...childrenOf(pid), pid]) {
     try {
       process.kill(target, 'SIGKILL');
     } catch {

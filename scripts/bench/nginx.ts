@@ -6,7 +6,7 @@
  * section says so instead of failing the run.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { cachePolicy } from '../../service/http/cache-policy.ts';
@@ -15,7 +15,7 @@ import { securityHeaders } from '../../service/rules/security-headers.ts';
 import { freePort } from '../../tests/helpers/project.ts';
 import { comparisonHeader, comparisonRow } from './http.ts';
 import { interleaved, type LoadSettings } from './load.ts';
-import { onServerCore, type ChildServer } from './processes.ts';
+import { childrenOf, onServerCore, type ChildServer } from './processes.ts';
 import { fixed, ratio, type Section } from './report.ts';
 
 const candidates = ['/usr/sbin/nginx', '/usr/bin/nginx'];
@@ -127,24 +127,7 @@ ${headers}
       await new Promise((r) => setTimeout(r, 100));
     }
   }
-  return { url, pids: [master.pid!, ...workersOf(master.pid!)], stop };
-}
-
-/** The processes nginx's master started (its worker). */
-function workersOf(pid: number): number[] {
-  const children = `/proc/${pid}/task/${pid}/children`;
-  if (existsSync(children)) return readFileSync(children, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
-  return readdirSync('/proc')
-    .filter((entry) => /^\d+$/.test(entry))
-    .filter((entry) => {
-      try {
-        const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid;
-      } catch {
-        return false;
-      }
-    })
-    .map(Number);
+  return { url, pids: [master.pid!, ...childrenOf(master.pid!)], stop };
 }
 
 export interface NginxTarget {

@@ -5,7 +5,7 @@
  * load generator never takes the server's core and does not set its pace.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os, { tmpdir } from 'node:os';
 import path from 'node:path';
 import { freePort } from '../../tests/helpers/project.ts';
@@ -32,6 +32,31 @@ export interface ChildServerOptions {
   readyPath?: string;
   /** How long to wait for it: opening the embedded database can take a minute on a busy machine. */
   readyWithinMs?: number;
+}
+
+/**
+ * The processes `pid` started that still run, from /proc: the kernel's list of its children, or,
+ * where the kernel keeps none, every process whose parent it is. Empty when `pid` is gone or there
+ * is no /proc.
+ */
+export function childrenOf(pid: number): number[] {
+  try {
+    const children = `/proc/${pid}/task/${pid}/children`;
+    if (existsSync(children)) return readFileSync(children, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+    return readdirSync('/proc')
+      .filter((entry) => /^\d+$/.test(entry))
+      .filter((entry) => {
+        try {
+          const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+          return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid;
+        } catch {
+          return false;
+        }
+      })
+      .map(Number);
+  } catch {
+    return [];
+  }
 }
 
 const taskset = '/usr/bin/taskset';
