@@ -5,17 +5,21 @@
  */
 import path from 'node:path';
 import { fixed, ratio, type Section } from './report.ts';
+import type { Recording } from './bytes-server.ts';
 import {
-  interleaved,
   loadProfiles,
+  mediansOf,
+  oneRound,
   sliceWords,
+  warmUp,
   type Contender,
   type LoadProfileName,
   type LoadSettings,
   type Medians,
+  type RunFigures,
 } from './load.ts';
 import { cores, startChildServer, type ChildServer } from './processes.ts';
-import { record, startBytesServer, startNeverLimitingServer } from './site.ts';
+import { record, startBenchServer, startBytesServer, startNeverLimitingServer } from './site.ts';
 
 export interface Target {
   label: string;
@@ -68,8 +72,64 @@ export const comparisonHeader = [
   'p99 ms server / baseline',
 ];
 
+/** The processes of one round, all started fresh for it: the server, the baseline, and the servers of the split rows. */
+interface RoundProcesses {
+  server: ChildServer;
+  baseline: ChildServer;
+  handlerOnly: ChildServer;
+  neverLimiting: ChildServer;
+}
+
+async function startRound(siteDir: string, recordings: Recording[]): Promise<RoundProcesses> {
+  const started: ChildServer[] = [];
+  const start = async (starting: Promise<ChildServer>) => {
+    const child = await starting;
+    started.push(child);
+    return child;
+  };
+  try {
+    const server = await start(startBenchServer(siteDir));
+    const baseline = await start(startBytesServer(recordings));
+    const handlerOnly = await start(
+      startChildServer(path.join(import.meta.dirname, 'api-server.ts'), {
+        cwd: import.meta.dirname,
+        readyPath: '/v1/',
+      }),
+    );
+    const neverLimiting = await start(startNeverLimitingServer(siteDir));
+    // The first departures request opens (and seeds) each server's embedded store.
+    for (const s of [server, neverLimiting]) await (await fetch(`${s.url}/v1/departures`)).arrayBuffer();
+    return { server, baseline, handlerOnly, neverLimiting };
+  } catch (error) {
+    await Promise.all(started.map((child) => child.stop()));
+    throw error;
+  }
+}
+
+/** Who is measured on a path: the server and the baseline, and the split rows the path asks for. */
+function contendersOf(t: Target, p: RoundProcesses): Contender[] {
+  const on = (label: string, child: ChildServer): Contender => ({
+    label,
+    url: `${child.url}${t.path}`,
+    pids: [child.process.pid!],
+  });
+  return [
+    on('server', p.server),
+    on('baseline', p.baseline),
+    ...(t.split ? [on('never-limiting', p.neverLimiting)] : []),
+    ...(t.handler ? [on('handler', p.handlerOnly)] : []),
+  ];
+}
+
+/**
+ * Every path against the bytes baseline under one load profile. Each round starts its processes
+ * afresh (a server, a baseline, the split rows' servers), loads every path once to warm them all,
+ * then measures each path in turns; the medians are over rounds, and so over processes: a ratio
+ * moves with the pair of processes it comes from (docs/benchmarks.md), and one pair no longer
+ * decides every path of a run. `recorder` is the server whose answers the baseline sends.
+ */
 export async function httpSection(
-  server: ChildServer,
+  recorder: ChildServer,
   siteDir: string,
   targets: Target[],
   settings: LoadSettings,
@@ -77,66 +137,64 @@ export async function httpSection(
 ): Promise<Section> {
   const profile = loadProfiles[profileName];
   const load: LoadSettings = { ...settings, ...profile };
-  const recordings = [];
+  const recordings: Recording[] = [];
   for (const t of targets) {
-    const r = await record(server.url, t.path);
+    const r = await record(recorder.url, t.path);
     if (r.status !== 200) throw new Error(`${t.path} answered ${r.status}; the benchmark needs a 200`);
     recordings.push(r);
   }
-  const baseline = await startBytesServer(recordings);
-  const handlerOnly = await startChildServer(path.join(import.meta.dirname, 'api-server.ts'), {
-    cwd: import.meta.dirname,
-    readyPath: '/v1/',
-  });
-  const neverLimiting = await startNeverLimitingServer(siteDir);
-  await (await fetch(`${neverLimiting.url}/v1/departures`)).arrayBuffer();
+  const runs = targets.map(() => new Map<string, RunFigures[]>());
+  for (let round = 0; round < load.rounds; round += 1) {
+    const processes = await startRound(siteDir, recordings);
+    try {
+      // Every path once before any is measured, as a server that has served them all is.
+      for (const t of targets) await warmUp(contendersOf(t, processes), load);
+      for (const [i, t] of targets.entries()) {
+        const contenders = contendersOf(t, processes);
+        const figures = await oneRound(contenders, load, round);
+        contenders.forEach((c, k) => runs[i]!.set(c.label, [...(runs[i]!.get(c.label) ?? []), figures[k]!]));
+        const [s, b] = figures;
+        console.log(
+          `[bench] ${profileName} round ${round + 1} of ${load.rounds} ${t.path}: ${fixed(s!.cpuUs)} vs ${fixed(b!.cpuUs)} µs CPU per request`,
+        );
+      }
+    } finally {
+      await Promise.all(Object.values(processes).map((child: ChildServer) => child.stop()));
+    }
+  }
   const rows: string[][] = [];
   const cpuRatios: { label: string; value: number }[] = [];
   const splits: string[] = [];
   const handlerRatios: string[] = [];
-  try {
-    for (const [i, t] of targets.entries()) {
-      const contenders: Contender[] = [
-        { label: 'server', url: `${server.url}${t.path}`, pids: [server.process.pid!] },
-        { label: 'baseline', url: `${baseline.url}${t.path}`, pids: [baseline.process.pid!] },
-      ];
-      if (t.split)
-        contenders.push({
-          label: 'never-limiting',
-          url: `${neverLimiting.url}${t.path}`,
-          pids: [neverLimiting.process.pid!],
-        });
-      if (t.handler)
-        contenders.push({ label: 'handler', url: `${handlerOnly.url}${t.path}`, pids: [handlerOnly.process.pid!] });
-      const figures = await interleaved(contenders, load);
-      const [s, b] = figures;
-      const n = figures.find((f) => f.label === 'never-limiting');
-      const h = figures.find((f) => f.label === 'handler');
-      const bytes = Buffer.from(recordings[i]!.bodyBase64, 'base64').length;
-      rows.push(comparisonRow(`${t.label}: \`${t.path}\``, s!, b!, bytes));
-      if (n) {
-        rows.push(
-          comparisonRow('… split: the same server with a counter store that never limits (bench only)', n, b!, bytes),
-        );
-        splits.push(`\`${t.path}\` ${fixed(s!.cpuUs - n.cpuUs, 1)} µs`);
-      }
-      if (h) {
-        rows.push(comparisonRow('… split: handleV1 alone in a bare node:http server', h, b!, bytes));
-        handlerRatios.push(`\`${t.path}\` ${ratio(h.rps / b!.rps)}`);
-      }
-      cpuRatios.push({ label: t.path, value: s!.cpuUs / b!.cpuUs });
-      console.log(
-        `[bench] ${profileName} ${t.path}: ${fixed(s!.rps)} vs ${fixed(b!.rps)} req/s, ${fixed(s!.cpuUs)} vs ${fixed(b!.cpuUs)} µs CPU per request`,
+  for (const [i, t] of targets.entries()) {
+    const medians = (label: string) => {
+      const r = runs[i]!.get(label);
+      return r ? mediansOf(label, r) : undefined;
+    };
+    const s = medians('server')!;
+    const b = medians('baseline')!;
+    const n = medians('never-limiting');
+    const h = medians('handler');
+    const bytes = Buffer.from(recordings[i]!.bodyBase64, 'base64').length;
+    rows.push(comparisonRow(`${t.label}: \`${t.path}\``, s, b, bytes));
+    if (n) {
+      rows.push(
+        comparisonRow('… split: the same server with a counter store that never limits (bench only)', n, b, bytes),
       );
+      splits.push(`\`${t.path}\` ${fixed(s.cpuUs - n.cpuUs, 1)} µs`);
     }
-  } finally {
-    await baseline.stop();
-    await handlerOnly.stop();
-    await neverLimiting.stop();
+    if (h) {
+      rows.push(comparisonRow('… split: handleV1 alone in a bare node:http server', h, b, bytes));
+      handlerRatios.push(`\`${t.path}\` ${ratio(h.rps / b.rps)}`);
+    }
+    cpuRatios.push({ label: t.path, value: s.cpuUs / b.cpuUs });
+    console.log(
+      `[bench] ${profileName} ${t.path}: ${fixed(s.rps)} vs ${fixed(b.rps)} req/s, ${fixed(s.cpuUs)} vs ${fixed(b.cpuUs)} µs CPU per request`,
+    );
   }
   return {
     title: `Pages, Markdown twins and /v1 against the bytes baseline: ${profile.about}`,
-    about: `Load profile \`${profileName}\`: ${profile.about}, ${load.rounds} rounds of ${load.seconds} s per contender (${sliceWords(load)}), medians. Each path through \`server.ts\` as \`npm start\` runs it (the request rules with the real in-process counter store, then a built file or a live function of \`functions/\`, routed by the same table as on Vercel), against \`scripts/bench/bytes-server.ts\` answering the same status, headers and body from memory. The load comes from many client addresses (a fresh 127.x.y.z with each new connection), so every request is counted and none refused. Uncompressed (the client sends only \`Host\`). The headline: CPU = the server process's own CPU time per request (all threads, from /proc), and CPU ratio = server / baseline, goal ${ratio(cpuGoal)} or less. Every server runs on core ${cores?.server ?? '(unpinned)'} and the load generator on core ${cores?.load ?? '(unpinned)'} (\`taskset\`), so the throughput columns say what one core of each does, not what the load generator allows. Split rows below some paths: the same server with the bench-only counter store that never limits (\`scripts/bench/counter-store.ts\`), and \`handleV1\` alone in a bare node:http server (\`scripts/bench/api-server.ts\`), each against the same baseline.`,
+    about: `Load profile \`${profileName}\`: ${profile.about}, ${load.rounds} rounds of ${load.seconds} s per contender (${sliceWords(load)}), each round with processes started afresh for it and every path loaded once before any is measured, medians over the rounds. Each path through \`server.ts\` as \`npm start\` runs it (the request rules with the real in-process counter store, then a built file or a live function of \`functions/\`, routed by the same table as on Vercel), against \`scripts/bench/bytes-server.ts\` answering the same status, headers and body from memory. The load comes from many client addresses (a fresh 127.x.y.z with each new connection), so every request is counted and none refused. Uncompressed (the client sends only \`Host\`). The headline: CPU = the server process's own CPU time per request (all threads, from /proc), and CPU ratio = server / baseline, goal ${ratio(cpuGoal)} or less. Every server runs on core ${cores?.server ?? '(unpinned)'} and the load generator on core ${cores?.load ?? '(unpinned)'} (\`taskset\`), so the throughput columns say what one core of each does, not what the load generator allows. Split rows below some paths: the same server with the bench-only counter store that never limits (\`scripts/bench/counter-store.ts\`), and \`handleV1\` alone in a bare node:http server (\`scripts/bench/api-server.ts\`), each against the same baseline.`,
     header: comparisonHeader,
     rows,
     findings: [

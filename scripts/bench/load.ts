@@ -44,7 +44,7 @@ export const loadProfiles = {
 } as const;
 export type LoadProfileName = keyof typeof loadProfiles;
 
-interface RunFigures {
+export interface RunFigures {
   /** Completed requests per second over the run. */
   rps: number;
   /** Latency percentiles in milliseconds. */
@@ -165,42 +165,62 @@ export function sliceWords(settings: LoadSettings): string {
     : `in ${n} slices of ${+(settings.seconds / n).toFixed(2)} s, the contenders taking turns`;
 }
 
+/** Each contender loaded for `seconds`, one after the other, the figures discarded: the JIT settles, the answers are kept. */
+export async function warmUp(contenders: Contender[], settings: LoadSettings, seconds = 1): Promise<void> {
+  for (const c of contenders) await loadSlice(c, seconds, settings.connections, settings.requestsPerConnection);
+}
+
+/**
+ * One round: every contender for `settings.seconds`, in slices the contenders take in turn, the
+ * order rotating from slice to slice and, by `round`, from round to round; each contender's
+ * figures, in the order given.
+ */
+export async function oneRound(contenders: Contender[], settings: LoadSettings, round: number): Promise<RunFigures[]> {
+  const slices = sliceCount(settings);
+  const taken = contenders.map(() => [] as Slice[]);
+  const cpuAtStart = contenders.map(contenderCpu);
+  for (let turn = 0; turn < slices; turn += 1) {
+    for (let i = 0; i < contenders.length; i += 1) {
+      const index = (i + round + turn) % contenders.length;
+      taken[index]!.push(
+        await loadSlice(
+          contenders[index]!,
+          settings.seconds / slices,
+          settings.connections,
+          settings.requestsPerConnection,
+        ),
+      );
+    }
+  }
+  return taken.map((t, index) => roundFigures(t, contenderCpu(contenders[index]!) - cpuAtStart[index]!));
+}
+
+/** A contender's medians over its rounds (`runs`, in the order run). */
+export function mediansOf(label: string, runs: RunFigures[]): Medians {
+  const mid = (pick: (x: RunFigures) => number) => median(runs.map(pick));
+  return {
+    label,
+    rps: mid((x) => x.rps),
+    p50: mid((x) => x.p50),
+    p99: mid((x) => x.p99),
+    non2xx: runs.reduce((n, x) => n + x.non2xx, 0),
+    errors: runs.reduce((n, x) => n + x.errors, 0),
+    cpuUs: mid((x) => x.cpuUs),
+    cpuUsByRound: runs.map((x) => x.cpuUs),
+    cpuShare: mid((x) => x.cpuShare),
+  };
+}
+
 /**
  * Every contender for the same seconds in each round (after one discarded warm-up second each),
  * in slices the contenders take in turn; medians over the rounds per contender.
  */
 export async function interleaved(contenders: Contender[], settings: LoadSettings): Promise<Medians[]> {
-  const slice = (c: Contender, seconds: number) =>
-    loadSlice(c, seconds, settings.connections, settings.requestsPerConnection);
-  for (const c of contenders) await slice(c, 1);
-  const slices = sliceCount(settings);
+  await warmUp(contenders, settings);
   const runs = contenders.map(() => [] as RunFigures[]);
   for (let round = 0; round < settings.rounds; round += 1) {
-    const taken = contenders.map(() => [] as Slice[]);
-    const cpuAtStart = contenders.map(contenderCpu);
-    for (let turn = 0; turn < slices; turn += 1) {
-      for (let i = 0; i < contenders.length; i += 1) {
-        const index = (i + round + turn) % contenders.length;
-        taken[index]!.push(await slice(contenders[index]!, settings.seconds / slices));
-      }
-    }
-    taken.forEach((t, index) =>
-      runs[index]!.push(roundFigures(t, contenderCpu(contenders[index]!) - cpuAtStart[index]!)),
-    );
+    const figures = await oneRound(contenders, settings, round);
+    figures.forEach((f, index) => runs[index]!.push(f));
   }
-  return contenders.map((c, i) => {
-    const r = runs[i]!;
-    const mid = (pick: (x: RunFigures) => number) => median(r.map(pick));
-    return {
-      label: c.label,
-      rps: mid((x) => x.rps),
-      p50: mid((x) => x.p50),
-      p99: mid((x) => x.p99),
-      non2xx: r.reduce((n, x) => n + x.non2xx, 0),
-      errors: r.reduce((n, x) => n + x.errors, 0),
-      cpuUs: mid((x) => x.cpuUs),
-      cpuUsByRound: r.map((x) => x.cpuUs),
-      cpuShare: mid((x) => x.cpuShare),
-    };
-  });
+  return contenders.map((c, i) => mediansOf(c.label, runs[i]!));
 }
