@@ -37,7 +37,8 @@ const cpuGoal = 1.25;
 
 /**
  * Each round's CPU ratio, in the order the rounds ran: a round runs every contender for the same
- * seconds, taking turns, so the spread of these says how far the shared machine moved the median.
+ * seconds, taking turns, so the spread of these says how far the shared machine moved the median
+ * (and, where each round has processes of its own, as in httpSection, how far the pairs differ).
  */
 function roundRatios(server: Medians, baseline: Medians): string {
   return server.cpuUsByRound.map((us, i) => ratio(us / baseline.cpuUsByRound[i]!)).join(', ');
