@@ -22,7 +22,7 @@ export interface KeptResponse {
   /** Its headers but length and Vary as a flat name, value list, made on first use. */
   raw?: string[];
   /** The rules' headers it is sent with, per shared (frozen) set of them, as flat lists (web-response.ts). */
-  ruleLists?: WeakMap<object, { list: string[]; at: number }>;
+  ruleLists?: WeakMap<object, KeptRuleList>;
   /** Whether it sets none of the rate-limit headers of a list of this length itself (web-response.ts). */
   setsNoLimit?: { length: number; none: boolean };
   expires: number;
@@ -32,6 +32,17 @@ export interface KeptResponse {
   bytes?: number;
   /** Dropped from the cache: a compressed form made afterwards is not counted. */
   dropped?: boolean;
+}
+
+/**
+ * The rules' headers a kept answer does not set itself, as a flat list, and where in it the
+ * rate-limit headers go (`at`); for a shared set of them, the whole lists it is sent with, one
+ * per way of sending, with the places of the values that change per request (web-response.ts).
+ */
+export interface KeptRuleList {
+  list: string[];
+  at: number;
+  sent?: Map<number, { raw: string[]; ageAt: number; limitsAt: number }>;
 }
 
 /** The request headers an answer may vary on, as a web Headers object or a host's view reads them. */

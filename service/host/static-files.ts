@@ -217,7 +217,7 @@ export class StaticFiles {
         res.writeHead(
           304,
           lists
-            ? withLimits(lists.notModified, lists.notModifiedAt, limits)
+            ? withLimits(lists, lists.notModified, lists.notModifiedAt, limits)
             : notModifiedRaw(commonList(file, pathname, rules.headers, fileHeaders).raw),
         );
         res.end();
@@ -236,7 +236,7 @@ export class StaticFiles {
     res.writeHead(
       status,
       lists
-        ? withLimits(encoding ? lists[encoding]! : lists.plain, lists.at, limits)
+        ? withLimits(lists, encoding ? lists[encoding]! : lists.plain, lists.at, limits)
         : sentList(commonList(file, pathname, rules.headers, fileHeaders).raw, encoding, body),
     );
     res.end(req.method === 'HEAD' ? undefined : body);
@@ -265,6 +265,7 @@ export class StaticFiles {
         at,
         notModified: notModifiedRaw(common),
         notModifiedAt: notModifiedRaw(common.slice(0, at)).length,
+        withRoom: new Map(),
       };
       if (file.gzip) lists.gzip = sentList(common, 'gzip', file.gzip);
       if (file.br) lists.br = sentList(common, 'br', file.br);
@@ -284,14 +285,25 @@ interface HeaderLists {
   at: number;
   notModified: string[];
   notModifiedAt: number;
+  /** Each of these lists with room at `at` for a counted request's rate-limit headers (withLimits). */
+  withRoom: Map<string[], string[]>;
 }
 
-/** `list` with `limits` put in at `at` (a new list), or `list` itself when there are none. */
-function withLimits(list: string[], at: number, limits: readonly string[] | null): string[] {
+/**
+ * `list` with `limits` put in at `at`, or `list` itself when there are none. The list with room
+ * for them is made once per list and filled in place for each request (names and values, so a
+ * list of another length gets a list of its own): Node reads the list while writeHead runs and
+ * keeps none of it, and the request is written before any other runs.
+ */
+function withLimits(lists: HeaderLists, list: string[], at: number, limits: readonly string[] | null): string[] {
   if (!limits || limits.length === 0) return list;
-  const out = list.slice(0, at);
-  for (let i = 0; i < limits.length; i += 1) out.push(limits[i]!);
-  for (let i = at; i < list.length; i += 1) out.push(list[i]!);
+  let out = lists.withRoom.get(list);
+  if (out === undefined || out.length !== list.length + limits.length) {
+    out = [...list.slice(0, at), ...limits, ...list.slice(at)];
+    lists.withRoom.set(list, out);
+    return out;
+  }
+  for (let i = 0; i < limits.length; i += 1) out[at + i] = limits[i]!;
   return out;
 }
 

@@ -7,7 +7,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { matchesEtag } from '../http/respond.ts';
 import { notModifiedRaw } from '../http/not-modified.ts';
 import { chosenEncoding, compress, worthCompressing } from './compression.ts';
-import type { EdgeCache, EncodedBody, KeptResponse } from './edge-cache.ts';
+import type { EdgeCache, EncodedBody, KeptResponse, KeptRuleList } from './edge-cache.ts';
 import { lowerCase } from './static-files.ts';
 import type { PreparedAnswer, RuleHeaders } from '../rules/index.ts';
 
@@ -77,8 +77,9 @@ const preparedLists = new WeakMap<PreparedAnswer, { head: string[]; get: string[
 /**
  * Sends a function's answer (kept or just made) with the rules' headers where the function set
  * none and, when it comes from the cache, its Age, answering a matching If-None-Match with 304
- * and compressing when the client accepts it. The headers go to Node as one flat list, the kept
- * answer's own part made once; written at once unless the compressed body is still being made.
+ * and compressing when the client accepts it. The headers go to Node as one flat list, written
+ * at once unless the compressed body is still being made; for rules' headers shared by every
+ * request to a path, the list is made once per way of sending and filled in place (sentList).
  */
 export function writeKeptResponse(
   req: IncomingMessage,
@@ -88,21 +89,13 @@ export function writeKeptResponse(
   rules: RuleHeaders,
   age = 0,
 ): void | Promise<void> {
-  const own = (kept.raw ??= Object.entries(kept.headers)
-    .filter(([name]) => name !== 'content-length' && name !== 'vary')
-    .flat());
   const counted = rules.counted;
   // The shared headers with this request's rate-limit headers in their place (CountedHeaders).
-  const { list, at } = counted ? ruleList(kept, counted.shared, counted.after) : ruleList(kept, rules.headers, 0);
-  const limits = counted ? limitsNotSet(kept, counted.limits) : [];
-  const raw: string[] = [];
-  for (let i = 0; i < own.length; i += 1) raw.push(own[i]!);
-  if (age > 0) raw.push('age', ageText(age));
-  for (let i = 0; i < at; i += 1) raw.push(list[i]!);
-  for (let i = 0; i < limits.length; i += 1) raw.push(limits[i]!);
-  for (let i = at; i < list.length; i += 1) raw.push(list[i]!);
+  const rule = counted ? ruleList(kept, counted.shared, counted.after) : ruleList(kept, rules.headers, 0);
+  const limits = counted ? limitsNotSet(kept, counted.limits) : noLimits;
   const etag = kept.headers.etag;
   if (etag && matchesEtag(req.headers['if-none-match'] ?? null, etag)) {
+    const raw = headerList(kept, age, rule, limits);
     if (kept.headers.vary) raw.push('vary', kept.headers.vary);
     res.writeHead(304, notModifiedRaw(raw));
     res.end();
@@ -110,8 +103,38 @@ export function writeKeptResponse(
   }
   const encoded = edge.encodedBody(kept, req.headers['accept-encoding'] ?? '');
   // Written at once when the body for this encoding is made; else when it is.
-  if (encoded instanceof Promise) return encoded.then((made) => sendKept(req, res, kept, raw, made));
-  sendKept(req, res, kept, raw, encoded);
+  if (encoded instanceof Promise) return encoded.then((made) => sendKept(req, res, kept, age, rule, limits, made));
+  sendKept(req, res, kept, age, rule, limits, encoded);
+}
+
+const noLimits: readonly string[] = Object.freeze([]);
+
+/**
+ * The answer's own headers (but length and Vary), its Age, and the rules' headers with the
+ * rate-limit ones in their place; `places`, when given, learns where Age's value and the
+ * rate-limit headers are.
+ */
+function headerList(
+  kept: KeptResponse,
+  age: number,
+  { list, at }: KeptRuleList,
+  limits: readonly string[],
+  places?: { ageAt: number; limitsAt: number },
+): string[] {
+  const own = (kept.raw ??= Object.entries(kept.headers)
+    .filter(([name]) => name !== 'content-length' && name !== 'vary')
+    .flat());
+  const raw: string[] = [];
+  for (let i = 0; i < own.length; i += 1) raw.push(own[i]!);
+  if (age > 0) {
+    raw.push('age', ageText(age));
+    if (places) places.ageAt = raw.length - 1;
+  }
+  for (let i = 0; i < at; i += 1) raw.push(list[i]!);
+  if (places) places.limitsAt = raw.length;
+  for (let i = 0; i < limits.length; i += 1) raw.push(limits[i]!);
+  for (let i = at; i < list.length; i += 1) raw.push(list[i]!);
+  return raw;
 }
 
 /** Ages in seconds as text, made once (a kept live answer is served for up to a minute). */
@@ -142,11 +165,7 @@ function limitsNotSet(kept: KeptResponse, limits: readonly string[]): readonly s
  * first `after` names end; made once per answer for headers shared by every request to a path
  * (frozen).
  */
-function ruleList(
-  kept: KeptResponse,
-  ruleHeaders: Readonly<Record<string, string>>,
-  after: number,
-): { list: string[]; at: number } {
+function ruleList(kept: KeptResponse, ruleHeaders: Readonly<Record<string, string>>, after: number): KeptRuleList {
   const shared = Object.isFrozen(ruleHeaders);
   const known = shared ? kept.ruleLists?.get(ruleHeaders) : undefined;
   if (known) return known;
@@ -158,8 +177,11 @@ function ruleList(
     index += 1;
     if (index === after) at = list.length;
   }
-  const made = { list, at: after === 0 ? 0 : index < after ? list.length : at };
-  if (shared) (kept.ruleLists ??= new WeakMap()).set(ruleHeaders, made);
+  const made: KeptRuleList = { list, at: after === 0 ? 0 : index < after ? list.length : at };
+  if (shared) {
+    made.sent = new Map();
+    (kept.ruleLists ??= new WeakMap()).set(ruleHeaders, made);
+  }
   return made;
 }
 
@@ -167,9 +189,39 @@ function sendKept(
   req: IncomingMessage,
   res: ServerResponse,
   kept: KeptResponse,
-  raw: string[],
-  { body, encoding }: EncodedBody,
+  age: number,
+  rule: KeptRuleList,
+  limits: readonly string[],
+  encoded: EncodedBody,
 ): void {
+  res.writeHead(kept.status, sentList(kept, age, rule, limits, encoded));
+  res.end(req.method === 'HEAD' ? undefined : encoded.body);
+}
+
+/**
+ * The whole list of headers a kept answer is sent with in this encoding. For rules' headers
+ * shared by every request to the path, made once per way of sending (encoding, with or without
+ * Age, number of rate-limit headers) and then filled in place with this request's Age and
+ * rate-limit headers, names and values: Node reads the list while writeHead runs and keeps none
+ * of it, and a request's list is filled just before it is written.
+ */
+function sentList(
+  kept: KeptResponse,
+  age: number,
+  rule: KeptRuleList,
+  limits: readonly string[],
+  { body, encoding }: EncodedBody,
+): string[] {
+  const way = ((limits.length * 2 + (age > 0 ? 1 : 0)) * 3 + (encoding === 'br' ? 1 : encoding === 'gzip' ? 2 : 0)) | 0;
+  const known = rule.sent?.get(way);
+  if (known) {
+    const { raw, ageAt, limitsAt } = known;
+    if (ageAt >= 0) raw[ageAt] = ageText(age);
+    for (let i = 0; i < limits.length; i += 1) raw[limitsAt + i] = limits[i]!;
+    return raw;
+  }
+  const places = { ageAt: -1, limitsAt: 0 };
+  const raw = headerList(kept, age, rule, limits, places);
   const vary = encoding
     ? kept.headers.vary
       ? `${kept.headers.vary}, Accept-Encoding`
@@ -178,6 +230,6 @@ function sendKept(
   if (vary) raw.push('vary', vary);
   if (encoding) raw.push('content-encoding', encoding);
   raw.push('content-length', String(body.length));
-  res.writeHead(kept.status, raw);
-  res.end(req.method === 'HEAD' ? undefined : body);
+  rule.sent?.set(way, { raw, ...places });
+  return raw;
 }

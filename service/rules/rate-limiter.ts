@@ -3,6 +3,7 @@
  * `windowSeconds`; the count is an atomic increment, so N concurrent requests at the edge of the
  * quota let exactly the quota through, on one instance (in-process store) or many (Redis store).
  */
+import { memoise } from '../http/bounded-memo.ts';
 import type { RateLimitPolicy } from './policy.ts';
 
 export interface WindowCount {
@@ -71,6 +72,9 @@ export function createRateLimiter(policy: RateLimitPolicy, store: CounterStore, 
   const windowMs = policy.windowSeconds * 1000;
   const inProcess = policy.whenStoreFails === 'open' ? null : new InProcessFallback(policy.name);
   const prefix = `rl:${policy.name}:`;
+  // A client's key in the store, made once per client key: a string joined per request would be
+  // copied and hashed again by every lookup.
+  const storeKey = memoise((clientKey: string) => prefix + clientKey);
   const decision = ({ count, resetMs }: WindowCount): RateLimitDecision => ({
     allowed: count <= policy.requests,
     limit: policy.requests,
@@ -79,7 +83,7 @@ export function createRateLimiter(policy: RateLimitPolicy, store: CounterStore, 
   });
   /** Counts `weight` requests (a batch of messages counts each one) and says whether they fit. */
   const check = async (clientKey: string, weight = 1): Promise<RateLimitDecision> => {
-    const key = prefix + clientKey;
+    const key = storeKey(clientKey);
     return decision(
       inProcess
         ? await inProcess.hit(store, key, windowMs, clock(), weight)
@@ -92,7 +96,7 @@ export function createRateLimiter(policy: RateLimitPolicy, store: CounterStore, 
     /** The same count taken at once, or null when the store can only answer later. */
     now: hitNow
       ? (clientKey: string, weight = 1): RateLimitDecision =>
-          decision(hitNow(prefix + clientKey, windowMs, clock(), weight))
+          decision(hitNow(storeKey(clientKey), windowMs, clock(), weight))
       : null,
   });
 }

@@ -13,12 +13,22 @@ beforeAll(async () => {
 afterAll(() => server?.stop());
 
 /** The body's bytes as sent, in the encoding the server chose for `encoding`. */
-function rawGet(url: string, encoding: string): Promise<{ encoding: string | undefined; body: Buffer }> {
+function rawGet(
+  url: string,
+  encoding: string,
+): Promise<{ encoding: string | undefined; body: Buffer; headers: Record<string, string>; names: string[] }> {
   return new Promise((resolve, reject) => {
     get(url, { headers: { 'Accept-Encoding': encoding } }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ encoding: res.headers['content-encoding'], body: Buffer.concat(chunks) }));
+      res.on('end', () =>
+        resolve({
+          encoding: res.headers['content-encoding'],
+          body: Buffer.concat(chunks),
+          headers: res.headers as Record<string, string>,
+          names: res.rawHeaders.filter((_, i) => i % 2 === 0).map((name) => name.toLowerCase()),
+        }),
+      );
       res.on('error', reject);
     }).on('error', reject);
   });
@@ -85,6 +95,31 @@ describe('local server', () => {
       expect(res.headers.get('x-ratelimit-remaining'), path).toMatch(/^\d+$/);
       expect(res.headers.get('access-control-allow-origin'), path).toBe('*');
     }
+  });
+
+  it("sends a kept live answer with each request's own rate-limit headers and Age, in each encoding", async () => {
+    const sent: { headers: Record<string, string>; names: string[]; body: Buffer }[] = [];
+    for (let i = 0; i < 9; i += 1) {
+      const res = await rawGet(`${server.url}/v1/departures`, ['identity', 'br', 'gzip'][i % 3]!);
+      sent.push({ headers: res.headers, names: res.names, body: res.body });
+    }
+    const remaining = sent.map((s) => Number(s.headers['ratelimit-remaining']));
+    expect(remaining).toEqual(remaining.map((_, i) => remaining[0]! - i));
+    for (const [i, { headers, names, body }] of sent.entries()) {
+      const label = `request ${i + 1}`;
+      expect(headers['x-ratelimit-remaining'], label).toBe(String(remaining[i]));
+      expect(headers.ratelimit, label).toMatch(new RegExp(`^"default";r=${remaining[i]};t=\\d+$`));
+      expect(headers['content-encoding'], label).toBe([undefined, 'br', 'gzip'][i % 3]);
+      expect(Number(headers['content-length']), label).toBe(body.length);
+      // Each header once: no list carries another request's headers.
+      expect(new Set(names).size, label).toBe(names.length);
+    }
+    // Kept after the first: the others come from the edge cache and say how old they are.
+    expect(sent.slice(1).every((s) => Number(s.headers.age) >= 1)).toBe(true);
+    const plain = JSON.parse(sent[0]!.body.toString('utf8')) as { count: number };
+    expect(plain.count).toBeGreaterThan(0);
+    expect(brotliDecompressSync(sent[1]!.body).equals(sent[0]!.body)).toBe(true);
+    expect(gunzipSync(sent[2]!.body).equals(sent[0]!.body)).toBe(true);
   });
 
   it('reads departures from the embedded store', async () => {
