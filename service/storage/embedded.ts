@@ -237,11 +237,22 @@ export async function openEmbeddedDatabase(dataDir: string, options: { waitMs?: 
   };
 }
 
-/** Closes every embedded database this process hosts (server shutdown). */
+/** The closing of the databases this process has stopped hosting, settled once all have closed. */
+let closing: Promise<unknown> = Promise.resolve();
+
+/**
+ * Closes every embedded database this process hosts (server shutdown), and waits for those a
+ * call before it is still closing: once it resolves, no database of this process is open on its
+ * folder, and the folder can go.
+ */
 export async function closeHostedDatabases(): Promise<void> {
-  const all = [...hosts.entries()];
+  const all = [...hosts.values()];
   hosts.clear();
-  await Promise.all(all.map(async ([, opening]) => (await opening.catch(() => null))?.close()));
+  const closed = Promise.all(all.map(async (opening) => (await opening.catch(() => null))?.close()));
+  const before = closing;
+  closing = Promise.allSettled([before, closed]);
+  await before;
+  await closed;
 }
 
 /**

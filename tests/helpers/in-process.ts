@@ -65,8 +65,14 @@ export async function startInProcess(
         server.close(() => resolve());
         server.closeAllConnections();
       });
-      // The embedded database closes with the server, after this; its folder goes with the process.
-      if (!env.DATA_DIR) process.once('exit', () => rmSync(dataDir, { recursive: true, force: true }));
+      // The embedded database closes with the server; its folder goes once it has (a test file's
+      // process may end without running its exit handlers, leaving the folder behind).
+      if (env.DATA_DIR) return;
+      const { closeHostedDatabases } = await nativeImport(
+        pathToFileURL(path.join(dir, 'service', 'storage', 'embedded.ts')).href,
+      );
+      await closeHostedDatabases();
+      rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }
