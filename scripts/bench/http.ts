@@ -19,7 +19,7 @@ import {
   type RunFigures,
 } from './load.ts';
 import { cores, startChildServer, type ChildServer } from './processes.ts';
-import { record, startBenchServer, startBytesServer, startNeverLimitingServer } from './site.ts';
+import { openEmbeddedStore, record, startBenchServer, startBytesServer, startNeverLimitingServer } from './site.ts';
 
 export interface Target {
   label: string;
@@ -98,8 +98,7 @@ async function startRound(siteDir: string, recordings: Recording[]): Promise<Rou
       }),
     );
     const neverLimiting = await start(startNeverLimitingServer(siteDir));
-    // The first departures request opens (and seeds) each server's embedded store.
-    for (const s of [server, neverLimiting]) await (await fetch(`${s.url}/v1/departures`)).arrayBuffer();
+    for (const s of [server, neverLimiting]) await openEmbeddedStore(s);
     return { server, baseline, handlerOnly, neverLimiting };
   } catch (error) {
     await Promise.all(started.map((child) => child.stop()));

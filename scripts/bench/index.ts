@@ -29,7 +29,7 @@ import { pageWeightSection } from './page-weight.ts';
 import type { ChildServer } from './processes.ts';
 import { keptNotes, machineFacts, renderReport, type Section } from './report.ts';
 import { rulesSection } from './rules.ts';
-import { benchSiteUrl, buildSite, startBenchServer, type BuiltSite } from './site.ts';
+import { benchSiteUrl, buildSite, openEmbeddedStore, startBenchServer, type BuiltSite } from './site.ts';
 import { buildForVercel, coldStarts, vercelSection } from './vercel-bundles.ts';
 import type { VercelBuild } from '../../tests/helpers/vercel-build.ts';
 import { pinLoadGenerator } from './processes.ts';
@@ -170,8 +170,7 @@ try {
     console.log('[bench] building the real content');
     site = buildSite();
     server = await startBenchServer(site.copy.dir);
-    // The first departures request opens (and seeds) the embedded store.
-    await (await fetch(`${server.url}/v1/departures`)).arrayBuffer();
+    await openEmbeddedStore(server);
   }
   for (const name of only) {
     console.log(`[bench] ${name}`);

@@ -54,6 +54,11 @@ export function startNeverLimitingServer(dir: string, env: Record<string, string
   return startChildServer(path.join(dir, 'scripts', 'bench', 'serve.ts'), asServed(dir, env));
 }
 
+/** Opens (and seeds) a started server's embedded store with a first departures request, so that no measured request does. */
+export async function openEmbeddedStore(server: ChildServer): Promise<void> {
+  await (await fetch(`${server.url}/v1/departures`)).arrayBuffer();
+}
+
 const hopByHop = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding', 'content-length']);
 
 /** One answer as the load generator receives it: a GET with only a Host header. */
