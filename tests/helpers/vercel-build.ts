@@ -2,10 +2,13 @@
  * The real `vercel build` (the `vercel` CLI from npm) on a scratch copy of the project, offline:
  * the copy is linked to a local project (what `vercel link` leaves behind), its dependencies are
  * hard links to this project's (a real folder, as an install leaves it, which function tracing
- * needs), and `vercel build` is told they are installed already.
+ * needs), and `vercel build` is told they are installed already. The build caches in
+ * `node_modules` are not linked (`buildCaches`): the copy's start empty, as on a first deploy,
+ * and other tests' builds, which write theirs there meanwhile (a file written under a passing
+ * name, then renamed or removed), are never walked halfway.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { copyProject, projectRoot, type ProjectCopy } from './project.ts';
 
@@ -15,6 +18,9 @@ export interface VercelBuild {
   output: string;
   seconds: number;
 }
+
+/** What builds write in `node_modules`: this project's caches (drawn cards, compressed forms) and Vite's. */
+const buildCaches = new Set(['.cache', '.vite', '.vite-temp']);
 
 export function vercelBuild(content: string, env: Record<string, string> = {}): VercelBuild {
   const copy = copyProject({ content });
@@ -30,7 +36,12 @@ export function vercelBuild(content: string, env: Record<string, string> = {}): 
   const config = JSON.parse(readFileSync(path.join(copy.dir, 'vercel.json'), 'utf8'));
   writeFileSync(path.join(copy.dir, 'vercel.json'), JSON.stringify({ ...config, installCommand: '' }));
   rmSync(path.join(copy.dir, 'node_modules'));
-  const linked = spawnSync('cp', ['-al', path.join(projectRoot, 'node_modules'), path.join(copy.dir, 'node_modules')]);
+  const modules = path.join(projectRoot, 'node_modules');
+  mkdirSync(path.join(copy.dir, 'node_modules'));
+  const entries = readdirSync(modules)
+    .filter((name) => !buildCaches.has(name))
+    .map((name) => path.join(modules, name));
+  const linked = spawnSync('cp', ['-al', ...entries, path.join(copy.dir, 'node_modules')]);
   if (linked.status !== 0) throw new Error(`could not link node_modules: ${String(linked.stderr)}`);
   const bin = path.join(projectRoot, 'node_modules', '.bin');
   const started = performance.now();
