@@ -1,7 +1,7 @@
 /**
  * The order test files start in, across every tier of the run: files that failed last time
  * first, then the longest first (by the last run's times, which Vitest keeps), so the long
- * browser files start early and the two workers finish together. Vitest's own order runs the
+ * browser files start early and the workers finish together. Vitest's own order runs the
  * tiers one after another by name, which leaves the longest files of the last tier to the end.
  * A checkout with no run of its own (a fresh one, as in CI) takes the times in tests/timings.json
  * (`npm run test:timings` writes them from a run); a file with no time at all counts as a typical
