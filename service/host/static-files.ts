@@ -237,7 +237,7 @@ export class StaticFiles {
       status,
       lists
         ? withLimits(lists, encoding ? lists[encoding]! : lists.plain, lists.at, limits)
-        : sentList(commonList(file, pathname, rules.headers, fileHeaders).raw, encoding, body),
+        : withBody(commonList(file, pathname, rules.headers, fileHeaders).raw, encoding, body),
     );
     res.end(req.method === 'HEAD' ? undefined : body);
     return true;
@@ -261,14 +261,14 @@ export class StaticFiles {
     if (!lists) {
       const { raw: common, at } = commonList(file, pathname, headers, fileHeaders, after);
       lists = {
-        plain: sentList(common, null, file.body),
+        plain: withBody(common, null, file.body),
         at,
         notModified: notModifiedRaw(common),
         notModifiedAt: notModifiedRaw(common.slice(0, at)).length,
         withRoom: new Map(),
       };
-      if (file.gzip) lists.gzip = sentList(common, 'gzip', file.gzip);
-      if (file.br) lists.br = sentList(common, 'br', file.br);
+      if (file.gzip) lists.gzip = withBody(common, 'gzip', file.gzip);
+      if (file.br) lists.br = withBody(common, 'br', file.br);
       byFile.set(kind, lists);
     }
     return lists;
@@ -346,8 +346,8 @@ function commonList(
   return { raw, at };
 }
 
-/** The full list sent with `body` in `encoding`. */
-function sentList(common: string[], encoding: 'gzip' | 'br' | null, body: Buffer): string[] {
+/** The full list sent with `body` in `encoding`: `common` with the encoding and the length. */
+function withBody(common: string[], encoding: 'gzip' | 'br' | null, body: Buffer): string[] {
   return encoding
     ? [...common, 'Content-Encoding', encoding, 'Content-Length', String(body.length)]
     : [...common, 'Content-Length', String(body.length)];
