@@ -35,10 +35,13 @@ export interface ProjectCopy {
   remove(): void;
 }
 
+/** What builds write in `node_modules`: this project's caches (drawn cards, compressed forms) and Vite's. */
+export const buildCaches = new Set(['.cache', '.vite', '.vite-temp']);
+
 /**
  * `ownBuildCache` gives the copy a `node_modules` of its own that links each package but not
- * `.cache`, so the build caches kept there (the drawn social cards) start empty and stay apart
- * from the project's: the benchmarks measure cold builds this way.
+ * the build caches (`buildCaches`), so those start empty and stay apart from the project's: the
+ * benchmarks measure cold builds this way.
  */
 export function copyProject(options: { content: string; ownBuildCache?: boolean }): ProjectCopy {
   const dir = mkdtempSync(path.join(tmpdir(), 'catalogue-'));
@@ -51,7 +54,7 @@ export function copyProject(options: { content: string; ownBuildCache?: boolean 
   if (options.ownBuildCache) {
     mkdirSync(path.join(dir, 'node_modules'));
     for (const name of readdirSync(modules))
-      if (name !== '.cache') symlinkSync(path.join(modules, name), path.join(dir, 'node_modules', name));
+      if (!buildCaches.has(name)) symlinkSync(path.join(modules, name), path.join(dir, 'node_modules', name));
   } else {
     symlinkSync(modules, path.join(dir, 'node_modules'), 'dir');
   }

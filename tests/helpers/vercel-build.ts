@@ -10,7 +10,7 @@
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { copyProject, projectRoot, type ProjectCopy } from './project.ts';
+import { buildCaches, copyProject, projectRoot, type ProjectCopy } from './project.ts';
 
 export interface VercelBuild {
   copy: ProjectCopy;
@@ -18,9 +18,6 @@ export interface VercelBuild {
   output: string;
   seconds: number;
 }
-
-/** What builds write in `node_modules`: this project's caches (drawn cards, compressed forms) and Vite's. */
-const buildCaches = new Set(['.cache', '.vite', '.vite-temp']);
 
 export function vercelBuild(content: string, env: Record<string, string> = {}): VercelBuild {
   const copy = copyProject({ content });
