@@ -19,7 +19,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { seedEmbeddedDatabase } from './embedded-template.ts';
-import { embedded, freePort } from './project.ts';
+import { embedded, onFreePort } from './project.ts';
 
 /** The copy's modules, loaded by Node itself: vitest.config.ts leaves the copies (catalogue-*) out of its transform. */
 const nativeImport = (url: string) => import(/* @vite-ignore */ url) as Promise<Record<string, any>>;
@@ -41,20 +41,24 @@ export async function startInProcess(
   env: Record<string, string> = {},
   options: Record<string, unknown> = {},
 ): Promise<InProcessServer> {
-  const port = await freePort();
   const dataDir = env.DATA_DIR ?? mkdtempSync(path.join(tmpdir(), 'catalogue-data-'));
   if (!env.DATA_DIR && embedded(env)) seedEmbeddedDatabase(dataDir);
-  const settings = {
-    HOST: '127.0.0.1',
-    DATA_DIR: dataDir,
-    CONTENT_DIR: path.join(dir, 'content'),
-    ...env,
-    PORT: String(port),
-  };
-  Object.assign(process.env, settings);
-  const { readSettings } = await nativeImport(pathToFileURL(path.join(dir, 'service', 'config.ts')).href);
-  const { startServer } = await nativeImport(pathToFileURL(path.join(dir, 'server.ts')).href);
-  const server: Server = await startServer({ settings: readSettings(process.env), ...options });
+  let server!: Server;
+  // A free port can be taken by another test between the probe and the bind: startServer then
+  // fails with EADDRINUSE, having closed what it opened, and it starts again on another.
+  const port = await onFreePort(async (free) => {
+    const settings = {
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      CONTENT_DIR: path.join(dir, 'content'),
+      ...env,
+      PORT: String(free),
+    };
+    Object.assign(process.env, settings);
+    const { readSettings } = await nativeImport(pathToFileURL(path.join(dir, 'service', 'config.ts')).href);
+    const { startServer } = await nativeImport(pathToFileURL(path.join(dir, 'server.ts')).href);
+    server = await startServer({ settings: readSettings(process.env), ...options });
+  });
   return {
     url: `http://127.0.0.1:${port}`,
     port,
