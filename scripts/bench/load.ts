@@ -56,6 +56,13 @@ export interface RunFigures {
   /** Server CPU time per request in microseconds, and its share of one core over the run (NaN when unknown). */
   cpuUs: number;
   cpuShare: number;
+  /**
+   * CPU time per request in the contender's quietest slice (the one with the least CPU per
+   * request), with the work the round's requests left for between slices spread over them as in
+   * `cpuUs`. Another tenant of the machine only ever adds to a slice's CPU, so the quietest slice
+   * is the closest a run comes to the contender's own cost (NaN when unknown).
+   */
+  quietestCpuUs: number;
 }
 
 export interface Contender {
@@ -66,7 +73,10 @@ export interface Contender {
   pids?: number[];
 }
 
-/** The medians over the rounds, and the CPU time per request of each round in the order run (for the spread of a ratio). */
+/**
+ * The medians over the rounds, the CPU time per request of each round in the order run (for the
+ * spread of a ratio), and the quietest slice of all the rounds (`quietestCpuUs`, the least).
+ */
 export type Medians = RunFigures & { label: string; cpuUsByRound: number[] };
 
 export function median(values: number[]): number {
@@ -89,7 +99,7 @@ function cpuSeconds(pids: number[]): number {
 }
 
 /** What one stretch of load against one contender gave, before it is summed into a round. */
-interface Slice {
+export interface Slice {
   requests: number;
   seconds: number;
   /** The contender's CPU seconds over the slice (NaN when its processes are unknown). */
@@ -129,7 +139,7 @@ async function loadSlice(
  * what a server puts off while it waits for its next turn (V8 collects garbage and shrinks its
  * heap once requests stop coming) is still work those requests made.
  */
-function roundFigures(slices: Slice[], roundCpu: number): RunFigures {
+export function roundFigures(slices: Slice[], roundCpu: number): RunFigures {
   const sum = (pick: (s: Slice) => number) => slices.reduce((n, s) => n + pick(s), 0);
   const requests = sum((s) => s.requests);
   const seconds = sum((s) => s.seconds);
@@ -140,6 +150,9 @@ function roundFigures(slices: Slice[], roundCpu: number): RunFigures {
     latencies.set(s.latencies, at);
     at += s.latencies.length;
   }
+  // What the round's processes did between its slices, per request of the round.
+  const betweenUs = (Math.max(0, roundCpu - cpu) / Math.max(1, requests)) * 1e6;
+  const sliceUs = slices.filter((s) => s.requests > 0).map((s) => (s.cpu / s.requests) * 1e6);
   return {
     rps: requests / seconds,
     p50: percentile(latencies, 50),
@@ -148,6 +161,7 @@ function roundFigures(slices: Slice[], roundCpu: number): RunFigures {
     errors: sum((s) => s.errors),
     cpuUs: (roundCpu / Math.max(1, requests)) * 1e6,
     cpuShare: cpu / seconds,
+    quietestCpuUs: sliceUs.length ? Math.min(...sliceUs) + betweenUs : NaN,
   };
 }
 
@@ -208,6 +222,7 @@ export function mediansOf(label: string, runs: RunFigures[]): Medians {
     cpuUs: mid((x) => x.cpuUs),
     cpuUsByRound: runs.map((x) => x.cpuUs),
     cpuShare: mid((x) => x.cpuShare),
+    quietestCpuUs: Math.min(...runs.map((x) => x.quietestCpuUs)),
   };
 }
 
