@@ -59,8 +59,8 @@ export interface RunFigures {
   /**
    * CPU time per request in the contender's quietest slice (the one with the least CPU per
    * request), with the work the round's requests left for between slices spread over them as in
-   * `cpuUs`. Another tenant of the machine only ever adds to a slice's CPU, so the quietest slice
-   * is the closest a run comes to the contender's own cost (NaN when unknown).
+   * `cpuUs`. Another tenant of the machine only ever adds to a slice's CPU, so this is what the
+   * contender costs in the quietest second the run had (NaN when unknown).
    */
   quietestCpuUs: number;
 }
@@ -150,16 +150,18 @@ export function roundFigures(slices: Slice[], roundCpu: number): RunFigures {
     latencies.set(s.latencies, at);
     at += s.latencies.length;
   }
+  /** CPU seconds over `n` requests, as microseconds a request. */
+  const usEach = (cpuSeconds: number, n: number) => (cpuSeconds / Math.max(1, n)) * 1e6;
   // What the round's processes did between its slices, per request of the round.
-  const betweenUs = (Math.max(0, roundCpu - cpu) / Math.max(1, requests)) * 1e6;
-  const sliceUs = slices.filter((s) => s.requests > 0).map((s) => (s.cpu / s.requests) * 1e6);
+  const betweenUs = usEach(Math.max(0, roundCpu - cpu), requests);
+  const sliceUs = slices.filter((s) => s.requests > 0).map((s) => usEach(s.cpu, s.requests));
   return {
     rps: requests / seconds,
     p50: percentile(latencies, 50),
     p99: percentile(latencies, 99),
     non2xx: sum((s) => s.non2xx),
     errors: sum((s) => s.errors),
-    cpuUs: (roundCpu / Math.max(1, requests)) * 1e6,
+    cpuUs: usEach(roundCpu, requests),
     cpuShare: cpu / seconds,
     quietestCpuUs: sliceUs.length ? Math.min(...sliceUs) + betweenUs : NaN,
   };
