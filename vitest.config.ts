@@ -25,10 +25,13 @@ export default defineConfig({
         // What a test waits for with expect.poll comes when the machine gets to it: a page's
         // script on a busy machine can take longer than Vitest's default second.
         expect: { poll: { timeout: 10_000 } },
-        // Unit files change no process-wide state a later file reads, so they share their
-        // workers instead of each starting a process of its own (a second or more apiece on
-        // a busy machine, longer than most unit files take).
-        isolate: tier.name !== 'unit',
+        // A tier's files share its workers instead of each starting a process of its own: no
+        // file leaves process-wide state a later one reads (an in-process server's settings stay
+        // its own, tests/helpers/in-process.ts; what a file starts, it stops), and a process per
+        // file cost about 95 s of the run's CPU (the worker's start, Vitest's and the file's
+        // imports, the fixture site's modules loaded again). Workers are not shared across tiers:
+        // the unit tier's have no child processes (tests/helpers/unit-setup.ts).
+        isolate: false,
         // The workers host the embedded database as the Node host does (in-process servers,
         // handlers, commands): with the host's option for its WebAssembly, without which V8
         // compiles PGlite's busiest functions again about a second after it opens

@@ -9,9 +9,11 @@
  * The copy's modules are loaded by Node itself, as `node server.ts` loads them (as every module
  * of the run is, vitest.config.ts): the site runs as it does in production, and each copy once
  * per process.
- * Its settings come from the environment, as in a child, read when the server starts: each server
- * has its own (its functions' instance, service/functions/runtime.ts), so two servers of a file
- * may be set up differently.
+ * Its settings are the environment's with `env` over them, read when the server starts, as a child
+ * started with that environment reads them; the process's own environment is left as it was, so
+ * nothing set for one server reaches a later server, command or test file of the process. Each
+ * server has its own (its functions' instance, service/functions/runtime.ts), so two servers of a
+ * file may be set up differently.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import type { Server } from 'node:http';
@@ -54,10 +56,9 @@ export async function startInProcess(
       ...env,
       PORT: String(free),
     };
-    Object.assign(process.env, settings);
     const { readSettings } = await nativeImport(pathToFileURL(path.join(dir, 'service', 'config.ts')).href);
     const { startServer } = await nativeImport(pathToFileURL(path.join(dir, 'server.ts')).href);
-    server = await startServer({ settings: readSettings(process.env), ...options });
+    server = await startServer({ settings: readSettings({ ...process.env, ...settings }), ...options });
   });
   return {
     url: `http://127.0.0.1:${port}`,
