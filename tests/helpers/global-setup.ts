@@ -3,13 +3,19 @@
  * tier starts (stopping at once, with one message, when one is missing; a tier that starts none
  * never looks); then what its files share: a new embedded database to copy
  * (tests/helpers/embedded-template.ts) and, for tiers whose files serve it, the fixture site,
- * each made once per run, whichever tier asks first, and removed after the last of them.
+ * made side by side, each once per run, whichever tier asks first, and removed after the last of
+ * them; and the run's folder, where files leave what they make for each other (the real
+ * catalogue's build, tests/helpers/real-site.ts).
  */
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { tierNamed } from '../tiers.ts';
 import { fixtureContent } from './content.ts';
 import { createEmbeddedTemplate } from './embedded-template.ts';
-import { buildProject, copyProject } from './project.ts';
+import { buildProjectBeside, copyProject } from './project.ts';
+import { realSiteClaim } from './real-site.ts';
 import { stopIfMissing } from './tier-check.ts';
 
 declare module 'vitest' {
@@ -54,7 +60,7 @@ async function use(name: string, make: () => Promise<{ dir: string; remove(): vo
 
 async function buildFixtureSite(): Promise<{ dir: string; remove(): void }> {
   const copy = copyProject({ content: fixtureContent });
-  const result = buildProject(copy.dir, { SITE_URL: 'http://127.0.0.1:4321' });
+  const result = await buildProjectBeside(copy.dir, { SITE_URL: 'http://127.0.0.1:4321' });
   if (result.status !== 0) {
     copy.remove();
     throw new Error(`fixture site build failed:\n${result.output}`);
@@ -62,17 +68,33 @@ async function buildFixtureSite(): Promise<{ dir: string; remove(): void }> {
   return copy;
 }
 
+/** A folder for what files make for each other during the run (tests/helpers/real-site.ts), and everything recorded there. */
+function makeRunFolder(): Promise<{ dir: string; remove(): void }> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'catalogue-run-'));
+  const remove = () => {
+    const copy = path.join(realSiteClaim(dir), 'copy');
+    if (existsSync(copy)) rmSync(readFileSync(copy, 'utf8'), { recursive: true, force: true });
+    rmSync(dir, { recursive: true, force: true });
+  };
+  return Promise.resolve({ dir, remove });
+}
+
 export default async function setup(project: TestProject) {
   const tier = tierNamed(project.name);
   stopIfMissing([tier]);
-  const releases: (() => void)[] = [];
-  const [template, releaseTemplate] = await use('embeddedTemplate', createEmbeddedTemplate);
-  releases.push(releaseTemplate);
+  // Both at once: the build is a process of its own, the template is made in this one.
+  const [[template, releaseTemplate], [runFolder, releaseRunFolder], site] = await Promise.all([
+    use('embeddedTemplate', createEmbeddedTemplate),
+    use('runFolder', makeRunFolder),
+    tier.fixtureSite ? use('fixtureSite', buildFixtureSite) : undefined,
+  ]);
+  const releases = [releaseTemplate, releaseRunFolder];
   project.provide('embeddedTemplate', template);
-  if (tier.fixtureSite) {
-    const [site, releaseSite] = await use('fixtureSite', buildFixtureSite);
+  project.provide('runFolder', runFolder);
+  if (site) {
+    const [dir, releaseSite] = site;
     releases.push(releaseSite);
-    project.provide('fixtureSite', site);
+    project.provide('fixtureSite', dir);
   }
   return () => releases.forEach((release) => release());
 }

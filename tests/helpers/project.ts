@@ -2,7 +2,7 @@
  * Builds the project in a scratch copy (own dist/ and caches, node_modules linked), so tests
  * never disturb the working tree, and starts its server.ts as a real child process.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, symlinkSync, existsSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -66,15 +66,41 @@ export interface BuildResult {
   output: string;
 }
 
+/** `astro build` in the copy at `dir`: the command, and the options both ways of running it share. */
+function buildCommand(dir: string, env: Record<string, string>) {
+  return {
+    command: process.execPath,
+    args: [path.join(dir, 'node_modules', 'astro', 'bin', 'astro.mjs'), 'build'],
+    options: { cwd: dir, env: { ...process.env, ASTRO_TELEMETRY_DISABLED: '1', CONTENT_DIR: './content', ...env } },
+  };
+}
+
+/** What a build printed, both streams; colour codes are taken out: a terminal that asks for colour (FORCE_COLOR, CI) splits field names from their messages. */
+function buildOutput(stdout: string, stderr: string): string {
+  return stripVTControlCharacters(`${stdout}\n${stderr}`);
+}
+
 export function buildProject(dir: string, env: Record<string, string> = {}): BuildResult {
-  const result = spawnSync(process.execPath, [path.join(dir, 'node_modules', 'astro', 'bin', 'astro.mjs'), 'build'], {
-    cwd: dir,
-    env: { ...process.env, ASTRO_TELEMETRY_DISABLED: '1', CONTENT_DIR: './content', ...env },
-    encoding: 'utf8',
-    timeout: 240_000,
+  const { command, args, options } = buildCommand(dir, env);
+  const result = spawnSync(command, args, { ...options, encoding: 'utf8', timeout: 240_000 });
+  return { status: result.status ?? 1, output: buildOutput(result.stdout, result.stderr) };
+}
+
+/** buildProject without holding up this process meanwhile: the run's setup makes the embedded template while the fixture site builds. */
+export function buildProjectBeside(dir: string, env: Record<string, string> = {}): Promise<BuildResult> {
+  const { command, args, options } = buildCommand(dir, env);
+  return new Promise((resolve) => {
+    execFile(
+      command,
+      args,
+      { ...options, encoding: 'utf8', timeout: 240_000, maxBuffer: 64 * 1024 * 1024 },
+      (error, stdout, stderr) =>
+        resolve({
+          status: error ? (typeof error.code === 'number' ? error.code : 1) : 0,
+          output: buildOutput(stdout, stderr),
+        }),
+    );
   });
-  // Colour codes are taken out: a terminal that asks for colour (FORCE_COLOR, CI) splits field names from their messages.
-  return { status: result.status ?? 1, output: stripVTControlCharacters(`${result.stdout}\n${result.stderr}`) };
 }
 
 export async function freePort(): Promise<number> {

@@ -24,24 +24,23 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatDateRange } from '../../domain/format.ts';
 import { runCli } from '../departures/cli.ts';
-import { realContent } from '../helpers/content.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { startInProcess, type InProcessServer } from '../helpers/in-process.ts';
-import { buildProject, copyProject, projectRoot, type ProjectCopy } from '../helpers/project.ts';
+import { projectRoot } from '../helpers/project.ts';
+import { realSite, realSiteUrl as siteUrl } from '../helpers/real-site.ts';
 import { launchChromium, stillPages } from './site.ts';
 
-const siteUrl = 'http://127.0.0.1:4321';
 const screenshots = path.join(projectRoot, 'test-results', 'departure-search');
 mkdirSync(screenshots, { recursive: true });
 
-let copy: ProjectCopy;
+let site: string;
 let server: InProcessServer;
 let dataDir: string;
 let browser: Browser;
 let mcp: Client;
 
 const cli = async (...args: string[]) => {
-  const result = await runCli(copy.dir, args, {
+  const result = await runCli(site, args, {
     DATA_DIR: dataDir,
     OPERATIONAL_STORAGE: 'embedded',
     CONTENT_DIR: './content',
@@ -56,11 +55,9 @@ const year = today < `${today.slice(0, 4)}-08-20` ? Number(today.slice(0, 4)) : 
 const hampta = { id: `hampta-pass-trek-${year}-09-23`, start: `${year}-09-23`, end: `${year}-09-27` };
 
 beforeAll(async () => {
-  copy = copyProject({ content: realContent });
-  const built = buildProject(copy.dir, { SITE_URL: siteUrl });
-  if (built.status !== 0) throw new Error(`the real catalogue did not build:\n${built.output}`);
+  site = await realSite();
   dataDir = mkdtempSync(path.join(tmpdir(), 'departure-search-'));
-  server = await startInProcess(copy.dir, { DATA_DIR: dataDir, OPERATIONAL_STORAGE: 'embedded', SITE_URL: siteUrl });
+  server = await startInProcess(site, { DATA_DIR: dataDir, OPERATIONAL_STORAGE: 'embedded', SITE_URL: siteUrl });
   // The first read opens the embedded store and seeds it; the task's departure is then set as the
   // operations team would: Hampta Pass, 23 to 27 September, 2 of 12 seats left, at the trip's price.
   await (await fetch(`${server.url}/v1/departures`)).arrayBuffer();
@@ -95,14 +92,13 @@ beforeAll(async () => {
   browser = await launchChromium();
   mcp = new Client({ name: 'departure-search-tests', version: '1.0.0' });
   await mcp.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`)));
-}, 600_000);
+}, 660_000);
 
 afterAll(async () => {
   await mcp?.close();
   await browser?.close();
   await server?.stop();
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-  copy?.remove();
 });
 
 interface ApiDeparture {

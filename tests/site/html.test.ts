@@ -8,15 +8,8 @@ import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { HtmlValidate, type ConfigData } from 'html-validate';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { realContent } from '../helpers/content.ts';
-import {
-  buildProject,
-  copyProject,
-  projectRoot,
-  startServer,
-  type ProjectCopy,
-  type RunningServer,
-} from '../helpers/project.ts';
+import { projectRoot, startServer, type RunningServer } from '../helpers/project.ts';
+import { realSite } from '../helpers/real-site.ts';
 import { isTripPath, sitemapPaths } from './site.ts';
 
 const validator = new HtmlValidate(
@@ -56,19 +49,14 @@ describe('HTML validity (fixture catalogue)', () => {
 });
 
 describe('page weight (real catalogue)', () => {
-  let copy: ProjectCopy;
   let server: RunningServer;
   let paths: string[];
   beforeAll(async () => {
-    copy = copyProject({ content: realContent });
-    const result = buildProject(copy.dir, { SITE_URL: 'http://127.0.0.1:4321' });
-    if (result.status !== 0) throw new Error(`build of the real catalogue failed:\n${result.output}`);
-    server = await startServer(copy.dir);
+    server = await startServer(await realSite());
     paths = await sitemapPaths(server.url);
-  }, 300_000);
+  }, 660_000);
   afterAll(async () => {
     await server?.stop();
-    copy?.remove();
   });
 
   it('every trip page is under 40 KB of gzipped HTML, with under 5 KB of gzipped JavaScript, none render-blocking', async () => {
