@@ -4,7 +4,7 @@
  * tier. The sequencer (tests/helpers/sequencer.ts) reads them for a checkout that has no run of
  * its own yet, as CI's has not. `npm run test:timings` after a whole `npm test`.
  */
-import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '..', '..');
@@ -20,7 +20,11 @@ const { results } = JSON.parse(readFileSync(newest, 'utf8')) as {
 };
 const seconds = Object.fromEntries(
   results
-    .filter(([, result]) => result.duration !== undefined)
+    // Vitest keeps the times of files since removed: only files that still exist are written.
+    .filter(
+      ([file, result]) =>
+        result.duration !== undefined && existsSync(path.join(root, file.slice(file.indexOf(':') + 1))),
+    )
     .map(([file, result]) => [file, Math.round((result.duration ?? 0) / 1000)] as const)
     .sort(([a], [b]) => a.localeCompare(b)),
 );
