@@ -20,7 +20,7 @@ declare module 'vitest' {
 
 export const realSiteUrl = 'http://127.0.0.1:4321';
 
-interface Record extends BuildResult {
+interface RecordedBuild extends BuildResult {
   dir: string;
 }
 
@@ -44,11 +44,11 @@ export async function realSite(): Promise<string> {
     const copy = copyProject({ content: realContent });
     writeFileSync(path.join(claim, 'copy'), copy.dir);
     const result = buildProject(copy.dir, { SITE_URL: realSiteUrl });
-    writeFileSync(`${record}.partial`, JSON.stringify({ dir: copy.dir, ...result } satisfies Record));
+    writeFileSync(`${record}.partial`, JSON.stringify({ dir: copy.dir, ...result } satisfies RecordedBuild));
     // Whole or not at all for a file reading it meanwhile.
     renameSync(`${record}.partial`, record);
   }
-  const made = await eventually(async () => JSON.parse(readFileSync(record, 'utf8')) as Record, {
+  const made = await eventually(async () => JSON.parse(readFileSync(record, 'utf8')) as RecordedBuild, {
     // A build takes a minute or more of CPU on a busy machine; the wait ends at once if the process building it has gone.
     withinMs: 600_000,
     everyMs: 250,
