@@ -7,7 +7,7 @@
  * them; and the run's folder, where files leave what they make for each other (the real
  * catalogue's build, tests/helpers/real-site.ts).
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
@@ -15,7 +15,7 @@ import { tierNamed } from '../tiers.ts';
 import { fixtureContent } from './content.ts';
 import { createEmbeddedTemplate } from './embedded-template.ts';
 import { buildProjectBeside, copyProject } from './project.ts';
-import { realSiteClaim } from './real-site.ts';
+import { removeRealSite } from './real-site.ts';
 import { stopIfMissing } from './tier-check.ts';
 
 declare module 'vitest' {
@@ -72,8 +72,7 @@ async function buildFixtureSite(): Promise<{ dir: string; remove(): void }> {
 function makeRunFolder(): Promise<{ dir: string; remove(): void }> {
   const dir = mkdtempSync(path.join(tmpdir(), 'catalogue-run-'));
   const remove = () => {
-    const copy = path.join(realSiteClaim(dir), 'copy');
-    if (existsSync(copy)) rmSync(readFileSync(copy, 'utf8'), { recursive: true, force: true });
+    removeRealSite(dir);
     rmSync(dir, { recursive: true, force: true });
   };
   return Promise.resolve({ dir, remove });

@@ -71,7 +71,12 @@ function buildCommand(dir: string, env: Record<string, string>) {
   return {
     command: process.execPath,
     args: [path.join(dir, 'node_modules', 'astro', 'bin', 'astro.mjs'), 'build'],
-    options: { cwd: dir, env: { ...process.env, ASTRO_TELEMETRY_DISABLED: '1', CONTENT_DIR: './content', ...env } },
+    options: {
+      cwd: dir,
+      env: { ...process.env, ASTRO_TELEMETRY_DISABLED: '1', CONTENT_DIR: './content', ...env },
+      encoding: 'utf8',
+      timeout: 240_000,
+    } as const,
   };
 }
 
@@ -82,7 +87,7 @@ function buildOutput(stdout: string, stderr: string): string {
 
 export function buildProject(dir: string, env: Record<string, string> = {}): BuildResult {
   const { command, args, options } = buildCommand(dir, env);
-  const result = spawnSync(command, args, { ...options, encoding: 'utf8', timeout: 240_000 });
+  const result = spawnSync(command, args, options);
   return { status: result.status ?? 1, output: buildOutput(result.stdout, result.stderr) };
 }
 
@@ -90,15 +95,11 @@ export function buildProject(dir: string, env: Record<string, string> = {}): Bui
 export function buildProjectBeside(dir: string, env: Record<string, string> = {}): Promise<BuildResult> {
   const { command, args, options } = buildCommand(dir, env);
   return new Promise((resolve) => {
-    execFile(
-      command,
-      args,
-      { ...options, encoding: 'utf8', timeout: 240_000, maxBuffer: 64 * 1024 * 1024 },
-      (error, stdout, stderr) =>
-        resolve({
-          status: error ? (typeof error.code === 'number' ? error.code : 1) : 0,
-          output: buildOutput(stdout, stderr),
-        }),
+    execFile(command, args, { ...options, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) =>
+      resolve({
+        status: error ? (typeof error.code === 'number' ? error.code : 1) : 0,
+        output: buildOutput(stdout, stderr),
+      }),
     );
   });
 }

@@ -5,7 +5,7 @@
  * recorded in the run's folder (tests/helpers/global-setup.ts), which removes it after the run.
  * A file that serves it must not change it: it serves with a data folder of its own.
  */
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { inject } from 'vitest';
 import { realContent } from './content.ts';
@@ -24,14 +24,20 @@ interface RecordedBuild extends BuildResult {
   dir: string;
 }
 
-/** The claim of the file building it: the builder's pid, and the copy's folder as soon as it is made (the run's teardown removes it). */
-export const realSiteClaim = (runFolder: string) => path.join(runFolder, 'real-site.building');
+/** The claim of the file building it: the builder's pid, and the copy's folder as soon as it is made. */
+const claimIn = (runFolder: string) => path.join(runFolder, 'real-site.building');
+
+/** For the run's teardown: removes the copy, built or not, if a file made one. */
+export function removeRealSite(runFolder: string): void {
+  const copy = path.join(claimIn(runFolder), 'copy');
+  if (existsSync(copy)) rmSync(readFileSync(copy, 'utf8'), { recursive: true, force: true });
+}
 
 /** The folder of the built copy; throws with the build's output if it failed. */
 export async function realSite(): Promise<string> {
   const runFolder = inject('runFolder');
   const record = path.join(runFolder, 'real-site.json');
-  const claim = realSiteClaim(runFolder);
+  const claim = claimIn(runFolder);
   let building = false;
   try {
     mkdirSync(claim);
