@@ -7,6 +7,7 @@ import path from 'node:path';
 import { fixed, ratio, type Section } from './report.ts';
 import type { Recording } from './bytes-server.ts';
 import {
+  cpuRatio,
   loadProfiles,
   mediansOf,
   oneRound,
@@ -50,7 +51,7 @@ export function comparisonRow(label: string, server: Medians, baseline: Medians,
     `${label}${flagged}`,
     fixed(bytes),
     `${fixed(server.cpuUs, 1)} / ${fixed(baseline.cpuUs, 1)}`,
-    ratio(server.cpuUs / baseline.cpuUs),
+    ratio(cpuRatio(server, baseline)),
     roundRatios(server, baseline),
     `${fixed(server.quietestCpuUs, 1)} / ${fixed(baseline.quietestCpuUs, 1)}`,
     ratio(server.quietestCpuUs / baseline.quietestCpuUs),
@@ -191,14 +192,14 @@ export async function httpSection(
       rows.push(comparisonRow('… split: handleV1 alone in a bare node:http server', h, b, bytes));
       handlerRatios.push(`\`${t.path}\` ${ratio(h.rps / b.rps)}`);
     }
-    cpuRatios.push({ label: t.path, value: s.cpuUs / b.cpuUs, quietest: s.quietestCpuUs / b.quietestCpuUs });
+    cpuRatios.push({ label: t.path, value: cpuRatio(s, b), quietest: s.quietestCpuUs / b.quietestCpuUs });
     console.log(
       `[bench] ${profileName} ${t.path}: ${fixed(s.rps)} vs ${fixed(b.rps)} req/s, ${fixed(s.cpuUs)} vs ${fixed(b.cpuUs)} µs CPU per request`,
     );
   }
   return {
     title: `Pages, Markdown twins and /v1 against the bytes baseline: ${profile.about}`,
-    about: `Load profile \`${profileName}\`: ${profile.about}, ${load.rounds} rounds of ${load.seconds} s per contender (${sliceWords(load)}), each round with processes started afresh for it and every path loaded once before any is measured, medians over the rounds. Each path through \`server.ts\` as \`npm start\` runs it (the request rules with the real in-process counter store, then a built file or a live function of \`functions/\`, routed by the same table as on Vercel), against \`scripts/bench/bytes-server.ts\` answering the same status, headers and body from memory. The load comes from many client addresses (a fresh 127.x.y.z with each new connection), so every request is counted and none refused. Uncompressed (the client sends only \`Host\`). The headline: CPU = the server process's own CPU time per request (all threads, from /proc), and CPU ratio = server / baseline, goal ${ratio(cpuGoal)} or less. Beside it, each contender's quietest slice of all the rounds (its least CPU per request in one slice, with what the round left for between its slices spread over its requests): another tenant of the machine only ever adds to a slice's CPU, so these are what each one costs in the quietest second the run had. Every server runs on core ${cores?.server ?? '(unpinned)'} and the load generator on core ${cores?.load ?? '(unpinned)'} (\`taskset\`), so the throughput columns say what one core of each does, not what the load generator allows. Split rows below some paths: the same server with the bench-only counter store that never limits (\`scripts/bench/counter-store.ts\`), and \`handleV1\` alone in a bare node:http server (\`scripts/bench/api-server.ts\`), each against the same baseline.`,
+    about: `Load profile \`${profileName}\`: ${profile.about}, ${load.rounds} rounds of ${load.seconds} s per contender (${sliceWords(load)}), each round with processes started afresh for it and every path loaded once before any is measured, medians over the rounds. Each path through \`server.ts\` as \`npm start\` runs it (the request rules with the real in-process counter store, then a built file or a live function of \`functions/\`, routed by the same table as on Vercel), against \`scripts/bench/bytes-server.ts\` answering the same status, headers and body from memory. The load comes from many client addresses (a fresh 127.x.y.z with each new connection), so every request is counted and none refused. Uncompressed (the client sends only \`Host\`). The headline: CPU = the server process's own CPU time per request (all threads, from /proc), and CPU ratio = the median of the rounds' own ratios, server / baseline (each round's pair measured side by side), goal ${ratio(cpuGoal)} or less. Beside it, each contender's quietest slice of all the rounds (its least CPU per request in one slice, with what the round left for between its slices spread over its requests): another tenant of the machine only ever adds to a slice's CPU, so these are what each one costs in the quietest slice the run had. Every server runs on core ${cores?.server ?? '(unpinned)'} and the load generator on core ${cores?.load ?? '(unpinned)'} (\`taskset\`), so the throughput columns say what one core of each does, not what the load generator allows. Split rows below some paths: the same server with the bench-only counter store that never limits (\`scripts/bench/counter-store.ts\`), and \`handleV1\` alone in a bare node:http server (\`scripts/bench/api-server.ts\`), each against the same baseline.`,
     header: comparisonHeader,
     rows,
     findings: [

@@ -5,12 +5,12 @@
  * a full run; `--only` runs some sections and prints them without writing.
  *
  *   npm run bench -- [--only http,nginx,fairness,rules,departures,storage,growth,rebuild,weight,vercel,cold]
- *                    [--seconds 5] [--slices 5] [--rounds 3] [--connections 10] [--profiles steady,fewer] [--growth 12,1000,10000]
+ *                    [--seconds 5] [--slices 20] [--rounds 3] [--connections 10] [--profiles steady,fewer] [--growth 12,1000,10000]
  *                    [--rebuild 12,1000] [--fairness-seconds 20] [--cold-samples 15]
  *
  * The http section runs once per load profile (`--profiles`, scripts/bench/load.ts); `--connections`
  * is the other sections' load. Each round gives every contender `--seconds` of load, in `--slices`
- * turns (one a second unless given; `--slices 1` runs each contender's seconds at a stretch).
+ * turns (four a second unless given; `--slices 1` runs each contender's seconds at a stretch).
  */
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';

@@ -3,10 +3,13 @@
  * (tests/helpers/loopback-load.ts): each connection moves to a fresh 127.x.y.z address after 100
  * requests, so the real per-client quota of 120 a minute is counted for every request and never
  * reached. The machine is shared and noisy, so a candidate is never measured alone: each round
- * runs every contender for the same seconds, in slices of about a second that the contenders take
- * in turn (the order rotating from slice to slice and round to round), so that what another
- * tenant of the machine does within a round weighs on all of them alike; the figures reported
- * are medians over the rounds. Beside throughput, the server's own CPU time per request is read
+ * runs every contender for the same seconds, in slices of a quarter of a second that the
+ * contenders take in turn (the order rotating from slice to slice and round to round), so that
+ * what another tenant of the machine does within a round weighs on all of them alike: its spells
+ * last seconds, so slices of a second each, three or four contenders taking turns, put the
+ * contenders of one round in different spells. The figures reported are medians over the rounds,
+ * and a ratio is the median of the rounds' own ratios, each between contenders measured side by
+ * side. Beside throughput, the server's own CPU time per request is read
  * from /proc, which tells a server at its limit from a load generator at its own.
  */
 import { readFileSync } from 'node:fs';
@@ -16,7 +19,7 @@ export interface LoadSettings {
   rounds: number;
   /** Each contender's seconds of load in a round. */
   seconds: number;
-  /** The slices those seconds are run in, the contenders taking turns (default: one a second). */
+  /** The slices those seconds are run in, the contenders taking turns (default: four a second). */
   slices?: number;
   connections: number;
   /** Requests on one connection before it closes and the next opens from a fresh address (default 100). */
@@ -171,7 +174,7 @@ export function roundFigures(slices: Slice[], roundCpu: number): RunFigures {
 const contenderCpu = (c: Contender) => (c.pids?.length ? cpuSeconds(c.pids) : NaN);
 
 /** How many slices each contender's seconds in a round are run in. */
-const sliceCount = (settings: LoadSettings) => Math.max(1, Math.round(settings.slices ?? settings.seconds));
+const sliceCount = (settings: LoadSettings) => Math.max(1, Math.round(settings.slices ?? settings.seconds * 4));
 
 /** How a round's seconds are taken, for the report. */
 export function sliceWords(settings: LoadSettings): string {
@@ -226,6 +229,15 @@ export function mediansOf(label: string, runs: RunFigures[]): Medians {
     cpuShare: mid((x) => x.cpuShare),
     quietestCpuUs: Math.min(...runs.map((x) => x.quietestCpuUs)),
   };
+}
+
+/**
+ * A contender's CPU per request over another's: the median of the rounds' own ratios, each
+ * between the two measured side by side in one round. Not the ratio of the two medians, which
+ * can pair one contender's round with the other's from a different spell of the machine.
+ */
+export function cpuRatio(contender: Medians, baseline: Medians): number {
+  return median(contender.cpuUsByRound.map((us, round) => us / baseline.cpuUsByRound[round]!));
 }
 
 /**

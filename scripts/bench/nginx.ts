@@ -183,7 +183,7 @@ export async function nginxSection(
   }
   return {
     title,
-    about: `The built files (\`dist/site\`) served by nginx ${nginxVersion(binary)} (Debian) with one worker process, sendfile, an open-file cache and no access log, adding the same security headers and cache policy as \`server.ts\`; clean URLs through \`try_files\`. Against \`server.ts\` as \`npm start\` runs it, the same load from many client addresses. Uncompressed (the client sends only \`Host\`). Throughput ratio = server throughput / nginx throughput (the goal of this section); CPU = each server's own CPU time per request (nginx: master and worker), CPU ratio = server / nginx.`,
+    about: `The built files (\`dist/site\`) served by nginx ${nginxVersion(binary)} (Debian) with one worker process, sendfile, an open-file cache and no access log, adding the same security headers and cache policy as \`server.ts\`; clean URLs through \`try_files\`. Against \`server.ts\` as \`npm start\` runs it, the same load from many client addresses. Uncompressed (the client sends only \`Host\`). Throughput ratio = server throughput / nginx throughput (the goal of this section); CPU = each server's own CPU time per request (nginx: master and worker), CPU ratio = the median of the rounds' own ratios, server / nginx.`,
     header,
     rows,
     findings,

@@ -3,7 +3,7 @@
  * its whole round, and the quietest slice beside it, which another tenant's work cannot lower.
  */
 import { describe, expect, it } from 'vitest';
-import { mediansOf, roundFigures, type Slice } from '../../scripts/bench/load.ts';
+import { cpuRatio, mediansOf, roundFigures, type Slice } from '../../scripts/bench/load.ts';
 
 /** A slice of `requests` answered with `cpu` seconds of the contender's CPU in `seconds`. */
 const slice = (requests: number, cpu: number, seconds = 1): Slice => ({
@@ -38,5 +38,15 @@ describe('a bench round', () => {
 
   it('has no quietest slice when the contender’s processes are unknown', () => {
     expect(roundFigures([slice(10_000, NaN)], NaN).quietestCpuUs).toBeNaN();
+  });
+
+  it('gives the median of the rounds’ own ratios, each between contenders measured side by side', () => {
+    // The machine slowed both in the second round: the rounds' ratios are 1.1, 1.1 and 1.5, while
+    // the medians of each (30 µs against 20 µs) would make it 1.5.
+    const rounds = (cpu: number[]) => cpu.map((c) => roundFigures([slice(10_000, c)], c));
+    const server = mediansOf('server', rounds([0.22, 0.66, 0.3]));
+    const baseline = mediansOf('baseline', rounds([0.2, 0.6, 0.2]));
+    expect(server.cpuUs / baseline.cpuUs).toBeCloseTo(1.5, 6);
+    expect(cpuRatio(server, baseline)).toBeCloseTo(1.1, 6);
   });
 });
