@@ -11,6 +11,7 @@ import {
   loadProfiles,
   mediansOf,
   oneRound,
+  roundCpuRatios,
   sliceWords,
   warmUp,
   type Contender,
@@ -42,7 +43,7 @@ const cpuGoal = 1.25;
  * (and, where each round has processes of its own, as in httpSection, how far the pairs differ).
  */
 function roundRatios(server: Medians, baseline: Medians): string {
-  return server.cpuUsByRound.map((us, i) => ratio(us / baseline.cpuUsByRound[i]!)).join(', ');
+  return roundCpuRatios(server, baseline).map(ratio).join(', ');
 }
 
 export function comparisonRow(label: string, server: Medians, baseline: Medians, bytes: number): string[] {

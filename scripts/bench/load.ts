@@ -9,8 +9,8 @@
  * last seconds, so slices of a second each, three or four contenders taking turns, put the
  * contenders of one round in different spells. The figures reported are medians over the rounds,
  * and a ratio is the median of the rounds' own ratios, each between contenders measured side by
- * side. Beside throughput, the server's own CPU time per request is read
- * from /proc, which tells a server at its limit from a load generator at its own.
+ * side. Beside throughput, the server's own CPU time per request is read from /proc, which
+ * tells a server at its limit from a load generator at its own.
  */
 import { readFileSync } from 'node:fs';
 import { freshAddresses, percentile, runLoad } from '../../tests/helpers/loopback-load.ts';
@@ -231,13 +231,18 @@ export function mediansOf(label: string, runs: RunFigures[]): Medians {
   };
 }
 
+/** Each round's CPU per request of a contender over another's, in the order the rounds ran: the two measured side by side. */
+export function roundCpuRatios(contender: Medians, baseline: Medians): number[] {
+  return contender.cpuUsByRound.map((us, round) => us / baseline.cpuUsByRound[round]!);
+}
+
 /**
- * A contender's CPU per request over another's: the median of the rounds' own ratios, each
- * between the two measured side by side in one round. Not the ratio of the two medians, which
- * can pair one contender's round with the other's from a different spell of the machine.
+ * A contender's CPU per request over another's: the median of the rounds' own ratios. Not the
+ * ratio of the two medians, which can pair one contender's round with the other's from a
+ * different spell of the machine.
  */
 export function cpuRatio(contender: Medians, baseline: Medians): number {
-  return median(contender.cpuUsByRound.map((us, round) => us / baseline.cpuUsByRound[round]!));
+  return median(roundCpuRatios(contender, baseline));
 }
 
 /**

@@ -3,7 +3,7 @@
  * its whole round, and the quietest slice beside it, which another tenant's work cannot lower.
  */
 import { describe, expect, it } from 'vitest';
-import { cpuRatio, mediansOf, roundFigures, type Slice } from '../../scripts/bench/load.ts';
+import { cpuRatio, mediansOf, roundCpuRatios, roundFigures, type Slice } from '../../scripts/bench/load.ts';
 
 /** A slice of `requests` answered with `cpu` seconds of the contender's CPU in `seconds`. */
 const slice = (requests: number, cpu: number, seconds = 1): Slice => ({
@@ -47,6 +47,7 @@ describe('a bench round', () => {
     const server = mediansOf('server', rounds([0.22, 0.66, 0.3]));
     const baseline = mediansOf('baseline', rounds([0.2, 0.6, 0.2]));
     expect(server.cpuUs / baseline.cpuUs).toBeCloseTo(1.5, 6);
+    expect(roundCpuRatios(server, baseline).map((r) => Math.round(r * 100) / 100)).toEqual([1.1, 1.1, 1.5]);
     expect(cpuRatio(server, baseline)).toBeCloseTo(1.1, 6);
   });
 });
