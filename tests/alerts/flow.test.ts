@@ -4,9 +4,10 @@
  * second here): watch a sold-out date from the board, confirm from the email in the outbox, the
  * operator opens seats with `npm run departures`, the job's next run puts the alert in the
  * outbox naming the date and the seats, and its one-click unsubscribe (a POST, as a mail
- * client sends it) stops all further mail. Screenshots go to test-results/alerts/.
+ * client sends it) stops all further mail. Pictures go to test-results/alerts/ when a run asks for
+ * them (tests/site/pictures.ts).
  */
-import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
@@ -16,6 +17,7 @@ import { newDataDir } from '../helpers/embedded-template.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { startInProcess, type InProcessServer } from '../helpers/in-process.ts';
 import { projectRoot } from '../helpers/project.ts';
+import { picturesIn } from '../site/pictures.ts';
 import { launchChromium, stillPages, untilListed } from '../site/site.ts';
 import { readOutbox } from './outbox.ts';
 
@@ -27,11 +29,10 @@ let browser: Browser;
 let dataDir: string;
 let site: string;
 let nextIp = 10;
-const screenshots = path.join(projectRoot, 'test-results', 'alerts');
+const pictures = picturesIn('alerts');
 const cronSecret = 'a-cron-secret-for-the-tests-only';
 
 beforeAll(async () => {
-  mkdirSync(screenshots, { recursive: true });
   dataDir = newDataDir('alert-flow-');
   [server, browser] = await Promise.all([
     startInProcess(inject('fixtureSite'), {
@@ -109,7 +110,7 @@ async function flow(javaScript: boolean, start: string): Promise<void> {
     await expect.poll(() => card.getAttribute('data-status')).toBe('sold_out');
     await card.getByText('Tell me when seats open').click();
     await card.getByLabel('Your email').fill(email);
-    await page.screenshot({ path: path.join(screenshots, `${mode}-1-watch.png`), fullPage: false });
+    await pictures.take(page, `${mode}-1-watch`);
     await card.getByRole('button', { name: 'Tell me' }).click();
     if (javaScript) {
       await expect
@@ -121,7 +122,7 @@ async function flow(javaScript: boolean, start: string): Promise<void> {
       expect(await page.locator('h1').textContent()).toBe('Check your inbox');
       expect(await page.locator('main').textContent()).toContain(`Fixture Trek, ${dates}`);
     }
-    await page.screenshot({ path: path.join(screenshots, `${mode}-2-asked.png`), fullPage: true });
+    await pictures.take(page, `${mode}-2-asked`, { fullPage: true });
 
     // 2. Confirm from the one email in the outbox.
     const [confirmation, ...others] = await eventually(async () => {
@@ -134,7 +135,7 @@ async function flow(javaScript: boolean, start: string): Promise<void> {
     await page.goto(link(confirmation!.text, '/alerts/confirm')!);
     await page.getByRole('button', { name: 'Confirm the alert' }).click();
     await expect.poll(() => page.locator('h1').textContent()).toBe('Your alert is on');
-    await page.screenshot({ path: path.join(screenshots, `${mode}-3-confirmed.png`), fullPage: true });
+    await pictures.take(page, `${mode}-3-confirmed`, { fullPage: true });
 
     // 3. The operator opens seats; the job's next run sends the alert, naming the date and the seats.
     await departures(['update', id, '--seats-left', '5'], true);
@@ -147,7 +148,7 @@ async function flow(javaScript: boolean, start: string): Promise<void> {
     expect(alert.text).toContain(`Fixture Trek, ${dates}. Seats opened: no seats left → 5 of 12 seats left.`);
     expect(alert.text).toContain(`${site}/treks/sample-trek/enquire?departure=${id}`);
     await page.goto(alert.text.match(/http:\/\/localhost:\d+\/treks\/sample-trek\/enquire\?departure=\S+/)![0]);
-    await page.screenshot({ path: path.join(screenshots, `${mode}-4-live-link.png`), fullPage: false });
+    await pictures.take(page, `${mode}-4-live-link`);
 
     // 4. One-click unsubscribe, as a mail client sends it: a POST with only that body, no cookie.
     const unsubscribe = alert.headers['list-unsubscribe']!.replace(/^<|>$/g, '');

@@ -89,13 +89,6 @@ export function violationWhere(violation: Result): string {
 
 export type ColourScheme = 'light' | 'dark';
 
-/** A picture of the page in each colour scheme, for people to look at: `<stem>-<scheme>.png`. */
-export async function picturesInEachScheme(page: Page, stem: string, { fullPage = true } = {}): Promise<void> {
-  await inEachScheme(page, async (scheme) => {
-    await page.screenshot({ path: `${stem}-${scheme}.png`, fullPage });
-  });
-}
-
 /**
  * Runs `look` on the page as it stands in each colour scheme (emulated, then light again), and
  * gathers what it finds, each finding named with its scheme: contrast is checked in both. No

@@ -1,18 +1,17 @@
 /**
  * Every page of the sitemap in a real Chromium through the local server: key content, working
  * links, no axe violations (light and dark, phone and desktop), readable with JavaScript off.
- * Screenshots of the home page and a trip page go to test-results/ for people to look at.
+ * Pictures of the home page and a trip page go to test-results/site/ for people to look at when a
+ * run asks for them (pictures.ts).
  */
-import { mkdirSync } from 'node:fs';
-import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { projectRoot } from '../helpers/project.ts';
 import { axeInEachScheme } from './axe.ts';
+import { picturesIn } from './pictures.ts';
 import { fixtureSiteInChromium, isTripPath, stillPages } from './site.ts';
 
 const site = fixtureSiteInChromium();
-const screenshots = path.join(projectRoot, 'test-results', 'site');
+const pictures = picturesIn('site');
 
 async function withPage<T>(
   options: Parameters<Browser['newContext']>[0],
@@ -195,8 +194,7 @@ describe('pages in a browser', () => {
 
   // No page is wider than a 320 px screen: phone.test.ts checks every page at 320, 360 and 1280 px, light and dark, with JavaScript on and off.
 
-  it('saves screenshots of the home page and a trip page at phone and desktop widths', async () => {
-    mkdirSync(screenshots, { recursive: true });
+  it('pictures the home page and a trip page at phone and desktop widths, each no wider than the screen', async () => {
     const trip = site.paths.find(isTripPath) ?? '/treks/sample-trek';
     for (const [name, p] of [
       ['home', '/'],
@@ -210,7 +208,7 @@ describe('pages in a browser', () => {
             await page.evaluate(() => document.documentElement.scrollWidth),
             `${p} at ${width}px`,
           ).toBeLessThanOrEqual(width);
-          await page.screenshot({ path: path.join(screenshots, `${name}-${width}.png`), fullPage: true });
+          await pictures.take(page, `${name}-${width}`, { fullPage: true });
         });
       }
     }

@@ -13,9 +13,9 @@
  *   departures.md, departures.ics and the MCP tool give the same departures in the same order as
  *   a brute-force filter of the full lists (every departure, every trip).
  *
- * Screenshots go to test-results/departure-search/ for people to look at.
+ * Pictures go to test-results/departure-search/ for people to look at when a run asks for them (pictures.ts).
  */
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -26,12 +26,11 @@ import { formatDateRange } from '../../domain/format.ts';
 import { runCli } from '../departures/cli.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { startInProcess, type InProcessServer } from '../helpers/in-process.ts';
-import { projectRoot } from '../helpers/project.ts';
 import { realSite, realSiteUrl as siteUrl } from '../helpers/real-site.ts';
+import { picturesIn } from './pictures.ts';
 import { launchChromium, stillPages } from './site.ts';
 
-const screenshots = path.join(projectRoot, 'test-results', 'departure-search');
-mkdirSync(screenshots, { recursive: true });
+const pictures = picturesIn('departure-search');
 
 let site: string;
 let server: InProcessServer;
@@ -255,7 +254,7 @@ for (const width of [360, 1280]) {
           expect(first.bottom, `first result ends at ${first.bottom}px`).toBeLessThanOrEqual(viewport.height);
           expect(await page.locator('details.search-filters').getAttribute('open')).toBeNull();
           expect(await fitsWidth(page)).toBe(true);
-          await page.screenshot({ path: path.join(screenshots, `task-${tag}.png`) });
+          await pictures.take(page, `task-${tag}`);
 
           await person.step(() =>
             Promise.all([
@@ -272,7 +271,7 @@ for (const width of [360, 1280]) {
           expect(await page.inputValue('input[name="groupSize"]')).toBe('2');
           expect(await page.locator('h1').innerText()).toContain('Hampta Pass Trek');
           expect(person.count).toBeLessThanOrEqual(3);
-          await page.screenshot({ path: path.join(screenshots, `task-enquire-${tag}.png`) });
+          await pictures.take(page, `task-enquire-${tag}`);
         });
       }, 120_000);
 
@@ -298,7 +297,7 @@ for (const width of [360, 1280]) {
           expect(await page.locator('.board-summary').innerText()).toContain('No departures match this search.');
           const changes = page.locator('.relaxations a');
           expect(await changes.count()).toBeGreaterThan(0);
-          await page.screenshot({ path: path.join(screenshots, `nothing-fits-${tag}.png`), fullPage: true });
+          await pictures.take(page, `nothing-fits-${tag}`, { fullPage: true });
 
           const change = changes.first();
           const said = await change.innerText();

@@ -3,20 +3,17 @@
  * and pictured in light and dark: the departures board's search as a plain GET form, its months
  * grouped and mostly folded so a phone gets a short page, and every trip page showing its live
  * dates, seats and prices without JavaScript (the framed departures block, which fits its frame).
- * Nothing wider than the screen; axe clean, frames included. Screenshots go to
- * test-results/departures/ for people to look at.
+ * Nothing wider than the screen; axe clean, frames included. Pictures go to
+ * test-results/departures/ for people to look at when a run asks for them (pictures.ts).
  */
-import { mkdirSync } from 'node:fs';
-import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { projectRoot } from '../helpers/project.ts';
-import { axeInEachScheme, axeOfMarkup, inEachScheme, picturesInEachScheme } from './axe.ts';
+import { axeInEachScheme, axeOfMarkup } from './axe.ts';
+import { picturesIn } from './pictures.ts';
 import { fixtureSiteInChromium, isTripPath, stillPages } from './site.ts';
 
 const site = fixtureSiteInChromium();
-const screenshots = path.join(projectRoot, 'test-results', 'departures');
-mkdirSync(screenshots, { recursive: true });
+const pictures = picturesIn('departures');
 
 type ContextOptions = Parameters<Browser['newContext']>[0];
 
@@ -30,11 +27,6 @@ async function withPage<T>(options: ContextOptions, run: (page: Page) => Promise
 }
 
 const fitsWidth = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
-
-/** A picture of the whole page in each colour scheme, for people to look at: test-results/departures/<name>-<scheme>.png. */
-function pictures(page: Page, name: string): Promise<void> {
-  return picturesInEachScheme(page, path.join(screenshots, name));
-}
 
 /**
  * axe's findings on a page seen without JavaScript, checked as its markup (axe.ts), its
@@ -97,7 +89,7 @@ for (const width of [320, 360, 1280]) {
           if (width < 400) expect(await page.evaluate(() => document.documentElement.scrollHeight)).toBeLessThan(4200);
           expect(await fitsWidth(page)).toBe(true);
           expect(javaScriptEnabled ? await axeInEachScheme(page) : await axeOfNoScriptPage(page)).toEqual([]);
-          await pictures(page, `board-${tag}`);
+          await pictures.inEachScheme(page, `board-${tag}`);
 
           // A folded month opens with a tap on its summary, without a script.
           const foldedId = await page.locator('details.board-month:not([open])').first().getAttribute('id');
@@ -139,7 +131,7 @@ for (const width of [320, 360, 1280]) {
           expect(await page.inputValue('#search-from')).toBe(`${month}-01`);
           expect(await fitsWidth(page)).toBe(true);
           expect(javaScriptEnabled ? await axeInEachScheme(page) : await axeOfNoScriptPage(page)).toEqual([]);
-          await pictures(page, `board-filtered-${tag}`);
+          await pictures.inEachScheme(page, `board-filtered-${tag}`);
 
           // "Show every departure" is a plain link back.
           await Promise.all([
@@ -180,11 +172,7 @@ for (const width of [320, 360, 1280]) {
         }
         await page.goto(`${site.server.url}${trips[0]}`);
         await page.frameLocator('iframe.departures-frame').locator('.departure').first().waitFor();
-        await inEachScheme(page, async (scheme) => {
-          await page
-            .locator('.next-departures')
-            .screenshot({ path: path.join(screenshots, `trip-nojs-${width}-${scheme}.png`) });
-        });
+        await pictures.inEachScheme(page.locator('.next-departures'), `trip-nojs-${width}`);
         expect(await axeOfNoScriptPage(page)).toEqual([]);
       });
     }, 120_000);

@@ -17,22 +17,19 @@
  * http://localhost:<port>, the origin of a server started without SITE_URL. Each context speaks
  * from its own client IP (TRUST_PROXY=vercel), so the per-IP enquiry limit is each test's own.
  */
-import { mkdirSync } from 'node:fs';
-import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { pastDatesMessage } from '../../service/bookings/past-dates.ts';
-import { projectRoot } from '../helpers/project.ts';
+import { picturesIn } from './pictures.ts';
 import { enquirySite, fewSeats, sendToConfirmation, stillPages } from './site.ts';
 
 const live = enquirySite('enquiry-checks');
 let site: string;
 let nextIp = 10;
-const screenshots = path.join(projectRoot, 'test-results', 'enquiry-checks');
+const pictures = picturesIn('enquiry-checks');
 
 beforeAll(() => {
   site = live.site;
-  mkdirSync(screenshots, { recursive: true });
 });
 
 /** A page in a context of its own, from an address of its own; `posts` are the enquiries it sent. */
@@ -173,7 +170,7 @@ for (const width of [360, 1280]) {
         expect(await page.getAttribute('#enquiry-email', 'aria-invalid')).toBeNull();
         expect(await page.textContent('#enquiry-email-error')).toBe('');
         await page.locator('#enquiry-form').scrollIntoViewIfNeeded();
-        await page.screenshot({ path: path.join(screenshots, `js-slips-${width}.png`) });
+        await pictures.take(page, `js-slips-${width}`);
 
         expect(posts).toEqual([]);
         expect(errors).toEqual([]);
@@ -197,7 +194,7 @@ for (const width of [360, 1280]) {
         await page.click('#enquiry-form button[type=submit]');
         await expect.poll(() => page.textContent('#enquiry-status')).toBe(refusal);
         await page.locator('#enquiry-groupSize').scrollIntoViewIfNeeded();
-        await page.screenshot({ path: path.join(screenshots, `js-seats-${width}.png`) });
+        await pictures.take(page, `js-seats-${width}`);
         expect(posts).toEqual([]);
 
         // Other dates lift the bound; back on the date, a group that fits goes through.
@@ -231,7 +228,7 @@ for (const width of [360, 1280]) {
         );
         expect(await page.inputValue('#enquiry-name')).toBe('Dawa Sherpa');
         expect(await page.inputValue('#enquiry-message')).toBe('Two of us are vegetarian.');
-        await page.screenshot({ path: path.join(screenshots, `nojs-429-${width}.png`), fullPage: true });
+        await pictures.take(page, `nojs-429-${width}`, { fullPage: true });
         await Promise.all([
           page.waitForURL(`${site}/treks/sample-trek#enquiry-form`),
           page.click('.enquiry-problems a'),
@@ -255,7 +252,7 @@ for (const width of [360, 1280]) {
         expect(await page.inputValue('#enquiry-name')).toBe('Dawa Sherpa');
         expect(await page.inputValue('#enquiry-phone')).toBe('+91 98765 43210');
         await page.locator('#enquiry-status').scrollIntoViewIfNeeded();
-        await page.screenshot({ path: path.join(screenshots, `js-429-${width}.png`) });
+        await pictures.take(page, `js-429-${width}`);
       });
     });
   });

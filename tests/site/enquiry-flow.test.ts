@@ -8,30 +8,29 @@
  * leading to the trip's form with the date filled in and on to a confirmation that repeats it, and
  * the styled answer that keeps what was typed (a group larger than the seats left on the dates
  * typed, which only the server can check there), then /enquiry-sent?ref=….
- * Screenshots go to test-results/enquiry/ for people to look at.
+ * Pictures go to test-results/enquiry/ for people to look at when a run asks for them (pictures.ts).
  *
  * Plain form posts are accepted from the configured site origin only, so pages are opened at
  * http://localhost:<port>, the origin of a server started without SITE_URL. Each context speaks
  * from its own client IP (TRUST_PROXY=vercel), so the per-IP enquiry limit never interferes.
  */
-import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { projectRoot } from '../helpers/project.ts';
-import { axeInEachScheme, axeOfMarkup, axeViolations, picturesInEachScheme, violationWhere } from './axe.ts';
+import { axeInEachScheme, axeOfMarkup, axeViolations, violationWhere } from './axe.ts';
+import { picturesIn } from './pictures.ts';
 import { enquirySite, fewSeats, sendToConfirmation, stillPages } from './site.ts';
 
 const live = enquirySite('enquiry-flow');
 let site: string;
 let nextIp = 10;
-const screenshots = path.join(projectRoot, 'test-results', 'enquiry');
+const pictures = picturesIn('enquiry');
 const promise = 'within one working day, between 9:00 and 19:00 India time';
 const reference = /enq-\d{8}-[a-z2-9]{10}/;
 
 beforeAll(() => {
   site = live.site;
-  mkdirSync(screenshots, { recursive: true });
 });
 
 async function withPage(
@@ -60,11 +59,6 @@ function outboxWith(text: string): string | undefined {
 
 async function axeFindings(page: Page): Promise<string[]> {
   return (await axeViolations(page)).map(violationWhere);
-}
-
-/** A picture of the page in each colour scheme, for people to look at: test-results/enquiry/<name>-<scheme>.png. */
-function pictures(page: Page, name: string, options?: { fullPage?: boolean }): Promise<void> {
-  return picturesInEachScheme(page, path.join(screenshots, name), options);
 }
 
 async function fitsWidth(page: Page): Promise<boolean> {
@@ -107,7 +101,7 @@ for (const width of [320, 360, 1280]) {
           .toBeLessThan(800);
         expect(await fitsWidth(page)).toBe(true);
         expect(await axeInEachScheme(page)).toEqual([]);
-        await pictures(page, `js-chosen-${tag}`, { fullPage: false });
+        await pictures.inEachScheme(page, `js-chosen-${tag}`, { fullPage: false });
 
         // Too long is said on leaving the field, before anything is sent.
         await page.fill('#enquiry-name', 'N'.repeat(150));
@@ -133,7 +127,7 @@ for (const width of [320, 360, 1280]) {
         expect(main).toContain(`Your enquiry is about Fixture Trek, ${dates}.`);
         expect(await page.textContent('.enquiry-receipt .dates')).toBe(dates);
         expect(await axeFindings(page)).toEqual([]);
-        await pictures(page, `js-sent-${tag}`, { fullPage: false });
+        await pictures.inEachScheme(page, `js-sent-${tag}`, { fullPage: false });
 
         // The team's email names the departure chosen on the page.
         const eml = outboxWith(name);
@@ -158,7 +152,7 @@ for (const width of [320, 360, 1280]) {
         expect(await page.textContent('h1')).toBe(`Enquire about Fixture Trek, ${dates}`);
         expect(await fitsWidth(page)).toBe(true);
         expect(await axeOfMarkup(page)).toEqual([]);
-        await pictures(page, `nojs-date-${tag}`);
+        await pictures.inEachScheme(page, `nojs-date-${tag}`);
 
         const name = `Dawa ${tag}`;
         await page.fill('#enquiry-name', name);
@@ -171,7 +165,7 @@ for (const width of [320, 360, 1280]) {
         expect(main).not.toContain(name);
         expect(outboxWith(name)).toContain(`Dates wanted: ${dates}`);
         expect(await axeOfMarkup(page)).toEqual([]);
-        await pictures(page, `nojs-date-sent-${tag}`);
+        await pictures.inEachScheme(page, `nojs-date-sent-${tag}`);
 
         // The same from the trip page, whose dates come in a frame without JavaScript.
         await page.goto(`${site}/treks/sample-trek`);
@@ -223,7 +217,7 @@ for (const width of [320, 360, 1280]) {
         expect(await page.inputValue('#enquiry-message')).toBe('Two of us are vegetarian.\nCan we bring a dog? <no>');
         expect(await fitsWidth(page)).toBe(true);
         expect(await axeOfMarkup(page)).toEqual([]);
-        await pictures(page, `nojs-error-${tag}`);
+        await pictures.inEachScheme(page, `nojs-error-${tag}`);
 
         // Other dates, with room for the five of them.
         await page.fill('#enquiry-preferredDeparture', 'Late June 2027');
@@ -241,7 +235,7 @@ for (const width of [320, 360, 1280]) {
         expect(main).toContain('As you wrote them in your enquiry');
         expect(await fitsWidth(page)).toBe(true);
         expect(await axeOfMarkup(page)).toEqual([]);
-        await pictures(page, `nojs-sent-${tag}`);
+        await pictures.inEachScheme(page, `nojs-sent-${tag}`);
         const eml = outboxWith(name);
         expect(eml).toContain('Dates wanted: Late June 2027');
         expect(eml).toContain(`Reference:    ${ref}`);
@@ -261,7 +255,7 @@ describe('a departure named in the address', () => {
         expect(await link.getAttribute('href')).toBe(`/treks/sample-trek/enquire?departure=${id}`);
         await Promise.all([page.waitForURL(`${site}/treks/sample-trek/enquire?departure=${id}`), link.click()]);
         expect(await page.inputValue('#enquiry-preferredDeparture')).toBe(dates);
-        await page.screenshot({ path: path.join(screenshots, `board-link-${width}.png`) });
+        await pictures.take(page, `board-link-${width}`);
 
         // A trip page's address naming a departure (as "Enquire for this date" there leaves it).
         await page.goto(`${site}/treks/sample-trek?departure=${id}#enquire`);
@@ -269,7 +263,7 @@ describe('a departure named in the address', () => {
         await expect.poll(() => page.inputValue('#enquiry-departure')).toBe(id);
         // The browser settles the #enquire fragment once the page has loaded; focus ends in the form.
         await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('enquiry-name');
-        await page.screenshot({ path: path.join(screenshots, `query-${width}.png`) });
+        await pictures.take(page, `query-${width}`);
       });
     });
   }

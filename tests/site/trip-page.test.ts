@@ -5,11 +5,11 @@
  * kept in view; on paper the itinerary, the kit list, the price and the contacts only.
  */
 import { rmSync } from 'node:fs';
-import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { runCommand } from '../departures/cli.ts';
-import { projectRoot, startServer, type RunningServer } from '../helpers/project.ts';
+import { startServer, type RunningServer } from '../helpers/project.ts';
+import { picturesIn } from './pictures.ts';
 import { fixtureSiteInChromium, stillPages } from './site.ts';
 import { newDataDir } from '../helpers/embedded-template.ts';
 
@@ -246,7 +246,7 @@ describe("the desktop panel's dates", () => {
       expect(await board.getAttribute('href')).toBe('/departures?trip=sample-trek');
       // The page's own link without a count gives way to it.
       expect(await panel.locator('.departures-more .all-dates').isVisible()).toBe(false);
-      await panel.screenshot({ path: path.join(projectRoot, 'test-results', 'trip-panel-1280.png') });
+      await picturesIn('trip-page').take(panel, 'panel-1280');
 
       // On a phone every date shows, as before.
       await page.setViewportSize({ width: 360, height: 800 });
