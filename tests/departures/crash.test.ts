@@ -11,7 +11,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, inject, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { servingNoteFile } from '../../service/host/build-layout.ts';
 import { hostFilePath } from '../../service/storage/host-file.ts';
 import type { EnquiryAnswer } from '../../scripts/soak/enquiries.ts';
@@ -20,7 +20,15 @@ import { accountEmbedded, faultRow } from '../helpers/enquiry-accounts.ts';
 import { occupyDeadHostPid } from '../helpers/pid-squatter.ts';
 import { processState } from '../helpers/proc-stat.ts';
 import { eventually } from '../helpers/eventually.ts';
-import { freePort, listeningOn, startServer, whenServing, type RunningServer } from '../helpers/project.ts';
+import {
+  copyBuiltSite,
+  freePort,
+  listeningOn,
+  startServer,
+  whenServing,
+  type ProjectCopy,
+  type RunningServer,
+} from '../helpers/project.ts';
 
 // What bounds a test that hangs, not its speed: servers that make or take over a database, which
 // on a busy machine (the whole run on one core) take minutes. A start fails on its own terms
@@ -32,6 +40,16 @@ const cleanups: (() => unknown)[] = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
+
+// The fixture site in a folder of this file's own: what the killed server leaves in its
+// dist/serving/ stays there until the server started after it removes it (copyBuiltSite).
+let copy: ProjectCopy;
+let site = '';
+beforeAll(() => {
+  copy = copyBuiltSite(inject('fixtureSite'));
+  site = copy.dir;
+});
+afterAll(() => copy?.remove());
 
 function environment(dataDir: string): Record<string, string> {
   // TRUST_PROXY=vercel: each enquiry speaks from an address of its own (x-real-ip), within the quota.
@@ -142,7 +160,7 @@ interface Leftovers {
 function leftBehind(dataDir: string, pid: number, ticks: string, port: number): Leftovers {
   const outbox = path.join(dataDir, 'outbox');
   mkdirSync(outbox, { recursive: true, mode: 0o700 });
-  const note = servingNoteFile(inject('fixtureSite'), pid, port);
+  const note = servingNoteFile(site, pid, port);
   expect(existsSync(note), 'kill -9 leaves the serving note').toBe(true);
   writeFileSync(path.join(outbox, `.enq-20260101-abcdefghjk.${pid}-${ticks}.0badcafe.tmp`), 'From: cut short\r\n');
   const liveDraft = path.join(
@@ -161,7 +179,7 @@ function leftBehind(dataDir: string, pid: number, ticks: string, port: number): 
 
 /** Starts the server again on `dataDir`: it takes the database back, holds every enquiry the dead one accepted, and cleans what it left. */
 async function restartedWithNoneLost(dataDir: string, answers: Answer[], what: string, left: Leftovers): Promise<void> {
-  const second = await startServer(inject('fixtureSite'), environment(dataDir));
+  const second = await startServer(site, environment(dataDir));
   cleanups.push(() => second.stop());
   const back = await takenBack(second);
   expect(existsSync(left.note), 'the dead server’s note is removed').toBe(false);
@@ -188,7 +206,6 @@ async function restartedWithNoneLost(dataDir: string, answers: Answer[], what: s
 
 describe('the embedded database after kill -9 of the server', () => {
   it('is taken back while the dead server is a zombie on its pid, and no accepted enquiry is lost', async () => {
-    const site = inject('fixtureSite');
     const dataDir = newDataDir('crash-zombie-');
     cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
     // The server under a parent that never reaps it (sh replaced by sleep): killed, it stays a zombie.
@@ -224,7 +241,6 @@ describe('the embedded database after kill -9 of the server', () => {
   });
 
   it('is taken back while another long-lived process has the dead server’s pid, and no accepted enquiry is lost', async () => {
-    const site = inject('fixtureSite');
     const dataDir = newDataDir('crash-reused-');
     cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
     const first = await startServer(site, environment(dataDir));
