@@ -1,7 +1,7 @@
 /**
  * The host's memory settings that must be in place when the process starts: V8's young
- * generation, how V8 compiles PGlite's WebAssembly, what V8's collection after an idle spell
- * may throw away, and how glibc's malloc (beneath V8's heap) gives memory back.
+ * generation, how V8 compiles PGlite's WebAssembly, and how glibc's malloc (beneath V8's heap)
+ * gives memory back.
  *
  * V8's young generation at 16 MiB (`--max-semi-space-size=8`; otherwise it grows to about 96 MiB
  * under a burst of requests and gives it back only after seconds idle).
@@ -49,34 +49,10 @@ export const mallocSettings: Readonly<Record<string, string>> = {
 export const baselineWebAssembly = '--liftoff-only';
 
 /** The Node options the host starts with: V8's young generation, and PGlite's WebAssembly left to the baseline compiler. */
-/**
- * The compiled code kept through the collection V8 makes after an idle spell
- * (`--no-memory-reducer-favors-memory`). By default that collection is a memory-reducing one,
- * and a memory-reducing collection does not keep the object shapes that only compiled code still
- * points at. After a spell in which no connection was open, those include the shapes of Node's
- * sockets and streams and of the host's own per-request objects: V8 threw away the optimised code
- * of 72 to 167 functions at once ("embedded weak objects cleared", `--trace-deopt`), and compiled
- * the busiest of them again, some only to its middle tier: Node's `nextTick` then defined each
- * tick object's properties through V8's runtime, and the host's `answer` ran unoptimised by
- * TurboFan. Measured side by side (two servers and the bytes baseline in turns of 0.25 s, 20 s
- * without requests after 45 s of load, both ways round): the server with the default took 1.36
- * to 1.79 times the baseline's CPU a request after the idle spell against 1.07 to 1.45 before;
- * the server with this option, 1.10 to 1.29 after against 1.12 to 1.22 before. The collection
- * still runs, and frees what is garbage; it does not shrink the young generation or hand back
- * V8's pooled pages at once, which left the resting server about 5 to 15 MiB larger (176 to 192
- * against 189 to 197 MiB in those runs).
- */
-const keepCompiledCode = '--no-memory-reducer-favors-memory';
+export const hostNodeOptions: readonly string[] = ['--max-semi-space-size=8', baselineWebAssembly];
 
-/** The Node options the host starts with: V8's young generation, PGlite's WebAssembly left to the baseline compiler, and compiled code kept through idle spells. */
-export const hostNodeOptions: readonly string[] = ['--max-semi-space-size=8', baselineWebAssembly, keepCompiledCode];
-
-/**
- * An option counts as given under its own name, whatever its value (`--max-semi-space-size=4` is a
- * young generation given), and a V8 switch whichever way it is set (`--memory-reducer-favors-memory`
- * is that switch given).
- */
-const optionName = (option: string) => option.split('=')[0]!.replace(/^--no-/, '--');
+/** An option counts as given under its own name, whatever its value (`--max-semi-space-size=4` is a young generation given). */
+const optionName = (option: string) => option.split('=')[0];
 
 export function withHostMemorySettings(): void {
   if (typeof process.execve !== 'function') return;

@@ -1,9 +1,8 @@
 /**
  * The host's memory settings (service/host/native-memory.ts): a process started without them
- * starts itself again once with them (malloc's in its environment, V8's young generation,
- * baseline-only WebAssembly and compiled code kept through idle spells in its Node options),
- * keeping its process id and arguments, and settings already given win (a V8 switch given either
- * way). Linux only here (glibc reads malloc's).
+ * starts itself again once with them (malloc's in its environment, V8's young generation and
+ * baseline-only WebAssembly in its Node options), keeping its process id and arguments, and
+ * settings already given win. Linux only here (glibc reads malloc's).
  */
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
@@ -17,7 +16,7 @@ const { withHostMemorySettings } = await import(${JSON.stringify(module)});
 console.log('start', process.pid, JSON.stringify(process.argv.slice(1)));
 withHostMemorySettings();
 const environ = readFileSync('/proc/self/environ', 'utf8').split('\\0').filter((v) => v.startsWith('MALLOC_'));
-console.log('running', process.pid, JSON.stringify(environ.sort()), JSON.stringify(process.argv.slice(1)), JSON.stringify(process.execArgv.filter((a) => /^--(no-)?(max-semi|liftoff|memory-reducer)/.test(a))));
+console.log('running', process.pid, JSON.stringify(environ.sort()), JSON.stringify(process.argv.slice(1)), JSON.stringify(process.execArgv.filter((a) => a.startsWith('--max-semi') || a.startsWith('--liftoff'))));
 `;
 
 function run(env: Record<string, string | undefined>, nodeOptions: string[] = []) {
@@ -56,12 +55,10 @@ describe.runIf(process.platform === 'linux')('the host started with its memory s
   it('keeps settings already given, and does not start again when all are there', () => {
     expect(run({ MALLOC_MMAP_THRESHOLD_: '131072' }).at(-1)).toContain('"MALLOC_MMAP_THRESHOLD_=131072"');
     const given = Object.fromEntries(Object.keys(mallocSettings).map((name) => [name, '1']));
-    expect(
-      run({ ...given, NODE_OPTIONS: '--max-semi-space-size=4' }, ['--liftoff-only', '--memory-reducer-favors-memory']),
-    ).toHaveLength(2);
+    expect(run({ ...given, NODE_OPTIONS: '--max-semi-space-size=4' }, ['--liftoff-only'])).toHaveLength(2);
     // Only what is missing is added: the young generation given in NODE_OPTIONS stays at its size.
     const added = run({ ...given, NODE_OPTIONS: '--max-semi-space-size=4' });
     expect(added).toHaveLength(3);
-    expect(JSON.parse(added[2]!.split(' ')[4]!)).toEqual(['--liftoff-only', '--no-memory-reducer-favors-memory']);
+    expect(JSON.parse(added[2]!.split(' ')[4]!)).toEqual(['--liftoff-only']);
   });
 });
