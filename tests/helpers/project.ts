@@ -63,10 +63,11 @@ export function copyProject(options: { content: string; ownBuildCache?: boolean 
 
 /**
  * A folder of its own holding the built site in `site` (the fixture site): its files and
- * published builds copied, links kept as they are (`node_modules` among them), the notes of the
- * servers running there left out. For a test that reads what a killed server leaves in
- * dist/serving/: every server that starts on a folder removes the notes of those that ended
- * there, so on the shared fixture site another file's server may take the note first.
+ * published builds copied, links kept as they are (`node_modules`, and `dist/current` with the
+ * links through it, so the copy's files are its own), the notes of the servers running there left
+ * out. For a test that changes a built file, or that reads what a killed server leaves in
+ * dist/serving/ (every server that starts on a folder removes the notes of those that ended there,
+ * so on the shared fixture site another file's server may take the note first).
  */
 export function copyBuiltSite(site: string): ProjectCopy {
   const dir = mkdtempSync(path.join(tmpdir(), 'catalogue-'));

@@ -6,12 +6,11 @@
  * worker of a new storage version removes the old caches; docs/offline.md states the budget the
  * worker enforces.
  */
-import { cpSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, describe, expect, inject, it } from 'vitest';
-import { projectRoot, startServer, type RunningServer } from '../helpers/project.ts';
+import { copyBuiltSite, projectRoot, startServer, type ProjectCopy, type RunningServer } from '../helpers/project.ts';
 import { axeInEachScheme } from './axe.ts';
 import { fixtureSiteInChromium, stillPages } from './site.ts';
 import { contextHearingTheWorker } from './worker-answers.ts';
@@ -201,18 +200,10 @@ describe('trip pages offline', () => {
 
 describe('the offline budget, enforced by the worker', () => {
   /** The built fixture site once more, its worker's budget lowered as given, on a server of its own. */
-  const servers: { server: RunningServer; dir: string }[] = [];
+  const servers: { server: RunningServer; copy: ProjectCopy }[] = [];
   async function siteWithBudget(budget: string): Promise<RunningServer> {
-    const dir = mkdtempSync(path.join(tmpdir(), 'catalogue-budget-'));
-    const built = inject('fixtureSite');
-    // Links as they are (dist/current and the links through it), so the copy's files are its own.
-    cpSync(built, dir, {
-      recursive: true,
-      verbatimSymlinks: true,
-      filter: (source) => source !== path.join(built, 'node_modules'),
-    });
-    symlinkSync(path.join(built, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
-    const worker = path.join(dir, 'dist', 'site', 'sw.js');
+    const copy = copyBuiltSite(inject('fixtureSite'));
+    const worker = path.join(copy.dir, 'dist', 'site', 'sw.js');
     const original = readFileSync(worker, 'utf8');
     const lowered = original.replace(/const budget = \{[^}]*\};/, `const budget = ${budget};`);
     expect(lowered).not.toBe(original);
@@ -220,14 +211,14 @@ describe('the offline budget, enforced by the worker', () => {
     // The build's compressed copies are of the worker as built: the host would send them instead.
     const compressed = path.join(path.dirname(realpathSync(worker)), '..', 'compressed', 'sw.js');
     for (const form of ['.br', '.gz']) rmSync(compressed + form, { force: true });
-    const server = await startServer(dir);
-    servers.push({ server, dir });
+    const server = await startServer(copy.dir);
+    servers.push({ server, copy });
     return server;
   }
   afterAll(async () => {
-    for (const { server, dir } of servers) {
+    for (const { server, copy } of servers) {
       await server.stop();
-      rmSync(dir, { recursive: true, force: true });
+      copy.remove();
     }
   });
 
