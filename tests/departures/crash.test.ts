@@ -43,13 +43,11 @@ afterEach(async () => {
 
 // The fixture site in a folder of this file's own: what the killed server leaves in its
 // dist/serving/ stays there until the server started after it removes it (copyBuiltSite).
-let copy: ProjectCopy;
-let site = '';
+let site: ProjectCopy;
 beforeAll(() => {
-  copy = copyBuiltSite(inject('fixtureSite'));
-  site = copy.dir;
+  site = copyBuiltSite(inject('fixtureSite'));
 });
-afterAll(() => copy?.remove());
+afterAll(() => site?.remove());
 
 function environment(dataDir: string): Record<string, string> {
   // TRUST_PROXY=vercel: each enquiry speaks from an address of its own (x-real-ip), within the quota.
@@ -160,7 +158,7 @@ interface Leftovers {
 function leftBehind(dataDir: string, pid: number, ticks: string, port: number): Leftovers {
   const outbox = path.join(dataDir, 'outbox');
   mkdirSync(outbox, { recursive: true, mode: 0o700 });
-  const note = servingNoteFile(site, pid, port);
+  const note = servingNoteFile(site.dir, pid, port);
   expect(existsSync(note), 'kill -9 leaves the serving note').toBe(true);
   writeFileSync(path.join(outbox, `.enq-20260101-abcdefghjk.${pid}-${ticks}.0badcafe.tmp`), 'From: cut short\r\n');
   const liveDraft = path.join(
@@ -179,7 +177,7 @@ function leftBehind(dataDir: string, pid: number, ticks: string, port: number): 
 
 /** Starts the server again on `dataDir`: it takes the database back, holds every enquiry the dead one accepted, and cleans what it left. */
 async function restartedWithNoneLost(dataDir: string, answers: Answer[], what: string, left: Leftovers): Promise<void> {
-  const second = await startServer(site, environment(dataDir));
+  const second = await startServer(site.dir, environment(dataDir));
   cleanups.push(() => second.stop());
   const back = await takenBack(second);
   expect(existsSync(left.note), 'the dead server’s note is removed').toBe(false);
@@ -212,9 +210,9 @@ describe('the embedded database after kill -9 of the server', () => {
     const port = await freePort();
     const parent = spawn(
       'sh',
-      ['-c', '"$0" "$1" & echo "$!"; exec sleep 600', process.execPath, path.join(site, 'server.ts')],
+      ['-c', '"$0" "$1" & echo "$!"; exec sleep 600', process.execPath, path.join(site.dir, 'server.ts')],
       {
-        cwd: site,
+        cwd: site.dir,
         env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', ...environment(dataDir) },
         stdio: ['ignore', 'pipe', 'pipe'],
       },
@@ -243,7 +241,7 @@ describe('the embedded database after kill -9 of the server', () => {
   it('is taken back while another long-lived process has the dead server’s pid, and no accepted enquiry is lost', async () => {
     const dataDir = newDataDir('crash-reused-');
     cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
-    const first = await startServer(site, environment(dataDir));
+    const first = await startServer(site.dir, environment(dataDir));
     cleanups.push(() => first.stop());
     const pid = first.process.pid!;
     const ticks = startTicks(pid);
