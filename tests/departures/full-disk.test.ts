@@ -150,16 +150,25 @@ describe('the data folder’s disk full', () => {
         });
         if (page.status === 200 && (await page.text()).includes(id)) stored += 1;
       }
-      const retry = execFileSync(process.execPath, ['scripts/enquiries.ts', 'retry', '--all'], {
-        cwd: inject('fixtureSite'),
-        env: { ...process.env, ...environment },
-        encoding: 'utf8',
-      });
-      const delivered = accepted.filter((id) => existsSync(path.join(dataDir, 'outbox', `${id}.eml`))).length;
+      const enquiries = (...args: string[]) =>
+        execFileSync(process.execPath, ['scripts/enquiries.ts', ...args], {
+          cwd: inject('fixtureSite'),
+          env: { ...process.env, ...environment },
+          encoding: 'utf8',
+        });
+      const retry = enquiries('retry', '--all');
+      const delivered = (id: string) => existsSync(path.join(dataDir, 'outbox', `${id}.eml`));
+      // A delivery the full disk cut short (its failure could not be written either) is still
+      // pending; `retry --all` leaves one that began under a minute ago, naming it, and the
+      // operator delivers it by its reference.
+      const skipped = accepted.filter((id) => !delivered(id));
+      for (const id of skipped) enquiries('retry', id);
+      const deliveredCount = accepted.filter(delivered).length;
       console.info(
-        `[full disk] enquiries accepted ${accepted.length}, stored ${stored}, delivered ${delivered}; refused ${answers.length - accepted.length}; retry: ${retry.trim().split('\n').at(-1)}`,
+        `[full disk] enquiries accepted ${accepted.length}, stored ${stored}, delivered ${deliveredCount} (${skipped.length} by reference); refused ${answers.length - accepted.length}; retry: ${retry.trim().split('\n').at(-1)}`,
       );
-      expect({ stored, delivered }).toEqual({ stored: accepted.length, delivered: accepted.length });
+      for (const id of skipped) expect(retry, 'what retry --all left, it named').toContain(`${id}: skipped`);
+      expect({ stored, delivered: deliveredCount }).toEqual({ stored: accepted.length, delivered: accepted.length });
     },
   );
 });
