@@ -41,10 +41,11 @@ export const buildCaches = new Set(['.cache', '.vite', '.vite-temp']);
 /**
  * `ownBuildCache` gives the copy a `node_modules` of its own that links each package but not
  * the build caches (`buildCaches`), so those start empty and stay apart from the project's: the
- * benchmarks measure cold builds this way.
+ * benchmarks measure cold builds this way. `parent` is the folder it is made in (the temporary
+ * folder unless given).
  */
-export function copyProject(options: { content: string; ownBuildCache?: boolean }): ProjectCopy {
-  const dir = mkdtempSync(path.join(tmpdir(), 'catalogue-'));
+export function copyProject(options: { content: string; ownBuildCache?: boolean; parent?: string }): ProjectCopy {
+  const dir = mkdtempSync(path.join(options.parent ?? tmpdir(), 'catalogue-'));
   for (const entry of copied) {
     const from = path.join(projectRoot, entry);
     if (existsSync(from)) cpSync(from, path.join(dir, entry), { recursive: true });

@@ -11,6 +11,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { buildCaches, copyProject, projectRoot, type ProjectCopy } from './project.ts';
+import { onProjectDisk } from './run-folder-in-memory.ts';
 
 export interface VercelBuild {
   copy: ProjectCopy;
@@ -20,7 +21,9 @@ export interface VercelBuild {
 }
 
 export function vercelBuild(content: string, env: Record<string, string> = {}): VercelBuild {
-  const copy = copyProject({ content });
+  const modules = path.join(projectRoot, 'node_modules');
+  // Hard links need the copy on the same filesystem as node_modules.
+  const copy = copyProject({ content, parent: onProjectDisk(modules) });
   mkdirSync(path.join(copy.dir, '.vercel'), { recursive: true });
   writeFileSync(
     path.join(copy.dir, '.vercel', 'project.json'),
@@ -33,7 +36,6 @@ export function vercelBuild(content: string, env: Record<string, string> = {}): 
   const config = JSON.parse(readFileSync(path.join(copy.dir, 'vercel.json'), 'utf8'));
   writeFileSync(path.join(copy.dir, 'vercel.json'), JSON.stringify({ ...config, installCommand: '' }));
   rmSync(path.join(copy.dir, 'node_modules'));
-  const modules = path.join(projectRoot, 'node_modules');
   mkdirSync(path.join(copy.dir, 'node_modules'));
   const entries = readdirSync(modules)
     .filter((name) => !buildCaches.has(name))
