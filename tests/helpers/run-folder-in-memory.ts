@@ -17,6 +17,7 @@
 import { accessSync, chmodSync, constants, mkdtempSync, readdirSync, rmSync, statfsSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { processEnded } from '../../service/storage/processes.ts';
 
 const memory = '/dev/shm';
 /** The magic number statfs gives a tmpfs (linux/magic.h). */
@@ -28,20 +29,12 @@ const tmpfsMagic = 0x01021994;
 const roomNeeded = 4 * 2 ** 30;
 const prefix = 'catalogue-tests-';
 
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /** Folders of runs that ended without removing theirs (killed), which would otherwise hold memory until a restart. */
 function removeAbandoned(): void {
   for (const name of readdirSync(memory)) {
-    const pid = Number(/^catalogue-tests-(\d+)-/.exec(name)?.[1]);
-    if (pid && !processAlive(pid)) rmSync(path.join(memory, name), { recursive: true, force: true });
+    if (!name.startsWith(prefix)) continue;
+    const pid = Number.parseInt(name.slice(prefix.length), 10);
+    if (pid > 0 && processEnded(pid, undefined)) rmSync(path.join(memory, name), { recursive: true, force: true });
   }
 }
 
