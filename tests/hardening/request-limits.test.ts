@@ -185,6 +185,11 @@ function upload(
                 : chunk;
             sent += chunk.length;
             if (!socket.write(piece)) await new Promise((r) => socket.once('drain', r).once('close', r));
+            // Back to the event loop before the next piece, so an answer that has come is read: once
+            // the server answers, it reads the rest of the body off the wire (Node does, to keep the
+            // connection), the kernel then takes each write at once, and 'drain' alone never leaves
+            // this loop for the poll (an answer read only after 18 MiB on a busy machine).
+            await new Promise((r) => setImmediate(r));
           }
         })(),
     );
