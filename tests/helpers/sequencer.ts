@@ -9,8 +9,8 @@
  * Tier by tier, because a worker is kept for the next file only when that file is of the same
  * tier (workers are not shared across tiers, vitest.config.ts): Vitest hands a finished worker
  * the file at the head of the queue if it can run it, and otherwise stops it and starts a new
- * one. Longest first across tiers alternated them, and a run started 65 workers where
- * tier by tier it starts 19, and the workers took 77 s less CPU (docs/testing.md).
+ * one. Longest first across tiers alternated them, and a run started 63 to 65 workers where
+ * tier by tier it starts 19, and the workers took 77 to 102 s less CPU (docs/testing.md).
  */
 import { readFileSync } from 'node:fs';
 import { relative } from 'node:path';
