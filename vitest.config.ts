@@ -56,7 +56,8 @@ export default defineConfig({
     // Two cores, three files at a time (tier by tier, the longest first: tests/helpers/sequencer.ts):
     // a browser file waits on Chromium and a storage file on its timeouts, so two files leave the
     // cores idle part of the time (npm test took 391 s with two at a time, 361 to 381 s with three,
-    // when files of every tier ran side by side).
+    // when files of every tier ran side by side; tier by tier on 1 December, 702 s with two against
+    // 657 and 700 s with three: docs/testing.md).
     maxWorkers: 3,
     // Test files and what they import are loaded by Node itself, as `node server.ts` loads the
     // site (TypeScript's types stripped, from the compile cache above), not through Vite's module

@@ -34,13 +34,13 @@
  * and 160 MiB with blocks from 16, 64 and 128 KiB mapped on their own, and at about 178 MiB
  * after 600 requests in each; the 16 KiB setting is kept, since a side-by-side bench of
  * 16 and 128 KiB showed no difference in CPU a request beyond its noise.
- * The setting costs CPU where V8 compiles: its optimising compilers take zone blocks of up to 32
- * KiB, each then mapped and given back on its own. On a machine slow in the kernel (1 December
- * 2026, the real catalogue, two or three runs each): a start with an existing embedded database
- * took 2.3 s of CPU with 16 KiB against 1.8 s with 64 KiB; the 20,000 requests after a warm-up of
- * 3,000, 74 to 77 µs of CPU a request against 60 to 61 µs, and later ones alike; 3 s after a load,
- * 205 to 211 MiB resident against 223 to 226 MiB (185 to 188 MiB with 16 KiB after 10 s idle, as
- * the bench reads rest). 64 KiB would leave too little under the 200 MiB goal, so 16 KiB stays.
+ * The setting costs CPU where V8 compiles: its optimising compilers (Maglev and TurboFan, on V8's
+ * worker threads) take zone blocks of up to 32 KiB, each then mapped and given back on its own
+ * (`strace -k` on a warming server, 1 December 2026: 391 mmap/munmap pairs in 5,000 requests with
+ * 16 KiB, none with 64 KiB). That shows at start and while the compilers warm up, not once they
+ * are done. 64 KiB keeps those blocks in malloc's arenas and rests higher, with little room left
+ * under the 200 MiB goal, so 16 KiB stays; a change here is to be read from the bench's memory
+ * at rest (scripts/bench/fairness.ts) and its CPU a request, side by side.
  *
  * Both are read once, at process start; a host started without them starts itself again at
  * once with them: process.execve keeps the process id, arguments and standard streams, and
