@@ -6,19 +6,20 @@
  */
 import { createRemoteJWKSet, jwtVerify } from 'jose';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { startServer, type RunningServer } from '../helpers/project.ts';
+import { startInProcess, type InProcessServer } from '../helpers/in-process.ts';
+import { startServer } from '../helpers/project.ts';
 import { chromiumPath } from '../helpers/requirements.ts';
 import { startIdentityProvider, type IdentityProvider } from './identity-provider.ts';
 
 let idp: IdentityProvider;
-let server: RunningServer;
+let server: InProcessServer;
 let site: string;
 let prm: Record<string, any>;
 let as: Record<string, any>;
 
 beforeAll(async () => {
   idp = await startIdentityProvider('pending');
-  server = await startServer(inject('fixtureSite'), { SITE_URL: '', AGENT_TRUSTED_ISSUERS: idp.trustSetting });
+  server = await startInProcess(inject('fixtureSite'), { SITE_URL: '', AGENT_TRUSTED_ISSUERS: idp.trustSetting });
   // With SITE_URL unset the site's origin is http://localhost:<port>, which reaches this server.
   site = `http://localhost:${server.port}`;
   prm = await (await fetch(`${site}/.well-known/oauth-protected-resource`)).json();
@@ -344,7 +345,7 @@ describe('an anonymous agent, and a person who attaches it on the claim page', (
 
 describe('deployments that switch it off or misconfigure it', () => {
   it('without anonymous registration and without storage: metadata says so, registration answers 503, /v1 is untouched', async () => {
-    const off = await startServer(inject('fixtureSite'), {
+    const off = await startInProcess(inject('fixtureSite'), {
       SITE_URL: '',
       AGENT_ANONYMOUS: 'off',
       OPERATIONAL_STORAGE: 'off',
@@ -363,6 +364,7 @@ describe('deployments that switch it off or misconfigure it', () => {
   }, 60_000);
 
   it('with an unreadable AGENT_TRUSTED_ISSUERS: agent routes answer 503 and say why in the log, the site keeps working', async () => {
+    // A process of its own: the test reads what it logs.
     const bad = await startServer(inject('fixtureSite'), { SITE_URL: '', AGENT_TRUSTED_ISSUERS: 'not a pair' });
     try {
       for (const path of ['/.well-known/oauth-authorization-server', '/auth.md', '/.well-known/jwks.json']) {

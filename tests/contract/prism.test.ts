@@ -12,7 +12,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { freePort, projectRoot, startServer, type RunningServer } from '../helpers/project.ts';
+import { startInProcess, type InProcessServer } from '../helpers/in-process.ts';
+import { freePort, projectRoot } from '../helpers/project.ts';
 import { builtSiteUrl } from '../agents/built-site.ts';
 import { newDataDir } from '../helpers/embedded-template.ts';
 import { eventually, whileRunning } from '../helpers/eventually.ts';
@@ -35,7 +36,7 @@ interface Example {
 
 const siteDir = inject('fixtureSite');
 const documentedOrigin = builtSiteUrl(siteDir);
-let server: RunningServer;
+let server: InProcessServer;
 let dataDir: string;
 let v1: Prism;
 let enquiries: Prism;
@@ -75,7 +76,7 @@ async function startPrism(document: string, upstream: string): Promise<Prism> {
 beforeAll(async () => {
   dataDir = newDataDir('prism-enquiries-');
   // Behind Vercel's client-address header, so each enquiry can come from an address of its own (5 per address per 10 minutes).
-  server = await startServer(siteDir, { SITE_URL: documentedOrigin, DATA_DIR: dataDir, TRUST_PROXY: 'vercel' });
+  server = await startInProcess(siteDir, { SITE_URL: documentedOrigin, DATA_DIR: dataDir, TRUST_PROXY: 'vercel' });
   const files = path.join(siteDir, 'dist', 'site');
   // Prism serves the document's paths relative to its server, and forwards them under the upstream.
   [v1, enquiries] = await Promise.all([

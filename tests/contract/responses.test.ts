@@ -6,13 +6,14 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { operations } from '../../service/v1/operations.ts';
 import { observe, OpenApiContract, type CheckOptions, type ObservedResponse } from '../helpers/openapi.ts';
-import { freePort, startServer, type RunningServer } from '../helpers/project.ts';
+import { freePort } from '../helpers/project.ts';
+import { startInProcess, type InProcessServer } from '../helpers/in-process.ts';
 
-let server: RunningServer;
+let server: InProcessServer;
 let contract: OpenApiContract;
 
 beforeAll(async () => {
-  server = await startServer(inject('fixtureSite'));
+  server = await startInProcess(inject('fixtureSite'));
   const served = await fetch(`${server.url}/openapi.json`);
   expect(served.headers.get('content-type')).toBe('application/json; charset=utf-8');
   contract = new OpenApiContract(await served.json());
@@ -21,7 +22,7 @@ beforeAll(async () => {
 });
 afterAll(() => server?.stop());
 
-async function call(target: RunningServer, path: string, init: RequestInit = {}): Promise<ObservedResponse> {
+async function call(target: InProcessServer, path: string, init: RequestInit = {}): Promise<ObservedResponse> {
   return observe(await fetch(`${target.url}${path}`, init));
 }
 
@@ -205,10 +206,10 @@ describe('responses conform to openapi.json', () => {
 });
 
 describe('responses of differently configured servers conform to openapi.json', () => {
-  const extra: RunningServer[] = [];
+  const extra: InProcessServer[] = [];
   afterAll(() => Promise.all(extra.map((s) => s.stop())));
   const start = async (env: Record<string, string>) => {
-    const started = await startServer(inject('fixtureSite'), env);
+    const started = await startInProcess(inject('fixtureSite'), env);
     extra.push(started);
     return started;
   };

@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { startServer, type RunningServer } from '../helpers/project.ts';
+import { startInProcess, type InProcessServer } from '../helpers/in-process.ts';
 import { launchChromium } from '../site/site.ts';
 
 /** Every kind of HTML page: static, on demand, the 404, the claim page and the enquiry thank-you page. */
@@ -31,15 +31,15 @@ const pages: { path: string; status: number }[] = [
 /** The only answers a page may frame, and only a page of the site itself. */
 const framable = (path: string) => path.startsWith('/departures/block');
 
-let server: RunningServer;
-let https: RunningServer;
+let server: InProcessServer;
+let https: InProcessServer;
 let browser: Browser;
 
 beforeAll(async () => {
   const site = inject('fixtureSite');
   [server, https, browser] = await Promise.all([
-    startServer(site),
-    startServer(site, { SITE_URL: 'https://example.test', OPERATIONAL_STORAGE: 'off' }),
+    startInProcess(site),
+    startInProcess(site, { SITE_URL: 'https://example.test', OPERATIONAL_STORAGE: 'off' }),
     launchChromium(),
   ]);
 }, 90_000);

@@ -7,16 +7,16 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { errorBody } from '../../service/http/error-body.ts';
 import { clientAt, type ClientFetch } from '../helpers/loopback-client.ts';
-import { startServer, type RunningServer } from '../helpers/project.ts';
+import { startInProcess, type InProcessServer } from '../helpers/in-process.ts';
 
-let server: RunningServer;
+let server: InProcessServer;
 /** The same site behind Vercel, where the client is the one Vercel's header names. */
-let behindVercel: RunningServer;
+let behindVercel: InProcessServer;
 beforeAll(async () => {
   // No departures database: these tests never read it, and it would only slow the start.
   [server, behindVercel] = await Promise.all([
-    startServer(inject('fixtureSite'), { OPERATIONAL_STORAGE: 'off' }),
-    startServer(inject('fixtureSite'), { OPERATIONAL_STORAGE: 'off', TRUST_PROXY: 'vercel' }),
+    startInProcess(inject('fixtureSite'), { OPERATIONAL_STORAGE: 'off' }),
+    startInProcess(inject('fixtureSite'), { OPERATIONAL_STORAGE: 'off', TRUST_PROXY: 'vercel' }),
   ]);
 }, 120_000);
 afterAll(async () => {

@@ -23,10 +23,10 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { cachePolicy } from '../../service/http/cache-policy.ts';
 import { runCli } from '../departures/cli.ts';
 import { newDataDir } from '../helpers/embedded-template.ts';
-import { startServer, type RunningServer } from '../helpers/project.ts';
+import { startInProcess, type InProcessServer } from '../helpers/in-process.ts';
 import { launchChromium } from './site.ts';
 
-let server: RunningServer;
+let server: InProcessServer;
 interface AgedCache {
   url: string;
   server: Server;
@@ -50,7 +50,7 @@ const oldestShown = 30 + 28;
  * A shared cache's part, as far as a browser can tell: every answer passed on unchanged, but
  * those under the departures policy said to be `seconds` older (their Age raised).
  */
-function startAgedCache(target: RunningServer, seconds: number): Promise<AgedCache> {
+function startAgedCache(target: InProcessServer, seconds: number): Promise<AgedCache> {
   const cache = { passed: 0 } as AgedCache;
   cache.server = createServer((req, res) => {
     const forward = request(
@@ -87,7 +87,7 @@ const stop = (cache: AgedCache | undefined) =>
 
 beforeAll(async () => {
   dataDir = newDataDir('departures-freshness-');
-  server = await startServer(inject('fixtureSite'), env());
+  server = await startInProcess(inject('fixtureSite'), env());
   const added = await runCli(
     inject('fixtureSite'),
     ['add', '--trip', 'sample-trek', '--start', '2031-06-10', '--seats', '12', '--id', 'freshness-check'],

@@ -8,7 +8,8 @@ import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { HtmlValidate, type ConfigData } from 'html-validate';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { projectRoot, startServer, type RunningServer } from '../helpers/project.ts';
+import { projectRoot } from '../helpers/project.ts';
+import { startInProcess, type InProcessServer } from '../helpers/in-process.ts';
 import { realSite } from '../helpers/real-site.ts';
 import { isTripPath, sitemapPaths } from './site.ts';
 
@@ -18,9 +19,9 @@ const validator = new HtmlValidate(
 const gzipped = (text: string | Uint8Array) => gzipSync(text, { level: 9 }).length;
 
 describe('HTML validity (fixture catalogue)', () => {
-  let server: RunningServer;
+  let server: InProcessServer;
   beforeAll(async () => {
-    server = await startServer(inject('fixtureSite'));
+    server = await startInProcess(inject('fixtureSite'));
   });
   afterAll(() => server?.stop());
 
@@ -49,10 +50,10 @@ describe('HTML validity (fixture catalogue)', () => {
 });
 
 describe('page weight (real catalogue)', () => {
-  let server: RunningServer;
+  let server: InProcessServer;
   let paths: string[];
   beforeAll(async () => {
-    server = await startServer(await realSite());
+    server = await startInProcess(await realSite());
     paths = await sitemapPaths(server.url);
   }, 660_000);
   afterAll(async () => {

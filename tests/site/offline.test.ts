@@ -10,7 +10,8 @@ import { readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, describe, expect, inject, it } from 'vitest';
-import { copyBuiltSite, projectRoot, startServer, type ProjectCopy, type RunningServer } from '../helpers/project.ts';
+import { copyBuiltSite, projectRoot, type ProjectCopy } from '../helpers/project.ts';
+import { startInProcess, type InProcessServer } from '../helpers/in-process.ts';
 import { axeInEachScheme } from './axe.ts';
 import { fixtureSiteInChromium, stillPages } from './site.ts';
 import { contextHearingTheWorker } from './worker-answers.ts';
@@ -200,8 +201,8 @@ describe('trip pages offline', () => {
 
 describe('the offline budget, enforced by the worker', () => {
   /** The built fixture site once more, its worker's budget lowered as given, on a server of its own. */
-  const servers: { server: RunningServer; copy: ProjectCopy }[] = [];
-  async function siteWithBudget(budget: string): Promise<RunningServer> {
+  const servers: { server: InProcessServer; copy: ProjectCopy }[] = [];
+  async function siteWithBudget(budget: string): Promise<InProcessServer> {
     const copy = copyBuiltSite(inject('fixtureSite'));
     const worker = path.join(copy.dir, 'dist', 'site', 'sw.js');
     const original = readFileSync(worker, 'utf8');
@@ -211,7 +212,7 @@ describe('the offline budget, enforced by the worker', () => {
     // The build's compressed copies are of the worker as built: the host would send them instead.
     const compressed = path.join(path.dirname(realpathSync(worker)), '..', 'compressed', 'sw.js');
     for (const form of ['.br', '.gz']) rmSync(compressed + form, { force: true });
-    const server = await startServer(copy.dir);
+    const server = await startInProcess(copy.dir);
     servers.push({ server, copy });
     return server;
   }

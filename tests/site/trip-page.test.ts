@@ -8,7 +8,7 @@ import { rmSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { runCommand } from '../departures/cli.ts';
-import { startServer, type RunningServer } from '../helpers/project.ts';
+import { startInProcess, type InProcessServer } from '../helpers/in-process.ts';
 import { picturesIn } from './pictures.ts';
 import { fixtureSiteInChromium, stillPages } from './site.ts';
 import { newDataDir } from '../helpers/embedded-template.ts';
@@ -190,7 +190,7 @@ describe('a trip page', () => {
 describe("the desktop panel's dates", () => {
   // Departures set before the server first reads them (so none are seeded): the first two sold
   // out, then open, filling and cancelled ones.
-  let server: RunningServer;
+  let server: InProcessServer;
   let dataDir: string;
   const plan: [start: string, extra: string[]][] = [
     ['2031-06-05', ['--seats-left', '0']],
@@ -211,7 +211,7 @@ describe("the desktop panel's dates", () => {
       );
       expect(added.code, added.stderr).toBe(0);
     }
-    server = await startServer(inject('fixtureSite'), { DATA_DIR: dataDir, OPERATIONAL_STORAGE: 'embedded' });
+    server = await startInProcess(inject('fixtureSite'), { DATA_DIR: dataDir, OPERATIONAL_STORAGE: 'embedded' });
   }, 180_000);
   afterAll(async () => {
     await server?.stop();
