@@ -6,8 +6,8 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { operations } from '../../service/v1/operations.ts';
 import { observe, OpenApiContract, type CheckOptions, type ObservedResponse } from '../helpers/openapi.ts';
-import { freePort } from '../helpers/project.ts';
 import { startInProcess, type InProcessServer } from '../helpers/in-process.ts';
+import { freePort } from '../helpers/project.ts';
 
 let server: InProcessServer;
 let contract: OpenApiContract;

@@ -2,9 +2,10 @@
  * The built site's own server.ts started in the test's process (its `startServer`), for tests
  * that need a real server over HTTP but nothing a separate process gives (a kill, a signal, a
  * umask, a test of processes sharing the embedded database, memory measured alone, a server
- * that must answer while the test blocks in spawnSync): no second Node to boot, and options the
- * environment cannot carry (short timeouts) passed straight in. The commands a test runs (the
- * departures CLI) still reach its embedded database over the bridge, as beside `npm start`.
+ * that must answer while the test blocks in spawnSync, its log read): no second Node to boot,
+ * and options the environment cannot carry (short timeouts) passed straight in. The commands a
+ * test runs (the departures CLI) still reach its embedded database over the bridge, as beside
+ * `npm start`.
  *
  * The copy's modules are loaded by Node itself, as `node server.ts` loads them (as every module
  * of the run is, vitest.config.ts): the site runs as it does in production, and each copy once

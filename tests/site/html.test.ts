@@ -8,8 +8,8 @@ import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { HtmlValidate, type ConfigData } from 'html-validate';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { projectRoot } from '../helpers/project.ts';
 import { startInProcess, type InProcessServer } from '../helpers/in-process.ts';
+import { projectRoot } from '../helpers/project.ts';
 import { realSite } from '../helpers/real-site.ts';
 import { isTripPath, sitemapPaths } from './site.ts';
 
